@@ -1,0 +1,316 @@
+//! What can be known without searching: square and degree counts, and proofs
+//! that no tour exists. `engine run` uses the same proofs before searching.
+
+use std::collections::VecDeque;
+
+use crate::model::MoveGraph;
+use crate::solve::Goal;
+
+/// Facts about a move graph that need no search.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Analysis {
+    /// Number of squares.
+    pub squares: usize,
+    /// Number of moves (directed).
+    pub moves: usize,
+    /// `histogram[d]` = squares with `d` moves out.
+    pub degree_histogram: Vec<usize>,
+    /// Whether every move can be made back.
+    pub symmetric: bool,
+    /// Sizes of the two colour classes if the move graph is bipartite.
+    pub bipartite: Option<(usize, usize)>,
+    /// Number of (weakly) connected parts.
+    pub components: usize,
+    /// A proof that no tour exists, if one was found.
+    pub impossible: Option<String>,
+}
+
+/// Analyses `g` for `goal`. `name(s)` names a square for messages.
+pub fn analyse(g: &MoveGraph, goal: &Goal, name: &dyn Fn(u32) -> String) -> Analysis {
+    let n = g.len();
+    let rev = g.reversed();
+    let mut histogram = Vec::new();
+    for s in 0..n as u32 {
+        let d = g.degree(s);
+        if histogram.len() <= d {
+            histogram.resize(d + 1, 0);
+        }
+        histogram[d] += 1;
+    }
+    let (components, colour) = undirected_parts(g, &rev);
+    let bipartite = colour.as_ref().map(|c| {
+        let a = c.iter().filter(|&&x| x == 0).count();
+        (a, n - a)
+    });
+    let mut a = Analysis {
+        squares: n,
+        moves: g.edge_count(),
+        degree_histogram: histogram,
+        symmetric: g.is_symmetric(),
+        bipartite,
+        components,
+        impossible: None,
+    };
+    a.impossible = prove(g, &rev, goal, components, colour.as_deref(), name);
+    a
+}
+
+/// The first proof that applies, or None.
+fn prove(
+    g: &MoveGraph,
+    rev: &MoveGraph,
+    goal: &Goal,
+    components: usize,
+    colour: Option<&[u8]>,
+    name: &dyn Fn(u32) -> String,
+) -> Option<String> {
+    let n = g.len();
+    if n == 1 {
+        return goal
+            .closed
+            .then(|| "a closed tour needs at least two squares".to_string());
+    }
+    let list = |v: &[u32]| {
+        let mut names: Vec<String> = v.iter().take(6).map(|&s| name(s)).collect();
+        if v.len() > 6 {
+            names.push(format!("and {} more", v.len() - 6));
+        }
+        names.join(", ")
+    };
+    // Squares the piece can never leave, or never enter.
+    let no_out: Vec<u32> = (0..n as u32).filter(|&s| g.degree(s) == 0).collect();
+    let no_in: Vec<u32> = (0..n as u32).filter(|&s| rev.degree(s) == 0).collect();
+    if goal.closed {
+        if let Some(&s) = no_out.first() {
+            return Some(format!(
+                "{} has no moves, so no closed tour can pass it",
+                name(s)
+            ));
+        }
+        if let Some(&s) = no_in.first() {
+            return Some(format!(
+                "no move reaches {}, so no closed tour can pass it",
+                name(s)
+            ));
+        }
+    } else {
+        let stuck: Vec<u32> = no_out
+            .iter()
+            .copied()
+            .filter(|&s| Some(s) != goal.end)
+            .collect();
+        if stuck.len() > 1 || (goal.end.is_some() && !stuck.is_empty()) {
+            return Some(format!(
+                "{} {} no moves and a tour can end on only one square: {}",
+                stuck.len(),
+                if stuck.len() == 1 {
+                    "square has"
+                } else {
+                    "squares have"
+                },
+                list(&stuck)
+            ));
+        }
+        let unreachable: Vec<u32> = no_in
+            .iter()
+            .copied()
+            .filter(|&s| Some(s) != goal.start)
+            .collect();
+        if unreachable.len() > 1 || (goal.start.is_some() && !unreachable.is_empty()) {
+            return Some(format!(
+                "no move reaches {} {}, and a tour can start on only one square",
+                if unreachable.len() == 1 {
+                    "square"
+                } else {
+                    "squares"
+                },
+                list(&unreachable)
+            ));
+        }
+    }
+    if components > 1 {
+        return Some(format!(
+            "the move graph falls into {components} separate parts; the piece can never get from one to another"
+        ));
+    }
+    if goal.closed && !strongly_connected(g, rev) {
+        return Some(
+            "some square cannot be reached back from another, so no closed tour exists".to_string(),
+        );
+    }
+    // Dead ends: a square with one move (both ways) must be an end of the tour.
+    if g.is_symmetric() {
+        let ones: Vec<u32> = (0..n as u32).filter(|&s| g.degree(s) == 1).collect();
+        if goal.closed && n > 2 && !ones.is_empty() {
+            return Some(format!(
+                "{} {} only one move; a closed tour needs two at every square: {}",
+                ones.len(),
+                if ones.len() == 1 {
+                    "square has"
+                } else {
+                    "squares have"
+                },
+                list(&ones)
+            ));
+        }
+        if !goal.closed {
+            let fixed: Vec<u32> = goal.start.iter().chain(goal.end.iter()).copied().collect();
+            let free_ends = 2 - fixed.len();
+            let others: Vec<u32> = ones
+                .iter()
+                .copied()
+                .filter(|s| !fixed.contains(s))
+                .collect();
+            if others.len() > free_ends {
+                return Some(format!(
+                    "{} squares have only one move, so each must be an end of the tour, but a tour has {} free end{}: {}",
+                    others.len(),
+                    free_ends,
+                    if free_ends == 1 { "" } else { "s" },
+                    list(&others)
+                ));
+            }
+        }
+    }
+    // Colours: every move changes colour, so a tour alternates colours.
+    if let Some(colour) = colour {
+        let a = colour.iter().filter(|&&c| c == 0).count();
+        let b = n - a;
+        let (big, small) = (a.max(b), a.min(b));
+        let side = |s: u32| colour[s as usize];
+        let larger = u8::from(b > a);
+        if goal.closed && a != b {
+            return Some(format!(
+                "every move changes colour, so a closed tour needs equally many squares of each colour, but there are {a} and {b}"
+            ));
+        }
+        if big > small + 1 {
+            return Some(format!(
+                "every move changes colour, so a tour alternates colours, but there are {big} squares of one colour and only {small} of the other"
+            ));
+        }
+        if !goal.closed {
+            if big == small + 1 {
+                for s in goal.start.iter().chain(goal.end.iter()) {
+                    if side(*s) != larger {
+                        return Some(format!(
+                            "every move changes colour and one colour has one square more ({big} against {small}), so a tour must start and end on it; {} is on the other",
+                            name(*s)
+                        ));
+                    }
+                }
+            } else if let (Some(s), Some(e)) = (goal.start, goal.end)
+                && side(s) == side(e)
+            {
+                return Some(format!(
+                    "every move changes colour and both colours have {a} squares, so a tour starts and ends on different colours; {} and {} share one",
+                    name(s),
+                    name(e)
+                ));
+            }
+        }
+    }
+    None
+}
+
+/// Number of connected parts of the underlying undirected graph, and a
+/// 2-colouring when it is bipartite.
+fn undirected_parts(g: &MoveGraph, rev: &MoveGraph) -> (usize, Option<Vec<u8>>) {
+    let n = g.len();
+    let mut colour = vec![u8::MAX; n];
+    let mut bipartite = true;
+    let mut parts = 0;
+    let mut queue = VecDeque::new();
+    for s in 0..n as u32 {
+        if colour[s as usize] != u8::MAX {
+            continue;
+        }
+        parts += 1;
+        colour[s as usize] = 0;
+        queue.push_back(s);
+        while let Some(v) = queue.pop_front() {
+            let c = colour[v as usize];
+            for &t in g.targets(v).iter().chain(rev.targets(v)) {
+                if colour[t as usize] == u8::MAX {
+                    colour[t as usize] = 1 - c;
+                    queue.push_back(t);
+                } else if colour[t as usize] == c {
+                    bipartite = false;
+                }
+            }
+        }
+    }
+    (parts, bipartite.then_some(colour))
+}
+
+fn reaches_all(g: &MoveGraph, from: u32) -> bool {
+    let mut seen = vec![false; g.len()];
+    let mut stack = vec![from];
+    seen[from as usize] = true;
+    let mut count = 1;
+    while let Some(v) = stack.pop() {
+        for &t in g.targets(v) {
+            if !seen[t as usize] {
+                seen[t as usize] = true;
+                count += 1;
+                stack.push(t);
+            }
+        }
+    }
+    count == g.len()
+}
+
+fn strongly_connected(g: &MoveGraph, rev: &MoveGraph) -> bool {
+    g.is_empty() || (reaches_all(g, 0) && reaches_all(rev, 0))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{Board, Piece};
+
+    fn analyse_board(w: u32, h: u32, piece: Piece, goal: Goal) -> Analysis {
+        let b = Board::rectangle(w, h);
+        let g = MoveGraph::build(&b, &piece);
+        analyse(&g, &goal, &|s| b.name(s))
+    }
+
+    #[test]
+    fn camel_is_colour_bound() {
+        let a = analyse_board(8, 8, Piece::leaper(1, 3, 1), Goal::default());
+        assert_eq!(a.components, 2);
+        assert!(a.impossible.unwrap_or_default().contains("separate parts"));
+    }
+
+    #[test]
+    fn odd_boards_have_no_closed_knight_tour() {
+        let closed = Goal {
+            closed: true,
+            ..Goal::default()
+        };
+        let a = analyse_board(5, 5, Piece::leaper(1, 2, 1), closed);
+        assert!(a.impossible.unwrap_or_default().contains("13 and 12"));
+        let open = analyse_board(5, 5, Piece::leaper(1, 2, 1), Goal::default());
+        assert_eq!(open.impossible, None);
+        assert_eq!(open.bipartite, Some((13, 12)));
+    }
+
+    #[test]
+    fn start_on_the_minority_colour_is_refused() {
+        // b1 is on the 12-square colour of 5x5.
+        let goal = Goal {
+            start: Some(1),
+            ..Goal::default()
+        };
+        let a = analyse_board(5, 5, Piece::leaper(1, 2, 1), goal);
+        assert!(a.impossible.is_some());
+    }
+
+    #[test]
+    fn isolated_squares() {
+        // 3x3 knight: the centre has no moves.
+        let a = analyse_board(3, 3, Piece::leaper(1, 2, 1), Goal::default());
+        assert!(a.impossible.is_some());
+        assert_eq!(a.degree_histogram[0], 1);
+    }
+}

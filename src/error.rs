@@ -1,0 +1,187 @@
+//! Errors that point at text: every user-facing error names where it happened
+//! (`file:line:col`), shows the line and puts a caret under the offending text.
+
+use std::fmt;
+
+/// Where a piece of text came from: a puzzle file, or a command-line flag.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Origin {
+    /// The file name (or `command line` for flags) shown before `:line:col`.
+    pub name: String,
+}
+
+/// A byte range in a source text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct Span {
+    /// First byte.
+    pub start: usize,
+    /// One past the last byte.
+    pub end: usize,
+}
+
+impl Span {
+    /// A span from `start` to `end` (bytes).
+    pub fn new(start: usize, end: usize) -> Span {
+        Span {
+            start,
+            end: end.max(start),
+        }
+    }
+}
+
+/// A user-facing error: message plus location and the offending text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Error {
+    /// File (or flag) the text came from.
+    pub file: String,
+    /// 1-based line.
+    pub line: usize,
+    /// 1-based column, in characters.
+    pub col: usize,
+    /// What is wrong, in one sentence.
+    pub message: String,
+    /// The whole source line the error is on (without its newline).
+    pub source_line: String,
+    /// Number of characters to underline (at least 1).
+    pub width: usize,
+    /// An optional hint printed after the caret.
+    pub help: Option<String>,
+}
+
+impl Error {
+    /// An error at byte range `span` of `text`, which came from `file`.
+    pub fn at(file: &str, text: &str, span: Span, message: impl Into<String>) -> Error {
+        let start = floor_char(text, span.start.min(text.len()));
+        let end = floor_char(text, span.end.min(text.len())).max(start);
+        let line_start = text[..start].rfind('\n').map_or(0, |i| i + 1);
+        let line_end = text[start..].find('\n').map_or(text.len(), |i| start + i);
+        let line = 1 + text[..start].matches('\n').count();
+        let col = 1 + text[line_start..start].chars().count();
+        let width = text[start..end.min(line_end)].chars().count().max(1);
+        Error {
+            file: file.to_string(),
+            line,
+            col,
+            message: message.into(),
+            source_line: text[line_start..line_end]
+                .trim_end_matches('\r')
+                .to_string(),
+            width,
+            help: None,
+        }
+    }
+
+    /// An error at a 1-based line and column of `text`.
+    pub fn at_line_col(
+        file: &str,
+        text: &str,
+        line: usize,
+        col: usize,
+        message: impl Into<String>,
+    ) -> Error {
+        let offset = offset_of(text, line, col);
+        Error::at(file, text, Span::new(offset, offset), message)
+    }
+
+    /// An error about a whole file that has no meaningful position (missing,
+    /// unreadable, not UTF-8 before any line); it is reported at 1:1.
+    pub fn whole_file(file: &str, message: impl Into<String>) -> Error {
+        Error {
+            file: file.to_string(),
+            line: 1,
+            col: 1,
+            message: message.into(),
+            source_line: String::new(),
+            width: 1,
+            help: None,
+        }
+    }
+
+    /// Adds a hint printed under the caret.
+    pub fn with_help(mut self, help: impl Into<String>) -> Error {
+        self.help = Some(help.into());
+        self
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(
+            f,
+            "error: {}:{}:{}: {}",
+            self.file, self.line, self.col, self.message
+        )?;
+        if !self.source_line.is_empty() {
+            let gutter = self.line.to_string().len();
+            // Tabs are shown as one space so the caret lines up.
+            let shown = self.source_line.replace('\t', " ");
+            writeln!(f, "{:gutter$} |", "")?;
+            writeln!(f, "{} | {}", self.line, shown)?;
+            write!(
+                f,
+                "{:gutter$} | {}{}",
+                "",
+                " ".repeat(self.col - 1),
+                "^".repeat(self.width)
+            )?;
+            if let Some(help) = &self.help {
+                write!(f, " {help}")?;
+            }
+        } else if let Some(help) = &self.help {
+            write!(f, "  help: {help}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for Error {}
+
+/// Byte offset of a 1-based line and character column in `text` (clamped).
+pub fn offset_of(text: &str, line: usize, col: usize) -> usize {
+    let mut offset = 0;
+    for (i, l) in text.split_inclusive('\n').enumerate() {
+        if i + 1 == line {
+            let within = l
+                .char_indices()
+                .nth(col.saturating_sub(1))
+                .map_or(l.trim_end_matches('\n').len(), |(b, _)| b);
+            return offset + within;
+        }
+        offset += l.len();
+    }
+    text.len()
+}
+
+fn floor_char(text: &str, mut i: usize) -> usize {
+    while i > 0 && !text.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn caret_points_at_the_span() {
+        let text = "first\nboard: \"8x8 - z9\"\n";
+        let start = text.find("z9").unwrap_or(0);
+        let e = Error::at("p.ron", text, Span::new(start, start + 2), "off the board");
+        assert_eq!((e.line, e.col, e.width), (2, 15, 2));
+        let shown = e.to_string();
+        assert!(shown.contains("p.ron:2:15: off the board"), "{shown}");
+        assert!(
+            shown.ends_with(&format!("| {}^^", " ".repeat(14))),
+            "{shown}"
+        );
+    }
+
+    #[test]
+    fn offset_of_round_trips() {
+        let text = "ab\ncdé\nf";
+        assert_eq!(offset_of(text, 2, 3), 5);
+        assert_eq!(offset_of(text, 3, 1), 8);
+        assert_eq!(offset_of(text, 9, 9), text.len());
+    }
+}

@@ -1,0 +1,188 @@
+//! Finds where string values sit in a RON puzzle file, so errors inside a
+//! piece or board expression can point at the exact character. RON's own
+//! parser reports positions only for its own errors; this small lexer
+//! recovers the positions of `key: "value"` pairs after serde has checked
+//! the file.
+
+/// A string literal found in the file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Literal {
+    /// Offset of the first content byte (after the opening quote).
+    content: usize,
+    /// The key before it (`key:` or `"key":`), if any.
+    key: Option<String>,
+    /// Nesting depth of brackets at the literal.
+    depth: usize,
+    /// Whether the literal is a map key (followed by `:`).
+    is_key: bool,
+    /// The literal's text (escapes not decoded).
+    raw: String,
+}
+
+/// Positions of string values in a RON text.
+#[derive(Clone, Debug, Default)]
+pub struct Locator {
+    literals: Vec<Literal>,
+}
+
+impl Locator {
+    /// Scans `text`. Never fails: anything it cannot read is skipped.
+    pub fn new(text: &str) -> Locator {
+        let b = text.as_bytes();
+        let mut i = 0;
+        let mut depth = 0usize;
+        let mut literals = Vec::new();
+        // The last identifier or string key seen, and whether `:` followed it.
+        let mut pending_key: Option<String> = None;
+        let mut key_ready: Option<String> = None;
+        while i < b.len() {
+            let c = b[i];
+            if c == b'/' && b.get(i + 1) == Some(&b'/') {
+                while i < b.len() && b[i] != b'\n' {
+                    i += 1;
+                }
+                continue;
+            }
+            if c == b'/' && b.get(i + 1) == Some(&b'*') {
+                let mut nest = 1;
+                i += 2;
+                while i < b.len() && nest > 0 {
+                    if b[i] == b'/' && b.get(i + 1) == Some(&b'*') {
+                        nest += 1;
+                        i += 2;
+                    } else if b[i] == b'*' && b.get(i + 1) == Some(&b'/') {
+                        nest -= 1;
+                        i += 2;
+                    } else {
+                        i += 1;
+                    }
+                }
+                continue;
+            }
+            let raw_hashes = if c == b'r' && matches!(b.get(i + 1), Some(b'"' | b'#')) {
+                let mut j = i + 1;
+                while b.get(j) == Some(&b'#') {
+                    j += 1;
+                }
+                (b.get(j) == Some(&b'"')).then_some(j - i - 1)
+            } else {
+                None
+            };
+            if c == b'"' || raw_hashes.is_some() {
+                let (content, end, after) = match raw_hashes {
+                    Some(h) => {
+                        let content = i + 2 + h;
+                        let closing = format!("\"{}", "#".repeat(h));
+                        let end = text[content..]
+                            .find(&closing)
+                            .map_or(b.len(), |k| content + k);
+                        (content, end, (end + closing.len()).min(b.len()))
+                    }
+                    None => {
+                        let mut j = i + 1;
+                        while j < b.len() && b[j] != b'"' {
+                            j += if b[j] == b'\\' { 2 } else { 1 };
+                        }
+                        let end = j.min(b.len());
+                        (i + 1, end, (end + 1).min(b.len()))
+                    }
+                };
+                let raw = text.get(content..end).unwrap_or("").to_string();
+                let mut k = after;
+                while k < b.len() && b[k].is_ascii_whitespace() {
+                    k += 1;
+                }
+                let is_key = b.get(k) == Some(&b':');
+                literals.push(Literal {
+                    content,
+                    key: key_ready.take(),
+                    depth,
+                    is_key,
+                    raw: raw.clone(),
+                });
+                pending_key = is_key.then_some(raw);
+                i = after;
+                continue;
+            }
+            if c.is_ascii_alphabetic() || c == b'_' {
+                let s = i;
+                while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_') {
+                    i += 1;
+                }
+                pending_key = Some(text[s..i].to_string());
+                continue;
+            }
+            match c {
+                b':' => key_ready = pending_key.take(),
+                b'(' | b'[' | b'{' => {
+                    depth += 1;
+                    key_ready = None;
+                    pending_key = None;
+                }
+                b')' | b']' | b'}' => {
+                    depth = depth.saturating_sub(1);
+                    key_ready = None;
+                    pending_key = None;
+                }
+                b',' => {
+                    key_ready = None;
+                    pending_key = None;
+                }
+                _ => {}
+            }
+            i += 1;
+        }
+        Locator { literals }
+    }
+
+    /// Offset of the content of the top-level field `key`'s string value.
+    pub fn field(&self, key: &str) -> Option<usize> {
+        self.literals
+            .iter()
+            .find(|l| l.depth == 1 && !l.is_key && l.key.as_deref() == Some(key))
+            .map(|l| l.content)
+    }
+
+    /// Offset of the content of the map entry `key` inside the field `map`
+    /// (the map is at depth 2 inside `Puzzle(...)`).
+    pub fn map_value(&self, key: &str) -> Option<usize> {
+        self.literals
+            .iter()
+            .find(|l| l.depth == 2 && !l.is_key && l.key.as_deref() == Some(key))
+            .map(|l| l.content)
+    }
+
+    /// Offset of the content of the map key `key` at depth 2.
+    pub fn map_key(&self, key: &str) -> Option<usize> {
+        self.literals
+            .iter()
+            .find(|l| l.depth == 2 && l.is_key && l.raw == key)
+            .map(|l| l.content)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn finds_fields_and_map_entries() {
+        let text = r###"// a "comment" board: "x"
+Puzzle(
+    name: "N", /* board: "no" */
+    board: r#"
+  ..#
+"#,
+    pieces: { "k": "leaper 1 2", "c": "k | C" },
+    piece: "c",
+)"###;
+        let l = Locator::new(text);
+        let at = |o: Option<usize>| o.map(|o| &text[o..o + 3]);
+        assert_eq!(at(l.field("name")), Some("N\","));
+        assert_eq!(at(l.field("board")), Some("\n  "));
+        assert_eq!(at(l.field("piece")), Some("c\","));
+        assert_eq!(at(l.map_value("c")), Some("k |"));
+        assert_eq!(at(l.map_value("k")), Some("lea"));
+        assert_eq!(at(l.map_key("c")), Some("c\":"));
+    }
+}

@@ -1,0 +1,9 @@
+//! The puzzle's world: boards, pieces and the move graph built from them.
+
+mod board;
+mod graph;
+mod piece;
+
+pub use board::{Board, Cell, MAX_SIDE, Topology, file_index, file_name};
+pub use graph::MoveGraph;
+pub use piece::{Move, Piece, UNLIMITED};

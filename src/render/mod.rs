@@ -1,0 +1,3 @@
+//! Output: text and JSON for the terminal.
+
+pub mod text;

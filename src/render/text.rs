@@ -1,0 +1,250 @@
+//! Terminal output: the numbered board, the move list, the stats line, and
+//! the JSON form of a result.
+
+use std::fmt::Write as _;
+
+use crate::model::{Board, Cell, Piece};
+use crate::solve::{Outcome, Report};
+
+/// Boards wider or taller than this print a summary instead of the grid
+/// unless the grid is asked for.
+pub const GRID_MAX_SIDE: u32 = 40;
+
+/// The board with each visited square's step number (1-based); removed
+/// squares are `#`, unvisited squares `.`.
+pub fn grid(board: &Board, path: &[u32]) -> String {
+    let n = board.len();
+    let w = n.to_string().len().max(2);
+    let mut step = vec![0usize; n];
+    for (i, &s) in path.iter().enumerate() {
+        step[s as usize] = i + 1;
+    }
+    let rank_w = board.height().to_string().len();
+    let mut out = String::new();
+    for y in (0..board.height()).rev() {
+        let _ = write!(out, "{:>rank_w$} |", y + 1);
+        for x in 0..board.width() {
+            let cell = match board.square_at(Cell::new(x, y)) {
+                None => "#".repeat(w),
+                Some(s) if step[s as usize] == 0 => format!("{:>w$}", "."),
+                Some(s) => format!("{:>w$}", step[s as usize]),
+            };
+            out.push(' ');
+            out.push_str(&cell);
+        }
+        out.push('\n');
+    }
+    let _ = write!(out, "{:>rank_w$}  ", "");
+    for x in 0..board.width() {
+        let _ = write!(out, " {:>w$}", crate::model::file_name(x));
+    }
+    out.push('\n');
+    out
+}
+
+/// Whether the grid of `board` is small enough to read.
+pub fn grid_fits(board: &Board) -> bool {
+    board.width() <= GRID_MAX_SIDE && board.height() <= GRID_MAX_SIDE
+}
+
+/// The squares of `path` in algebraic notation, space-separated.
+pub fn move_list(board: &Board, path: &[u32]) -> String {
+    let names: Vec<String> = path.iter().map(|&s| board.name(s)).collect();
+    names.join(" ")
+}
+
+/// A human-readable duration.
+pub fn duration(d: std::time::Duration) -> String {
+    let s = d.as_secs_f64();
+    if s < 1e-3 {
+        format!("{:.1} µs", s * 1e6)
+    } else if s < 1.0 {
+        format!("{:.1} ms", s * 1e3)
+    } else {
+        format!("{s:.2} s")
+    }
+}
+
+/// The one-line stats summary.
+pub fn stats_line(report: &Report) -> String {
+    let s = &report.stats;
+    let mut parts = vec![format!("solver: {}", report.solver)];
+    if s.generations > 0 {
+        parts.push(format!("generations: {}", s.generations));
+    }
+    if s.nodes > 0 || s.generations == 0 {
+        parts.push(format!("nodes: {}", s.nodes));
+    }
+    if s.backtracks > 0 {
+        parts.push(format!("backtracks: {}", s.backtracks));
+    }
+    if s.restarts > 0 {
+        parts.push(format!("restarts: {}", s.restarts));
+    }
+    parts.push(format!("time: {}", duration(s.elapsed)));
+    parts.join(" · ")
+}
+
+/// The headline: what happened.
+pub fn status_line(report: &Report, board: &Board, closed: bool) -> String {
+    let kind = if closed { "closed" } else { "open" };
+    match &report.outcome {
+        Outcome::Found(t) => {
+            format!("Found an {kind} tour of {} squares.", t.len()).replace("an closed", "a closed")
+        }
+        Outcome::Impossible(why) => format!("No {kind} tour exists: {why}."),
+        Outcome::GaveUp { limit, best } => format!(
+            "Gave up: the {limit} ran out; nothing is proven. Longest path: {} of {} squares.",
+            best.len(),
+            board.len()
+        ),
+        Outcome::Interrupted { best } => format!(
+            "Interrupted. Longest path so far: {} of {} squares.",
+            best.len(),
+            board.len()
+        ),
+    }
+}
+
+/// The whole text output of `run`.
+pub fn report_text(
+    title: &str,
+    board: &Board,
+    closed: bool,
+    report: &Report,
+    force_grid: bool,
+) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "{title}");
+    let _ = writeln!(out, "{}", status_line(report, board, closed));
+    let path = report.outcome.path();
+    if !path.is_empty() {
+        if force_grid || grid_fits(board) {
+            out.push('\n');
+            out.push_str(&grid(board, path));
+        } else {
+            let _ = writeln!(
+                out,
+                "(the {}x{} grid is too large to print; --grid prints it anyway)",
+                board.width(),
+                board.height()
+            );
+        }
+        let label = if matches!(report.outcome, Outcome::Found(_)) {
+            "Tour"
+        } else {
+            "Path"
+        };
+        let _ = writeln!(out, "\n{label}: {}", move_list(board, path));
+    }
+    let _ = writeln!(out, "\n{}", stats_line(report));
+    out
+}
+
+/// The JSON object of a `run` result.
+pub fn report_json(
+    name: &str,
+    board: &Board,
+    piece: &Piece,
+    closed: bool,
+    report: &Report,
+) -> String {
+    let path = report.outcome.path();
+    let status = match &report.outcome {
+        Outcome::Found(_) => "found",
+        Outcome::Impossible(_) => "impossible",
+        Outcome::GaveUp { .. } => "gave_up",
+        Outcome::Interrupted { .. } => "interrupted",
+    };
+    let reason = match &report.outcome {
+        Outcome::Impossible(why) => Some(why.clone()),
+        Outcome::GaveUp { limit, .. } => Some(limit.to_string()),
+        _ => None,
+    };
+    let tour: Vec<[u32; 2]> = path
+        .iter()
+        .map(|&s| {
+            let c = board.cell(s);
+            [c.x, c.y]
+        })
+        .collect();
+    let squares: Vec<String> = path.iter().map(|&s| board.name(s)).collect();
+    let s = &report.stats;
+    let v = serde_json::json!({
+        "name": name,
+        "status": status,
+        "reason": reason,
+        "tour": tour,
+        "squares": squares,
+        "closed": closed,
+        "solver": report.solver,
+        "board": { "width": board.width(), "height": board.height(), "squares": board.len(),
+                   "topology": board.topology().to_string() },
+        "piece": piece.to_string(),
+        "stats": {
+            "nodes": s.nodes,
+            "backtracks": s.backtracks,
+            "generations": s.generations,
+            "restarts": s.restarts,
+            "time_ms": s.elapsed.as_secs_f64() * 1e3,
+        },
+    });
+    v.to_string()
+}
+
+/// A small diagram of the piece's moves: `@` the piece, `1`…`9`, `a`… the
+/// leaps in move order, `*` further squares of a ride.
+pub fn move_diagram(piece: &Piece) -> String {
+    const LABELS: &[u8] = b"123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
+    let reach = |m: &crate::model::Move| -> i64 {
+        let step = i64::from(m.dx.abs().max(m.dy.abs()));
+        step * i64::from(m.range.min(2))
+    };
+    let r = piece.moves().iter().map(reach).max().unwrap_or(1).min(8);
+    let side = (2 * r + 1) as usize;
+    let mut cells = vec![vec!['.'; side]; side];
+    cells[r as usize][r as usize] = '@';
+    for (i, m) in piece.moves().iter().enumerate() {
+        for k in 1..=i64::from(m.range.min(8)) {
+            let (x, y) = (i64::from(m.dx) * k, i64::from(m.dy) * k);
+            if x.abs() > r || y.abs() > r {
+                break;
+            }
+            let (cx, cy) = ((x + r) as usize, (r - y) as usize);
+            if cells[cy][cx] == '.' {
+                cells[cy][cx] = if k == 1 {
+                    LABELS.get(i).map_or('o', |&b| b as char)
+                } else {
+                    '*'
+                };
+            }
+        }
+    }
+    let mut out = String::new();
+    for row in cells {
+        let line: Vec<String> = row.iter().map(char::to_string).collect();
+        out.push_str(&line.join(" "));
+        out.push('\n');
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn grid_marks_removed_and_steps() {
+        let b = Board::new(2, 2, crate::model::Topology::Plain, |c| {
+            c != Cell::new(1, 1)
+        });
+        let g = grid(&b, &[0, 2]);
+        assert_eq!(g, "2 |  2 ##\n1 |  1  .\n     a  b\n");
+    }
+
+    #[test]
+    fn diagram_of_a_knight() {
+        let d = move_diagram(&Piece::leaper(1, 2, 1));
+        assert_eq!(d, ". 8 . 1 .\n7 . . . 2\n. . @ . .\n6 . . . 3\n. 5 . 4 .\n");
+    }
+}

@@ -1,0 +1,476 @@
+//! The complete backtracking solver: depth-first search over the move graph.
+//! It either finds a tour or exhausts the search space, which proves that no
+//! tour exists.
+//!
+//! Two move orders:
+//! - `Given`: the piece's own move order and nothing else — the plain search
+//!   the classic write-ups teach, kept deliberately free of pruning so its node
+//!   counts are those of the textbook algorithm.
+//! - `Warnsdorff`: candidates sorted by their number of onward moves (fewest
+//!   first, ties in move order), plus two sound prunings that never cut a
+//!   branch containing a tour (see [`Pruned`]).
+
+use std::time::Instant;
+
+use super::{Goal, Limits, Outcome, Report, Stats, Stop, predecessors_mask};
+use crate::model::MoveGraph;
+use crate::observe::Observer;
+
+/// The order in which candidate moves are tried.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, serde::Deserialize, serde::Serialize)]
+pub enum Order {
+    /// The piece's move order.
+    Given,
+    /// Fewest onward moves first, with sound pruning.
+    #[default]
+    Warnsdorff,
+}
+
+/// Options of the backtracking solver.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, serde::Deserialize, serde::Serialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct BacktrackOptions {
+    /// Move order.
+    pub order: Order,
+    /// Give up after this many nodes.
+    pub node_limit: Option<u64>,
+}
+
+/// How often (in nodes) the limits are checked.
+const CHECK_EVERY: u64 = 1 << 12;
+
+/// Runs the search. With no fixed start, an open tour is looked for from
+/// every square in board order; a closed tour only from square 0 (every
+/// cycle passes through it).
+pub fn solve<O: Observer>(
+    g: &MoveGraph,
+    goal: &Goal,
+    opts: &BacktrackOptions,
+    limits: &Limits,
+    obs: &mut O,
+) -> Report {
+    let started = Instant::now();
+    let mut limits = *limits;
+    if let Some(n) = opts.node_limit {
+        limits.nodes = Some(limits.nodes.map_or(n, |m| m.min(n)));
+    }
+    let starts: Vec<u32> = match goal.start {
+        Some(s) => vec![s],
+        None if goal.closed => vec![0],
+        None => (0..g.len() as u32).collect(),
+    };
+    let mut stats = Stats::default();
+    let mut best: Vec<u32> = Vec::new();
+    let mut outcome = None;
+    let mut pruned = match opts.order {
+        Order::Given => None,
+        Order::Warnsdorff => Some(Pruned::new(g)),
+    };
+    for (i, &s) in starts.iter().enumerate() {
+        if i > 0 {
+            stats.restarts += 1;
+            obs.restart();
+        }
+        let mut goal_s = *goal;
+        goal_s.start = Some(s);
+        let r = match pruned.as_mut() {
+            None => given(g, &goal_s, &limits, obs, &mut stats),
+            Some(p) => p.search(g, &goal_s, &limits, obs, &mut stats),
+        };
+        match r {
+            Search::Found(t) => {
+                outcome = Some(Outcome::Found(t));
+                break;
+            }
+            Search::Exhausted(b) => {
+                if b.len() > best.len() {
+                    best = b;
+                }
+            }
+            Search::Stopped(stop, b) => {
+                if b.len() > best.len() {
+                    best = b;
+                }
+                outcome = Some(stop.outcome(std::mem::take(&mut best)));
+                break;
+            }
+        }
+    }
+    let outcome = outcome.unwrap_or_else(|| {
+        let from = if goal.start.is_some() {
+            "from the given start".to_string()
+        } else if goal.closed {
+            "through the first square (every closed tour passes it)".to_string()
+        } else {
+            format!("from all {} start squares", starts.len())
+        };
+        Outcome::Impossible(format!(
+            "exhaustive search {from} found no {} tour",
+            if goal.closed { "closed" } else { "open" }
+        ))
+    });
+    stats.elapsed = started.elapsed();
+    Report {
+        outcome,
+        stats,
+        solver: format!(
+            "backtrack (order: {})",
+            match opts.order {
+                Order::Given => "given",
+                Order::Warnsdorff => "warnsdorff",
+            }
+        ),
+    }
+}
+
+/// The result of one search from one start.
+enum Search {
+    Found(Vec<u32>),
+    /// Every branch tried; the longest path seen.
+    Exhausted(Vec<u32>),
+    Stopped(Stop, Vec<u32>),
+}
+
+/// Keeps the longest path seen, copying it lazily: a new record is copied only
+/// when the search first steps back from it, so a deep straight descent costs
+/// no copies at all.
+struct Best {
+    len: usize,
+    path: Vec<u32>,
+    dirty: bool,
+}
+
+impl Best {
+    fn new() -> Best {
+        Best {
+            len: 0,
+            path: Vec::new(),
+            dirty: false,
+        }
+    }
+    #[inline]
+    fn reached(&mut self, len: usize) {
+        if len > self.len {
+            self.len = len;
+            self.dirty = true;
+        }
+    }
+    /// Called before `path` loses its last square.
+    #[inline]
+    fn retreating(&mut self, path: &[u32]) {
+        if self.dirty {
+            self.path.clear();
+            self.path.extend_from_slice(path);
+            self.dirty = false;
+        }
+    }
+    fn take(mut self, path: &[u32]) -> Vec<u32> {
+        self.retreating(path);
+        self.path
+    }
+}
+
+/// Plain depth-first search in move order.
+fn given<O: Observer>(
+    g: &MoveGraph,
+    goal: &Goal,
+    limits: &Limits,
+    obs: &mut O,
+    stats: &mut Stats,
+) -> Search {
+    let n = g.len();
+    let (off, tg) = g.raw();
+    let Some(start) = goal.start else {
+        return Search::Exhausted(Vec::new());
+    };
+    let closes = goal.closed.then(|| predecessors_mask(g, start));
+    let end = if goal.closed { None } else { goal.end };
+    let mut visited = vec![false; n];
+    let mut path: Vec<u32> = Vec::with_capacity(n);
+    // pos[d]: next index into `tg` to try from path[d].
+    let mut pos: Vec<u32> = vec![0; n];
+    let mut best = Best::new();
+    let mut nodes = stats.nodes;
+    let mut backtracks = stats.backtracks;
+    let mut next_check = nodes + CHECK_EVERY;
+
+    visited[start as usize] = true;
+    path.push(start);
+    pos[0] = off[start as usize];
+    nodes += 1;
+    obs.advance(&path);
+    let result = loop {
+        let d = path.len() - 1;
+        let v = path[d] as usize;
+        if path.len() == n {
+            let ok = match (&closes, end) {
+                (Some(mask), _) => mask[v],
+                (None, Some(e)) => v == e as usize,
+                (None, None) => true,
+            };
+            if ok {
+                break Search::Found(path.clone());
+            }
+        } else {
+            let stop = off[v + 1];
+            let mut p = pos[d];
+            let mut next = u32::MAX;
+            while p < stop {
+                let t = tg[p as usize];
+                p += 1;
+                // A fixed end may only be entered last.
+                if !visited[t as usize] && (end != Some(t) || path.len() + 1 == n) {
+                    next = t;
+                    break;
+                }
+            }
+            pos[d] = p;
+            if next != u32::MAX {
+                visited[next as usize] = true;
+                path.push(next);
+                pos[d + 1] = off[next as usize];
+                nodes += 1;
+                best.reached(path.len());
+                obs.advance(&path);
+                if nodes >= next_check {
+                    next_check = nodes + CHECK_EVERY;
+                    if let Some(stop) = limits.exceeded(nodes) {
+                        break Search::Stopped(stop, Vec::new());
+                    }
+                }
+                continue;
+            }
+        }
+        // Dead end: step back.
+        best.retreating(&path);
+        visited[v] = false;
+        path.pop();
+        backtracks += 1;
+        obs.retreat(v as u32, &path);
+        if path.is_empty() {
+            break Search::Exhausted(Vec::new());
+        }
+    };
+    stats.nodes = nodes;
+    stats.backtracks = backtracks;
+    match result {
+        Search::Stopped(stop, _) => Search::Stopped(stop, best.take(&path)),
+        Search::Exhausted(_) => Search::Exhausted(best.path),
+        found => found,
+    }
+}
+
+/// Search state for the Warnsdorff-ordered, pruned search. The prunings,
+/// both sound (they only cut branches that contain no tour):
+///
+/// 1. **Entry rule.** Every unvisited square must still be entered, from an
+///    unvisited square or from the current head. `free_in[w]` counts the
+///    unvisited squares with a move to `w`. If a target `w` of the head has
+///    `free_in[w] == 0`, the head is the last square that can enter it, so
+///    the next move must be to `w`; two such targets mean a dead end.
+/// 2. **Exit rule.** Every unvisited square except the last one of the tour
+///    must still be left to an unvisited square. `free_out[w]` counts the
+///    unvisited targets of `w`; a square with none must be the tour's last.
+///    So two such squares, or one that cannot be last (not the fixed end, or
+///    with no move back to the start of a closed tour), mean a dead end.
+struct Pruned {
+    rev: MoveGraph,
+    free_out: Vec<u32>,
+    free_in: Vec<u32>,
+    visited: Vec<bool>,
+}
+
+impl Pruned {
+    fn new(g: &MoveGraph) -> Pruned {
+        let rev = g.reversed();
+        Pruned {
+            free_out: Vec::new(),
+            free_in: Vec::new(),
+            visited: Vec::new(),
+            rev,
+        }
+    }
+
+    fn search<O: Observer>(
+        &mut self,
+        g: &MoveGraph,
+        goal: &Goal,
+        limits: &Limits,
+        obs: &mut O,
+        stats: &mut Stats,
+    ) -> Search {
+        let n = g.len();
+        let Some(start) = goal.start else {
+            return Search::Exhausted(Vec::new());
+        };
+        let closes = goal.closed.then(|| predecessors_mask(g, start));
+        let end = if goal.closed { None } else { goal.end };
+        // A square with no unvisited target may be last only if it can end the tour.
+        let can_end = |w: u32| match (&closes, end) {
+            (Some(mask), _) => mask[w as usize],
+            (None, Some(e)) => w == e,
+            (None, None) => true,
+        };
+        self.free_out = (0..n as u32).map(|s| g.degree(s) as u32).collect();
+        self.free_in = (0..n as u32).map(|s| self.rev.degree(s) as u32).collect();
+        self.visited = vec![false; n];
+        let mut zeros = 0u32; // unvisited squares with free_out == 0
+        let mut bad_zeros = 0u32; // of those, ones that cannot be last
+        for w in 0..n as u32 {
+            if self.free_out[w as usize] == 0 {
+                zeros += 1;
+                bad_zeros += u32::from(!can_end(w));
+            }
+        }
+        let mut path: Vec<u32> = Vec::with_capacity(n);
+        // Candidates of depth d live in cands[cbase[d]..cbase[d + 1]]; cur[d] is the cursor.
+        let mut cands: Vec<u32> = Vec::with_capacity(n * 2);
+        let mut cbase: Vec<usize> = Vec::with_capacity(n + 1);
+        let mut cur: Vec<usize> = Vec::with_capacity(n);
+        let mut best = Best::new();
+        let mut nodes = stats.nodes;
+        let mut backtracks = stats.backtracks;
+        let mut next_check = nodes + CHECK_EVERY;
+
+        // Enter `t`: mark visited, update counts.
+        macro_rules! enter {
+            ($t:expr) => {{
+                let t: u32 = $t;
+                self.visited[t as usize] = true;
+                if self.free_out[t as usize] == 0 {
+                    zeros -= 1;
+                    bad_zeros -= u32::from(!can_end(t));
+                }
+                for &u in self.rev.targets(t) {
+                    let f = &mut self.free_out[u as usize];
+                    *f -= 1;
+                    if *f == 0 && !self.visited[u as usize] {
+                        zeros += 1;
+                        bad_zeros += u32::from(!can_end(u));
+                    }
+                }
+                for &w in g.targets(t) {
+                    self.free_in[w as usize] -= 1;
+                }
+                path.push(t);
+            }};
+        }
+        macro_rules! leave {
+            () => {{
+                let t = path.pop().unwrap_or_default();
+                for &w in g.targets(t) {
+                    self.free_in[w as usize] += 1;
+                }
+                for &u in self.rev.targets(t) {
+                    let f = &mut self.free_out[u as usize];
+                    if *f == 0 && !self.visited[u as usize] {
+                        zeros -= 1;
+                        bad_zeros -= u32::from(!can_end(u));
+                    }
+                    *f += 1;
+                }
+                self.visited[t as usize] = false;
+                if self.free_out[t as usize] == 0 {
+                    zeros += 1;
+                    bad_zeros += u32::from(!can_end(t));
+                }
+                t
+            }};
+        }
+
+        enter!(start);
+        nodes += 1;
+        obs.advance(&path);
+        let mut need_cands = true;
+        let result = loop {
+            let d = path.len() - 1;
+            if need_cands {
+                need_cands = false;
+                cbase.truncate(d);
+                cur.truncate(d);
+                let base = cands.len();
+                cbase.push(base);
+                cur.push(base);
+                let v = path[d];
+                let complete = path.len() == n;
+                if complete {
+                    if can_end(v) {
+                        break Search::Found(path.clone());
+                    }
+                } else if zeros <= 1 && bad_zeros == 0 {
+                    let mut forced = u32::MAX;
+                    let mut dead = false;
+                    for &t in g.targets(v) {
+                        if self.visited[t as usize] {
+                            continue;
+                        }
+                        if self.free_in[t as usize] == 0 {
+                            if forced != u32::MAX {
+                                dead = true;
+                                break;
+                            }
+                            forced = t;
+                        }
+                    }
+                    if !dead {
+                        let last = path.len() + 1 == n;
+                        let ok = |t: u32| last || end != Some(t);
+                        if forced != u32::MAX {
+                            if ok(forced) {
+                                cands.push(forced);
+                            }
+                        } else {
+                            for &t in g.targets(v) {
+                                if self.visited[t as usize] || !ok(t) {
+                                    continue;
+                                }
+                                // Insertion by onward count, stable for ties.
+                                let key = self.free_out[t as usize];
+                                let mut i = cands.len();
+                                cands.push(t);
+                                while i > base && self.free_out[cands[i - 1] as usize] > key {
+                                    cands[i] = cands[i - 1];
+                                    i -= 1;
+                                }
+                                cands[i] = t;
+                            }
+                        }
+                    }
+                }
+            }
+            let c = cur[d];
+            if c < cands.len() {
+                cur[d] = c + 1;
+                let t = cands[c];
+                enter!(t);
+                nodes += 1;
+                best.reached(path.len());
+                obs.advance(&path);
+                need_cands = true;
+                if nodes >= next_check {
+                    next_check = nodes + CHECK_EVERY;
+                    if let Some(stop) = limits.exceeded(nodes) {
+                        break Search::Stopped(stop, Vec::new());
+                    }
+                }
+                continue;
+            }
+            // No candidate left at depth d: drop its list and step back.
+            cands.truncate(cbase[d]);
+            best.retreating(&path);
+            let t = leave!();
+            backtracks += 1;
+            obs.retreat(t, &path);
+            if path.is_empty() {
+                break Search::Exhausted(Vec::new());
+            }
+        };
+        stats.nodes = nodes;
+        stats.backtracks = backtracks;
+        match result {
+            Search::Stopped(stop, _) => Search::Stopped(stop, best.take(&path)),
+            Search::Exhausted(_) => Search::Exhausted(std::mem::take(&mut best.path)),
+            found => found,
+        }
+    }
+}
