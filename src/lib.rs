@@ -17,6 +17,7 @@
 //! assert!(engine::verify::verify(&p.board, &p.piece, &p.goal, &tour).is_ok());
 //! ```
 
+pub mod archive;
 pub mod check;
 pub mod error;
 pub mod lang;

@@ -9,6 +9,7 @@ use std::time::Duration;
 
 use clap::{Parser, Subcommand, ValueEnum};
 
+use engine::archive::{self, Archive};
 use engine::check;
 use engine::error::Error;
 use engine::observe::NoObserver;
@@ -34,6 +35,57 @@ enum Command {
     Run(RunArgs),
     /// Parse a puzzle and print what is known without searching.
     Check(CheckArgs),
+    /// The local archive of tours saved with `run --save`.
+    #[command(subcommand)]
+    Archive(ArchiveCommand),
+}
+
+#[derive(Subcommand)]
+enum ArchiveCommand {
+    /// Per puzzle and solver: runs, distinct tours, nodes or generations, time, success rate.
+    Stats {
+        /// Only this puzzle (a puzzle file).
+        puzzle: Option<PathBuf>,
+        #[command(flatten)]
+        archive: ArchiveFlag,
+    },
+    /// The most recent runs.
+    List {
+        /// How many runs to list.
+        #[arg(long, default_value_t = 50)]
+        limit: usize,
+        #[command(flatten)]
+        archive: ArchiveFlag,
+    },
+    /// One run, printed as `run` prints it.
+    Show {
+        /// The run's id (from `archive list`).
+        id: String,
+        /// Print the numbered grid even for a large board.
+        #[arg(long)]
+        grid: bool,
+        #[command(flatten)]
+        archive: ArchiveFlag,
+    },
+}
+
+#[derive(clap::Args)]
+struct ArchiveFlag {
+    /// The archive file (default: $ENGINE_ARCHIVE, else the platform's data directory).
+    #[arg(long, value_name = "DB")]
+    archive: Option<PathBuf>,
+}
+
+impl ArchiveFlag {
+    fn open(&self) -> Result<Archive, Error> {
+        let path = archive::resolve_path(self.archive.as_deref()).ok_or_else(|| {
+            Error::whole_file(
+                "--archive",
+                "no data directory is known on this system; give --archive DB",
+            )
+        })?;
+        Archive::open(&path)
+    }
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -78,6 +130,11 @@ struct RunArgs {
     /// No progress display.
     #[arg(long, short)]
     quiet: bool,
+    /// Save the run to the archive (also `save: true` in the file).
+    #[arg(long)]
+    save: bool,
+    #[command(flatten)]
+    archive: ArchiveFlag,
 }
 
 #[derive(clap::Args)]
@@ -94,6 +151,7 @@ fn main() -> ExitCode {
     let code = match cli.command {
         Command::Run(args) => run(args),
         Command::Check(args) => check_cmd(args),
+        Command::Archive(cmd) => archive_cmd(cmd),
     };
     match code {
         Ok(c) => ExitCode::from(c),
@@ -155,6 +213,12 @@ fn run(args: RunArgs) -> Result<u8, Error> {
             "the time limit must be a non-negative number of seconds",
         ));
     }
+    // Open the archive first, so a bad archive fails before any search.
+    let mut store = if args.save || puzzle.save {
+        Some(args.archive.open()?)
+    } else {
+        None
+    };
     let _ = ctrlc::set_handler(|| {
         if INTERRUPTED.swap(true, Ordering::SeqCst) {
             // A second Ctrl-C: stop at once.
@@ -210,7 +274,114 @@ fn run(args: RunArgs) -> Result<u8, Error> {
     let mut stdout = std::io::stdout().lock();
     let _ = stdout.write_all(out.as_bytes());
     let _ = stdout.flush();
+    if let Some(store) = store.as_mut()
+        && let Some(id) = store.record(&puzzle, &report)?
+        && args.format == Format::Text
+    {
+        let _ = writeln!(stdout, "Saved as run {id} in {}", store.path().display());
+    }
     Ok(report.outcome.exit_code() as u8)
+}
+
+fn archive_cmd(cmd: ArchiveCommand) -> Result<u8, Error> {
+    match cmd {
+        ArchiveCommand::Stats { puzzle, archive } => {
+            let only = puzzle.as_deref().map(load).transpose()?;
+            let store = archive.open()?;
+            let rows = store.stats(only.as_ref())?;
+            if rows.is_empty() {
+                println!("No runs saved in {} yet.", store.path().display());
+                return Ok(0);
+            }
+            println!(
+                "{:<28} {:<32} {:>5} {:>8} {:>8} {:>12} {:>12} {:>10}",
+                "puzzle",
+                "solver",
+                "runs",
+                "success",
+                "distinct",
+                "mean n/gen",
+                "median",
+                "mean time"
+            );
+            for r in rows {
+                let generations = r.generations.iter().any(|&g| g > 0);
+                let values = if generations {
+                    &r.generations
+                } else {
+                    &r.nodes
+                };
+                let (mean, median) = archive::StatsRow::mean_median(values);
+                println!(
+                    "{:<28} {:<32} {:>5} {:>7.0}% {:>8} {:>12.1} {:>12.1} {:>10}",
+                    r.puzzle,
+                    r.solver,
+                    r.runs,
+                    r.success_rate() * 100.0,
+                    r.distinct,
+                    mean,
+                    median,
+                    text::duration(Duration::from_secs_f64(r.mean_time_ms() / 1e3)),
+                );
+                if generations {
+                    println!(
+                        "  found {} different tours with an average of {:.1} generations",
+                        r.distinct, mean
+                    );
+                }
+            }
+            Ok(0)
+        }
+        ArchiveCommand::List { limit, archive } => {
+            let store = archive.open()?;
+            for r in store.list(limit)? {
+                let work = if r.generations > 0 {
+                    format!("{} generations", r.generations)
+                } else {
+                    format!("{} nodes", r.nodes)
+                };
+                println!(
+                    "{:>5}  {}  {:<24} {:<10} {:<32} {work}, {}{}",
+                    r.id,
+                    r.created,
+                    r.name,
+                    r.status,
+                    r.solver,
+                    text::duration(Duration::from_secs_f64(r.time_ms.max(0.0) / 1e3)),
+                    r.tour_id
+                        .map(|t| format!(", tour #{t}"))
+                        .unwrap_or_default()
+                );
+            }
+            Ok(0)
+        }
+        ArchiveCommand::Show { id, grid, archive } => {
+            let number: i64 = id.trim().parse().map_err(|_| {
+                Error::at(
+                    "ID",
+                    &id,
+                    engine::error::Span::new(0, id.len()),
+                    "a run id is a whole number (see `engine archive list`)",
+                )
+            })?;
+            let store = archive.open()?;
+            let Some(run) = store.show(number)? else {
+                return Err(Error::at(
+                    "ID",
+                    &id,
+                    engine::error::Span::new(0, id.len()),
+                    format!("no run {number} in {}", store.path().display()),
+                ));
+            };
+            let p = &run.puzzle;
+            print!(
+                "{}",
+                text::report_text(&title(p), &p.board, p.goal.closed, &run.report, grid)
+            );
+            println!("Saved {} from {}", run.created, p.file);
+            Ok(0)
+        }
+    }
 }
 
 /// A progress spinner on stderr: nodes so far and elapsed time.

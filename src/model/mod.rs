@@ -3,6 +3,7 @@
 mod board;
 mod graph;
 mod piece;
+pub mod symmetry;
 
 pub use board::{Board, Cell, MAX_SIDE, Topology, file_index, file_name};
 pub use graph::MoveGraph;

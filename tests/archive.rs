@@ -1,0 +1,267 @@
+//! The tour archive: deduplication by canonical form, figures, concurrency,
+//! refusing files that are not archives, and where the archive lives.
+
+mod common;
+
+use std::path::Path;
+use std::process::Command;
+
+use assert_cmd::cargo::cargo_bin_cmd;
+use engine::archive::Archive;
+use engine::model::symmetry::{square_maps, symmetries};
+use engine::observe::NoObserver;
+use engine::solve::{Limits, Outcome, Report};
+use engine::spec::Puzzle;
+use engine::verify::verify;
+use predicates::prelude::*;
+
+fn solve(p: &Puzzle) -> Report {
+    let g = p.graph();
+    let r = engine::runner::solve(p, &g, &Limits::none(), &mut NoObserver)
+        .unwrap_or_else(|e| panic!("{e}"));
+    if let Outcome::Found(t) = &r.outcome {
+        assert_eq!(verify(&p.board, &p.piece, &p.goal, t), Ok(()));
+    }
+    r
+}
+
+fn with_tour(r: &Report, tour: Vec<u32>) -> Report {
+    Report {
+        outcome: Outcome::Found(tour),
+        ..r.clone()
+    }
+}
+
+#[test]
+fn a_tour_and_its_mirror_images_count_once() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let mut store = Archive::open(&dir.path().join("a.db")).unwrap_or_else(|e| panic!("{e}"));
+    let p = common::load(Path::new("puzzles/knight5x5-corner.ron"));
+    let r = solve(&p);
+    let Outcome::Found(tour) = r.outcome.clone() else {
+        panic!("5x5 from a1 has tours")
+    };
+    let maps = square_maps(&p.board, &symmetries(&p.board, &p.piece));
+    assert_eq!(maps.len(), 8);
+    let mut free = p.clone();
+    free.goal.start = None;
+    for m in &maps {
+        let image: Vec<u32> = tour.iter().map(|&s| m[s as usize]).collect();
+        assert_eq!(verify(&free.board, &free.piece, &free.goal, &image), Ok(()));
+        store
+            .record(&free, &with_tour(&r, image))
+            .unwrap_or_else(|e| panic!("{e}"));
+    }
+    // A different tour: the same one walked backwards.
+    let mut back = tour.clone();
+    back.reverse();
+    assert_eq!(verify(&free.board, &free.piece, &free.goal, &back), Ok(()));
+    store
+        .record(&free, &with_tour(&r, back))
+        .unwrap_or_else(|e| panic!("{e}"));
+    let rows = store.stats(Some(&free)).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(rows.len(), 1);
+    assert_eq!((rows[0].runs, rows[0].found, rows[0].distinct), (9, 9, 2));
+}
+
+#[test]
+fn a_closed_tour_rotated_and_reversed_counts_once() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let mut store = Archive::open(&dir.path().join("a.db")).unwrap_or_else(|e| panic!("{e}"));
+    let p = common::load(Path::new("puzzles/knight8x8-closed.ron"));
+    let r = solve(&p);
+    let Outcome::Found(tour) = r.outcome.clone() else {
+        panic!("8x8 has closed tours")
+    };
+    for shift in [0, 1, 17, 63] {
+        for reverse in [false, true] {
+            let mut t = tour.clone();
+            t.rotate_left(shift);
+            if reverse {
+                t.reverse();
+            }
+            assert_eq!(verify(&p.board, &p.piece, &p.goal, &t), Ok(()));
+            store
+                .record(&p, &with_tour(&r, t))
+                .unwrap_or_else(|e| panic!("{e}"));
+        }
+    }
+    let rows = store.stats(Some(&p)).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!((rows[0].runs, rows[0].distinct), (8, 1));
+}
+
+#[test]
+fn stats_figures() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let mut store = Archive::open(&dir.path().join("a.db")).unwrap_or_else(|e| panic!("{e}"));
+    let p = common::load(Path::new("puzzles/knight5x5-corner.ron"));
+    let r = solve(&p);
+    let mut nodes = Vec::new();
+    for (i, extra) in [0u64, 10, 30].iter().enumerate() {
+        let mut run = r.clone();
+        run.stats.nodes += extra;
+        nodes.push(run.stats.nodes);
+        if i == 2 {
+            run.outcome = Outcome::GaveUp {
+                limit: engine::solve::Limit::Nodes,
+                best: vec![0],
+            };
+        }
+        store.record(&p, &run).unwrap_or_else(|e| panic!("{e}"));
+    }
+    let other = common::load(Path::new("puzzles/knight4x4.ron"));
+    store
+        .record(&other, &solve(&other))
+        .unwrap_or_else(|e| panic!("{e}"));
+    let all = store.stats(None).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(all.len(), 2);
+    let row = &store.stats(Some(&p)).unwrap_or_else(|e| panic!("{e}"))[0];
+    assert_eq!((row.runs, row.found, row.distinct), (3, 2, 1));
+    assert!((row.success_rate() - 2.0 / 3.0).abs() < 1e-9);
+    let (mean, median) = engine::archive::StatsRow::mean_median(&row.nodes);
+    let want_mean = nodes.iter().sum::<u64>() as f64 / 3.0;
+    assert!((mean - want_mean).abs() < 1e-9);
+    assert_eq!(median, nodes[1] as f64);
+}
+
+#[test]
+fn concurrent_writers_all_land() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let db = dir.path().join("shared.db");
+    let bin = assert_cmd::cargo::cargo_bin!("engine");
+    // Twelve processes race to save into one new archive.
+    let racing: Vec<_> = (0..12)
+        .map(|i| {
+            let puzzle = if i % 2 == 0 {
+                "puzzles/knight5x5-corner.ron"
+            } else {
+                "puzzles/knight8x8-closed.ron"
+            };
+            Command::new(bin)
+                .args(["run", puzzle, "--save", "--quiet", "--archive"])
+                .arg(&db)
+                .stdout(std::process::Stdio::null())
+                .spawn()
+                .unwrap_or_else(|e| panic!("{e}"))
+        })
+        .collect();
+    for mut c in racing {
+        assert_eq!(c.wait().ok().and_then(|s| s.code()), Some(0));
+    }
+    let store = Archive::open(&db).unwrap_or_else(|e| panic!("{e}"));
+    let rows = store.list(100).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(rows.len(), 12);
+}
+
+#[test]
+fn files_that_are_not_archives_are_refused_and_untouched() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let junk = dir.path().join("junk.db");
+    std::fs::write(&junk, b"these are my notes, not a database\n")
+        .unwrap_or_else(|e| panic!("{e}"));
+    for args in [
+        vec!["archive", "stats"],
+        vec!["run", "puzzles/holed4x4.ron", "--save"],
+    ] {
+        cargo_bin_cmd!("engine")
+            .args(&args)
+            .arg("--archive")
+            .arg(&junk)
+            .assert()
+            .code(2)
+            .stdout(predicate::str::is_empty())
+            .stderr(predicate::str::contains("junk.db:1:1"))
+            .stderr(predicate::str::contains("not an engine archive"));
+    }
+    assert_eq!(
+        std::fs::read(&junk).unwrap_or_default(),
+        b"these are my notes, not a database\n"
+    );
+    // Another program's SQLite database.
+    let other = dir.path().join("other.db");
+    {
+        let c = rusqlite::Connection::open(&other).unwrap_or_else(|e| panic!("{e}"));
+        c.execute_batch("CREATE TABLE notes (t TEXT); INSERT INTO notes VALUES ('keep');")
+            .unwrap_or_else(|e| panic!("{e}"));
+    }
+    let before = std::fs::read(&other).unwrap_or_default();
+    assert!(Archive::open(&other).is_err());
+    assert_eq!(std::fs::read(&other).unwrap_or_default(), before);
+}
+
+#[test]
+fn the_default_path_can_be_overridden() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let via_env = dir.path().join("env/archive.db");
+    let via_flag = dir.path().join("flag.db");
+    cargo_bin_cmd!("engine")
+        .env("ENGINE_ARCHIVE", &via_env)
+        .args(["run", "puzzles/holed4x4.ron", "--save"])
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains("Saved as run 1"));
+    assert!(via_env.exists(), "created on first use, with its folder");
+    cargo_bin_cmd!("engine")
+        .env("ENGINE_ARCHIVE", &via_env)
+        .args(["run", "puzzles/holed4x4.ron", "--save", "--archive"])
+        .arg(&via_flag)
+        .assert()
+        .code(0);
+    assert!(via_flag.exists());
+    cargo_bin_cmd!("engine")
+        .env("ENGINE_ARCHIVE", &via_env)
+        .args(["archive", "list"])
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains("Holed 4x4").count(1));
+    cargo_bin_cmd!("engine")
+        .env("ENGINE_ARCHIVE", &via_env)
+        .args(["archive", "show", "1"])
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains("Found an open tour of 11 squares"));
+    cargo_bin_cmd!("engine")
+        .env("ENGINE_ARCHIVE", &via_env)
+        .args(["archive", "show", "9"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("no run 9"));
+}
+
+#[test]
+fn save_true_in_the_file_saves() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let puzzle = dir.path().join("s.ron");
+    std::fs::write(
+        &puzzle,
+        r#"Puzzle(board: "3x4", piece: "knight", save: true)"#,
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let db = dir.path().join("a.db");
+    cargo_bin_cmd!("engine")
+        .arg("run")
+        .arg(&puzzle)
+        .arg("--archive")
+        .arg(&db)
+        .assert()
+        .code(0);
+    let store = Archive::open(&db).unwrap_or_else(|e| panic!("{e}"));
+    let runs = store.list(10).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(runs.len(), 1);
+    let saved = store.show(runs[0].id).unwrap_or_else(|e| panic!("{e}"));
+    let Some(saved) = saved else {
+        panic!("run saved")
+    };
+    let Outcome::Found(t) = &saved.report.outcome else {
+        panic!("a tour was saved")
+    };
+    assert_eq!(
+        verify(
+            &saved.puzzle.board,
+            &saved.puzzle.piece,
+            &saved.puzzle.goal,
+            t
+        ),
+        Ok(())
+    );
+}
