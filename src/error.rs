@@ -114,15 +114,33 @@ impl fmt::Display for Error {
         if !self.source_line.is_empty() {
             let gutter = self.line.to_string().len();
             // Tabs are shown as one space so the caret lines up.
-            let shown = self.source_line.replace('\t', " ");
+            let chars: Vec<char> = self
+                .source_line
+                .chars()
+                .map(|c| if c == '\t' { ' ' } else { c })
+                .collect();
+            // A long line is shown as a window around the caret.
+            let at = self.col.saturating_sub(1).min(chars.len());
+            let from = at.saturating_sub(SHOW_BEFORE);
+            let to = (at + self.width.max(1) + SHOW_AFTER).min(chars.len());
+            let mut shown: String = chars[from..to].iter().collect();
+            let mut pad = at - from;
+            if from > 0 {
+                shown.insert_str(0, "…");
+                pad += 1;
+            }
+            if to < chars.len() {
+                shown.push('…');
+            }
+            let width = self.width.min(to.saturating_sub(at)).max(1);
             writeln!(f, "{:gutter$} |", "")?;
             writeln!(f, "{} | {}", self.line, shown)?;
             write!(
                 f,
                 "{:gutter$} | {}{}",
                 "",
-                " ".repeat(self.col - 1),
-                "^".repeat(self.width)
+                " ".repeat(pad),
+                "^".repeat(width)
             )?;
             if let Some(help) = &self.help {
                 write!(f, " {help}")?;
@@ -135,6 +153,10 @@ impl fmt::Display for Error {
 }
 
 impl std::error::Error for Error {}
+
+/// Characters of a long source line shown before and after the caret.
+const SHOW_BEFORE: usize = 60;
+const SHOW_AFTER: usize = 40;
 
 /// Byte offset of a 1-based line and character column in `text` (clamped).
 pub fn offset_of(text: &str, line: usize, col: usize) -> usize {
@@ -175,6 +197,19 @@ mod tests {
             shown.ends_with(&format!("| {}^^", " ".repeat(14))),
             "{shown}"
         );
+    }
+
+    #[test]
+    fn long_lines_are_shown_as_a_window() {
+        let text = format!("{}z9{}", "a".repeat(5000), "b".repeat(5000));
+        let e = Error::at("p.ron", &text, Span::new(5000, 5002), "here");
+        let shown = e.to_string();
+        assert!(shown.len() < 400, "{shown}");
+        let lines: Vec<&str> = shown.lines().collect();
+        let caret = lines[3].find('^').unwrap_or(0);
+        let z = lines[2].find("z9").unwrap_or(1);
+        // Both lines start with the same gutter; `…` is one column but three bytes.
+        assert_eq!(lines[2][..z].chars().count(), caret);
     }
 
     #[test]

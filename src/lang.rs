@@ -39,6 +39,30 @@ impl LangError {
     }
 }
 
+/// Deepest nesting of parentheses a piece expression may use.
+pub const MAX_NESTING: usize = 32;
+
+/// The parser recurses on parentheses; refuse absurd nesting before it does.
+fn check_nesting(text: &str, base: usize) -> Result<(), LangError> {
+    let mut depth = 0usize;
+    for (i, c) in text.char_indices() {
+        match c {
+            '(' => {
+                depth += 1;
+                if depth > MAX_NESTING {
+                    return Err(LangError::new(
+                        Span::new(base + i, base + i + 1),
+                        format!("parentheses nested more than {MAX_NESTING} deep"),
+                    ));
+                }
+            }
+            ')' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
 /// Largest absolute value of a number in a jump.
 pub const MAX_JUMP: i64 = 1 << 20;
 
@@ -55,6 +79,7 @@ pub enum PieceExpr {
 
 /// Parses a piece expression. `base` is the offset of `text` in its file.
 pub fn parse_piece(text: &str, base: usize) -> Result<PieceExpr, LangError> {
+    check_nesting(text, base)?;
     let mut pairs =
         PieceParser::parse(Rule::piece, text).map_err(|e| pest_error(e, base, piece_rule_name))?;
     let piece = pairs
@@ -579,6 +604,15 @@ mod tests {
         assert!(e.message.contains("unknown piece `wizard`"));
         let e = piece("leaper 1").unwrap_err();
         assert!(e.message.contains("number"), "{}", e.message);
+    }
+
+    #[test]
+    fn deep_nesting_is_refused_not_overflowed() {
+        let deep = format!("{}N{}", "(".repeat(100_000), ")".repeat(100_000));
+        let e = piece(&deep).unwrap_err();
+        assert_eq!(e.span.start, MAX_NESTING);
+        let ok = format!("{}N{}", "(".repeat(MAX_NESTING), ")".repeat(MAX_NESTING));
+        assert_eq!(piece(&ok), piece("N"));
     }
 
     #[test]

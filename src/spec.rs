@@ -185,6 +185,21 @@ impl Puzzle {
         }
         let piece_base = loc.field("piece").unwrap_or(0);
         let piece = lang::resolve_piece(&doc.piece, piece_base, &defs).map_err(lang_err)?;
+        let need = graph_bytes(&board, &piece);
+        if need > GRAPH_BUDGET {
+            return Err(Error::at(
+                file,
+                text,
+                Span::new(piece_base, piece_base + doc.piece.len()),
+                format!(
+                    "this piece on this board has up to {} moves in all: its move graph would need about {}, more than the {} allowed",
+                    need / 4,
+                    bytes(need),
+                    bytes(GRAPH_BUDGET)
+                ),
+            )
+            .with_help("a smaller board, or a `max` on the rider, fits"));
+        }
 
         let square =
             |key: &str, value: &Option<String>| -> Result<(Option<u32>, Option<Span>), Error> {
@@ -261,6 +276,36 @@ impl Puzzle {
     /// Builds the move graph.
     pub fn graph(&self) -> MoveGraph {
         MoveGraph::build(&self.board, &self.piece)
+    }
+}
+
+/// The most memory a puzzle's move graph may take (estimated before building).
+pub const GRAPH_BUDGET: u64 = 4 << 30;
+
+/// An upper bound on the bytes of the move graph of `piece` on `board`: four
+/// per move plus the per-square arrays. A ride is bounded by how far it can
+/// go on the board (on a wrapping board, until it has passed every cell).
+pub fn graph_bytes(board: &Board, piece: &Piece) -> u64 {
+    let (w, h) = (u64::from(board.width()), u64::from(board.height()));
+    let wraps = board.topology() != crate::model::Topology::Plain;
+    let per_square: u64 = piece
+        .moves()
+        .iter()
+        .map(|m| {
+            let step = u64::from(m.dx.unsigned_abs().max(m.dy.unsigned_abs())).max(1);
+            let reach = if wraps { w * h } else { w.max(h) / step };
+            u64::from(m.range).min(reach.max(1))
+        })
+        .sum();
+    let n = board.len() as u64;
+    n.saturating_mul(per_square.min(n)).saturating_mul(4) + n * 16
+}
+
+fn bytes(b: u64) -> String {
+    if b >= 1 << 30 {
+        format!("{:.1} GiB", b as f64 / f64::from(1u32 << 30))
+    } else {
+        format!("{:.0} MiB", b as f64 / f64::from(1u32 << 20))
     }
 }
 
@@ -381,6 +426,13 @@ Puzzle(
         let e = err("Puzzle(board: 8, piece: \"N\")");
         assert_eq!(e.line, 1);
         assert!(err("  // nothing\n").message.contains("empty"));
+        let e = err("Puzzle(board: \"4096x4096\", piece: \"queen\")");
+        assert!(
+            e.message.contains("more than the 4.0 GiB allowed"),
+            "{}",
+            e.message
+        );
+        assert_eq!(e.col, 36);
         let e = err("Puzzle(board: \"4x4\", piece: \"N\", tour: Closed, end: \"a1\")");
         assert!(e.message.contains("open tours only"), "{}", e.message);
     }
