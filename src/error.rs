@@ -126,7 +126,7 @@ impl fmt::Display for Error {
             let mut shown: String = chars[from..to].iter().collect();
             let mut pad = at - from;
             if from > 0 {
-                shown.insert_str(0, "…");
+                shown.insert(0, '…');
                 pad += 1;
             }
             if to < chars.len() {
