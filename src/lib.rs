@@ -17,6 +17,8 @@
 //! assert!(engine::verify::verify(&p.board, &p.piece, &p.goal, &tour).is_ok());
 //! ```
 
+#![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used, clippy::panic))]
+
 pub mod archive;
 pub mod check;
 pub mod error;

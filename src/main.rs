@@ -1,6 +1,8 @@
 //! The `engine` command line: wires flags to the library, shows progress,
 //! and maps outcomes to exit codes.
 
+#![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
