@@ -113,11 +113,16 @@ impl fmt::Display for Error {
         )?;
         if !self.source_line.is_empty() {
             let gutter = self.line.to_string().len();
-            // Tabs are shown as one space so the caret lines up.
+            // Tabs are shown as one space so the caret lines up, and other
+            // control characters visibly.
             let chars: Vec<char> = self
                 .source_line
                 .chars()
-                .map(|c| if c == '\t' { ' ' } else { c })
+                .map(|c| match c {
+                    '\t' => ' ',
+                    c if c.is_control() => '\u{FFFD}',
+                    c => c,
+                })
                 .collect();
             // A long line is shown as a window around the caret.
             let at = self.col.saturating_sub(1).min(chars.len());

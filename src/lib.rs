@@ -17,7 +17,10 @@
 //! assert!(engine::verify::verify(&p.board, &p.piece, &p.goal, &tour).is_ok());
 //! ```
 
-#![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used, clippy::panic))]
+#![cfg_attr(
+    not(test),
+    deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)
+)]
 
 pub mod archive;
 pub mod check;

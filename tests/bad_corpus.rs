@@ -1,0 +1,76 @@
+//! The bad-input corpus in tests/bad/: every file fails the way
+//! tests/bad/expected.txt says — its exit code and a fragment of its message —
+//! with the file named as `file:line:col`, nothing on stdout, and no panic.
+
+use std::path::Path;
+
+use assert_cmd::cargo::cargo_bin_cmd;
+
+#[test]
+fn every_bad_file_fails_cleanly() {
+    let dir = Path::new("tests/bad");
+    let manifest = std::fs::read_to_string(dir.join("expected.txt")).unwrap_or_default();
+    let cases: Vec<(&str, i32, &str)> = manifest
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|l| {
+            let parts: Vec<&str> = l.splitn(3, '|').map(str::trim).collect();
+            let code = parts.get(1).and_then(|c| c.parse().ok()).unwrap_or(-1);
+            (parts[0], code, parts.get(2).copied().unwrap_or(""))
+        })
+        .collect();
+    assert!(cases.len() >= 40, "the corpus has {} cases", cases.len());
+    // Every file in the folder is listed, and every listed file exists.
+    let mut listed: Vec<&str> = cases.iter().map(|c| c.0).collect();
+    listed.sort_unstable();
+    let mut present: Vec<String> = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("{e}"))
+        .filter_map(|e| e.ok())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n != "expected.txt")
+        .collect();
+    present.sort_unstable();
+    assert_eq!(listed, present);
+
+    for (name, code, fragment) in cases {
+        let path = dir.join(name);
+        for sub in ["run", "check"] {
+            let out = cargo_bin_cmd!("engine")
+                .args(
+                    [sub, "--quiet"]
+                        .iter()
+                        .take(if sub == "run" { 2 } else { 1 }),
+                )
+                .arg(&path)
+                .output()
+                .unwrap_or_else(|e| panic!("{e}"));
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(out.status.code(), Some(code), "{sub} {name}:\n{err}");
+            assert!(
+                out.stdout.is_empty(),
+                "{sub} {name}: stdout should be empty"
+            );
+            assert!(!err.contains("panicked"), "{sub} {name}: {err}");
+            let prefix = format!("error: {}:", path.display());
+            assert!(
+                err.starts_with(&prefix),
+                "{sub} {name}: no file:line:col in\n{err}"
+            );
+            let at = &err[prefix.len()..];
+            let mut nums = at.splitn(3, ':');
+            let line_col = (nums.next(), nums.next());
+            assert!(
+                matches!(line_col, (Some(l), Some(c)) if l.parse::<usize>().is_ok() && c.parse::<usize>().is_ok()),
+                "{sub} {name}: no line:col in\n{err}"
+            );
+            assert!(
+                err.contains(fragment),
+                "{sub} {name}: expected `{fragment}` in\n{err}"
+            );
+            assert!(
+                err.len() < 2000,
+                "{sub} {name}: the message fits one screen:\n{err}"
+            );
+        }
+    }
+}
