@@ -25,6 +25,8 @@
 pub mod archive;
 pub mod check;
 pub mod error;
+#[doc(hidden)]
+pub mod fuzzing;
 pub mod lang;
 mod locate;
 pub mod model;

@@ -1,0 +1,62 @@
+//! Entry points for fuzzing (and for replaying the fuzz corpus in tests):
+//! each takes arbitrary bytes and must never panic, hang or exhaust memory.
+
+use crate::model::MoveGraph;
+use crate::observe::NoObserver;
+use crate::solve::backtrack::{self, BacktrackOptions};
+use crate::solve::{Limits, Outcome};
+use crate::spec::Puzzle;
+
+/// The largest board the fuzz entry points build a move graph for; larger
+/// boards are only parsed (building them is correct but slow, which a fuzzer
+/// reports as a hang).
+const GRAPH_CELLS: u64 = 4096;
+
+/// Piece expressions.
+pub fn piece(data: &[u8]) {
+    if let Ok(text) = std::str::from_utf8(data)
+        && let Ok(p) = crate::lang::resolve_piece(text, 0, &[])
+    {
+        assert!(!p.moves().is_empty());
+    }
+}
+
+/// Board expressions (and picture boards).
+pub fn board(data: &[u8]) {
+    if let Ok(text) = std::str::from_utf8(data)
+        && text.len() < 1 << 16
+        && let Ok(b) = crate::lang::parse_board(text, 0)
+    {
+        assert!(!b.is_empty());
+        assert!(b.len() <= b.width() as usize * b.height() as usize);
+    }
+}
+
+/// Whole puzzle files: parse, then on small boards build the graph, run the
+/// quick proofs and a short search, and verify any tour found.
+pub fn puzzle(data: &[u8]) {
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    let Ok(p) = Puzzle::parse("fuzz.ron", text) else {
+        return;
+    };
+    let cells = u64::from(p.board.width()) * u64::from(p.board.height());
+    if cells > GRAPH_CELLS || crate::spec::graph_bytes(&p.board, &p.piece) > 1 << 24 {
+        return;
+    }
+    let g = MoveGraph::build(&p.board, &p.piece);
+    let a = crate::check::analyse(&g, &p.goal, &|s| p.board.name(s));
+    let opts = BacktrackOptions {
+        node_limit: Some(20_000),
+        ..BacktrackOptions::default()
+    };
+    let r = backtrack::solve(&g, &p.goal, &opts, &Limits::none(), &mut NoObserver);
+    if let Outcome::Found(t) = &r.outcome {
+        assert!(a.impossible.is_none(), "a proof contradicts a tour");
+        assert_eq!(
+            crate::verify::verify(&p.board, &p.piece, &p.goal, t),
+            Ok(())
+        );
+    }
+}
