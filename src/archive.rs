@@ -630,26 +630,31 @@ mod tests {
         (Board::rectangle(5, 5), Piece::leaper(1, 2, 1))
     }
 
-    #[test]
-    fn mirror_images_are_one_tour() {
-        let (b, p) = knight5();
-        // A verified open tour of 5x5 from a1 (found by the backtracker in tests/).
-        let g = crate::model::MoveGraph::build(&b, &p);
-        let goal = Goal {
-            start: Some(0),
-            ..Goal::default()
-        };
+    /// A verified tour found by the backtracker.
+    fn solved(b: &Board, p: &Piece, goal: &Goal) -> Vec<u32> {
+        let g = crate::model::MoveGraph::build(b, p);
         let r = crate::solve::backtrack::solve(
             &g,
-            &goal,
+            goal,
             &Default::default(),
             &crate::solve::Limits::none(),
             &mut crate::observe::NoObserver,
         );
         let Outcome::Found(tour) = r.outcome else {
-            panic!("5x5 has tours")
+            panic!("a tour exists")
         };
-        assert_eq!(verify(&b, &p, &goal, &tour), Ok(()));
+        assert_eq!(verify(b, p, goal, &tour), Ok(()));
+        tour
+    }
+
+    #[test]
+    fn mirror_images_are_one_tour() {
+        let (b, p) = knight5();
+        let goal = Goal {
+            start: Some(0),
+            ..Goal::default()
+        };
+        let tour = solved(&b, &p, &goal);
         let maps = square_maps(&b, &symmetries(&b, &p));
         assert_eq!(maps.len(), 8);
         let c = canonical_tour(&b, &p, &tour, false);
@@ -668,22 +673,11 @@ mod tests {
     fn closed_tours_ignore_start_and_direction() {
         let b = Board::rectangle(6, 6);
         let p = Piece::leaper(1, 2, 1);
-        let g = crate::model::MoveGraph::build(&b, &p);
         let goal = Goal {
             closed: true,
             ..Goal::default()
         };
-        let r = crate::solve::backtrack::solve(
-            &g,
-            &goal,
-            &Default::default(),
-            &crate::solve::Limits::none(),
-            &mut crate::observe::NoObserver,
-        );
-        let Outcome::Found(tour) = r.outcome else {
-            panic!("6x6 has closed tours")
-        };
-        assert_eq!(verify(&b, &p, &goal, &tour), Ok(()));
+        let tour = solved(&b, &p, &goal);
         let c = canonical_tour(&b, &p, &tour, true);
         let mut other = tour.clone();
         other.rotate_left(7);

@@ -164,9 +164,16 @@ impl Best {
             self.dirty = false;
         }
     }
-    fn take(mut self, path: &[u32]) -> Vec<u32> {
-        self.retreating(path);
-        self.path
+    /// Attaches the longest path to a stopped or exhausted search.
+    fn finish(mut self, result: Search, path: &[u32]) -> Search {
+        match result {
+            Search::Stopped(stop, _) => {
+                self.retreating(path);
+                Search::Stopped(stop, self.path)
+            }
+            Search::Exhausted(_) => Search::Exhausted(self.path),
+            found => found,
+        }
     }
 }
 
@@ -253,11 +260,7 @@ fn given<O: Observer>(
     };
     stats.nodes = nodes;
     stats.backtracks = backtracks;
-    match result {
-        Search::Stopped(stop, _) => Search::Stopped(stop, best.take(&path)),
-        Search::Exhausted(_) => Search::Exhausted(best.path),
-        found => found,
-    }
+    best.finish(result, &path)
 }
 
 /// Search state for the Warnsdorff-ordered, pruned search. The prunings,
@@ -314,6 +317,13 @@ impl Pruned {
         self.free_out = (0..n as u32).map(|s| g.degree(s) as u32).collect();
         self.free_in = (0..n as u32).map(|s| self.rev.degree(s) as u32).collect();
         self.visited = vec![false; n];
+        // Closed tours: unvisited squares that can move back to the start.
+        let closer = |w: u32| closes.as_ref().is_some_and(|m| m[w as usize]);
+        let mut closers_left: u32 = if goal.closed {
+            (0..n as u32).filter(|&w| closer(w)).count() as u32
+        } else {
+            u32::MAX
+        };
         let mut zeros = 0u32; // unvisited squares with free_out == 0
         let mut bad_zeros = 0u32; // of those, ones that cannot be last
         for w in 0..n as u32 {
@@ -337,6 +347,9 @@ impl Pruned {
             ($t:expr) => {{
                 let t: u32 = $t;
                 self.visited[t as usize] = true;
+                if closer(t) {
+                    closers_left -= 1;
+                }
                 if self.free_out[t as usize] == 0 {
                     zeros -= 1;
                     bad_zeros -= u32::from(!can_end(t));
@@ -370,6 +383,9 @@ impl Pruned {
                     *f += 1;
                 }
                 self.visited[t as usize] = false;
+                if closer(t) {
+                    closers_left += 1;
+                }
                 if self.free_out[t as usize] == 0 {
                     zeros += 1;
                     bad_zeros += u32::from(!can_end(t));
@@ -397,7 +413,7 @@ impl Pruned {
                     if can_end(v) {
                         break Search::Found(path.clone());
                     }
-                } else if zeros <= 1 && bad_zeros == 0 {
+                } else if zeros <= 1 && bad_zeros == 0 && closers_left > 0 {
                     let mut forced = u32::MAX;
                     let mut dead = false;
                     for &t in g.targets(v) {
@@ -424,11 +440,15 @@ impl Pruned {
                                 if self.visited[t as usize] || !ok(t) {
                                     continue;
                                 }
-                                // Insertion by onward count, stable for ties.
-                                let key = self.free_out[t as usize];
+                                // Insertion by onward count, stable for ties;
+                                // on ties a closed tour keeps the start's
+                                // neighbours for later.
+                                let rank =
+                                    |w: u32| 2 * self.free_out[w as usize] + u32::from(closer(w));
+                                let key = rank(t);
                                 let mut i = cands.len();
                                 cands.push(t);
-                                while i > base && self.free_out[cands[i - 1] as usize] > key {
+                                while i > base && rank(cands[i - 1]) > key {
                                     cands[i] = cands[i - 1];
                                     i -= 1;
                                 }
@@ -467,10 +487,6 @@ impl Pruned {
         };
         stats.nodes = nodes;
         stats.backtracks = backtracks;
-        match result {
-            Search::Stopped(stop, _) => Search::Stopped(stop, best.take(&path)),
-            Search::Exhausted(_) => Search::Exhausted(std::mem::take(&mut best.path)),
-            found => found,
-        }
+        best.finish(result, &path)
     }
 }
