@@ -276,6 +276,8 @@ fn given<O: Observer>(
 ///    unvisited targets of `w`; a square with none must be the tour's last.
 ///    So two such squares, or one that cannot be last (not the fixed end, or
 ///    with no move back to the start of a closed tour), mean a dead end.
+/// 3. **Closing rule.** A closed tour's last square moves back to the start,
+///    so some square that can do so must stay unvisited until the end.
 struct Pruned {
     rev: MoveGraph,
     free_out: Vec<u32>,
