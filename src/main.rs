@@ -228,9 +228,11 @@ fn run(args: RunArgs) -> Result<u8, Error> {
         }
     });
     let progress = AtomicU64::new(0);
+    let best = AtomicU64::new(0);
     let limits = Limits {
         interrupt: Some(&INTERRUPTED),
         progress: Some(&progress),
+        best: Some(&best),
         ..Limits::none()
     }
     .with_time(args.time_limit);
@@ -240,7 +242,10 @@ fn run(args: RunArgs) -> Result<u8, Error> {
     let report = std::thread::scope(|scope| {
         if show_progress {
             let (done, progress) = (&done, &progress);
-            scope.spawn(move || spinner(done, progress));
+            // The genetic solver counts generations and reports its best fitness.
+            let ga =
+                matches!(puzzle.solver, SolverSpec::Genetic(_)).then_some((&best, graph.len()));
+            scope.spawn(move || spinner(done, progress, ga));
         }
         let r = runner::solve(&puzzle, &graph, &limits, &mut NoObserver);
         done.store(true, Ordering::SeqCst);
@@ -386,15 +391,26 @@ fn archive_cmd(cmd: ArchiveCommand) -> Result<u8, Error> {
     }
 }
 
-/// A progress spinner on stderr: nodes so far and elapsed time.
-fn spinner(done: &AtomicBool, progress: &AtomicU64) {
+/// A progress spinner on stderr: nodes so far and elapsed time; for the
+/// genetic solver (`ga`: its best fitness and the square count) the
+/// generation, the best fitness and generations per second.
+fn spinner(done: &AtomicBool, progress: &AtomicU64, ga: Option<(&AtomicU64, usize)>) {
+    let started = std::time::Instant::now();
     let bar = indicatif::ProgressBar::new_spinner();
     bar.set_style(
         indicatif::ProgressStyle::with_template("{spinner} searching… {msg} [{elapsed}]")
             .unwrap_or_else(|_| indicatif::ProgressStyle::default_spinner()),
     );
     while !done.load(Ordering::SeqCst) {
-        bar.set_message(format!("{} nodes", progress.load(Ordering::Relaxed)));
+        let count = progress.load(Ordering::Relaxed);
+        bar.set_message(match ga {
+            None => format!("{count} nodes"),
+            Some((best, n)) => format!(
+                "generation {count} · best fitness {}/{n} · {:.0} generations/s",
+                best.load(Ordering::Relaxed),
+                count as f64 / started.elapsed().as_secs_f64().max(1e-3)
+            ),
+        });
         bar.tick();
         std::thread::sleep(Duration::from_millis(100));
     }

@@ -122,6 +122,9 @@ pub struct Limits<'a> {
     pub interrupt: Option<&'a AtomicBool>,
     /// Where solvers publish their node count for a progress display.
     pub progress: Option<&'a AtomicU64>,
+    /// Where a solver publishes its best score so far (the genetic solver's
+    /// best fitness) for a progress display.
+    pub best: Option<&'a AtomicU64>,
 }
 
 impl<'a> Limits<'a> {
