@@ -102,7 +102,7 @@ const BASE_COLOURS: [[u8; 3]; 20] = [
     [168, 176, 191], // caption details
     [224, 49, 49],   // red: abandoned square, illegal moves
     [47, 158, 68],   // green: legal moves of a genetic individual
-    [122, 156, 198], // wrap hint
+    [84, 104, 140],  // wrap hint
     [142, 68, 173],  // closing move
     [247, 198, 198], // abandoned square fill
     [255, 180, 84],  // caption status
@@ -753,7 +753,10 @@ impl<'a> Painter<'a> {
             Style::PathOnly => (if cell < 8 { 1 } else { cell / 8 }, cell / 6, 2),
         };
         let num_margin = (cell / 24).max(1);
-        let widest = text_width(&n.to_string(), 1);
+        // The widest step number: as many digits as the last, each as
+        // wide as the widest digit.
+        let digit = ('0'..='9').map(advance).max().unwrap_or(8);
+        let widest = n.to_string().len() as i64 * digit - 1;
         let num_scale = if lay.style != Style::Squares {
             0
         } else if num_margin + 2 * widest <= cell - num_margin && num_margin + 14 + 1 < cell / 2 {
@@ -854,29 +857,31 @@ impl<'a> Painter<'a> {
                 Topology::Cylinder => (true, false),
                 Topology::Torus => (true, true),
             };
+            // A dash across the middle of each edge square's outer side, or
+            // every 16 pixels when squares are small.
             let b = lay.board;
-            let t = if lay.style == Style::Squares {
-                self.ring_w.min(3)
-            } else {
-                2
+            let t = (cell / 12).max(2);
+            let dashes = |from: i64, to: i64| -> Vec<(i64, i64)> {
+                if cell >= 8 {
+                    (0..(to - from) / cell)
+                        .map(|i| (from + i * cell + cell / 4, from + i * cell + cell - cell / 4))
+                        .collect()
+                } else {
+                    (0..(to - from) / 16)
+                        .map(|i| (from + i * 16 + 4, from + i * 16 + 12))
+                        .collect()
+                }
             };
-            let dash = (cell / 3).max(3);
             if wrap_x {
-                let mut y = b.y0;
-                while y < b.y1 {
-                    let e = (y + dash).min(b.y1);
-                    pen.fill(Rect::new(b.x0, y, b.x0 + t, e), WRAP);
-                    pen.fill(Rect::new(b.x1 - t, y, b.x1, e), WRAP);
-                    y += 2 * dash;
+                for (y0, y1) in dashes(b.y0, b.y1) {
+                    pen.fill(Rect::new(b.x0, y0, b.x0 + t, y1), WRAP);
+                    pen.fill(Rect::new(b.x1 - t, y0, b.x1, y1), WRAP);
                 }
             }
             if wrap_y {
-                let mut x = b.x0;
-                while x < b.x1 {
-                    let e = (x + dash).min(b.x1);
-                    pen.fill(Rect::new(x, b.y0, e, b.y0 + t), WRAP);
-                    pen.fill(Rect::new(x, b.y1 - t, e, b.y1), WRAP);
-                    x += 2 * dash;
+                for (x0, x1) in dashes(b.x0, b.x1) {
+                    pen.fill(Rect::new(x0, b.y0, x1, b.y0 + t), WRAP);
+                    pen.fill(Rect::new(x0, b.y1 - t, x1, b.y1), WRAP);
                 }
             }
             // The caption's fixed lines.
@@ -1629,7 +1634,20 @@ impl PendingFile {
             dir,
             prefix: format!(".{name}."),
         };
-        drop(file.temp()?);
+        if !file.dir.is_dir() {
+            return Err(io::Error::new(
+                io::ErrorKind::NotFound,
+                format!("there is no directory {}", file.dir.display()),
+            ));
+        }
+        // The temporary file's own name means nothing to the user.
+        let probe = file.temp().map_err(|e| {
+            io::Error::new(
+                e.kind(),
+                format!("cannot create a file in {}: {}", file.dir.display(), e.kind()),
+            )
+        })?;
+        drop(probe);
         Ok(file)
     }
 
