@@ -15,9 +15,11 @@ use engine::archive::{self, Archive};
 use engine::check;
 use engine::error::Error;
 use engine::observe::NoObserver;
+use engine::render::gif::{self, GifError, GifOptions, PendingFile, Scene};
+use engine::render::sample::Recorder;
 use engine::render::text;
 use engine::runner;
-use engine::solve::{Limits, SolverSpec};
+use engine::solve::{Limits, Outcome, SolverSpec};
 use engine::spec::Puzzle;
 
 /// Set by the Ctrl-C handler; solvers poll it.
@@ -137,6 +139,21 @@ struct RunArgs {
     save: bool,
     #[command(flatten)]
     archive: ArchiveFlag,
+    /// Write an animated GIF of the tour found to OUT.
+    #[arg(long, value_name = "OUT")]
+    gif: Option<PathBuf>,
+    /// Write an animated GIF of the search to OUT.
+    #[arg(long, value_name = "OUT")]
+    search_gif: Option<PathBuf>,
+    /// Pixels per board square in GIFs.
+    #[arg(long, value_name = "PX", default_value_t = 48)]
+    cell: u32,
+    /// Frames per second of GIFs.
+    #[arg(long, value_name = "N", default_value_t = 8)]
+    fps: u32,
+    /// The most frames a GIF may have.
+    #[arg(long, value_name = "N", default_value_t = 600)]
+    max_frames: usize,
 }
 
 #[derive(clap::Args)]
@@ -221,9 +238,26 @@ fn run(args: RunArgs) -> Result<u8, Error> {
     } else {
         None
     };
+    let gif_opts = gif_options(&args)?;
+    // Created before the search, so a bad output path fails at once.
+    let pending = |p: &Option<PathBuf>| -> Result<Option<PendingFile>, Error> {
+        p.as_deref()
+            .map(|p| {
+                PendingFile::create(p).map_err(|e| {
+                    Error::whole_file(
+                        &p.display().to_string(),
+                        format!("cannot write a GIF here: {e}"),
+                    )
+                })
+            })
+            .transpose()
+    };
+    let tour_out = pending(&args.gif)?;
+    let search_out = pending(&args.search_gif)?;
     let _ = ctrlc::set_handler(|| {
         if INTERRUPTED.swap(true, Ordering::SeqCst) {
-            // A second Ctrl-C: stop at once.
+            // A second Ctrl-C: stop at once, leaving no half-written GIF.
+            gif::discard_pending();
             std::process::exit(130);
         }
     });
@@ -247,11 +281,16 @@ fn run(args: RunArgs) -> Result<u8, Error> {
                 matches!(puzzle.solver, SolverSpec::Genetic(_)).then_some((&best, graph.len()));
             scope.spawn(move || spinner(done, progress, ga));
         }
-        let r = runner::solve(&puzzle, &graph, &limits, &mut NoObserver);
+        let r = if search_out.is_some() {
+            let mut rec = Recorder::new(gif_opts.max_frames.saturating_sub(1));
+            runner::solve(&puzzle, &graph, &limits, &mut rec).map(|r| (r, Some(rec)))
+        } else {
+            runner::solve(&puzzle, &graph, &limits, &mut NoObserver).map(|r| (r, None))
+        };
         done.store(true, Ordering::SeqCst);
         r
     });
-    let report = match report {
+    let (report, recording) = match report {
         Ok(r) => r,
         Err(bug) => {
             eprintln!("{bug}");
@@ -287,7 +326,91 @@ fn run(args: RunArgs) -> Result<u8, Error> {
     {
         let _ = writeln!(stdout, "Saved as run {id} in {}", store.path().display());
     }
-    Ok(report.outcome.exit_code() as u8)
+    drop(stdout);
+    let code = report.outcome.exit_code() as u8;
+    if matches!(report.outcome, Outcome::Interrupted { .. }) {
+        // Dropping the pending files removes them: no GIF after Ctrl-C.
+        return Ok(code);
+    }
+    let scene = Scene::new(&puzzle);
+    if let Some(file) = tour_out {
+        match &report.outcome {
+            Outcome::Found(tour) => {
+                let r =
+                    file.write(|w| gif::tour_gif(w, &scene, tour, &gif_opts, Some(&INTERRUPTED)));
+                if let Some(c) = gif_failed(&args.gif, r) {
+                    return Ok(c);
+                }
+            }
+            _ => eprintln!(
+                "no tour, so no GIF was written to {}",
+                file.path().display()
+            ),
+        }
+    }
+    if let (Some(file), Some(rec)) = (search_out, &recording) {
+        let r =
+            file.write(|w| gif::search_gif(w, &scene, rec, &report, &gif_opts, Some(&INTERRUPTED)));
+        if let Some(c) = gif_failed(&args.search_gif, r) {
+            return Ok(c);
+        }
+    }
+    Ok(code)
+}
+
+/// The GIF flags, checked.
+fn gif_options(args: &RunArgs) -> Result<GifOptions, Error> {
+    let bad = |flag: &str, value: String, why: &str| {
+        Error::at(flag, &value, engine::error::Span::new(0, value.len()), why)
+    };
+    if !(4..=256).contains(&args.cell) {
+        return Err(bad(
+            "--cell",
+            args.cell.to_string(),
+            "the cell size must be 4 to 256 pixels",
+        ));
+    }
+    if !(1..=50).contains(&args.fps) {
+        return Err(bad(
+            "--fps",
+            args.fps.to_string(),
+            "the frame rate must be 1 to 50 frames per second",
+        ));
+    }
+    if args.max_frames < 2 {
+        return Err(bad(
+            "--max-frames",
+            args.max_frames.to_string(),
+            "a GIF needs at least 2 frames",
+        ));
+    }
+    Ok(GifOptions {
+        cell: args.cell,
+        fps: args.fps,
+        max_frames: args.max_frames,
+    })
+}
+
+/// Reports a failed GIF write; the exit code to end with, if it failed.
+fn gif_failed<T>(path: &Option<PathBuf>, r: Result<T, GifError>) -> Option<u8> {
+    let name = path
+        .as_deref()
+        .map(|p| p.display().to_string())
+        .unwrap_or_default();
+    match r {
+        Ok(_) => None,
+        Err(GifError::Cancelled) => {
+            eprintln!("interrupted: no GIF was written to {name}");
+            Some(130)
+        }
+        Err(GifError::Io(e)) => {
+            eprintln!(
+                "{}",
+                Error::whole_file(&name, format!("cannot write the GIF: {e}"))
+            );
+            Some(2)
+        }
+    }
 }
 
 fn archive_cmd(cmd: ArchiveCommand) -> Result<u8, Error> {

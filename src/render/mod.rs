@@ -1,3 +1,5 @@
-//! Output: text and JSON for the terminal.
+//! Output: text and JSON for the terminal, animated GIFs.
 
+pub mod gif;
+pub mod sample;
 pub mod text;

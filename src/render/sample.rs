@@ -1,0 +1,442 @@
+//! Bounded, even sampling of a long stream of search events.
+//!
+//! A search may take billions of steps; a GIF of it can show a few hundred.
+//! [`Recorder`] is an [`Observer`] that keeps a snapshot of the path at every
+//! k-th event. When its buffer is full it drops every other snapshot and
+//! doubles k, so at any moment it holds at most `capacity` snapshots taken
+//! at events `0, k, 2k, …`: evenly spread over the whole search so far, with
+//! memory bounded by the number of snapshots, not by the search's length.
+//!
+//! Each snapshot is stored as the part of its path that differs from the
+//! previous snapshot (the length of the shared prefix and the squares after
+//! it), so a long walk that only grows costs little more than the walk
+//! itself. Between snapshots an event costs a few integer operations.
+//!
+//! ```
+//! use engine::observe::Observer;
+//! use engine::render::sample::Recorder;
+//!
+//! let mut rec = Recorder::new(9);
+//! let mut path = Vec::new();
+//! for s in 0..1000u32 {
+//!     path.push(s);
+//!     rec.advance(&path);
+//! }
+//! assert!(rec.len() <= 9);
+//! let mut lens = Vec::new();
+//! rec.replay(|s| {
+//!     lens.push(s.path.len());
+//!     Ok::<_, ()>(())
+//! })
+//! .unwrap();
+//! // Snapshots are evenly spaced: event e shows a path of e + 1 squares.
+//! assert!(lens.windows(2).all(|w| w[1] - w[0] == lens[1] - lens[0]));
+//! ```
+
+use crate::observe::Observer;
+
+/// What happened at a sampled moment.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Moment {
+    /// The search stepped onto the last square of the path.
+    Advance,
+    /// The search stepped back off this square (no longer on the path).
+    Retreat(u32),
+    /// A generation of the genetic solver: the path is its best
+    /// individual's walk, of which the first `legal` squares are legal.
+    Generation {
+        /// Generation number.
+        generation: u64,
+        /// The individual's fitness.
+        fitness: usize,
+        /// Length of the walk's legal prefix.
+        legal: usize,
+    },
+}
+
+/// One kept snapshot, as handed out by [`Recorder::replay`].
+#[derive(Clone, Copy, Debug)]
+pub struct Sample<'a> {
+    /// Index of the event in the whole stream (0-based).
+    pub event: u64,
+    /// What happened.
+    pub moment: Moment,
+    /// The path (or walk) at that moment.
+    pub path: &'a [u32],
+    /// `path[..keep]` equals the previous sample's path (a lower bound on
+    /// the shared prefix; 0 for the first sample).
+    pub keep: usize,
+    /// `advance` events so far, this one included: the search's nodes.
+    pub nodes: u64,
+    /// `restart` events so far.
+    pub restarts: u64,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Entry {
+    event: u64,
+    moment: Moment,
+    keep: usize,
+    start: usize,
+    end: usize,
+    nodes: u64,
+    restarts: u64,
+}
+
+/// An [`Observer`] that keeps at most `capacity` evenly spaced snapshots of
+/// the search (see the module documentation).
+#[derive(Clone, Debug)]
+pub struct Recorder {
+    capacity: usize,
+    /// Keep every `stride`-th event.
+    stride: u64,
+    /// Event number of the next snapshot.
+    next: u64,
+    /// Events still to come before that one (0: never).
+    left: u64,
+    nodes: u64,
+    restarts: u64,
+    /// The path's first `low` squares are unchanged since the last snapshot.
+    low: usize,
+    /// The path at the last snapshot.
+    last: Vec<u32>,
+    entries: Vec<Entry>,
+    /// The snapshots' changed suffixes, one after another.
+    data: Vec<u32>,
+}
+
+impl Recorder {
+    /// A recorder keeping at most `max_samples` snapshots. An even number is
+    /// rounded down to odd (so that thinning keeps the newest snapshot);
+    /// 0 keeps none, 1 and 2 keep only the first event.
+    pub fn new(max_samples: usize) -> Recorder {
+        let capacity = match max_samples {
+            0 => 0,
+            1 | 2 => 1,
+            m if m % 2 == 0 => m - 1,
+            m => m,
+        };
+        Recorder {
+            capacity,
+            stride: 1,
+            next: if capacity > 0 { 0 } else { u64::MAX },
+            left: u64::from(capacity > 0),
+            nodes: 0,
+            restarts: 0,
+            low: 0,
+            last: Vec::new(),
+            entries: Vec::new(),
+            data: Vec::new(),
+        }
+    }
+
+    /// The most snapshots this recorder keeps at once.
+    pub fn capacity(&self) -> usize {
+        self.capacity
+    }
+
+    /// Snapshots kept.
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// True when nothing was kept.
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// Events seen (advances, retreats and generations; restarts are
+    /// counted separately and are not sampled).
+    pub fn events(&self) -> u64 {
+        // `left` counts down to the event numbered `next` (wrapping once
+        // sampling has stopped).
+        self.next.wrapping_add(1).wrapping_sub(self.left)
+    }
+
+    /// `advance` events seen: the search's nodes.
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    /// `restart` events seen.
+    pub fn restarts(&self) -> u64 {
+        self.restarts
+    }
+
+    /// The current spacing of snapshots, in events.
+    pub fn stride(&self) -> u64 {
+        self.stride
+    }
+
+    /// Squares held for all snapshots together (their changed suffixes).
+    pub fn stored_squares(&self) -> usize {
+        self.data.len()
+    }
+
+    /// The path of the newest snapshot (empty if none).
+    pub fn last_path(&self) -> &[u32] {
+        &self.last
+    }
+
+    /// Hands every kept snapshot, oldest first, to `f`; stops at its first
+    /// error.
+    pub fn replay<E>(&self, mut f: impl FnMut(&Sample<'_>) -> Result<(), E>) -> Result<(), E> {
+        let mut path: Vec<u32> = Vec::new();
+        for e in &self.entries {
+            path.truncate(e.keep);
+            path.extend_from_slice(&self.data[e.start..e.end]);
+            f(&Sample {
+                event: e.event,
+                moment: e.moment,
+                path: &path,
+                keep: e.keep,
+                nodes: e.nodes,
+                restarts: e.restarts,
+            })?;
+        }
+        Ok(())
+    }
+
+    /// Counts one sampled-kind event and snapshots it if it is due.
+    #[inline(always)]
+    fn tick(&mut self, moment: Moment, path: &[u32]) {
+        // Wraps from 0 to u64::MAX once sampling has stopped: never due again.
+        self.left = self.left.wrapping_sub(1);
+        if self.left == 0 {
+            self.take(moment, path);
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn take(&mut self, moment: Moment, path: &[u32]) {
+        let event = self.next;
+        let mut keep = self.low.min(self.last.len()).min(path.len());
+        while keep < path.len() && keep < self.last.len() && path[keep] == self.last[keep] {
+            keep += 1;
+        }
+        let start = self.data.len();
+        self.data.extend_from_slice(&path[keep..]);
+        self.entries.push(Entry {
+            event,
+            moment,
+            keep,
+            start,
+            end: self.data.len(),
+            nodes: self.nodes,
+            restarts: self.restarts,
+        });
+        self.last.truncate(keep);
+        self.last.extend_from_slice(&path[keep..]);
+        self.low = path.len();
+        if self.entries.len() >= self.capacity {
+            if self.capacity < 3 {
+                // Keep only this one; `left` wraps and never reaches 0 again.
+                return;
+            }
+            self.thin();
+            self.stride *= 2;
+        }
+        self.next = event + self.stride;
+        self.left = self.stride;
+    }
+
+    /// Drops every other snapshot (keeping the first and, the capacity
+    /// being odd, the newest), re-expressing each kept one against the
+    /// previous kept one. Works in place: kept data only moves left.
+    fn thin(&mut self) {
+        let n = self.entries.len();
+        let mut w = 0usize; // write offset into data
+        let mut out = 0usize; // write index into entries
+        for j in (0..n).step_by(2) {
+            let c = self.entries[j];
+            let (keep, first_part) = if j == 0 {
+                (c.keep, (0, 0))
+            } else {
+                // Dropped snapshot b lies between the kept a (= previous) and c.
+                let b = self.entries[j - 1];
+                let keep = b.keep.min(c.keep);
+                // c's prefix beyond b's own keep comes from b's suffix.
+                let extra = c.keep.saturating_sub(b.keep);
+                (keep, (b.start, b.start + extra))
+            };
+            let start = w;
+            let (fs, fe) = first_part;
+            self.data.copy_within(fs..fe, w);
+            w += fe - fs;
+            self.data.copy_within(c.start..c.end, w);
+            w += c.end - c.start;
+            self.entries[out] = Entry {
+                keep,
+                start,
+                end: w,
+                ..c
+            };
+            out += 1;
+        }
+        self.entries.truncate(out);
+        self.data.truncate(w);
+    }
+}
+
+impl Observer for Recorder {
+    // Per the Observer contract, `advance` adds one square to the path and
+    // `retreat` removes one; a new path starts after `restart`. So only the
+    // squares from `low` on can differ from the last snapshot.
+    #[inline(always)]
+    fn advance(&mut self, path: &[u32]) {
+        self.nodes += 1;
+        let len = path.len();
+        if len <= self.low {
+            self.low = len.saturating_sub(1);
+        }
+        self.tick(Moment::Advance, path);
+    }
+
+    #[inline(always)]
+    fn retreat(&mut self, square: u32, path: &[u32]) {
+        let len = path.len();
+        if len < self.low {
+            self.low = len;
+        }
+        self.tick(Moment::Retreat(square), path);
+    }
+
+    #[inline]
+    fn restart(&mut self) {
+        self.restarts += 1;
+        self.low = 0;
+    }
+
+    #[inline]
+    fn generation(&mut self, generation: u64, fitness: usize, walk: &[u32], legal: usize) {
+        self.low = 0;
+        self.tick(
+            Moment::Generation {
+                generation,
+                fitness,
+                legal: legal.min(walk.len()),
+            },
+            walk,
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Drives a depth-first walk over a pseudo-random tree and checks every
+    /// replayed snapshot against the true path at its event.
+    fn dfs_stream(events: u64, capacity: usize) {
+        let mut rec = Recorder::new(capacity);
+        let mut truth: Vec<Vec<u32>> = Vec::new();
+        let mut path: Vec<u32> = Vec::new();
+        let mut x: u64 = 12345;
+        for _ in 0..events {
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let up = path.len() < 3 || !(x >> 33).is_multiple_of(3) && path.len() < 40;
+            if up {
+                path.push((x >> 40) as u32 % 1000);
+                rec.advance(&path);
+            } else {
+                let s = path.pop().unwrap_or(0);
+                rec.retreat(s, &path);
+            }
+            truth.push(path.clone());
+        }
+        let mut seen = Vec::new();
+        let mut prev: Vec<u32> = Vec::new();
+        rec.replay(|s| {
+            assert_eq!(s.path, &truth[s.event as usize][..], "event {}", s.event);
+            assert_eq!(&s.path[..s.keep], &prev[..s.keep]);
+            prev = s.path.to_vec();
+            seen.push(s.event);
+            Ok::<_, ()>(())
+        })
+        .unwrap();
+        assert!(seen.len() <= rec.capacity());
+        assert_eq!(rec.events(), events);
+        assert_eq!(seen[0], 0);
+        let gap = rec.stride();
+        assert!(seen.windows(2).all(|w| w[1] - w[0] == gap), "{seen:?}");
+        if events > capacity as u64 * 4 {
+            // Evenly over the whole stream: the last kept event is within
+            // one stride of the end, and the buffer is at least half full.
+            assert!(events - seen[seen.len() - 1] <= gap);
+            assert!(seen.len() > rec.capacity() / 2);
+        }
+        assert!(rec.stored_squares() <= rec.capacity() * 40);
+    }
+
+    #[test]
+    fn dfs_snapshots_are_exact_and_even() {
+        for (events, cap) in [(10, 7), (100, 7), (5000, 9), (100_000, 599), (77_777, 600)] {
+            dfs_stream(events, cap);
+        }
+    }
+
+    #[test]
+    fn growing_walk_is_stored_once() {
+        let mut rec = Recorder::new(101);
+        let mut path = Vec::new();
+        for s in 0..100_000u32 {
+            path.push(s);
+            rec.advance(&path);
+        }
+        // Every snapshot shares its prefix with the previous one.
+        assert!(rec.stored_squares() <= 100_000);
+        rec.replay(|s| {
+            assert_eq!(s.path.len() as u64, s.event + 1);
+            Ok::<_, ()>(())
+        })
+        .unwrap();
+    }
+
+    #[test]
+    fn restarts_and_generations_are_recorded() {
+        let mut rec = Recorder::new(50);
+        rec.advance(&[1]);
+        rec.advance(&[1, 2]);
+        rec.restart();
+        rec.advance(&[7]);
+        rec.generation(3, 9, &[4, 5, 6, 4], 3);
+        let mut got = Vec::new();
+        rec.replay(|s| {
+            got.push((s.path.to_vec(), s.moment, s.restarts, s.nodes));
+            Ok::<_, ()>(())
+        })
+        .unwrap();
+        assert_eq!(got[2], (vec![7], Moment::Advance, 1, 3));
+        assert_eq!(
+            got[3],
+            (
+                vec![4, 5, 6, 4],
+                Moment::Generation {
+                    generation: 3,
+                    fitness: 9,
+                    legal: 3
+                },
+                1,
+                3
+            )
+        );
+    }
+
+    #[test]
+    fn tiny_capacities_keep_the_first_event() {
+        for cap in [1, 2] {
+            let mut rec = Recorder::new(cap);
+            for s in 0..10u32 {
+                rec.advance(&[s]);
+            }
+            assert_eq!((rec.len(), rec.events()), (1, 10));
+        }
+        let mut rec = Recorder::new(0);
+        rec.advance(&[0]);
+        assert!(rec.is_empty());
+        assert_eq!(rec.events(), 1);
+    }
+}

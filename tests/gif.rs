@@ -1,0 +1,460 @@
+//! The GIFs, decoded with the `gif` crate and checked pixel by pixel.
+
+use engine::model::Cell;
+use engine::observe::{NoObserver, Observer};
+use engine::render::gif::{
+    self, CLOSING, FLASH, GREEN, GifOptions, Layout, PendingFile, RAMP_START, RED, REMOVED, Scene,
+    Style, TRANSPARENT, VISITED, search_gif, tour_gif,
+};
+use engine::render::sample::Recorder;
+use engine::runner;
+use engine::solve::{Limit, Limits, Outcome, Report, Stats};
+use engine::spec::Puzzle;
+use engine::verify::verify;
+
+/// A decoded GIF: its frames composed one over the other, as a viewer
+/// shows them.
+struct Decoded {
+    width: usize,
+    height: usize,
+    repeat: ::gif::Repeat,
+    /// Per frame: the composed image (palette indices) after it; all but
+    /// the last are empty unless every frame was asked for.
+    shown: Vec<Vec<u8>>,
+    delays: Vec<u16>,
+    palette_len: usize,
+}
+
+impl Decoded {
+    fn at(&self, frame: usize, (x, y): (u32, u32)) -> u8 {
+        self.shown[frame][y as usize * self.width + x as usize]
+    }
+    fn last(&self, p: (u32, u32)) -> u8 {
+        self.at(self.shown.len() - 1, p)
+    }
+}
+
+fn decode(bytes: &[u8]) -> Decoded {
+    decode_frames(bytes, true)
+}
+
+/// Decodes, keeping only the last composed image unless `all`.
+fn decode_frames(bytes: &[u8], all: bool) -> Decoded {
+    let mut o = ::gif::DecodeOptions::new();
+    o.set_color_output(::gif::ColorOutput::Indexed);
+    let mut d = o.read_info(bytes).expect("a GIF");
+    let (width, height) = (usize::from(d.width()), usize::from(d.height()));
+    let palette_len = d.global_palette().map_or(0, |p| p.len() / 3);
+    let mut canvas = vec![TRANSPARENT; width * height];
+    let mut shown = Vec::new();
+    let mut delays = Vec::new();
+    while let Some(f) = d.read_next_frame().expect("frame decodes") {
+        assert_eq!(f.dispose, ::gif::DisposalMethod::Keep);
+        let (l, t, w) = (
+            usize::from(f.left),
+            usize::from(f.top),
+            usize::from(f.width),
+        );
+        assert!(l + w <= width && t + usize::from(f.height) <= height);
+        for (i, &px) in f.buffer.iter().enumerate() {
+            if Some(px) != f.transparent {
+                canvas[(t + i / w) * width + l + i % w] = px;
+            }
+        }
+        if shown.is_empty() {
+            // Every pixel is drawn by the first frame; none is transparent.
+            assert!(!canvas.contains(&TRANSPARENT));
+        }
+        shown.push(if all { canvas.clone() } else { Vec::new() });
+        delays.push(f.delay);
+    }
+    let repeat = d.repeat();
+    if let Some(last) = shown.last_mut() {
+        *last = canvas;
+    }
+    Decoded {
+        width,
+        height,
+        repeat,
+        shown,
+        delays,
+        palette_len,
+    }
+}
+
+fn puzzle(text: &str) -> Puzzle {
+    Puzzle::parse("test.ron", text).expect("test puzzle parses")
+}
+
+fn tour_of(p: &Puzzle) -> Vec<u32> {
+    let g = p.graph();
+    let r = runner::solve(p, &g, &Limits::none(), &mut NoObserver).expect("no bug");
+    let Outcome::Found(t) = r.outcome else {
+        panic!("expected a tour, got {:?}", r.outcome)
+    };
+    verify(&p.board, &p.piece, &p.goal, &t).expect("a valid tour");
+    t
+}
+
+fn tour_bytes(p: &Puzzle, tour: &[u32], opts: &GifOptions) -> (Vec<u8>, gif::GifInfo) {
+    let mut out = Vec::new();
+    let info = tour_gif(&mut out, &Scene::new(p), tour, opts, None).expect("written");
+    (out, info)
+}
+
+#[test]
+fn knight_tour_8x8_one_frame_per_move() {
+    let p = puzzle(r#"Puzzle(board: "8x8", piece: "knight", start: "a1")"#);
+    let tour = tour_of(&p);
+    let (bytes, info) = tour_bytes(&p, &tour, &GifOptions::default());
+    let d = decode(&bytes);
+    assert_eq!(d.shown.len(), 64);
+    assert_eq!(info.frames, 64);
+    assert_eq!(d.width, 8 * 48);
+    assert!(d.height > 8 * 48, "a caption below the board");
+    assert_eq!(d.repeat, ::gif::Repeat::Infinite);
+    assert_eq!(d.palette_len, usize::from(RAMP_START));
+    // 8 frames a second; the last held two seconds.
+    assert!(d.delays[..63].iter().all(|&c| c == 13));
+    assert_eq!(d.delays[63], 200);
+    for (i, &s) in tour.iter().enumerate() {
+        let c = p.board.cell(s);
+        let centre = (c.x * 48 + 24, (7 - c.y) * 48 + 24);
+        assert_eq!(d.last(centre), VISITED, "square {}", p.board.name(s));
+        // Before its move, the square is not marked visited.
+        if i > 0 {
+            assert_ne!(d.at(i - 1, centre), VISITED);
+            assert_eq!(d.at(i, centre), VISITED);
+        }
+    }
+}
+
+#[test]
+fn removed_squares_show_as_removed() {
+    let p = puzzle(r#"Puzzle(board: "4x4 - b1 a3 a4 c4 d4", piece: "knight")"#);
+    let tour = tour_of(&p);
+    let (bytes, _) = tour_bytes(&p, &tour, &GifOptions::default());
+    let d = decode(&bytes);
+    assert_eq!(d.shown.len(), 11);
+    // A 4x4 board at 48 pixels is centred on the 256-pixel minimum width.
+    assert_eq!(d.width, 256);
+    let lay = Layout::new(&p.board, 48, false);
+    assert_eq!(
+        lay.centre(Cell::new(0, 0)),
+        ((256 - 192) / 2 + 24, 3 * 48 + 24)
+    );
+    let mut removed = 0;
+    for y in 0..4 {
+        for x in 0..4 {
+            let c = Cell::new(x, y);
+            let want = if p.board.is_square(c) {
+                VISITED
+            } else {
+                removed += 1;
+                REMOVED
+            };
+            assert_eq!(d.last(lay.centre(c)), want, "{c}");
+        }
+    }
+    assert_eq!(removed, 5);
+}
+
+#[test]
+fn closed_tours_draw_the_closing_move_last() {
+    let p = puzzle(r#"Puzzle(board: "6x6", piece: "knight", tour: Closed)"#);
+    let tour = tour_of(&p);
+    let (bytes, _) = tour_bytes(&p, &tour, &GifOptions::default());
+    let d = decode(&bytes);
+    assert_eq!(d.shown.len(), 36);
+    let lay = Layout::new(&p.board, 48, false);
+    let (a, b) = (
+        lay.centre(p.board.cell(tour[35])),
+        lay.centre(p.board.cell(tour[0])),
+    );
+    // The middle of a knight move lies between squares, clear of numbers.
+    let mid = ((a.0 + b.0) / 2, (a.1 + b.1) / 2);
+    assert_eq!(d.last(mid), CLOSING);
+    assert_ne!(d.at(34, mid), CLOSING);
+}
+
+#[test]
+fn frames_are_capped_and_every_move_is_shown() {
+    let p = puzzle(r#"Puzzle(board: "8x8", piece: "knight", start: "a1")"#);
+    let tour = tour_of(&p);
+    let opts = GifOptions {
+        max_frames: 10,
+        ..GifOptions::default()
+    };
+    let (bytes, _) = tour_bytes(&p, &tour, &opts);
+    let d = decode(&bytes);
+    assert_eq!(d.shown.len(), 10);
+    for &s in &tour {
+        let c = p.board.cell(s);
+        assert_eq!(d.last((c.x * 48 + 24, (7 - c.y) * 48 + 24)), VISITED);
+    }
+}
+
+/// A boustrophedon wazir tour: rank 1 left to right, rank 2 back, …
+fn boustrophedon(w: u32, h: u32) -> Vec<u32> {
+    (0..h)
+        .flat_map(|y| (0..w).map(move |i| y * w + if y % 2 == 0 { i } else { w - 1 - i }))
+        .collect()
+}
+
+#[test]
+fn large_boards_are_drawn_path_only() {
+    // The top rank removed; a boustrophedon over the other 79 ranks.
+    let p =
+        puzzle(r#"Puzzle(board: "80x80 torus - (0,79)..(79,79)", piece: "wazir", start: "a1")"#);
+    let tour = boustrophedon(80, 79);
+    verify(&p.board, &p.piece, &p.goal, &tour).expect("valid");
+    check_path_only(&p, &tour);
+}
+
+fn check_path_only(p: &Puzzle, tour: &[u32]) {
+    let (bytes, info) = tour_bytes(p, tour, &GifOptions::default());
+    assert_eq!(info.style, Style::PathOnly);
+    let d = decode_frames(&bytes, false);
+    assert_eq!(d.shown.len(), 600);
+    assert_eq!(d.palette_len, 256);
+    let lay = Layout::new(&p.board, 48, false);
+    assert_eq!(d.width as u32, lay.width);
+    assert!(lay.pixels_per_square() >= 3.0);
+    for y in 0..p.board.height() {
+        for x in 0..p.board.width() {
+            let c = Cell::new(x, y);
+            let px = d.last(lay.centre(c));
+            if p.board.is_square(c) {
+                assert!(px >= RAMP_START, "{c}: {px}");
+            } else {
+                assert_eq!(px, REMOVED, "{c}");
+            }
+        }
+    }
+}
+
+#[test]
+fn a_1000x1000_tour_is_bounded() {
+    let p = puzzle(r#"Puzzle(board: "1000x1000", piece: "leaper 0 1", start: "a1")"#);
+    let tour = boustrophedon(1000, 1000);
+    verify(&p.board, &p.piece, &p.goal, &tour).expect("valid");
+    let opts = GifOptions {
+        max_frames: 40,
+        ..GifOptions::default()
+    };
+    let (bytes, info) = tour_bytes(&p, &tour, &opts);
+    assert!(bytes.len() < 5 << 20);
+    let d = decode_frames(&bytes, false);
+    assert_eq!((d.shown.len(), d.width), (40, 1000));
+    assert_eq!(info.frames, 40);
+    // One pixel per square: every one of them is on the path.
+    for y in 0..1000 {
+        for x in 0..1000 {
+            assert!(d.last((x, y)) >= RAMP_START);
+        }
+    }
+}
+
+fn report(outcome: Outcome) -> Report {
+    Report {
+        outcome,
+        stats: Stats::default(),
+        solver: "test".to_string(),
+    }
+}
+
+#[test]
+fn search_gif_of_a_backtracking_search() {
+    let p = puzzle(
+        r#"Puzzle(board: "5x5", piece: "knight", start: "a1", solver: Backtrack(order: Given))"#,
+    );
+    let g = p.graph();
+    let opts = GifOptions {
+        max_frames: 25,
+        ..GifOptions::default()
+    };
+    let mut rec = Recorder::new(opts.max_frames - 1);
+    let r = runner::solve(&p, &g, &Limits::none(), &mut rec).expect("no bug");
+    let Outcome::Found(tour) = &r.outcome else {
+        panic!("5x5 has a tour from a1")
+    };
+    verify(&p.board, &p.piece, &p.goal, tour).expect("valid");
+    assert!(rec.events() > 1000, "a real search: {}", rec.events());
+    let mut out = Vec::new();
+    let info = search_gif(&mut out, &Scene::new(&p), &rec, &r, &opts, None).expect("written");
+    let d = decode(&out);
+    assert!(d.shown.len() <= 25 && d.shown.len() >= 12);
+    assert_eq!(d.shown.len(), rec.len() + 1);
+    assert_eq!(info.frames, d.shown.len());
+    assert_eq!(d.repeat, ::gif::Repeat::Infinite);
+    assert_eq!(*d.delays.last().unwrap_or(&0), 200);
+    let lay = Layout::new(&p.board, 48, true);
+    assert_eq!((d.width as u32, d.height as u32), (lay.width, lay.height));
+    for &s in tour {
+        assert_eq!(d.last(lay.centre(p.board.cell(s))), VISITED);
+    }
+}
+
+#[test]
+fn search_gif_never_exceeds_max_frames() {
+    let p = puzzle(
+        r#"Puzzle(board: "6x6", piece: "knight", start: "a1", solver: Backtrack(order: Given, node_limit: 300000))"#,
+    );
+    let g = p.graph();
+    for max in [2usize, 3, 4, 7, 64, 600] {
+        let opts = GifOptions {
+            max_frames: max,
+            ..GifOptions::default()
+        };
+        let mut rec = Recorder::new(max - 1);
+        let r = runner::solve(&p, &g, &Limits::none(), &mut rec).expect("no bug");
+        if let Outcome::Found(t) = &r.outcome {
+            verify(&p.board, &p.piece, &p.goal, t).expect("valid");
+        }
+        let mut out = Vec::new();
+        search_gif(&mut out, &Scene::new(&p), &rec, &r, &opts, None).expect("written");
+        let d = decode(&out);
+        assert!(d.shown.len() <= max, "{} > {max}", d.shown.len());
+        assert!(d.shown.len() >= 2.min(max));
+    }
+}
+
+#[test]
+fn retreats_flash_red() {
+    let p = puzzle(r#"Puzzle(board: "3x4", piece: "knight")"#);
+    let b = &p.board;
+    let sq = |n: &str| -> u32 {
+        (0..b.len() as u32)
+            .find(|&s| b.name(s) == n)
+            .expect("square")
+    };
+    let (a1, b3, c1) = (sq("a1"), sq("b3"), sq("c1"));
+    let mut rec = Recorder::new(99);
+    rec.advance(&[a1]);
+    rec.advance(&[a1, b3]);
+    rec.advance(&[a1, b3, c1]);
+    rec.retreat(c1, &[a1, b3]);
+    let mut out = Vec::new();
+    let r = report(Outcome::GaveUp {
+        limit: Limit::Nodes,
+        best: vec![a1, b3, c1],
+    });
+    search_gif(
+        &mut out,
+        &Scene::new(&p),
+        &rec,
+        &r,
+        &GifOptions::default(),
+        None,
+    )
+    .expect("written");
+    let d = decode(&out);
+    assert_eq!(d.shown.len(), 5);
+    let lay = Layout::new(b, 48, true);
+    let c = lay.centre(b.cell(c1));
+    assert_eq!(d.at(2, c), VISITED);
+    assert_eq!(d.at(3, c), FLASH, "the abandoned square flashes");
+    // The final frame shows the longest path.
+    assert_eq!(d.at(4, c), VISITED);
+}
+
+#[test]
+fn genetic_generations_show_legal_green_and_illegal_red() {
+    // A hand-driven observer standing in for the genetic solver.
+    let p = puzzle(r#"Puzzle(board: "5x5", piece: "knight")"#);
+    let b = &p.board;
+    let at = |x: u32, y: u32| b.square_at(Cell::new(x, y)).expect("square");
+    // a1 -> b3 -> c5 legal, then c5 -> c4 is no knight move.
+    let walk = [at(0, 0), at(1, 2), at(2, 4), at(2, 3), at(0, 4)];
+    let mut rec = Recorder::new(9);
+    rec.generation(1, 2, &walk, 3);
+    rec.generation(2, 3, &walk, 3);
+    let mut out = Vec::new();
+    let r = report(Outcome::GaveUp {
+        limit: Limit::Generations,
+        best: walk[..3].to_vec(),
+    });
+    search_gif(
+        &mut out,
+        &Scene::new(&p),
+        &rec,
+        &r,
+        &GifOptions::default(),
+        None,
+    )
+    .expect("written");
+    let d = decode(&out);
+    assert_eq!(d.shown.len(), 3);
+    let lay = Layout::new(b, 48, true);
+    let mid = |s: u32, t: u32| {
+        let (a, b2) = (lay.centre(b.cell(s)), lay.centre(b.cell(t)));
+        ((a.0 + b2.0) / 2, (a.1 + b2.1) / 2)
+    };
+    assert_eq!(d.at(0, mid(walk[0], walk[1])), GREEN);
+    assert_eq!(d.at(0, mid(walk[3], walk[4])), RED);
+    assert_eq!(d.at(0, lay.centre(b.cell(walk[1]))), VISITED);
+    assert_eq!(d.at(0, lay.centre(b.cell(walk[4]))), RED);
+    // The final frame: the best legal path, no red left.
+    assert!(!d.shown[2].contains(&RED));
+}
+
+#[test]
+fn pending_files_leave_nothing_behind() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let out = dir.path().join("t.gif");
+    let listing = || -> Vec<String> {
+        let mut v: Vec<String> = std::fs::read_dir(dir.path())
+            .expect("dir")
+            .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+            .collect();
+        v.sort();
+        v
+    };
+    // Checking the path creates nothing.
+    let f = PendingFile::create(&out).expect("writable");
+    assert!(listing().is_empty());
+    // A failure while writing removes the partial file.
+    let r: Result<(), gif::GifError> = f.write(|w| {
+        use std::io::Write;
+        w.write_all(b"GIF89a partial")?;
+        Err(gif::GifError::Cancelled)
+    });
+    assert!(r.is_err());
+    assert!(listing().is_empty());
+    // A hard exit's clean-up removes a file being written.
+    let f = PendingFile::create(&out).expect("writable");
+    let r: Result<(), gif::GifError> = f.write(|_| {
+        assert_eq!(listing().len(), 1, "the temporary file");
+        gif::discard_pending();
+        assert!(listing().is_empty());
+        Err(gif::GifError::Cancelled)
+    });
+    assert!(r.is_err());
+    // A missing directory is found up front.
+    assert!(PendingFile::create(&dir.path().join("nope/t.gif")).is_err());
+    // Success renames into place and leaves only the output.
+    let f = PendingFile::create(&out).expect("writable");
+    f.write(|w| {
+        use std::io::Write;
+        w.write_all(b"done")?;
+        Ok(())
+    })
+    .expect("written");
+    assert_eq!(listing(), ["t.gif"]);
+}
+
+#[test]
+fn cancelling_stops_between_frames() {
+    let p = puzzle(r#"Puzzle(board: "5x5", piece: "knight", start: "a1")"#);
+    let tour = tour_of(&p);
+    let flag = std::sync::atomic::AtomicBool::new(true);
+    let mut out = Vec::new();
+    let r = tour_gif(
+        &mut out,
+        &Scene::new(&p),
+        &tour,
+        &GifOptions::default(),
+        Some(&flag),
+    );
+    assert!(matches!(r, Err(gif::GifError::Cancelled)));
+}
