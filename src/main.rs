@@ -439,10 +439,11 @@ fn count_cmd(args: CountArgs) -> Result<u8, Error> {
         }
     }
     out.push_str(&format!(
-        "count: {} symmetr{} · {} tasks (prefixes of up to {} squares) · {} thread{} · {} nodes · {}\n",
+        "count: {} symmetr{} · {} task{} (prefixes of up to {} squares) · {} thread{} · {} nodes · {}\n",
         counted.symmetries,
         if counted.symmetries == 1 { "y" } else { "ies" },
         counted.tasks,
+        if counted.tasks == 1 { "" } else { "s" },
         counted.depth,
         counted.threads,
         if counted.threads == 1 { "" } else { "s" },

@@ -44,7 +44,7 @@ pub use symmetry::Symmetries;
 
 use super::{Goal, Limits, Stats, Stop, predecessors_mask};
 use crate::model::MoveGraph;
-use search::{Expand, Memo, State, Tables};
+use search::{Expand, MEMO_MIN, Memo, State, Tables};
 
 /// The least number of prefix tasks a count is split into.
 pub const DEFAULT_TASKS: usize = 4096;
@@ -138,6 +138,9 @@ pub struct CountOptions {
     /// Least number of prefix tasks (default: [`DEFAULT_TASKS`], or
     /// [`TASKS_PER_SHARD`] per shard if that is more).
     pub tasks: Option<usize>,
+    /// Cache the counts of endings of at least this many squares (default
+    /// 12; smaller endings are cheaper to recount than to look up).
+    pub memo_min: Option<u32>,
     /// Use the general search even on boards of at most 64 squares, which
     /// otherwise get the faster bitboard search. The counts are the same.
     pub general_search: bool,
@@ -492,9 +495,10 @@ pub fn count(
     // Directed closed tours: also count those that use only moves that can
     // be made back (see the module docs).
     let second = closed && n >= 3 && !g.is_symmetric();
+    let memo_min = opts.memo_min.unwrap_or(MEMO_MIN);
     let mut pass = Pass {
-        tables: Tables::new(g, is_end.clone(), opts.pruning),
-        two_way: second.then(|| Tables::new(&two_way(g), is_end, opts.pruning)),
+        tables: Tables::new(g, is_end.clone(), opts.pruning, memo_min),
+        two_way: second.then(|| Tables::new(&two_way(g), is_end, opts.pruning, memo_min)),
         prefixes: Vec::new(),
         spans: Vec::new(),
         weights: Vec::new(),

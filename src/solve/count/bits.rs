@@ -6,7 +6,7 @@
 //! a count of 0, of 1, of at most 1" are masks. A node's state is a few words
 //! and lives on the stack, so stepping back is just popping it.
 
-use super::search::{CHECK_EVERY, MEMO_MAX, MEMO_MIN, Memo, PARTS_MIN, Tables};
+use super::search::{CHECK_EVERY, MEMO_MAX, Memo, PARTS_MIN, Tables};
 
 /// Planes of a counter: enough for 63, the most moves into a square of a
 /// 64-square board.
@@ -210,7 +210,8 @@ fn run<const DIRECTED: bool>(
     let open = rest | 1 << head;
     let inh = Counts::new(t.n, |w| (t.pred_mask[w] & open).count_ones());
     let outr = Counts::new(t.n, |w| (t.succ_mask[w] & rest).count_ones());
-    let cacheable = |rest: u64| t.rules.memo && (MEMO_MIN..=MEMO_MAX).contains(&rest.count_ones());
+    let cacheable =
+        |rest: u64| t.rules.memo && (t.memo_min..=MEMO_MAX).contains(&rest.count_ones());
     let mut stack: Vec<Node> = Vec::with_capacity(t.n + 1);
     match eval::<DIRECTED>(t, ROOT, head, rest, &inh, &outr) {
         Eval::Count(c) => return Ok(u128::from(c)),

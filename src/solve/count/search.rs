@@ -86,11 +86,18 @@ pub(super) struct Tables {
     pub all_mask: u64,
     pub spread: Vec<[u64; 256]>,
     pub rules: Pruning,
+    /// Cache endings of `memo_min..=MEMO_MAX` squares.
+    pub memo_min: u32,
 }
 
 impl Tables {
     /// Tables for counting walks in `g` that end in `is_end`.
-    pub fn new(g: &crate::model::MoveGraph, is_end: Vec<bool>, rules: Pruning) -> Tables {
+    pub fn new(
+        g: &crate::model::MoveGraph,
+        is_end: Vec<bool>,
+        rules: Pruning,
+        memo_min: u32,
+    ) -> Tables {
         let n = g.len();
         let (off, tg) = g.raw();
         let rev = g.reversed();
@@ -137,6 +144,7 @@ impl Tables {
             all_mask,
             spread,
             rules,
+            memo_min,
         }
     }
 
@@ -458,7 +466,7 @@ impl<'t> State<'t> {
     /// The cache key of the current node, if it may be cached.
     #[inline]
     fn memo_key(&self) -> Option<(u64, u32)> {
-        (self.t.rules.memo && self.t.small() && (MEMO_MIN..=MEMO_MAX).contains(&self.r))
+        (self.t.rules.memo && self.t.small() && (self.t.memo_min..=MEMO_MAX).contains(&self.r))
             .then(|| (self.mask, self.path[self.path.len() - 1]))
     }
 }
