@@ -17,9 +17,13 @@
 //!    tours that begin with `p` one-to-one onto those that begin with `σ(p)`,
 //!    and the prefix list is closed under the group, so the sum is the same.
 //!    Only symmetries that keep the goal (its fixed start and end) are used.
-//! 3. **Pruned search** of each task with a cache of small endings
-//!    (`search`: each rule is proved there).
-//! 4. **Threads** (rayon) pull tasks one at a time; **shards** take every
+//! 3. **Reversal.** For open tours between any two squares on a graph whose
+//!    moves can all be made back, each tour is counted in one direction only
+//!    where that is possible (see `reversal_classes`).
+//! 4. **Pruned search** of each task with a cache of endings (`search`:
+//!    each rule is proved there; `bits` is the same search on boards of at
+//!    most 64 squares, with bit masks).
+//! 5. **Threads** (rayon) pull tasks one at a time; **shards** take every
 //!    N-th task.
 //!
 //! Closed tours are counted from one start `s`: every directed cycle passes
@@ -68,6 +72,9 @@ pub struct Pruning {
     pub memo: bool,
     /// Count one prefix per symmetry orbit.
     pub symmetry: bool,
+    /// Open tours from any square to any square, when every move can be
+    /// made back: count each tour's reverse only once.
+    pub reversal: bool,
 }
 
 impl Pruning {
@@ -78,6 +85,7 @@ impl Pruning {
         parts: true,
         memo: true,
         symmetry: true,
+        reversal: true,
     };
     /// Everything off: plain enumeration.
     pub const NONE: Pruning = Pruning {
@@ -86,6 +94,7 @@ impl Pruning {
         parts: false,
         memo: false,
         symmetry: false,
+        reversal: false,
     };
 }
 
@@ -205,6 +214,8 @@ struct Pass {
     /// one task of the same list, and per task its count is at most the
     /// main count.
     two_way: Option<Tables>,
+    /// The end class of the tasks from each start square.
+    class_of: Vec<usize>,
     /// Task `i` is `prefixes[spans[i].0 .. spans[i].0 + spans[i].1]`.
     prefixes: Vec<u32>,
     spans: Vec<(usize, usize)>,
@@ -230,7 +241,7 @@ impl Pass {
                 if group.canonical_weight(&[s]).is_none() {
                     continue;
                 }
-                st.reset(s);
+                st.reset(s, 0);
                 deeper |= collect(&mut st, group, depth, &mut tasks);
             }
             if tasks.len() >= target || !deeper {
@@ -322,14 +333,22 @@ impl<'t> Searcher<'t> {
     fn count(
         &mut self,
         prefix: &[u32],
+        class: usize,
         bitboard: bool,
         nodes: &mut u64,
         check: &mut dyn FnMut(u64) -> bool,
     ) -> Result<u128, u128> {
         if bitboard {
-            bits::count_prefix(self.st.tables(), prefix, &mut self.memo, nodes, check)
+            bits::count_prefix(
+                self.st.tables(),
+                class,
+                prefix,
+                &mut self.memo,
+                nodes,
+                check,
+            )
         } else {
-            self.st.set_prefix(prefix);
+            self.st.set_prefix(prefix, class);
             search::count_from(&mut self.st, &mut self.memo, nodes, check)
         }
     }
@@ -376,9 +395,10 @@ fn run_pass(
                 break;
             };
             let prefix = pass.task(task);
+            let class = pass.class_of[prefix[0] as usize];
             let w = u128::from(pass.weights[task]);
             // Tours found before a stop are real tours: a lower bound.
-            match main.count(prefix, bitboard, &mut nodes, &mut check) {
+            match main.count(prefix, class, bitboard, &mut nodes, &mut check) {
                 Ok(c) => sum += c * w,
                 Err(c) => {
                     sum += c * w;
@@ -388,7 +408,7 @@ fn run_pass(
             if let (Some(b), Some(t)) = (back.as_mut(), pass.two_way.as_ref())
                 && t.is_path(prefix)
             {
-                match b.count(prefix, bitboard, &mut nodes, &mut check) {
+                match b.count(prefix, class, bitboard, &mut nodes, &mut check) {
                     Ok(c) => sum_back += c * w,
                     Err(_) => break,
                 }
@@ -496,9 +516,29 @@ pub fn count(
     // be made back (see the module docs).
     let second = closed && n >= 3 && !g.is_symmetric();
     let memo_min = opts.memo_min.unwrap_or(MEMO_MIN);
+    let reversal = opts.pruning.reversal
+        && !closed
+        && start.is_none()
+        && end.is_none()
+        && g.is_symmetric()
+        && n <= 64;
+    let (ends, doubles, class_of) = if reversal {
+        reversal_classes(g, &group)
+    } else {
+        (vec![is_end.clone()], vec![vec![false; n]], vec![0; n])
+    };
     let mut pass = Pass {
-        tables: Tables::new(g, is_end.clone(), opts.pruning, memo_min),
-        two_way: second.then(|| Tables::new(&two_way(g), is_end, opts.pruning, memo_min)),
+        tables: Tables::new(g, ends, doubles, opts.pruning, memo_min),
+        two_way: second.then(|| {
+            Tables::new(
+                &two_way(g),
+                vec![is_end],
+                vec![vec![false; n]],
+                opts.pruning,
+                memo_min,
+            )
+        }),
+        class_of,
         prefixes: Vec::new(),
         spans: Vec::new(),
         weights: Vec::new(),
@@ -548,6 +588,52 @@ pub fn count(
         ..Stats::default()
     };
     counted
+}
+
+/// End classes for the reversal rule. When every move can be made back, a
+/// tour from `s` to `e` read backwards is a tour from `e` to `s`, so among
+/// the tours between any two squares the directed count is twice the count
+/// in one direction. Give every square a rank, constant on the orbits of
+/// `group` (so that the symmetry rule, which maps a tour's ends to squares
+/// of the same orbits, still applies); count from `s` only the tours ending
+/// on a square ranked at least as high — twice those ranked higher, once
+/// those ranked the same (both directions are counted then). Every directed
+/// tour is then accounted for exactly once. Returns each class's ends and
+/// doubled ends, and the class (= rank) of each start square; class 0, the
+/// lowest rank, allows every end.
+fn reversal_classes(
+    g: &MoveGraph,
+    group: &Symmetries,
+) -> (Vec<Vec<bool>>, Vec<Vec<bool>>, Vec<usize>) {
+    let n = g.len();
+    // Orbits, each named by its least square.
+    let mut orbit = vec![u32::MAX; n];
+    for s in 0..n as u32 {
+        for p in group.elements() {
+            let t = p[s as usize] as usize;
+            orbit[t] = orbit[t].min(s);
+        }
+    }
+    // Rank orbits by their number of moves, fewest first: tours from the
+    // well-connected squares are then searched only towards well-connected
+    // ends, which few tours have, so those searches are cut short early.
+    // (Measured: on 6x6 this order needs 2.8 times less work than none, the
+    // reverse order only 1.25 times.)
+    let mut reps: Vec<u32> = (0..n as u32).filter(|&s| orbit[s as usize] == s).collect();
+    reps.sort_by_key(|&s| (g.degree(s), s));
+    let mut rank_of_rep = vec![0usize; n];
+    for (r, &s) in reps.iter().enumerate() {
+        rank_of_rep[s as usize] = r;
+    }
+    let rank: Vec<usize> = (0..n).map(|s| rank_of_rep[orbit[s] as usize]).collect();
+    let classes = reps.len();
+    let ends = (0..classes)
+        .map(|c| rank.iter().map(|&r| r >= c).collect())
+        .collect();
+    let doubles = (0..classes)
+        .map(|c| rank.iter().map(|&r| r > c).collect())
+        .collect();
+    (ends, doubles, rank)
 }
 
 /// The graph of the moves of `g` that can be made back.

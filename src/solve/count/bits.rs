@@ -77,6 +77,21 @@ struct Node {
     cached: bool,
 }
 
+/// A task's end class as masks: `E`, and the ends that count twice.
+#[derive(Clone, Copy)]
+struct Ends {
+    all: u64,
+    double: u64,
+}
+
+impl Ends {
+    /// What the tours ending on the squares of `m` count for.
+    #[inline]
+    fn weight(self, m: u64) -> u64 {
+        u64::from((m & self.all).count_ones() + (m & self.double).count_ones())
+    }
+}
+
 /// A node's verdict: counted outright (0 when dead), or these moves to try.
 enum Eval {
     Count(u64),
@@ -91,6 +106,7 @@ const ROOT: u32 = u32::MAX;
 #[inline]
 fn eval<const DIRECTED: bool>(
     t: &Tables,
+    ends: Ends,
     prev: u32,
     h: u32,
     rest: u64,
@@ -100,21 +116,21 @@ fn eval<const DIRECTED: bool>(
     let rules = t.rules;
     let succ = t.succ_mask[h as usize] & rest;
     match rest.count_ones() {
-        0 => return Eval::Count(u64::from(t.end_mask >> h & 1 == 1)),
-        1 => return Eval::Count(u64::from(succ & t.end_mask != 0)),
+        0 => return Eval::Count(ends.weight(1 << h)),
+        1 => return Eval::Count(ends.weight(succ)),
         _ => {}
     }
     if rules.entry && rest & inh.zero() != 0 {
         return Eval::Count(0);
     }
-    let ends_left = rest & t.end_mask;
+    let ends_left = rest & ends.all;
     let last = rest
         & if DIRECTED {
             outr.zero()
         } else {
             inh.at_most_one()
         };
-    if rules.ends && (last.count_ones() > 1 || last & !t.end_mask != 0 || ends_left == 0) {
+    if rules.ends && (last.count_ones() > 1 || last & !ends.all != 0 || ends_left == 0) {
         return Eval::Count(0);
     }
     if rules.parts && rest.count_ones() >= PARTS_MIN {
@@ -184,20 +200,22 @@ fn still_connected(t: &Tables, prev: u32, h: u32, rest: u64) -> bool {
 /// moves); like `search::count_from`.
 pub(super) fn count_prefix(
     t: &Tables,
+    class: usize,
     prefix: &[u32],
     memo: &mut Memo,
     nodes: &mut u64,
     check: &mut dyn FnMut(u64) -> bool,
 ) -> Result<u128, u128> {
     if t.sym {
-        run::<false>(t, prefix, memo, nodes, check)
+        run::<false>(t, class, prefix, memo, nodes, check)
     } else {
-        run::<true>(t, prefix, memo, nodes, check)
+        run::<true>(t, class, prefix, memo, nodes, check)
     }
 }
 
 fn run<const DIRECTED: bool>(
     t: &Tables,
+    class: usize,
     prefix: &[u32],
     memo: &mut Memo,
     nodes: &mut u64,
@@ -206,6 +224,12 @@ fn run<const DIRECTED: bool>(
     let Some(&head) = prefix.last() else {
         return Ok(0);
     };
+    let ends = Ends {
+        all: t.end_masks[class],
+        double: t.double_masks[class],
+    };
+    // The cache key's head carries the end class: counts depend on both.
+    let tag = 64 * class as u32;
     let rest = prefix.iter().fold(t.all_mask, |m, &s| m & !(1 << s));
     let open = rest | 1 << head;
     let inh = Counts::new(t.n, |w| (t.pred_mask[w] & open).count_ones());
@@ -213,7 +237,7 @@ fn run<const DIRECTED: bool>(
     let cacheable =
         |rest: u64| t.rules.memo && (t.memo_min..=MEMO_MAX).contains(&rest.count_ones());
     let mut stack: Vec<Node> = Vec::with_capacity(t.n + 1);
-    match eval::<DIRECTED>(t, ROOT, head, rest, &inh, &outr) {
+    match eval::<DIRECTED>(t, ends, ROOT, head, rest, &inh, &outr) {
         Eval::Count(c) => return Ok(u128::from(c)),
         Eval::Moves(moves) => stack.push(Node {
             rest,
@@ -232,7 +256,7 @@ fn run<const DIRECTED: bool>(
             if top.cached
                 && let Ok(c) = u64::try_from(total - top.base)
             {
-                memo.put((top.rest, top.head), c);
+                memo.put((top.rest, top.head + tag), c);
             }
             stack.pop();
             continue;
@@ -256,11 +280,11 @@ fn run<const DIRECTED: bool>(
                 return Err(total);
             }
         }
-        match eval::<DIRECTED>(t, top_head, to, rest, &inh, &outr) {
+        match eval::<DIRECTED>(t, ends, top_head, to, rest, &inh, &outr) {
             Eval::Count(c) => total += u128::from(c),
             Eval::Moves(moves) => {
                 let cached = cacheable(rest);
-                if cached && let Some(c) = memo.get((rest, to)) {
+                if cached && let Some(c) = memo.get((rest, to + tag)) {
                     total += u128::from(c);
                     continue;
                 }

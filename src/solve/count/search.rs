@@ -74,15 +74,20 @@ pub(super) struct Tables {
     rtg: Vec<u32>,
     /// Every move can be made back.
     pub sym: bool,
-    /// `E`, the squares a tour may end on.
-    pub is_end: Vec<bool>,
+    /// `E` for each *end class*: the squares a tour may end on. Every task
+    /// has a class; class 0 allows every end any other class allows.
+    pub ends: Vec<Vec<bool>>,
+    /// For each end class, the ends whose tours count twice (see
+    /// `count`'s reversal rule); empty sets when it does not apply.
+    pub doubles: Vec<Vec<bool>>,
     /// Boards of at most 64 squares: targets and sources of each square as
     /// bit masks, `E` and all squares as masks, and for each byte `k` of a
     /// mask and each value `v` of it the union of the targets of the squares
     /// in `v << 8k` (a set's targets in eight lookups).
     pub succ_mask: Vec<u64>,
     pub pred_mask: Vec<u64>,
-    pub end_mask: u64,
+    pub end_masks: Vec<u64>,
+    pub double_masks: Vec<u64>,
     pub all_mask: u64,
     pub spread: Vec<[u64; 256]>,
     pub rules: Pruning,
@@ -91,10 +96,12 @@ pub(super) struct Tables {
 }
 
 impl Tables {
-    /// Tables for counting walks in `g` that end in `is_end`.
+    /// Tables for counting walks in `g` that end in `ends[class]`, those
+    /// ending in `doubles[class]` twice.
     pub fn new(
         g: &crate::model::MoveGraph,
-        is_end: Vec<bool>,
+        ends: Vec<Vec<bool>>,
+        doubles: Vec<Vec<bool>>,
         rules: Pruning,
         memo_min: u32,
     ) -> Tables {
@@ -105,16 +112,21 @@ impl Tables {
         let small = n <= 64;
         let mask_of = |l: &[u32]| l.iter().fold(0u64, |m, &t| m | 1 << (t & 63));
         let (mut succ_mask, mut pred_mask, mut spread) = (Vec::new(), Vec::new(), Vec::new());
-        let (mut end_mask, mut all_mask) = (0u64, 0u64);
+        let mut all_mask = 0u64;
+        let as_mask = |set: &Vec<bool>| {
+            set.iter()
+                .enumerate()
+                .fold(0u64, |m, (s, &x)| if x { m | 1 << (s & 63) } else { m })
+        };
+        let (mut end_masks, mut double_masks) = (Vec::new(), Vec::new());
         if small {
             succ_mask = (0..n as u32).map(|s| mask_of(g.targets(s))).collect();
             pred_mask = (0..n as u32).map(|s| mask_of(rev.targets(s))).collect();
-            for (s, &end) in is_end.iter().enumerate() {
+            for s in 0..n {
                 all_mask |= 1 << s;
-                if end {
-                    end_mask |= 1 << s;
-                }
             }
+            end_masks = ends.iter().map(as_mask).collect();
+            double_masks = doubles.iter().map(as_mask).collect();
             spread = (0..8)
                 .map(|k| {
                     let mut table = [0u64; 256];
@@ -137,10 +149,12 @@ impl Tables {
             roff: roff.to_vec(),
             rtg: rtg.to_vec(),
             sym: g.is_symmetric(),
-            is_end,
+            ends,
+            doubles,
             succ_mask,
             pred_mask,
-            end_mask,
+            end_masks,
+            double_masks,
             all_mask,
             spread,
             rules,
@@ -209,6 +223,9 @@ pub(super) enum Expand {
 /// The search state of one worker: the path, `R`, and the counters.
 pub(super) struct State<'t> {
     t: &'t Tables,
+    /// The end class's `E` and doubled ends.
+    is_end: &'t [bool],
+    double: &'t [bool],
     in_r: Vec<bool>,
     inh: Vec<u32>,
     outr: Vec<u32>,
@@ -224,6 +241,7 @@ pub(super) struct State<'t> {
     bad: u32,
     /// `|E ∩ R|`.
     e_left: u32,
+    class: u32,
     pub path: Vec<u32>,
 }
 
@@ -231,6 +249,8 @@ impl<'t> State<'t> {
     pub fn new(t: &'t Tables) -> State<'t> {
         State {
             t,
+            is_end: &t.ends[0],
+            double: &t.doubles[0],
             in_r: vec![false; t.n],
             inh: vec![0; t.n],
             outr: vec![0; t.n],
@@ -241,6 +261,7 @@ impl<'t> State<'t> {
             lsum: 0,
             bad: 0,
             e_left: 0,
+            class: 0,
             path: Vec::with_capacity(t.n),
         }
     }
@@ -250,9 +271,12 @@ impl<'t> State<'t> {
         self.t
     }
 
-    /// Resets to the path `[start]`.
-    pub fn reset(&mut self, start: u32) {
+    /// Resets to the path `[start]`, counting tours of end class `class`.
+    pub fn reset(&mut self, start: u32, class: usize) {
         let t = self.t;
+        self.is_end = &t.ends[class];
+        self.double = &t.doubles[class];
+        self.class = class as u32;
         self.in_r.fill(true);
         self.in_r[start as usize] = false;
         self.r = t.n as u32 - 1;
@@ -281,13 +305,19 @@ impl<'t> State<'t> {
     }
 
     /// Resets to the path `prefix` (a path of distinct squares along moves).
-    pub fn set_prefix(&mut self, prefix: &[u32]) {
+    pub fn set_prefix(&mut self, prefix: &[u32], class: usize) {
         if let Some((&first, rest)) = prefix.split_first() {
-            self.reset(first);
+            self.reset(first, class);
             for &s in rest {
                 self.enter(s);
             }
         }
+    }
+
+    /// What a tour ending on `w` counts for: 0 off `E`, 2 on a doubled end.
+    #[inline]
+    fn end_weight(&self, w: u32) -> u64 {
+        u64::from(self.is_end[w as usize]) + u64::from(self.double[w as usize])
     }
 
     #[inline]
@@ -303,14 +333,14 @@ impl<'t> State<'t> {
     fn add_l(&mut self, w: u32) {
         self.nl += 1;
         self.lsum += u64::from(w);
-        self.bad += u32::from(!self.t.is_end[w as usize]);
+        self.bad += u32::from(!self.is_end[w as usize]);
     }
 
     #[inline]
     fn drop_l(&mut self, w: u32) {
         self.nl -= 1;
         self.lsum -= u64::from(w);
-        self.bad -= u32::from(!self.t.is_end[w as usize]);
+        self.bad -= u32::from(!self.is_end[w as usize]);
     }
 
     /// Books `w`'s contributions as a member of `R` (its counters are current).
@@ -322,7 +352,7 @@ impl<'t> State<'t> {
         if self.inh[w as usize] == 0 {
             self.nz += 1;
         }
-        if self.t.is_end[w as usize] {
+        if self.is_end[w as usize] {
             self.e_left += 1;
         }
     }
@@ -339,7 +369,7 @@ impl<'t> State<'t> {
         if self.inh[to as usize] == 0 {
             self.nz -= 1;
         }
-        if t.is_end[to as usize] {
+        if self.is_end[to as usize] {
             self.e_left -= 1;
         }
         self.in_r[to as usize] = false;
@@ -413,11 +443,11 @@ impl<'t> State<'t> {
         let rules = t.rules;
         let h = self.path[self.path.len() - 1];
         match self.r {
-            0 => return Expand::Leaf(u64::from(t.is_end[h as usize])),
+            0 => return Expand::Leaf(self.end_weight(h)),
             1 => {
                 for &w in t.succ(h) {
                     if self.in_r[w as usize] {
-                        return Expand::Leaf(u64::from(t.is_end[w as usize]));
+                        return Expand::Leaf(self.end_weight(w));
                     }
                 }
                 return Expand::Leaf(0);
@@ -447,7 +477,7 @@ impl<'t> State<'t> {
         let last = (self.nl == 1).then_some(self.lsum);
         let allowed = |w: u32| {
             !rules.ends
-                || (last != Some(u64::from(w)) && !(t.is_end[w as usize] && self.e_left == 1))
+                || (last != Some(u64::from(w)) && !(self.is_end[w as usize] && self.e_left == 1))
         };
         if forced != u32::MAX {
             if allowed(forced) {
@@ -463,11 +493,12 @@ impl<'t> State<'t> {
         Expand::Moves
     }
 
-    /// The cache key of the current node, if it may be cached.
+    /// The cache key of the current node, if it may be cached: `R`, and the
+    /// head with the end class (the count depends on both).
     #[inline]
     fn memo_key(&self) -> Option<(u64, u32)> {
         (self.t.rules.memo && self.t.small() && (self.t.memo_min..=MEMO_MAX).contains(&self.r))
-            .then(|| (self.mask, self.path[self.path.len() - 1]))
+            .then(|| (self.mask, self.path[self.path.len() - 1] + 64 * self.class))
     }
 }
 
