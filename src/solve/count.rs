@@ -54,7 +54,9 @@ use search::{Expand, MEMO_MIN, Memo, State, Tables};
 pub const DEFAULT_TASKS: usize = 4096;
 
 /// Prefix tasks per shard, at least, when a count is split into shards.
-pub const TASKS_PER_SHARD: usize = 64;
+/// (Every shard enumerates the whole task list to find its own, so this is
+/// kept small; a shard is meant to be a long job on few cores.)
+pub const TASKS_PER_SHARD: usize = 16;
 
 /// Which prunings the search uses. All are exact (they only cut branches
 /// that hold no tour); turning one off changes the time, never the count.
@@ -229,32 +231,46 @@ impl Pass {
     /// A prefix that is counted outright before depth `d` is a task as it
     /// is; one with no tour is dropped. Only prefixes that are the least of
     /// their orbit are kept: a prefix that is not least has no extension
-    /// that is, so it is dropped as soon as it is seen.
-    fn build_tasks(&mut self, starts: &[u32], group: &Symmetries, target: usize) {
+    /// that is, so it is dropped as soon as it is seen. The tasks are
+    /// numbered in the order found; only the shard's are kept. Returns the
+    /// number of tasks of the whole count.
+    fn build_tasks(
+        &mut self,
+        starts: &[u32],
+        group: &Symmetries,
+        target: usize,
+        shard: Option<Shard>,
+    ) -> usize {
         let max_depth = (self.tables.n / 3).max(1);
         let mut st = State::new(&self.tables);
-        let mut tasks: Vec<Vec<u32>> = Vec::new();
+        let mut sink = Sink {
+            shard,
+            group,
+            seen: 0,
+            prefixes: Vec::new(),
+            spans: Vec::new(),
+            weights: Vec::new(),
+            depth: 0,
+        };
         for depth in 1..=max_depth {
-            tasks.clear();
+            sink.clear();
             let mut deeper = false;
             for &s in starts {
                 if group.canonical_weight(&[s]).is_none() {
                     continue;
                 }
                 st.reset(s, 0);
-                deeper |= collect(&mut st, group, depth, &mut tasks);
+                deeper |= collect(&mut st, group, depth, &mut sink);
             }
-            if tasks.len() >= target || !deeper {
+            if sink.seen >= target || !deeper {
                 break;
             }
         }
-        for p in tasks {
-            let weight = group.canonical_weight(&p).unwrap_or(0);
-            self.depth = self.depth.max(p.len());
-            self.spans.push((self.prefixes.len(), p.len()));
-            self.prefixes.extend_from_slice(&p);
-            self.weights.push(weight);
-        }
+        self.prefixes = sink.prefixes;
+        self.spans = sink.spans;
+        self.weights = sink.weights;
+        self.depth = sink.depth;
+        sink.seen
     }
 
     fn task(&self, i: usize) -> &[u32] {
@@ -263,20 +279,54 @@ impl Pass {
     }
 }
 
-/// Pushes onto `out` the canonical prefixes of length `depth` that extend
+/// Where [`collect`] puts the tasks it finds: it numbers them all and keeps
+/// the shard's, with their orbit sizes, in flat arrays.
+struct Sink<'a> {
+    shard: Option<Shard>,
+    group: &'a Symmetries,
+    seen: usize,
+    prefixes: Vec<u32>,
+    spans: Vec<(usize, usize)>,
+    weights: Vec<u64>,
+    depth: usize,
+}
+
+impl Sink<'_> {
+    fn clear(&mut self) {
+        self.seen = 0;
+        self.prefixes.clear();
+        self.spans.clear();
+        self.weights.clear();
+        self.depth = 0;
+    }
+
+    fn take(&mut self, prefix: &[u32]) {
+        if self.shard.is_none_or(|s| s.takes(self.seen)) {
+            self.depth = self.depth.max(prefix.len());
+            self.spans.push((self.prefixes.len(), prefix.len()));
+            self.prefixes.extend_from_slice(prefix);
+            self.weights
+                .push(self.group.canonical_weight(prefix).unwrap_or(0));
+        }
+        self.seen += 1;
+    }
+}
+
+/// Passes to `sink` the canonical prefixes of length `depth` that extend
 /// the state's path, and the shorter ones counted outright with a nonzero
 /// count; true if some path could still go deeper than `depth`.
-fn collect(st: &mut State, group: &Symmetries, depth: usize, out: &mut Vec<Vec<u32>>) -> bool {
+fn collect(st: &mut State, group: &Symmetries, depth: usize, sink: &mut Sink) -> bool {
     let mut cands = Vec::new();
     match st.expand(&mut cands) {
         Expand::Dead | Expand::Leaf(0) => false,
         Expand::Leaf(_) => {
-            out.push(st.path.clone());
+            sink.take(&st.path);
             false
         }
+        Expand::Moves if cands.is_empty() => false,
         Expand::Moves if st.path.len() >= depth => {
-            out.push(st.path.clone());
-            !cands.is_empty()
+            sink.take(&st.path);
+            true
         }
         Expand::Moves => {
             let mut deeper = false;
@@ -286,7 +336,7 @@ fn collect(st: &mut State, group: &Symmetries, depth: usize, out: &mut Vec<Vec<u
                 st.path.pop();
                 if keep {
                     st.enter(t);
-                    deeper |= collect(st, group, depth, out);
+                    deeper |= collect(st, group, depth, sink);
                     st.leave();
                 }
             }
@@ -530,9 +580,12 @@ pub fn count(
     let mut pass = Pass {
         tables: Tables::new(g, ends, doubles, opts.pruning, memo_min),
         two_way: second.then(|| {
+            // A two-way cycle also closes by a two-way move.
+            let both = two_way(g);
+            let back = predecessors_mask(&both, start.unwrap_or(0));
             Tables::new(
-                &two_way(g),
-                vec![is_end],
+                &both,
+                vec![back],
                 vec![vec![false; n]],
                 opts.pruning,
                 memo_min,
@@ -544,12 +597,9 @@ pub fn count(
         weights: Vec::new(),
         depth: 0,
     };
-    pass.build_tasks(&starts, &group, target);
-    let mine: Vec<usize> = (0..pass.spans.len())
-        .filter(|&i| opts.shard.is_none_or(|s| s.takes(i)))
-        .collect();
+    counted.tasks_all = pass.build_tasks(&starts, &group, target, opts.shard);
+    let mine: Vec<usize> = (0..pass.spans.len()).collect();
     counted.tasks = mine.len();
-    counted.tasks_all = pass.spans.len();
     counted.depth = pass.depth;
     if let Some(p) = progress {
         p.total.store(counted.tasks as u64, Ordering::Relaxed);
