@@ -19,7 +19,7 @@ use engine::render::gif::{self, GifError, GifOptions, PendingFile, Scene};
 use engine::render::sample::Recorder;
 use engine::render::text;
 use engine::runner;
-use engine::solve::{Limits, Outcome, SolverSpec};
+use engine::solve::{Limits, Outcome, SolverSpec, Stop, count};
 use engine::spec::Puzzle;
 
 /// Set by the Ctrl-C handler; solvers poll it.
@@ -39,6 +39,9 @@ enum Command {
     Run(RunArgs),
     /// Parse a puzzle and print what is known without searching.
     Check(CheckArgs),
+    /// Count every tour exactly (directed; from the start square, or summed
+    /// over every start).
+    Count(CountArgs),
     /// The local archive of tours saved with `run --save`.
     #[command(subcommand)]
     Archive(ArchiveCommand),
@@ -165,12 +168,32 @@ struct CheckArgs {
     grid: bool,
 }
 
+#[derive(clap::Args)]
+struct CountArgs {
+    /// The puzzle file (RON).
+    puzzle: PathBuf,
+    /// Worker threads (default: one per core).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    threads: Option<u16>,
+    /// Count only the K-th of N slices of the work (e.g. `3/8`) and print a
+    /// machine-readable line; the N counts add up to the whole count.
+    #[arg(long, value_name = "K/N")]
+    shard: Option<String>,
+    /// Stop after this many seconds (exit 3; the count so far is a lower bound).
+    #[arg(long, value_name = "SECS")]
+    time_limit: Option<f64>,
+    /// No progress bar.
+    #[arg(long, short)]
+    quiet: bool,
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let code = match cli.command {
         Command::Run(args) => run(args),
         Command::Check(args) => check_cmd(args),
         Command::Archive(cmd) => archive_cmd(cmd),
+        Command::Count(args) => count_cmd(args),
     };
     match code {
         Ok(c) => ExitCode::from(c),
@@ -595,4 +618,192 @@ fn check_cmd(args: CheckArgs) -> Result<u8, Error> {
     };
     print!("{out}");
     Ok(code)
+}
+
+/// Parses `--shard K/N` (1 ≤ K ≤ N).
+fn parse_shard(text: &str) -> Result<count::Shard, Error> {
+    let bad = |msg: &str| {
+        Error::at(
+            "--shard",
+            text,
+            engine::error::Span::new(0, text.len()),
+            msg.to_string(),
+        )
+    };
+    let Some((k, n)) = text.split_once('/') else {
+        return Err(bad("a shard is written K/N, like 3/8 (the 3rd of 8)"));
+    };
+    let k: u32 = k
+        .trim()
+        .parse()
+        .map_err(|_| bad("K in K/N must be a whole number from 1 to N"))?;
+    let n: u32 = n
+        .trim()
+        .parse()
+        .map_err(|_| bad("N in K/N must be a whole number, at least 1"))?;
+    count::Shard::new(k, n).ok_or_else(|| {
+        bad(&format!(
+            "there is no shard {k} of {n}: K must be from 1 to N"
+        ))
+    })
+}
+
+fn count_cmd(args: CountArgs) -> Result<u8, Error> {
+    let puzzle = load(&args.puzzle)?;
+    let shard = args.shard.as_deref().map(parse_shard).transpose()?;
+    if let Some(t) = args.time_limit
+        && !(t.is_finite() && t >= 0.0)
+    {
+        let text = t.to_string();
+        return Err(Error::at(
+            "--time-limit",
+            &text,
+            engine::error::Span::new(0, text.len()),
+            "the time limit must be a non-negative number of seconds",
+        ));
+    }
+    let _ = ctrlc::set_handler(|| {
+        if INTERRUPTED.swap(true, Ordering::SeqCst) {
+            std::process::exit(130);
+        }
+    });
+    let graph = puzzle.graph();
+    let goal = puzzle.goal;
+    let n = puzzle.board.len();
+    let what = format!(
+        "directed {} tours{}",
+        if goal.closed { "closed" } else { "open" },
+        match (goal.start, goal.end) {
+            (Some(s), Some(e)) =>
+                format!(" from {} to {}", puzzle.board.name(s), puzzle.board.name(e)),
+            (Some(s), None) => format!(" from {}", puzzle.board.name(s)),
+            (None, Some(e)) => format!(
+                " to {}, summed over every start square",
+                puzzle.board.name(e)
+            ),
+            (None, None) => format!(", summed over all {n} start squares"),
+        }
+    );
+    let in_shard = shard.map_or(String::new(), |s| format!(" in shard {}/{}", s.k(), s.n()));
+    let mut out = format!("{}\n", title(&puzzle));
+    let analysis = check::analyse(&graph, &goal, &|s| puzzle.board.name(s));
+    if let Some(proof) = analysis.impossible {
+        out.push_str(&format!("0 {what} (no tour exists: {proof})\n"));
+        if goal.closed {
+            out.push_str("0 distinct cycles\n");
+        }
+        if let Some(s) = shard {
+            out.push_str(&format!(
+                "shard={}/{} tours=0{} status=complete tasks=0/0\n",
+                s.k(),
+                s.n(),
+                if goal.closed { " cycles_x2=0" } else { "" }
+            ));
+        }
+        print!("{out}");
+        return Ok(0);
+    }
+    let sym = count::Symmetries::of_board(&puzzle.board, &graph);
+    let opts = count::CountOptions {
+        threads: args.threads.map(usize::from),
+        shard,
+        ..count::CountOptions::default()
+    };
+    let limits = Limits {
+        interrupt: Some(&INTERRUPTED),
+        ..Limits::none()
+    }
+    .with_time(args.time_limit);
+    let progress = count::Progress::default();
+    let show_progress = !args.quiet && std::io::stderr().is_terminal();
+    let done = AtomicBool::new(false);
+    let counted = std::thread::scope(|scope| {
+        if show_progress {
+            let (done, progress) = (&done, &progress);
+            scope.spawn(move || task_bar(done, progress));
+        }
+        let c = count::count(&graph, &goal, &sym, &opts, &limits, Some(&progress));
+        done.store(true, Ordering::SeqCst);
+        c
+    });
+    match counted.stopped {
+        None => {
+            out.push_str(&format!("{} {what}{in_shard}\n", counted.tours));
+            if let Some(c) = counted.cycles() {
+                out.push_str(&format!(
+                    "{c} distinct cycles{in_shard} (each counted once, whatever its start and direction){}\n",
+                    if shard.is_some() { "; add up cycles_x2 over the shards and halve" } else { "" }
+                ));
+            }
+        }
+        Some(stop) => {
+            let why = match stop {
+                Stop::Interrupted => "interrupted".to_string(),
+                Stop::Limit(l) => format!("the {l} ran out"),
+            };
+            out.push_str(&format!(
+                "at least {} {what}{in_shard} (a lower bound: {why} after {} of {} tasks)\n",
+                counted.tours, counted.tasks_done, counted.tasks
+            ));
+            if let Some(c) = counted.cycles() {
+                out.push_str(&format!("at least {c} distinct cycles{in_shard}\n"));
+            }
+        }
+    }
+    out.push_str(&format!(
+        "count: {} symmetr{} · {} task{} (prefixes of up to {} squares) · {} thread{} · {} nodes · {}\n",
+        counted.symmetries,
+        if counted.symmetries == 1 { "y" } else { "ies" },
+        counted.tasks,
+        if counted.tasks == 1 { "" } else { "s" },
+        counted.depth,
+        counted.threads,
+        if counted.threads == 1 { "" } else { "s" },
+        counted.stats.nodes,
+        text::duration(counted.stats.elapsed)
+    ));
+    if let Some(s) = shard {
+        out.push_str(&format!(
+            "shard={}/{} tours={}{} status={} tasks={}/{}\n",
+            s.k(),
+            s.n(),
+            counted.tours,
+            counted
+                .cycles_x2
+                .map_or(String::new(), |c| format!(" cycles_x2={c}")),
+            if counted.complete() {
+                "complete"
+            } else {
+                "partial"
+            },
+            counted.tasks_done,
+            counted.tasks
+        ));
+    }
+    let mut stdout = std::io::stdout().lock();
+    let _ = stdout.write_all(out.as_bytes());
+    let _ = stdout.flush();
+    Ok(match counted.stopped {
+        None => 0,
+        Some(Stop::Limit(_)) => 3,
+        Some(Stop::Interrupted) => 130,
+    })
+}
+
+/// A progress bar over the count's prefix tasks, with an estimate of the
+/// time left, on stderr.
+fn task_bar(done: &AtomicBool, progress: &count::Progress) {
+    let bar = indicatif::ProgressBar::new(0);
+    bar.set_style(
+        indicatif::ProgressStyle::with_template(
+            "{bar:40} {pos}/{len} tasks · {elapsed_precise} · about {eta} left",
+        )
+        .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+    );
+    while !done.load(Ordering::SeqCst) {
+        bar.set_length(progress.total.load(Ordering::Relaxed));
+        bar.set_position(progress.done.load(Ordering::Relaxed));
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    bar.finish_and_clear();
 }

@@ -1,0 +1,71 @@
+//! Projects the cost of a count too long for one machine from a sample of
+//! its shards: counts `--sample` shards of `--shards`, spread evenly, and
+//! multiplies their mean time by the number of shards. Shards take every
+//! N-th prefix task, so each is a sample of the whole search.
+//!
+//! Run: `cargo bench --bench count_project -- [--puzzle FILE] [--shards N]
+//! [--sample K] [--threads T]` (default: puzzles/count-knight7x7.ron, 2000
+//! shards, 6 of them, 1 thread).
+
+use std::time::Instant;
+
+use engine::solve::Limits;
+use engine::solve::count::{self, CountOptions, Shard, Symmetries};
+use engine::spec::Puzzle;
+
+fn arg<T: std::str::FromStr>(args: &[String], name: &str, default: T) -> T {
+    args.iter()
+        .position(|a| a == name)
+        .and_then(|i| args.get(i + 1))
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let file: String = arg(&args, "--puzzle", "puzzles/count-knight7x7.ron".to_string());
+    let shards: u32 = arg(&args, "--shards", 2000);
+    let sample: u32 = arg(&args, "--sample", 6).clamp(1, shards);
+    let threads: usize = arg(&args, "--threads", 1);
+    let puzzle = match Puzzle::load(std::path::Path::new(&file)) {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("{e}");
+            std::process::exit(2);
+        }
+    };
+    let g = puzzle.graph();
+    let sym = Symmetries::of_board(&puzzle.board, &g);
+    println!("{file}: {shards} shards, sampling {sample}, {threads} thread(s)");
+    let mut secs = Vec::new();
+    let mut tours = 0u128;
+    for i in 0..sample {
+        let k = 1 + i * shards / sample;
+        let opts = CountOptions {
+            threads: Some(threads),
+            shard: Shard::new(k, shards),
+            ..CountOptions::default()
+        };
+        let started = Instant::now();
+        let c = count::count(&g, &puzzle.goal, &sym, &opts, &Limits::none(), None);
+        let s = started.elapsed().as_secs_f64();
+        println!(
+            "shard {k}/{shards}: tours={} nodes={} tasks={} {s:.2} s",
+            c.tours, c.stats.nodes, c.tasks
+        );
+        secs.push(s);
+        tours += c.tours;
+    }
+    let mean = secs.iter().sum::<f64>() / secs.len() as f64;
+    let var = secs.iter().map(|s| (s - mean).powi(2)).sum::<f64>() / secs.len() as f64;
+    let hours = mean * f64::from(shards) / 3600.0;
+    println!(
+        "mean {mean:.2} s per shard (sd {:.2} s); projected: {hours:.1} hours on {threads} thread(s), {:.1} core-hours",
+        var.sqrt(),
+        hours * threads as f64
+    );
+    println!(
+        "tours in the sample: {tours}; scaled to all shards: about {:.3e}",
+        tours as f64 * f64::from(shards) / f64::from(sample)
+    );
+}

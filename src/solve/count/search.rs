@@ -1,0 +1,680 @@
+//! The counting search: depth-first over the move graph, with prunings that
+//! only cut branches holding no tour, and a cache of the counts of small
+//! endings.
+//!
+//! # Terms
+//!
+//! At a node the path so far ends on the *head* `h`; `R` is the set of
+//! unvisited squares, `r = |R|`. A tour through this node continues as a
+//! walk `h = u₀ → u₁ → … → u_r` that visits every square of `R` exactly once
+//! and ends on a square of the *end set* `E`: every square for an open tour,
+//! the fixed end when there is one, and for a closed tour from `s` the
+//! squares with a move back to `s`. The number of such walks depends only on
+//! `(h, R)`, which is what makes the cache exact.
+//!
+//! Counters kept up to date as the head moves (for every square `w`):
+//! - `inh[w] = |pred(w) ∩ (R ∪ {h})|`: the squares that could still enter `w`.
+//! - `outr[w] = |succ(w) ∩ R|`: the unvisited squares `w` could go on to
+//!   (directed graphs only).
+//!
+//! # The rules, and why each keeps the count exact
+//!
+//! Each rule declares a node *dead* (no walk as above exists, so its count is
+//! 0) or removes a candidate move `h → t` (no such walk starts with it).
+//!
+//! **Entry rule.** Every `w = uᵢ ∈ R` (`i ≥ 1`) is entered from `uᵢ₋₁ ∈ R ∪
+//! {h}`, so `inh[w] ≥ 1`: a square of `R` with `inh = 0` makes the node dead.
+//! If no square of `R` can enter `w` (`inh[w] = 1` and `h → w`), then
+//! `uᵢ₋₁ = h`, so `w = u₁`: the next move is forced, and two such squares make
+//! the node dead.
+//!
+//! **Ends rule.** Every `uᵢ` with `i < r` moves on to `uᵢ₊₁ ∈ R`. So a square
+//! of `R` with no move to `R` (`outr = 0`) can only be `u_r`, the last. In a
+//! graph where every move can be made back, more holds: for `1 ≤ i < r`,
+//! `uᵢ₋₁` and `uᵢ₊₁` are two different squares of `R ∪ {h}` joined to `uᵢ`, so
+//! `inh[uᵢ] ≥ 2`; a square with `inh ≤ 1` can only be the last. Call these
+//! squares `L` (must be last). Then: two squares in `L`, or one outside `E`,
+//! make the node dead; a square of `L` may not be entered while other squares
+//! remain; and since the last square lies in `E ∩ R`, the node is dead when
+//! `E ∩ R` is empty, and the move to the only square left in `E ∩ R` is cut
+//! while other squares remain.
+//!
+//! **Parts rule.** Every square of `R` lies on the walk from `h`, so every
+//! square of `R` is reachable from `h` by moves through `R`. A flood fill
+//! from `h` inside `R` that misses a square makes the node dead. (When every
+//! move can be made back this is "the unvisited squares split into parts".)
+//!
+//! **Cache.** The count of a node is a function of `(h, R)` alone (the goal
+//! is fixed for the whole count), so a count computed once is reused whenever
+//! the same `(h, R)` comes back by another path. Only complete counts are
+//! stored (never one cut short by a limit), under the full key, so a lookup
+//! either returns the exact count or misses.
+//!
+//! Endings with `r ≤ 1` are counted directly: with `R = {w}` there is exactly
+//! one walk if `h → w` and `w ∈ E`, else none.
+
+use super::Pruning;
+
+/// Cache only nodes with at least this many unvisited squares: a lookup
+/// usually misses the processor's cache, which costs more than recounting a
+/// small ending.
+pub(super) const MEMO_MIN: u32 = 12;
+/// And at most this many: larger endings rarely come back. (A count that
+/// does not fit the cache's `u64` is simply not cached.)
+pub(super) const MEMO_MAX: u32 = 30;
+/// Flood-fill only nodes with at least this many unvisited squares.
+pub(super) const PARTS_MIN: u32 = 4;
+
+/// What the search needs of the graph and goal, shared by every worker.
+pub(super) struct Tables {
+    pub n: usize,
+    off: Vec<u32>,
+    tg: Vec<u32>,
+    roff: Vec<u32>,
+    rtg: Vec<u32>,
+    /// Every move can be made back.
+    pub sym: bool,
+    /// `E` for each *end class*: the squares a tour may end on. Every task
+    /// has a class; class 0 allows every end any other class allows.
+    pub ends: Vec<Vec<bool>>,
+    /// For each end class, the ends whose tours count twice (see
+    /// `count`'s reversal rule); empty sets when it does not apply.
+    pub doubles: Vec<Vec<bool>>,
+    /// Boards of at most 64 squares: targets and sources of each square as
+    /// bit masks, `E` and all squares as masks, and for each byte `k` of a
+    /// mask and each value `v` of it the union of the targets of the squares
+    /// in `v << 8k` (a set's targets in eight lookups).
+    pub succ_mask: Vec<u64>,
+    pub pred_mask: Vec<u64>,
+    pub end_masks: Vec<u64>,
+    pub double_masks: Vec<u64>,
+    pub all_mask: u64,
+    pub spread: Vec<[u64; 256]>,
+    pub rules: Pruning,
+    /// Cache endings of `memo_min..=MEMO_MAX` squares.
+    pub memo_min: u32,
+}
+
+impl Tables {
+    /// Tables for counting walks in `g` that end in `ends[class]`, those
+    /// ending in `doubles[class]` twice.
+    pub fn new(
+        g: &crate::model::MoveGraph,
+        ends: Vec<Vec<bool>>,
+        doubles: Vec<Vec<bool>>,
+        rules: Pruning,
+        memo_min: u32,
+    ) -> Tables {
+        let n = g.len();
+        let (off, tg) = g.raw();
+        let rev = g.reversed();
+        let (roff, rtg) = rev.raw();
+        let small = n <= 64;
+        let mask_of = |l: &[u32]| l.iter().fold(0u64, |m, &t| m | 1 << (t & 63));
+        let (mut succ_mask, mut pred_mask, mut spread) = (Vec::new(), Vec::new(), Vec::new());
+        let mut all_mask = 0u64;
+        let as_mask = |set: &Vec<bool>| {
+            set.iter()
+                .enumerate()
+                .fold(0u64, |m, (s, &x)| if x { m | 1 << (s & 63) } else { m })
+        };
+        let (mut end_masks, mut double_masks) = (Vec::new(), Vec::new());
+        if small {
+            succ_mask = (0..n as u32).map(|s| mask_of(g.targets(s))).collect();
+            pred_mask = (0..n as u32).map(|s| mask_of(rev.targets(s))).collect();
+            for s in 0..n {
+                all_mask |= 1 << s;
+            }
+            end_masks = ends.iter().map(as_mask).collect();
+            double_masks = doubles.iter().map(as_mask).collect();
+            spread = (0..8)
+                .map(|k| {
+                    let mut table = [0u64; 256];
+                    for (v, slot) in table.iter_mut().enumerate() {
+                        for b in 0..8 {
+                            let s = 8 * k + b;
+                            if v >> b & 1 == 1 && s < n {
+                                *slot |= succ_mask[s];
+                            }
+                        }
+                    }
+                    table
+                })
+                .collect();
+        }
+        Tables {
+            n,
+            off: off.to_vec(),
+            tg: tg.to_vec(),
+            roff: roff.to_vec(),
+            rtg: rtg.to_vec(),
+            sym: g.is_symmetric(),
+            ends,
+            doubles,
+            succ_mask,
+            pred_mask,
+            end_masks,
+            double_masks,
+            all_mask,
+            spread,
+            rules,
+            memo_min,
+        }
+    }
+
+    #[inline]
+    fn succ(&self, s: u32) -> &[u32] {
+        &self.tg[self.off[s as usize] as usize..self.off[s as usize + 1] as usize]
+    }
+
+    #[inline]
+    fn pred(&self, s: u32) -> &[u32] {
+        &self.rtg[self.roff[s as usize] as usize..self.roff[s as usize + 1] as usize]
+    }
+
+    /// The union of the targets of the squares in `set` (`n ≤ 64`).
+    #[inline]
+    pub fn targets_of(&self, set: u64) -> u64 {
+        let mut out = 0u64;
+        for (k, table) in self.spread.iter().enumerate() {
+            out |= table[(set >> (8 * k)) as usize & 255];
+        }
+        out
+    }
+
+    /// Whether every square of `rest` is reachable from `h` by moves
+    /// through `rest` (`n ≤ 64`).
+    #[inline]
+    pub fn reaches_all(&self, h: u32, rest: u64) -> bool {
+        let mut reach = self.succ_mask[h as usize] & rest;
+        let mut frontier = reach;
+        while frontier != 0 {
+            frontier = self.targets_of(frontier) & rest & !reach;
+            reach |= frontier;
+        }
+        reach == rest
+    }
+
+    /// Whether `p` is a path of distinct squares along moves.
+    pub fn is_path(&self, p: &[u32]) -> bool {
+        let mut seen = vec![false; self.n];
+        p.iter()
+            .all(|&s| (s as usize) < self.n && !std::mem::replace(&mut seen[s as usize], true))
+            && p.windows(2).all(|w| self.succ(w[0]).contains(&w[1]))
+    }
+
+    /// Whether the bit-parallel parts of the search (cache, flood fill) apply.
+    #[inline]
+    pub fn small(&self) -> bool {
+        self.n <= 64
+    }
+}
+
+/// What a node turned out to be.
+pub(super) enum Expand {
+    /// No tour continues from here.
+    Dead,
+    /// Counted without going deeper.
+    Leaf(u64),
+    /// These moves (pushed onto the candidate list) remain to be tried.
+    Moves,
+}
+
+/// The search state of one worker: the path, `R`, and the counters.
+pub(super) struct State<'t> {
+    t: &'t Tables,
+    /// The end class's `E` and doubled ends.
+    is_end: &'t [bool],
+    double: &'t [bool],
+    in_r: Vec<bool>,
+    inh: Vec<u32>,
+    outr: Vec<u32>,
+    /// `R` as a bit mask (only when `n ≤ 64`).
+    mask: u64,
+    r: u32,
+    /// Squares of `R` with `inh = 0`.
+    nz: u32,
+    /// Squares in `L` (must be last), the sum of their numbers (which names
+    /// the square when there is one), and how many of them are not in `E`.
+    nl: u32,
+    lsum: u64,
+    bad: u32,
+    /// `|E ∩ R|`.
+    e_left: u32,
+    class: u32,
+    pub path: Vec<u32>,
+}
+
+impl<'t> State<'t> {
+    pub fn new(t: &'t Tables) -> State<'t> {
+        State {
+            t,
+            is_end: &t.ends[0],
+            double: &t.doubles[0],
+            in_r: vec![false; t.n],
+            inh: vec![0; t.n],
+            outr: vec![0; t.n],
+            mask: 0,
+            r: 0,
+            nz: 0,
+            nl: 0,
+            lsum: 0,
+            bad: 0,
+            e_left: 0,
+            class: 0,
+            path: Vec::with_capacity(t.n),
+        }
+    }
+
+    /// The tables this state searches.
+    pub fn tables(&self) -> &'t Tables {
+        self.t
+    }
+
+    /// Resets to the path `[start]`, counting tours of end class `class`.
+    pub fn reset(&mut self, start: u32, class: usize) {
+        let t = self.t;
+        self.is_end = &t.ends[class];
+        self.double = &t.doubles[class];
+        self.class = class as u32;
+        self.in_r.fill(true);
+        self.in_r[start as usize] = false;
+        self.r = t.n as u32 - 1;
+        self.mask = if t.small() {
+            (if t.n == 64 {
+                u64::MAX
+            } else {
+                (1u64 << t.n) - 1
+            }) & !(1u64 << start)
+        } else {
+            0
+        };
+        (self.nz, self.nl, self.lsum, self.bad, self.e_left) = (0, 0, 0, 0, 0);
+        for w in 0..t.n as u32 {
+            // R ∪ {start} is every square.
+            self.inh[w as usize] = t.pred(w).len() as u32;
+            self.outr[w as usize] = t.succ(w).iter().filter(|&&u| u != start).count() as u32;
+        }
+        for w in 0..t.n as u32 {
+            if w != start {
+                self.join_r(w);
+            }
+        }
+        self.path.clear();
+        self.path.push(start);
+    }
+
+    /// Resets to the path `prefix` (a path of distinct squares along moves).
+    pub fn set_prefix(&mut self, prefix: &[u32], class: usize) {
+        if let Some((&first, rest)) = prefix.split_first() {
+            self.reset(first, class);
+            for &s in rest {
+                self.enter(s);
+            }
+        }
+    }
+
+    /// What a tour ending on `w` counts for: 0 off `E`, 2 on a doubled end.
+    #[inline]
+    fn end_weight(&self, w: u32) -> u64 {
+        u64::from(self.is_end[w as usize]) + u64::from(self.double[w as usize])
+    }
+
+    #[inline]
+    fn in_l(&self, w: u32) -> bool {
+        if self.t.sym {
+            self.inh[w as usize] <= 1
+        } else {
+            self.outr[w as usize] == 0
+        }
+    }
+
+    #[inline]
+    fn add_l(&mut self, w: u32) {
+        self.nl += 1;
+        self.lsum += u64::from(w);
+        self.bad += u32::from(!self.is_end[w as usize]);
+    }
+
+    #[inline]
+    fn drop_l(&mut self, w: u32) {
+        self.nl -= 1;
+        self.lsum -= u64::from(w);
+        self.bad -= u32::from(!self.is_end[w as usize]);
+    }
+
+    /// Books `w`'s contributions as a member of `R` (its counters are current).
+    #[inline]
+    fn join_r(&mut self, w: u32) {
+        if self.in_l(w) {
+            self.add_l(w);
+        }
+        if self.inh[w as usize] == 0 {
+            self.nz += 1;
+        }
+        if self.is_end[w as usize] {
+            self.e_left += 1;
+        }
+    }
+
+    /// Moves the head to `to`, an unvisited target of the head.
+    #[inline]
+    pub fn enter(&mut self, to: u32) {
+        let t = self.t;
+        let h = self.path[self.path.len() - 1];
+        // `to` leaves R.
+        if self.in_l(to) {
+            self.drop_l(to);
+        }
+        if self.inh[to as usize] == 0 {
+            self.nz -= 1;
+        }
+        if self.is_end[to as usize] {
+            self.e_left -= 1;
+        }
+        self.in_r[to as usize] = false;
+        self.r -= 1;
+        self.mask &= !(1u64 << (to & 63));
+        // `h` leaves R ∪ {head}: its targets lose a possible entry.
+        for &w in t.succ(h) {
+            let c = &mut self.inh[w as usize];
+            *c -= 1;
+            if self.in_r[w as usize] {
+                if *c == 0 {
+                    self.nz += 1;
+                }
+                if t.sym && *c == 1 {
+                    self.add_l(w);
+                }
+            }
+        }
+        if !t.sym {
+            // `to` left R: its predecessors lose a way on.
+            for &w in t.pred(to) {
+                let c = &mut self.outr[w as usize];
+                *c -= 1;
+                if *c == 0 && self.in_r[w as usize] {
+                    self.add_l(w);
+                }
+            }
+        }
+        self.path.push(to);
+    }
+
+    /// Undoes the last [`State::enter`].
+    #[inline]
+    pub fn leave(&mut self) {
+        let t = self.t;
+        let Some(to) = self.path.pop() else {
+            return;
+        };
+        let h = self.path[self.path.len() - 1];
+        if !t.sym {
+            for &w in t.pred(to) {
+                if self.outr[w as usize] == 0 && self.in_r[w as usize] {
+                    self.drop_l(w);
+                }
+                self.outr[w as usize] += 1;
+            }
+        }
+        for &w in t.succ(h) {
+            let c = self.inh[w as usize];
+            if self.in_r[w as usize] {
+                if c == 0 {
+                    self.nz -= 1;
+                }
+                if t.sym && c == 1 {
+                    self.drop_l(w);
+                }
+            }
+            self.inh[w as usize] = c + 1;
+        }
+        self.in_r[to as usize] = true;
+        self.r += 1;
+        self.mask |= 1u64 << (to & 63);
+        self.join_r(to);
+    }
+
+    /// Looks at the node the path ends on: counts it outright, finds it dead,
+    /// or pushes its remaining moves onto `out`.
+    #[inline]
+    pub fn expand(&self, out: &mut Vec<u32>) -> Expand {
+        let t = self.t;
+        let rules = t.rules;
+        let h = self.path[self.path.len() - 1];
+        match self.r {
+            0 => return Expand::Leaf(self.end_weight(h)),
+            1 => {
+                for &w in t.succ(h) {
+                    if self.in_r[w as usize] {
+                        return Expand::Leaf(self.end_weight(w));
+                    }
+                }
+                return Expand::Leaf(0);
+            }
+            _ => {}
+        }
+        if rules.entry && self.nz > 0 {
+            return Expand::Dead;
+        }
+        if rules.ends && (self.nl > 1 || self.bad > 0 || self.e_left == 0) {
+            return Expand::Dead;
+        }
+        if rules.parts && t.small() && self.r >= PARTS_MIN && !t.reaches_all(h, self.mask) {
+            return Expand::Dead;
+        }
+        let mut forced = u32::MAX;
+        if rules.entry {
+            for &w in t.succ(h) {
+                if self.in_r[w as usize] && self.inh[w as usize] == 1 {
+                    if forced != u32::MAX {
+                        return Expand::Dead;
+                    }
+                    forced = w;
+                }
+            }
+        }
+        let last = (self.nl == 1).then_some(self.lsum);
+        let allowed = |w: u32| {
+            !rules.ends
+                || (last != Some(u64::from(w)) && !(self.is_end[w as usize] && self.e_left == 1))
+        };
+        if forced != u32::MAX {
+            if allowed(forced) {
+                out.push(forced);
+            }
+        } else {
+            for &w in t.succ(h) {
+                if self.in_r[w as usize] && allowed(w) {
+                    out.push(w);
+                }
+            }
+        }
+        Expand::Moves
+    }
+
+    /// The cache key of the current node, if it may be cached: `R`, and the
+    /// head with the end class (the count depends on both).
+    #[inline]
+    fn memo_key(&self) -> Option<(u64, u32)> {
+        (self.t.rules.memo && self.t.small() && (self.t.memo_min..=MEMO_MAX).contains(&self.r))
+            .then(|| (self.mask, self.path[self.path.len() - 1] + 64 * self.class))
+    }
+}
+
+/// A direct-mapped cache of ending counts keyed by `(R, h)`; a slot holds
+/// one key and is overwritten by the next key that maps to it. Slot `i` is
+/// `data[3i..3i + 3] = [R, h + 1, count]`; `h + 1 = 0` marks an empty slot.
+/// It starts small (a small count should not pay for a large table) and
+/// grows, dropping its contents, each time it has been written twice its
+/// size over, up to `2^max_bits` slots. Dropping entries only costs misses.
+pub(super) struct Memo {
+    /// One byte per slot, from other bits of the key's hash (never 0 once
+    /// written): most misses are settled here, in a table small enough to
+    /// stay in the processor's cache, without touching the large one.
+    tags: Vec<u8>,
+    data: Vec<u64>,
+    bits: u32,
+    max_bits: u32,
+    writes: u64,
+}
+
+/// Slots (as a power of two) a cache starts with.
+const MEMO_START_BITS: u32 = 12;
+
+impl Memo {
+    /// A cache of up to `2^max_bits` slots (none when `max_bits` is 0).
+    pub fn new(max_bits: u32) -> Memo {
+        let bits = max_bits.min(MEMO_START_BITS);
+        Memo {
+            tags: if max_bits == 0 {
+                Vec::new()
+            } else {
+                vec![0; 1 << bits]
+            },
+            data: if max_bits == 0 {
+                Vec::new()
+            } else {
+                vec![0; 3 << bits]
+            },
+            bits,
+            max_bits,
+            writes: 0,
+        }
+    }
+
+    /// The slot of a key, and its tag.
+    #[inline]
+    fn slot(&self, set: u64, head: u32) -> (usize, u8) {
+        let x = (set ^ u64::from(head).wrapping_mul(0x9E37_79B9_7F4A_7C15))
+            .wrapping_mul(0xD6E8_FEB8_6659_FD93);
+        ((x >> (64 - self.bits)) as usize, (x as u8) | 1)
+    }
+
+    /// The cached count of `(R, h)`, if there is one.
+    #[inline]
+    pub fn get(&self, (set, head): (u64, u32)) -> Option<u64> {
+        if self.data.is_empty() {
+            return None;
+        }
+        let (i, tag) = self.slot(set, head);
+        if self.tags[i] != tag {
+            return None;
+        }
+        let slot = &self.data[3 * i..3 * i + 3];
+        (slot[1] == u64::from(head) + 1 && slot[0] == set).then_some(slot[2])
+    }
+
+    /// Caches the count of `(R, h)`.
+    #[inline]
+    pub fn put(&mut self, (set, head): (u64, u32), count: u64) {
+        if self.data.is_empty() {
+            return;
+        }
+        self.writes += 1;
+        if self.writes > 2 << self.bits && self.bits < self.max_bits {
+            self.bits = (self.bits + 2).min(self.max_bits);
+            self.tags = vec![0; 1 << self.bits];
+            self.data = vec![0; 3 << self.bits];
+            self.writes = 0;
+        }
+        let (i, tag) = self.slot(set, head);
+        self.tags[i] = tag;
+        self.data[3 * i..3 * i + 3].copy_from_slice(&[set, u64::from(head) + 1, count]);
+    }
+}
+
+/// One frame of the explicit stack: the node's candidate moves
+/// `cands[next..end]` still to try, and what it needs when it is done.
+struct Frame {
+    start: usize,
+    next: usize,
+    /// Count before this node, and its cache key if it is cached.
+    base: u128,
+    key: Option<(u64, u32)>,
+}
+
+/// How often (in nodes) a worker reports and checks the limits.
+pub(super) const CHECK_EVERY: u64 = 1 << 14;
+
+/// Counts the tours through the state's current path (all its extensions),
+/// calling `check(nodes)` every [`CHECK_EVERY`] nodes; when `check` says
+/// stop, returns `Err` with the count found so far (a lower bound).
+pub(super) fn count_from(
+    st: &mut State,
+    memo: &mut Memo,
+    nodes: &mut u64,
+    check: &mut dyn FnMut(u64) -> bool,
+) -> Result<u128, u128> {
+    let root = st.path.len();
+    let mut total: u128 = 0;
+    let mut cands: Vec<u32> = Vec::with_capacity(st.t.n * 4);
+    let mut frames: Vec<Frame> = Vec::with_capacity(st.t.n);
+    let mut since = 0u64;
+    let mut fresh = true;
+    loop {
+        if fresh {
+            fresh = false;
+            let key = st.memo_key();
+            let hit = key.and_then(|k| memo.get(k));
+            let leaf = match hit {
+                Some(c) => Some(u128::from(c)),
+                None => {
+                    let start = cands.len();
+                    match st.expand(&mut cands) {
+                        Expand::Dead => Some(0),
+                        Expand::Leaf(c) => Some(u128::from(c)),
+                        Expand::Moves => {
+                            frames.push(Frame {
+                                start,
+                                next: start,
+                                base: total,
+                                key,
+                            });
+                            None
+                        }
+                    }
+                }
+            };
+            if let Some(c) = leaf {
+                total += c;
+                if st.path.len() == root {
+                    return Ok(total);
+                }
+                st.leave();
+                continue;
+            }
+        }
+        let Some(f) = frames.last_mut() else {
+            return Ok(total);
+        };
+        if f.next < cands.len() {
+            let to = cands[f.next];
+            f.next += 1;
+            st.enter(to);
+            *nodes += 1;
+            since += 1;
+            if since >= CHECK_EVERY {
+                since = 0;
+                if check(*nodes) {
+                    return Err(total);
+                }
+            }
+            fresh = true;
+            continue;
+        }
+        // Every move of this node tried.
+        cands.truncate(f.start);
+        if let Some(k) = f.key {
+            // A count too large for the cache is not cached.
+            if let Ok(c) = u64::try_from(total - f.base) {
+                memo.put(k, c);
+            }
+        }
+        frames.pop();
+        if st.path.len() == root {
+            return Ok(total);
+        }
+        st.leave();
+    }
+}

@@ -1,0 +1,186 @@
+//! `engine count` as a user runs it: outputs, shards, exit codes.
+
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+use assert_cmd::cargo::cargo_bin_cmd;
+use predicates::prelude::*;
+
+fn engine() -> assert_cmd::Command {
+    cargo_bin_cmd!("engine")
+}
+
+/// The value of `key=` in a shard line.
+fn field(line: &str, key: &str) -> u128 {
+    line.split_whitespace()
+        .find_map(|w| w.strip_prefix(&format!("{key}=")))
+        .and_then(|v| v.parse().ok())
+        .unwrap_or_else(|| panic!("no {key}= in {line}"))
+}
+
+#[test]
+fn counts_the_5x5_knight_tours() {
+    engine()
+        .args(["count", "puzzles/count-knight5x5.ron"])
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains(
+            "1728 directed open tours, summed over all 25 start squares",
+        ))
+        // Not a terminal: no progress bar.
+        .stderr(predicate::str::is_empty());
+}
+
+#[test]
+fn counts_closed_tours_and_cycles() {
+    engine()
+        .args([
+            "count",
+            "puzzles/count-knight6x6-closed.ron",
+            "--threads",
+            "1",
+        ])
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains(
+            "19724 directed closed tours from a1",
+        ))
+        .stdout(predicate::str::contains("9862 distinct cycles"));
+}
+
+#[test]
+fn shard_lines_add_up() {
+    let (mut tours, mut cycles_x2) = (0, 0);
+    for k in 1..=3 {
+        let out = engine()
+            .args([
+                "count",
+                "puzzles/count-knight6x6-closed.ron",
+                "--shard",
+                &format!("{k}/3"),
+                "--quiet",
+            ])
+            .output()
+            .expect("engine runs");
+        assert_eq!(out.status.code(), Some(0));
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        let line = stdout
+            .lines()
+            .find(|l| l.starts_with(&format!("shard={k}/3 ")))
+            .unwrap_or_else(|| panic!("no shard line in {stdout}"));
+        assert!(line.contains("status=complete"), "{line}");
+        tours += field(line, "tours");
+        cycles_x2 += field(line, "cycles_x2");
+    }
+    assert_eq!((tours, cycles_x2 / 2), (19724, 9862));
+}
+
+#[test]
+fn bad_shards_and_limits_are_usage_errors() {
+    for bad in ["5/3", "0/3", "3", "a/3", "1/0", "-1/3", "1/3/4"] {
+        engine()
+            .args([
+                "count",
+                "puzzles/count-knight5x5.ron",
+                &format!("--shard={bad}"),
+            ])
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains("--shard:1:1"))
+            .stderr(predicate::str::contains("^"));
+    }
+    engine()
+        .args(["count", "puzzles/count-knight5x5.ron", "--shard", "5/3"])
+        .assert()
+        .stderr(predicate::str::contains("there is no shard 5 of 3"));
+    engine()
+        .args(["count", "puzzles/count-knight5x5.ron", "--threads", "0"])
+        .assert()
+        .code(2);
+    engine()
+        .args(["count", "puzzles/count-knight5x5.ron", "--time-limit=-1"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--time-limit"));
+    engine()
+        .args(["count", "puzzles/no-such-file.ron"])
+        .assert()
+        .code(2);
+}
+
+#[test]
+fn a_time_limit_gives_a_lower_bound_and_exit_3() {
+    engine()
+        .args([
+            "count",
+            "puzzles/count-knight7x7.ron",
+            "--time-limit",
+            "0.3",
+            "--shard",
+            "1/2",
+        ])
+        .assert()
+        .code(3)
+        .stdout(predicate::str::contains("at least"))
+        .stdout(predicate::str::contains(
+            "a lower bound: the time limit ran out",
+        ))
+        .stdout(predicate::str::contains("status=partial"));
+}
+
+#[test]
+fn impossible_puzzles_count_zero() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    // Proven without search: 5x5 has 13 squares of one colour, 12 of the other.
+    let file = dir.path().join("k5.ron");
+    std::fs::write(
+        &file,
+        "// Closed knight's tours of 5x5: none.\nPuzzle(board: \"5x5\", piece: \"knight\", tour: Closed)\n",
+    )
+    .expect("written");
+    engine()
+        .arg("count")
+        .arg(&file)
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains("0 directed closed tours"))
+        .stdout(predicate::str::contains(
+            "no tour exists: every move changes colour",
+        ))
+        .stdout(predicate::str::contains("0 distinct cycles"));
+    // Found by searching: 4x4 has none either.
+    let file = dir.path().join("k4.ron");
+    std::fs::write(
+        &file,
+        "// Closed knight's tours of 4x4: none.\nPuzzle(board: \"4x4\", piece: \"knight\", tour: Closed)\n",
+    )
+    .expect("written");
+    engine()
+        .arg("count")
+        .arg(&file)
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains("0 directed closed tours"))
+        .stdout(predicate::str::contains("0 distinct cycles"));
+}
+
+#[test]
+fn ctrl_c_stops_with_a_lower_bound_and_exit_130() {
+    let child = Command::new(assert_cmd::cargo::cargo_bin!("engine"))
+        .args(["count", "puzzles/count-knight7x7.ron", "--quiet"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("engine starts");
+    std::thread::sleep(Duration::from_millis(500));
+    let sent = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(sent.success());
+    let out = child.wait_with_output().expect("engine ends");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(130), "{stdout}");
+    assert!(stdout.contains("at least"), "{stdout}");
+    assert!(stdout.contains("interrupted"), "{stdout}");
+}
