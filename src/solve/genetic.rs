@@ -638,7 +638,10 @@ pub const PARALLEL_WORK: usize = 20_000;
 /// first that is not `end`, when only the end is fixed). Generation 1 is the
 /// random population; the search stops at a tour, at the generation limit
 /// (`GaveUp { limit: Generations }`), or when `limits` say so; the best walk
-/// ever decoded is the partial path it gives up with.
+/// ever decoded is the partial path it gives up with. `limits` are checked
+/// once per generation with the generation count (so a node limit there
+/// counts generations, and the progress counter shows them); the best fitness
+/// so far goes to `limits.best`.
 pub fn solve<O: Observer>(
     g: &MoveGraph,
     slots: &MoveSlots,
