@@ -16,7 +16,9 @@
 //! `--list` (one line per run on stderr), `--piece EXPR` (default `knight`),
 //! `--board EXPR` (`{n}` stands for the size; default `{n}x{n}`),
 //! `--no-reserve` (do not keep a tour's last square for last),
-//! `--sequential` (never evaluate fitness in parallel).
+//! `--sequential` / `--parallel` (never / always evaluate fitness in
+//! parallel; by default from population × squares of
+//! [`genetic::PARALLEL_WORK`]).
 
 use std::time::{Duration, Instant};
 
@@ -39,6 +41,7 @@ struct Args {
     board: String,
     no_reserve: bool,
     sequential: bool,
+    parallel: bool,
 }
 
 fn parse_args() -> Result<Args, String> {
@@ -55,6 +58,7 @@ fn parse_args() -> Result<Args, String> {
         board: "{n}x{n}".into(),
         no_reserve: false,
         sequential: false,
+        parallel: false,
     };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
@@ -103,6 +107,7 @@ fn parse_args() -> Result<Args, String> {
             "--list" => a.list = true,
             "--no-reserve" => a.no_reserve = true,
             "--sequential" => a.sequential = true,
+            "--parallel" => a.parallel = true,
             "--piece" => {
                 a.all = false;
                 a.piece = value()?
@@ -182,6 +187,9 @@ fn row(a: &Args, opts: &GeneticOptions, size: u32, closed: bool) {
     }
     if a.sequential {
         params.parallel_work = usize::MAX;
+    }
+    if a.parallel {
+        params.parallel_work = 0;
     }
     let mut runs = Vec::new();
     let cpu0 = process_cpu();
@@ -286,13 +294,14 @@ fn main() {
             preset: Preset::Classic,
             ..a.opts
         };
-        table(&a, &classic, &[5, 6, 8, 10, 12], false);
         let tuned = GeneticOptions {
             preset: Preset::Tuned,
             ..a.opts
         };
+        table(&a, &classic, &[5, 6, 7, 8, 9, 10, 11, 12], false);
         table(&a, &tuned, &[8, 10, 12, 16, 20, 30], false);
-        table(&a, &tuned, &[6, 8, 10], true);
+        table(&a, &classic, &[6, 8, 10], true);
+        table(&a, &tuned, &[6, 8, 10, 20, 30], true);
     } else {
         table(&a, &a.opts, &a.sizes, a.closed);
     }

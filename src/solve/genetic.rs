@@ -596,22 +596,20 @@ fn first_in_cycle(mask: u64, g: usize, forward: bool) -> usize {
     if mask == 0 {
         return usize::MAX;
     }
+    // Both candidates are computed and one is picked without a branch: which
+    // one wins depends on the random gene, so a branch would mispredict.
     if forward {
         // Bits g.. first, then 0..g.
         let hi = mask >> g;
-        if hi != 0 {
-            g + hi.trailing_zeros() as usize
-        } else {
-            mask.trailing_zeros() as usize
-        }
+        let above = g + hi.trailing_zeros() as usize;
+        let wrapped = mask.trailing_zeros() as usize;
+        std::hint::select_unpredictable(hi != 0, above, wrapped)
     } else {
-        // Bits ..=g downward first, then w-1 down to g + 1.
+        // Bits ..=g downward first, then the highest.
         let lo = mask & (u64::MAX >> (63 - g));
-        if lo != 0 {
-            63 - lo.leading_zeros() as usize
-        } else {
-            63 - mask.leading_zeros() as usize
-        }
+        let below = 63usize.wrapping_sub(lo.leading_zeros() as usize);
+        let wrapped = 63 - mask.leading_zeros() as usize;
+        std::hint::select_unpredictable(lo != 0, below, wrapped)
     }
 }
 
@@ -640,7 +638,10 @@ pub const PARALLEL_WORK: usize = 20_000;
 /// first that is not `end`, when only the end is fixed). Generation 1 is the
 /// random population; the search stops at a tour, at the generation limit
 /// (`GaveUp { limit: Generations }`), or when `limits` say so; the best walk
-/// ever decoded is the partial path it gives up with.
+/// ever decoded is the partial path it gives up with. `limits` are checked
+/// once per generation with the generation count (so a node limit there
+/// counts generations, and the progress counter shows them); the best fitness
+/// so far goes to `limits.best`.
 pub fn solve<O: Observer>(
     g: &MoveGraph,
     slots: &MoveSlots,
