@@ -103,7 +103,7 @@ const BASE_COLOURS: [[u8; 3]; 20] = [
     [224, 49, 49],   // red: abandoned square, illegal moves
     [47, 158, 68],   // green: legal moves of a genetic individual
     [84, 104, 140],  // wrap hint
-    [142, 68, 173],  // closing move
+    [214, 51, 132],  // closing move
     [247, 198, 198], // abandoned square fill
     [255, 180, 84],  // caption status
 ];
@@ -350,14 +350,16 @@ impl Layout {
         let ox = (width - bw) / 2;
         let ts: i64 = if width >= 256 { 2 } else { 1 };
         let pad = 3 * ts;
-        let title_y = bh + pad;
-        let subtitle_y = title_y + 8 * ts + 2 * ts;
-        let status_y = subtitle_y + 8 + 2 * ts;
-        let bottom = if status {
-            status_y + 8 * ts + pad
+        // The status line, which changes every frame, comes first: right
+        // under the board, so that a frame's changed rectangle stays small.
+        let status_y = bh + pad;
+        let title_y = if status {
+            status_y + 8 * ts + 2 * ts
         } else {
-            subtitle_y + 8 + pad
+            bh + pad
         };
+        let subtitle_y = title_y + 8 * ts + 2 * ts;
+        let bottom = subtitle_y + 8 + pad;
         Layout {
             style,
             width: width as u32,
@@ -864,7 +866,12 @@ impl<'a> Painter<'a> {
             let dashes = |from: i64, to: i64| -> Vec<(i64, i64)> {
                 if cell >= 8 {
                     (0..(to - from) / cell)
-                        .map(|i| (from + i * cell + cell / 4, from + i * cell + cell - cell / 4))
+                        .map(|i| {
+                            (
+                                from + i * cell + cell / 4,
+                                from + i * cell + cell - cell / 4,
+                            )
+                        })
                         .collect()
                 } else {
                     (0..(to - from) / 16)
@@ -1194,14 +1201,14 @@ impl<'a> Painter<'a> {
             let r = self.status_rect();
             let ts = self.lay.text_scale;
             let pad = 3 * ts;
-            let text = t
-                .status
-                .as_deref()
-                .map(|s| fit(s, ts, i64::from(self.lay.width) - 2 * pad));
+            let room = i64::from(self.lay.width) - 2 * pad;
             let mut pen = Painter::pen(&mut self.base, &self.bg, &self.lay, r, false);
             pen.fill(r, CAPTION_BG);
-            if let Some(text) = text {
-                pen.text(pad, self.lay.status_y, &text, ts, STATUS, None);
+            if let Some(text) = t.status.as_deref() {
+                // Smaller rather than cut, when it can be read whole.
+                let scale = if text_width(text, ts) <= room { ts } else { 1 };
+                let y = self.lay.status_y + (ts - scale) * 4;
+                pen.text(pad, y, &fit(text, scale, room), scale, STATUS, None);
             }
             self.status = t.status.clone();
             dirty = dirty.union(r);
@@ -1526,7 +1533,7 @@ pub fn search_gif<W: Write + Send>(
                 Moment::Advance | Moment::Retreat(_) => (
                     s.path.len(),
                     false,
-                    format!("nodes {}{}", thousands(s.nodes), restarts(s.restarts)),
+                    format!("{} nodes{}", thousands(s.nodes), restarts(s.restarts)),
                 ),
             };
             let changed = painter.show(&Target {
@@ -1549,27 +1556,20 @@ pub fn search_gif<W: Write + Send>(
         let effort = if stats.generations > 0 {
             format!("generation {}", thousands(stats.generations))
         } else {
-            format!("nodes {}", thousands(stats.nodes.max(rec.nodes())))
+            format!("{} nodes", thousands(stats.nodes.max(rec.nodes())))
         };
+        // The longest path, or else the last state recorded.
+        fn or_last<'r>(best: &'r [u32], last: &'r [u32]) -> &'r [u32] {
+            if best.is_empty() { last } else { best }
+        }
+        let last = rec.last_path();
         let (path, status): (&[u32], String) = match &report.outcome {
-            Outcome::Found(t) => (t, format!("tour found \u{b7} {effort}")),
-            Outcome::Impossible(_) => (rec.last_path(), format!("no tour exists \u{b7} {effort}")),
-            Outcome::GaveUp { limit, best } => (
-                if best.is_empty() {
-                    rec.last_path()
-                } else {
-                    best
-                },
-                format!("gave up ({limit}) \u{b7} {effort}"),
-            ),
-            Outcome::Interrupted { best } => (
-                if best.is_empty() {
-                    rec.last_path()
-                } else {
-                    best
-                },
-                format!("interrupted \u{b7} {effort}"),
-            ),
+            Outcome::Found(t) => (t, format!("found: {effort}")),
+            Outcome::Impossible(_) => (last, format!("no tour: {effort}")),
+            Outcome::GaveUp { best, .. } => (or_last(best, last), format!("gave up: {effort}")),
+            Outcome::Interrupted { best } => {
+                (or_last(best, last), format!("interrupted: {effort}"))
+            }
         };
         let found = matches!(report.outcome, Outcome::Found(_));
         let changed = painter.show(&Target {
@@ -1644,7 +1644,11 @@ impl PendingFile {
         let probe = file.temp().map_err(|e| {
             io::Error::new(
                 e.kind(),
-                format!("cannot create a file in {}: {}", file.dir.display(), e.kind()),
+                format!(
+                    "cannot create a file in {}: {}",
+                    file.dir.display(),
+                    e.kind()
+                ),
             )
         })?;
         drop(probe);
