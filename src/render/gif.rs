@@ -1475,7 +1475,7 @@ fn masked_row(old: &[u8], new: &[u8], out: &mut Vec<u8>) {
         );
         // The high bit of each byte of `d`: whether that byte differs.
         let x = a ^ b;
-        let d = ((x & LOW) + LOW | x) & !LOW;
+        let d = (((x & LOW) + LOW) | x) & !LOW;
         let mask = (d >> 7) * 0xff;
         out.extend_from_slice(&(b & mask).to_ne_bytes());
     }
