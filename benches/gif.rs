@@ -25,6 +25,34 @@ fn best<T>(runs: usize, mut f: impl FnMut() -> T) -> (Duration, T) {
     (best, last.expect("at least one run"))
 }
 
+/// CPU time of this process so far (all threads), from /proc; zero where
+/// there is no /proc.
+fn cpu() -> Duration {
+    let Ok(stat) = std::fs::read_to_string("/proc/self/stat") else {
+        return Duration::ZERO;
+    };
+    // Fields after the command name (which ends with ')'): utime is the
+    // 12th, stime the 13th, in clock ticks of 10 ms.
+    let rest = stat.rsplit(')').next().unwrap_or("");
+    let f: Vec<u64> = rest
+        .split_whitespace()
+        .skip(11)
+        .take(2)
+        .filter_map(|x| x.parse().ok())
+        .collect();
+    Duration::from_millis(f.iter().sum::<u64>() * 10)
+}
+
+fn median(v: &[Duration]) -> Duration {
+    let mut v = v.to_vec();
+    v.sort();
+    v[v.len() / 2]
+}
+
+fn min(v: &[Duration]) -> Duration {
+    v.iter().copied().min().unwrap_or_default()
+}
+
 fn ms(d: Duration) -> String {
     format!("{:.1} ms", d.as_secs_f64() * 1e3)
 }
@@ -82,46 +110,123 @@ fn main() {
     );
 
     // 2. The plain 8x8 backtracking search, with and without recording.
-    let p = puzzle(
-        r#"Puzzle(name: "Knight 8x8, plain backtracking", board: "8x8",
-           piece: "jumps (1,2), (1,-2), (-1,2), (-1,-2), (2,1), (2,-1), (-2,1), (-2,-1)",
-           start: "(0,1)", solver: Backtrack(order: Given))"#,
-    );
+    let p = puzzle(include_str!("gif-search-8x8.ron"));
     let g = p.graph();
     let scene = Scene::new(&p);
-    let (plain, report) = best(3, || {
-        runner::solve(&p, &g, &Limits::none(), &mut NoObserver).expect("verified")
-    });
-    println!(
-        "search 8x8 given order, no recording: {} ({} nodes)",
-        ms(plain),
-        report.stats.nodes
-    );
-    let (recorded, (report, rec)) = best(3, || {
+    // Interleaved rounds, so that a busy machine slows all three alike.
+    const ROUNDS: usize = 5;
+    let (mut plain, mut recorded, mut encoded) = (Vec::new(), Vec::new(), Vec::new());
+    let mut cpu_time = [Duration::ZERO; 3];
+    let mut last = None;
+    for _ in 0..ROUNDS {
+        let (t, c) = (Instant::now(), cpu());
+        let r = runner::solve(&p, &g, &Limits::none(), &mut NoObserver).expect("verified");
+        plain.push(t.elapsed());
+        cpu_time[0] += cpu() - c;
+        black_box(r);
+        let (t, c) = (Instant::now(), cpu());
         let mut rec = Recorder::new(opts.max_frames - 1);
-        let r = runner::solve(&p, &g, &Limits::none(), &mut rec).expect("verified");
-        (r, rec)
-    });
-    println!(
-        "search 8x8 given order, recording: {} ({} events, {} snapshots kept, stride {})",
-        ms(recorded),
-        rec.events(),
-        rec.len(),
-        rec.stride()
-    );
-    let (enc, (bytes, info)) = best(3, || {
+        let report = runner::solve(&p, &g, &Limits::none(), &mut rec).expect("verified");
+        recorded.push(t.elapsed());
+        cpu_time[1] += cpu() - c;
+        let (t, c) = (Instant::now(), cpu());
         let mut out = Vec::new();
         let info = search_gif(&mut out, &scene, &rec, &report, &opts, None).expect("gif");
-        (out, info)
-    });
+        encoded.push(t.elapsed());
+        cpu_time[2] += cpu() - c;
+        last = Some((report, rec, out, info));
+    }
+    let Some((report, rec, bytes, info)) = last else {
+        return;
+    };
+    let Outcome::Found(tour) = &report.outcome else {
+        panic!("the benchmark search finds a tour")
+    };
+    verify(&p.board, &p.piece, &p.goal, tour).expect("valid tour");
+    let (pm, rm, em) = (median(&plain), median(&recorded), median(&encoded));
     println!(
-        "search GIF: {} to encode, {} frames, {:.1} KB; search + recording + GIF = {} = {:.2}x the plain search",
-        ms(enc),
-        info.frames,
-        bytes.len() as f64 / 1024.0,
-        ms(recorded + enc),
-        (recorded + enc).as_secs_f64() / plain.as_secs_f64()
+        "search 8x8 given order: {} nodes, {} events; median (best) of {ROUNDS}: \
+         no recording {} ({}), recording {} ({}), GIF {} ({})",
+        report.stats.nodes,
+        rec.events(),
+        ms(pm),
+        ms(min(&plain)),
+        ms(rm),
+        ms(min(&recorded)),
+        ms(em),
+        ms(min(&encoded)),
     );
+    println!(
+        "search GIF: {} frames ({} snapshots kept, every {} events), {:.1} KB; \
+         search + recording + GIF = {:.2}x the plain search (medians), {:.2}x (bests)",
+        info.frames,
+        rec.len(),
+        rec.stride(),
+        bytes.len() as f64 / 1024.0,
+        (rm + em).as_secs_f64() / pm.as_secs_f64(),
+        (min(&recorded) + min(&encoded)).as_secs_f64() / min(&plain).as_secs_f64(),
+    );
+    let per = |d: Duration| ms(d / ROUNDS as u32);
+    println!(
+        "CPU time per round (all threads): no recording {}, recording {}, GIF {}; \
+         recording + GIF = {:.2}x the plain search",
+        per(cpu_time[0]),
+        per(cpu_time[1]),
+        per(cpu_time[2]),
+        (cpu_time[1] + cpu_time[2]).as_secs_f64() / cpu_time[0].as_secs_f64().max(1e-9),
+    );
+
+    // The same through the command line: wall time of the whole run with
+    // and without --search-gif, and the peak memory of the run with it.
+    let exe = env!("CARGO_BIN_EXE_engine");
+    let ron = concat!(env!("CARGO_MANIFEST_DIR"), "/benches/gif-search-8x8.ron");
+    let out = std::env::temp_dir().join("engine-bench-search.gif");
+    let run = |gif: bool| {
+        let mut c = std::process::Command::new(exe);
+        c.args(["run", ron, "--quiet"]);
+        if gif {
+            c.arg("--search-gif").arg(&out);
+        }
+        let t = Instant::now();
+        let status = c
+            .stdout(std::process::Stdio::null())
+            .status()
+            .expect("engine runs");
+        assert!(status.success());
+        t.elapsed()
+    };
+    let (mut without, mut with, mut ratios) = (Vec::new(), Vec::new(), Vec::new());
+    for _ in 0..ROUNDS {
+        let (a, b) = (run(false), run(true));
+        ratios.push(b.as_secs_f64() / a.as_secs_f64());
+        without.push(a);
+        with.push(b);
+    }
+    ratios.sort_by(f64::total_cmp);
+    println!(
+        "engine run, median (best) of {ROUNDS}: {} ({}) without, {} ({}) with --search-gif; \
+         ratio per pair: median {:.2}x, range {:.2}x to {:.2}x",
+        ms(median(&without)),
+        ms(min(&without)),
+        ms(median(&with)),
+        ms(min(&with)),
+        ratios[ROUNDS / 2],
+        ratios[0],
+        ratios[ROUNDS - 1],
+    );
+    if let Ok(o) = std::process::Command::new("/usr/bin/time")
+        .args(["-f", "%M"])
+        .args([exe, "run", ron, "--quiet", "--search-gif"])
+        .arg(&out)
+        .stdout(std::process::Stdio::null())
+        .output()
+    {
+        let kb = String::from_utf8_lossy(&o.stderr);
+        if let Some(kb) = kb.lines().last().and_then(|l| l.trim().parse::<f64>().ok()) {
+            println!("engine run --search-gif: peak memory {:.1} MB", kb / 1024.0);
+        }
+    }
+    let _ = std::fs::remove_file(&out);
 
     // 3. A 1000x1000 tour (boustrophedon wazir), path-only style.
     let p = puzzle(

@@ -215,8 +215,16 @@ fn check_path_only(p: &Puzzle, tour: &[u32]) {
     let (bytes, info) = tour_bytes(p, tour, &GifOptions::default());
     assert_eq!(info.style, Style::PathOnly);
     let d = decode_frames(&bytes, false);
-    assert_eq!(d.shown.len(), 600);
+    // At most --max-frames, cut where the drawing stays compact.
+    assert!((300..=600).contains(&d.shown.len()), "{}", d.shown.len());
+    assert_eq!(d.shown.len(), info.frames);
     assert_eq!(d.palette_len, 256);
+    // Frames are timed by their moves: about 600 frames' worth at 8 a second.
+    let total: u32 = d.delays[..d.delays.len() - 1]
+        .iter()
+        .map(|&c| u32::from(c))
+        .sum();
+    assert!((7000..=8000).contains(&total), "{total}");
     let lay = Layout::new(&p.board, 48, false);
     assert_eq!(d.width as u32, lay.width);
     assert!(lay.pixels_per_square() >= 3.0);
@@ -245,8 +253,8 @@ fn a_1000x1000_tour_is_bounded() {
     let (bytes, info) = tour_bytes(&p, &tour, &opts);
     assert!(bytes.len() < 5 << 20);
     let d = decode_frames(&bytes, false);
-    assert_eq!((d.shown.len(), d.width), (40, 1000));
-    assert_eq!(info.frames, 40);
+    assert!(d.shown.len() <= 40 && d.shown.len() >= 20);
+    assert_eq!((info.frames, d.width), (d.shown.len(), 1000));
     // One pixel per square: every one of them is on the path.
     for y in 0..1000 {
         for x in 0..1000 {
@@ -457,4 +465,73 @@ fn cancelling_stops_between_frames() {
         Some(&flag),
     );
     assert!(matches!(r, Err(gif::GifError::Cancelled)));
+}
+
+/// Drives a recorder the way Warnsdorff's rule does: a walk that dies,
+/// a restart, then a walk that completes `tour`.
+fn warnsdorff_events(rec: &mut Recorder, tour: &[u32], dead_end: usize) {
+    let mut path = Vec::new();
+    for &s in tour.iter().rev().take(dead_end) {
+        path.push(s);
+        rec.advance(&path);
+    }
+    rec.restart();
+    path.clear();
+    for &s in tour {
+        path.push(s);
+        rec.advance(&path);
+    }
+}
+
+#[test]
+fn warnsdorff_walks_and_restarts() {
+    let p = puzzle(r#"Puzzle(board: "6x6", piece: "knight", start: "a1")"#);
+    let tour = tour_of(&p);
+    let mut rec = Recorder::new(99);
+    warnsdorff_events(&mut rec, &tour, 20);
+    assert_eq!((rec.events(), rec.restarts()), (56, 1));
+    let r = report(Outcome::Found(tour.clone()));
+    let mut out = Vec::new();
+    search_gif(
+        &mut out,
+        &Scene::new(&p),
+        &rec,
+        &r,
+        &GifOptions::default(),
+        None,
+    )
+    .expect("written");
+    let d = decode(&out);
+    assert_eq!(d.shown.len(), 57);
+    let lay = Layout::new(&p.board, 48, true);
+    let first_walk_end = lay.centre(p.board.cell(tour[35 - 19]));
+    // The first walk's last square, shown, then cleared by the restart.
+    assert_eq!(d.at(19, first_walk_end), VISITED);
+    assert_ne!(d.at(20, first_walk_end), VISITED);
+    for &s in &tour {
+        assert_eq!(d.last(lay.centre(p.board.cell(s))), VISITED);
+    }
+}
+
+#[test]
+fn path_only_search_gif() {
+    let p = puzzle(r#"Puzzle(board: "70x70", piece: "wazir", start: "a1")"#);
+    let tour = boustrophedon(70, 70);
+    verify(&p.board, &p.piece, &p.goal, &tour).expect("valid");
+    let opts = GifOptions {
+        max_frames: 50,
+        ..GifOptions::default()
+    };
+    let mut rec = Recorder::new(opts.max_frames - 1);
+    warnsdorff_events(&mut rec, &tour, 3000);
+    let r = report(Outcome::Found(tour.clone()));
+    let mut out = Vec::new();
+    let info = search_gif(&mut out, &Scene::new(&p), &rec, &r, &opts, None).expect("written");
+    assert_eq!(info.style, Style::PathOnly);
+    let d = decode_frames(&out, false);
+    assert!(d.shown.len() <= 50 && d.shown.len() >= 25);
+    let lay = Layout::new(&p.board, 48, true);
+    for &s in &tour {
+        assert!(d.last(lay.centre(p.board.cell(s))) >= RAMP_START);
+    }
 }

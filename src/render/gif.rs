@@ -103,7 +103,7 @@ const BASE_COLOURS: [[u8; 3]; 20] = [
     [224, 49, 49],   // red: abandoned square, illegal moves
     [47, 158, 68],   // green: legal moves of a genetic individual
     [84, 104, 140],  // wrap hint
-    [142, 68, 173],  // closing move
+    [214, 51, 132],  // closing move
     [247, 198, 198], // abandoned square fill
     [255, 180, 84],  // caption status
 ];
@@ -350,14 +350,16 @@ impl Layout {
         let ox = (width - bw) / 2;
         let ts: i64 = if width >= 256 { 2 } else { 1 };
         let pad = 3 * ts;
-        let title_y = bh + pad;
-        let subtitle_y = title_y + 8 * ts + 2 * ts;
-        let status_y = subtitle_y + 8 + 2 * ts;
-        let bottom = if status {
-            status_y + 8 * ts + pad
+        // The status line, which changes every frame, comes first: right
+        // under the board, so that a frame's changed rectangle stays small.
+        let status_y = bh + pad;
+        let title_y = if status {
+            status_y + 8 * ts + 2 * ts
         } else {
-            subtitle_y + 8 + pad
+            bh + pad
         };
+        let subtitle_y = title_y + 8 * ts + 2 * ts;
+        let bottom = subtitle_y + 8 + pad;
         Layout {
             style,
             width: width as u32,
@@ -596,11 +598,11 @@ impl Pen<'_> {
     /// A filled disc of radius `r` (a single pixel for 0).
     fn dot(&mut self, (cx, cy): (i64, i64), r: i64, c: u8) {
         for dy in -r..=r {
-            for dx in -r..=r {
-                if dx * dx + dy * dy <= r * r + r / 2 {
-                    self.put(cx + dx, cy + dy, c);
-                }
+            let mut w = 0;
+            while (w + 1) * (w + 1) + dy * dy <= r * r + r / 2 {
+                w += 1;
             }
+            self.span(cy + dy, cx - w, cx + w + 1, c);
         }
     }
 
@@ -650,9 +652,8 @@ impl Pen<'_> {
 /// A step number drawn once and stamped many times: per pixel 0 (none),
 /// 1 (halo) or 2 (ink).
 struct Sprite {
-    w: i64,
-    h: i64,
-    px: Vec<u8>,
+    /// Runs of one value: (row, first column, end column, 1 halo / 2 ink).
+    runs: Vec<(i64, i64, i64, u8)>,
 }
 
 impl Sprite {
@@ -670,27 +671,34 @@ impl Sprite {
             };
             pen.text(1, 1, text, scale, colour, (colour == 1).then_some(1));
         }
-        let px = layers[0]
+        let px: Vec<u8> = layers[0]
             .iter()
             .zip(&layers[1])
             .map(|(&h, &i)| if i == 2 { 2 } else { h.min(1) })
             .collect();
-        Sprite { w, h, px }
+        let mut runs = Vec::new();
+        for r in 0..h {
+            let row = &px[(r * w) as usize..((r + 1) * w) as usize];
+            let mut x = 0;
+            while x < row.len() {
+                let v = row[x];
+                let start = x;
+                while x < row.len() && row[x] == v {
+                    x += 1;
+                }
+                if v != 0 {
+                    runs.push((r, start as i64, x as i64, v));
+                }
+            }
+        }
+        Sprite { runs }
     }
 
     /// Stamps the sprite with its top-left inked corner at (x, y).
     fn stamp(&self, pen: &mut Pen, x: i64, y: i64, ink: u8, halo: u8) {
-        for r in 0..self.h {
-            let row = &self.px[(r * self.w) as usize..((r + 1) * self.w) as usize];
-            for (cx, &v) in row.iter().enumerate() {
-                if v != 0 {
-                    pen.put(
-                        x - 1 + cx as i64,
-                        y - 1 + r,
-                        if v == 2 { ink } else { halo },
-                    );
-                }
-            }
+        for &(r, x0, x1, v) in &self.runs {
+            let c = if v == 2 { ink } else { halo };
+            pen.span(y - 1 + r, x - 1 + x0, x - 1 + x1, c);
         }
     }
 }
@@ -741,6 +749,8 @@ struct Painter<'a> {
     num_margin: i64,
     /// Step numbers drawn so far, by step.
     sprites: std::collections::HashMap<u32, Sprite>,
+    /// Whether any pixel needs protecting (removed squares, wrap hints).
+    protect: bool,
 }
 
 impl<'a> Painter<'a> {
@@ -786,6 +796,7 @@ impl<'a> Painter<'a> {
             num_scale,
             num_margin,
             sprites: std::collections::HashMap::new(),
+            protect: board.removed_count() > 0 || board.topology() != Topology::Plain,
             lay,
         };
         p.draw_background(scene);
@@ -992,7 +1003,7 @@ impl<'a> Painter<'a> {
     fn draw_move(&mut self, i: usize, clip: Rect) {
         let c = self.move_colour(i);
         let pieces = self.pieces(self.cur[i - 1], self.cur[i]);
-        let mut pen = Painter::pen(&mut self.base, &self.bg, &self.lay, clip, true);
+        let mut pen = Painter::pen(&mut self.base, &self.bg, &self.lay, clip, self.protect);
         for (p, q) in pieces.into_iter().flatten() {
             pen.line(p, q, self.line_w, c);
         }
@@ -1006,7 +1017,7 @@ impl<'a> Painter<'a> {
             return;
         }
         let pieces = self.pieces(last, first);
-        let mut pen = Painter::pen(&mut self.base, &self.bg, &self.lay, clip, true);
+        let mut pen = Painter::pen(&mut self.base, &self.bg, &self.lay, clip, self.protect);
         for (p, q) in pieces.into_iter().flatten() {
             pen.line(p, q, self.line_w, CLOSING);
         }
@@ -1017,7 +1028,7 @@ impl<'a> Painter<'a> {
         let c = self.board.cell(s);
         let centre = self.lay.centre_px(i64::from(c.x), i64::from(c.y));
         let r = self.dot_r;
-        let mut pen = Painter::pen(&mut self.base, &self.bg, &self.lay, clip, true);
+        let mut pen = Painter::pen(&mut self.base, &self.bg, &self.lay, clip, self.protect);
         pen.dot(centre, r, colour);
     }
 
@@ -1050,8 +1061,13 @@ impl<'a> Painter<'a> {
                                 } else {
                                     TINT_LIGHT
                                 };
-                                let mut pen =
-                                    Painter::pen(&mut self.base, &self.bg, &self.lay, r, true);
+                                let mut pen = Painter::pen(
+                                    &mut self.base,
+                                    &self.bg,
+                                    &self.lay,
+                                    r,
+                                    self.protect,
+                                );
                                 pen.fill(self.lay.cell_rect(x, y), tint);
                             }
                         }
@@ -1097,7 +1113,7 @@ impl<'a> Painter<'a> {
                     .sprites
                     .entry(st)
                     .or_insert_with(|| Sprite::new(&st.to_string(), scale));
-                let mut pen = Painter::pen(&mut self.base, &self.bg, &self.lay, r, true);
+                let mut pen = Painter::pen(&mut self.base, &self.bg, &self.lay, r, self.protect);
                 sprite.stamp(&mut pen, cr.x0 + m, cr.y0 + m, INK, halo);
             }
         }
@@ -1199,14 +1215,14 @@ impl<'a> Painter<'a> {
             let r = self.status_rect();
             let ts = self.lay.text_scale;
             let pad = 3 * ts;
-            let text = t
-                .status
-                .as_deref()
-                .map(|s| fit(s, ts, i64::from(self.lay.width) - 2 * pad));
+            let room = i64::from(self.lay.width) - 2 * pad;
             let mut pen = Painter::pen(&mut self.base, &self.bg, &self.lay, r, false);
             pen.fill(r, CAPTION_BG);
-            if let Some(text) = text {
-                pen.text(pad, self.lay.status_y, &text, ts, STATUS, None);
+            if let Some(text) = t.status.as_deref() {
+                // Smaller rather than cut, when it can be read whole.
+                let scale = if text_width(text, ts) <= room { ts } else { 1 };
+                let y = self.lay.status_y + (ts - scale) * 4;
+                pen.text(pad, y, &fit(text, scale, room), scale, STATUS, None);
             }
             self.status = t.status.clone();
             dirty = dirty.union(r);
@@ -1365,15 +1381,8 @@ impl Frames<'_> {
                     if old == new {
                         continue;
                     }
-                    let first = old.iter().zip(new).position(|(a, b)| a != b).unwrap_or(0);
-                    let last = rw
-                        - 1
-                        - old
-                            .iter()
-                            .rev()
-                            .zip(new.iter().rev())
-                            .position(|(a, b)| a != b)
-                            .unwrap_or(0);
+                    let first = first_difference(old, new);
+                    let last = last_difference(old, new);
                     let x0 = changed.x0 + first as i64;
                     tight = tight.union(Rect::new(x0, y, changed.x0 + last as i64 + 1, y + 1));
                 }
@@ -1389,12 +1398,7 @@ impl Frames<'_> {
                     let j = (y - changed.y0) as usize;
                     let o = j * rw + (tight.x0 - changed.x0) as usize;
                     let n = y as usize * w + tight.x0 as usize;
-                    let (old, new) = (&p.old[o..o + tw], &p.out[n..n + tw]);
-                    buf.extend(
-                        old.iter()
-                            .zip(new)
-                            .map(|(&o, &n)| if o == n { TRANSPARENT } else { n }),
-                    );
+                    masked_row(&p.old[o..o + tw], &p.out[n..n + tw], &mut buf);
                 }
                 (tight, Some(TRANSPARENT))
             }
@@ -1432,6 +1436,54 @@ impl Frames<'_> {
     }
 }
 
+/// The index of the first byte where `a` and `b` differ (their length if
+/// none), comparing eight at a time.
+fn first_difference(a: &[u8], b: &[u8]) -> usize {
+    let n = a.len().min(b.len());
+    let mut i = 0;
+    while i + 8 <= n && a[i..i + 8] == b[i..i + 8] {
+        i += 8;
+    }
+    while i < n && a[i] == b[i] {
+        i += 1;
+    }
+    i
+}
+
+/// The index of the last byte where `a` and `b` differ (0 if none).
+fn last_difference(a: &[u8], b: &[u8]) -> usize {
+    let mut i = a.len().min(b.len());
+    while i >= 8 && a[i - 8..i] == b[i - 8..i] {
+        i -= 8;
+    }
+    while i > 0 && a[i - 1] == b[i - 1] {
+        i -= 1;
+    }
+    i.saturating_sub(1)
+}
+
+/// Appends `new`, with the pixels equal to `old` made transparent (index 0),
+/// eight at a time.
+fn masked_row(old: &[u8], new: &[u8], out: &mut Vec<u8>) {
+    const LOW: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+    let mut o = old.chunks_exact(8);
+    let mut n = new.chunks_exact(8);
+    for (a, b) in o.by_ref().zip(n.by_ref()) {
+        let (a, b) = (
+            u64::from_ne_bytes(a.try_into().unwrap_or([0; 8])),
+            u64::from_ne_bytes(b.try_into().unwrap_or([0; 8])),
+        );
+        // The high bit of each byte of `d`: whether that byte differs.
+        let x = a ^ b;
+        let d = (((x & LOW) + LOW) | x) & !LOW;
+        let mask = (d >> 7) * 0xff;
+        out.extend_from_slice(&(b & mask).to_ne_bytes());
+    }
+    for (&a, &b) in o.remainder().iter().zip(n.remainder()) {
+        out.push(if a == b { TRANSPARENT } else { b });
+    }
+}
+
 fn frame_delay(fps: u32) -> u16 {
     let fps = fps.clamp(1, 50);
     ((100 + fps / 2) / fps).max(2) as u16
@@ -1457,13 +1509,15 @@ pub fn tour_gif<W: Write + Send>(
     };
     let mut painter = Painter::new(scene, lay.clone());
     let n = tour.len();
-    let total = n.min(opts.max_frames.max(1)).max(1);
-    let delay = frame_delay(opts.fps);
+    let frames_max = opts.max_frames.max(1);
+    let ends = frame_ends(scene.board, tour, frames_max, lay.style == Style::PathOnly);
+    // Frames are timed by their moves, so the path is drawn at an even
+    // pace: as long in all as `min(n, max)` frames at `fps`.
+    let total_cs = n.min(frames_max) as f64 * f64::from(frame_delay(opts.fps));
     let mut shown = 0usize;
     let count = encode(out, &lay, cancel, |frames| {
-        for i in 1..=total {
-            let len = (i * n).div_ceil(total);
-            let last = i == total;
+        for (i, &len) in ends.iter().enumerate() {
+            let last = i + 1 == ends.len();
             let changed = painter.show(&Target {
                 path: &tour[..len],
                 keep: shown,
@@ -1475,12 +1529,76 @@ pub fn tour_gif<W: Write + Send>(
                 flash: None,
                 status: None,
             });
+            let moves = len - shown;
             shown = len;
-            frames.emit(&painter, changed, if last { FINAL_DELAY } else { delay })?;
+            let delay = if last {
+                FINAL_DELAY
+            } else {
+                (total_cs * moves as f64 / n as f64)
+                    .round()
+                    .clamp(2.0, 65535.0) as u16
+            };
+            frames.emit(&painter, changed, delay)?;
         }
         Ok(())
     })?;
     Ok(info(count))
+}
+
+/// Where the tour GIF's frames end (path lengths, the last being the whole
+/// tour): one move per frame when the tour has at most `max` squares, else
+/// `max` frames of about equal moves; or, when `compact`, at most `max`
+/// frames cut so that each frame's moves stay within a small box of the
+/// board (the smallest box area that needs no more frames), which keeps
+/// the changed rectangles, and so the work and the file, small for tours
+/// that sweep the board in long lines.
+fn frame_ends(board: &Board, tour: &[u32], max: usize, compact: bool) -> Vec<usize> {
+    let n = tour.len();
+    if n <= max {
+        return (1..=n.max(1)).map(|i| i.min(n)).collect();
+    }
+    if !compact {
+        return (1..=max).map(|i| (i * n).div_ceil(max)).collect();
+    }
+    let cells: Vec<(u32, u32)> = tour
+        .iter()
+        .map(|&s| {
+            let c = board.cell(s);
+            (c.x, c.y)
+        })
+        .collect();
+    // Greedy runs under an area limit; None once more than `max` are needed.
+    let runs = |limit: u64| -> Option<Vec<usize>> {
+        let mut ends = Vec::new();
+        let (mut x0, mut y0, mut x1, mut y1) = (cells[0].0, cells[0].1, cells[0].0, cells[0].1);
+        for (j, &(x, y)) in cells.iter().enumerate().skip(1) {
+            let (nx0, ny0, nx1, ny1) = (x0.min(x), y0.min(y), x1.max(x), y1.max(y));
+            let area = u64::from(nx1 - nx0 + 1) * u64::from(ny1 - ny0 + 1);
+            if area > limit {
+                // The next frame starts with the move from the last square.
+                ends.push(j);
+                if ends.len() >= max {
+                    return None;
+                }
+                let (px, py) = cells[j - 1];
+                (x0, y0, x1, y1) = (px.min(x), py.min(y), px.max(x), py.max(y));
+            } else {
+                (x0, y0, x1, y1) = (nx0, ny0, nx1, ny1);
+            }
+        }
+        ends.push(n);
+        Some(ends)
+    };
+    let (mut lo, mut hi) = (1u64, u64::from(board.width()) * u64::from(board.height()));
+    while lo < hi {
+        let mid = lo + (hi - lo) / 2;
+        if runs(mid).is_some() {
+            hi = mid;
+        } else {
+            lo = mid + 1;
+        }
+    }
+    runs(hi).unwrap_or_else(|| vec![n])
 }
 
 /// Writes the GIF of a search: one frame per snapshot `rec` kept, then a
@@ -1531,7 +1649,7 @@ pub fn search_gif<W: Write + Send>(
                 Moment::Advance | Moment::Retreat(_) => (
                     s.path.len(),
                     false,
-                    format!("nodes {}{}", thousands(s.nodes), restarts(s.restarts)),
+                    format!("{} nodes{}", thousands(s.nodes), restarts(s.restarts)),
                 ),
             };
             let changed = painter.show(&Target {
@@ -1554,27 +1672,20 @@ pub fn search_gif<W: Write + Send>(
         let effort = if stats.generations > 0 {
             format!("generation {}", thousands(stats.generations))
         } else {
-            format!("nodes {}", thousands(stats.nodes.max(rec.nodes())))
+            format!("{} nodes", thousands(stats.nodes.max(rec.nodes())))
         };
+        // The longest path, or else the last state recorded.
+        fn or_last<'r>(best: &'r [u32], last: &'r [u32]) -> &'r [u32] {
+            if best.is_empty() { last } else { best }
+        }
+        let last = rec.last_path();
         let (path, status): (&[u32], String) = match &report.outcome {
-            Outcome::Found(t) => (t, format!("tour found \u{b7} {effort}")),
-            Outcome::Impossible(_) => (rec.last_path(), format!("no tour exists \u{b7} {effort}")),
-            Outcome::GaveUp { limit, best } => (
-                if best.is_empty() {
-                    rec.last_path()
-                } else {
-                    best
-                },
-                format!("gave up ({limit}) \u{b7} {effort}"),
-            ),
-            Outcome::Interrupted { best } => (
-                if best.is_empty() {
-                    rec.last_path()
-                } else {
-                    best
-                },
-                format!("interrupted \u{b7} {effort}"),
-            ),
+            Outcome::Found(t) => (t, format!("found: {effort}")),
+            Outcome::Impossible(_) => (last, format!("no tour: {effort}")),
+            Outcome::GaveUp { best, .. } => (or_last(best, last), format!("gave up: {effort}")),
+            Outcome::Interrupted { best } => {
+                (or_last(best, last), format!("interrupted: {effort}"))
+            }
         };
         let found = matches!(report.outcome, Outcome::Found(_));
         let changed = painter.show(&Target {
@@ -1743,6 +1854,85 @@ mod tests {
         assert_eq!((big.style, big.width), (Style::PathOnly, 1000));
         let huge = Layout::new(&Board::rectangle(4096, 100), 48, false);
         assert_eq!(huge.width, PATH_ONLY_PX);
+    }
+
+    #[test]
+    fn unchanged_pixels_become_transparent() {
+        let old: Vec<u8> = (0..21).map(|i| (i * 7 % 13) as u8 + 1).collect();
+        let mut new = old.clone();
+        for i in [0, 3, 8, 9, 15, 20] {
+            new[i] = 200 + i as u8;
+        }
+        let mut out = Vec::new();
+        masked_row(&old, &new, &mut out);
+        let want: Vec<u8> = old
+            .iter()
+            .zip(&new)
+            .map(|(a, b)| if a == b { TRANSPARENT } else { *b })
+            .collect();
+        assert_eq!(out, want);
+        assert_eq!(first_difference(&old, &new), 0);
+        assert_eq!(first_difference(&old[1..], &new[1..]), 2);
+        assert_eq!(last_difference(&old, &new), 20);
+        assert_eq!(last_difference(&old[..20], &new[..20]), 15);
+        assert_eq!(first_difference(&old, &old), 21);
+    }
+
+    /// Sum of the frames' bounding boxes, in squares.
+    fn boxed(board: &Board, tour: &[u32], ends: &[usize]) -> u64 {
+        let mut start = 0;
+        let mut total = 0;
+        for &e in ends {
+            let cells: Vec<Cell> = tour[start.max(1) - 1..e]
+                .iter()
+                .map(|&s| board.cell(s))
+                .collect();
+            let w = cells.iter().map(|c| c.x).max().unwrap_or(0)
+                - cells.iter().map(|c| c.x).min().unwrap_or(0)
+                + 1;
+            let h = cells.iter().map(|c| c.y).max().unwrap_or(0)
+                - cells.iter().map(|c| c.y).min().unwrap_or(0)
+                + 1;
+            total += u64::from(w) * u64::from(h);
+            start = e;
+        }
+        total
+    }
+
+    #[test]
+    fn frames_cut_where_the_drawing_stays_compact() {
+        // A spiral from the outside in, on 60x60.
+        let n = 60u32;
+        let board = Board::rectangle(n, n);
+        let (mut x0, mut y0, mut x1, mut y1) = (0u32, 0u32, n - 1, n - 1);
+        let mut tour = Vec::new();
+        let at = |x: u32, y: u32| y * n + x;
+        while x0 <= x1 && y0 <= y1 {
+            tour.extend((x0..=x1).map(|x| at(x, y0)));
+            tour.extend((y0 + 1..=y1).map(|y| at(x1, y)));
+            if y0 < y1 {
+                tour.extend((x0..x1).rev().map(|x| at(x, y1)));
+            }
+            if x0 < x1 {
+                tour.extend((y0 + 1..y1).rev().map(|y| at(x0, y)));
+            }
+            (x0, y0) = (x0 + 1, y0 + 1);
+            if x1 == 0 || y1 == 0 {
+                break;
+            }
+            (x1, y1) = (x1 - 1, y1 - 1);
+        }
+        assert_eq!(tour.len(), 3600);
+        let even = frame_ends(&board, &tour, 100, false);
+        let compact = frame_ends(&board, &tour, 100, true);
+        for ends in [&even, &compact] {
+            assert!(ends.len() <= 100 && ends.windows(2).all(|w| w[0] < w[1]));
+            assert_eq!(ends.last(), Some(&3600));
+        }
+        assert_eq!(even.len(), 100);
+        assert!(boxed(&board, &tour, &compact) < boxed(&board, &tour, &even) * 3 / 4);
+        // Few squares: one frame per move.
+        assert_eq!(frame_ends(&board, &tour[..5], 100, true), [1, 2, 3, 4, 5]);
     }
 
     #[test]

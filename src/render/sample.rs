@@ -282,14 +282,12 @@ impl Recorder {
 impl Observer for Recorder {
     // Per the Observer contract, `advance` adds one square to the path and
     // `retreat` removes one; a new path starts after `restart`. So only the
-    // squares from `low` on can differ from the last snapshot.
+    // squares from `low` on can differ from the last snapshot, where `low`
+    // is the shortest the path has been since: only a retreat (or a
+    // restart) can lower it, as an advance only extends the path.
     #[inline(always)]
     fn advance(&mut self, path: &[u32]) {
         self.nodes += 1;
-        let len = path.len();
-        if len <= self.low {
-            self.low = len.saturating_sub(1);
-        }
         self.tick(Moment::Advance, path);
     }
 
