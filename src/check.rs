@@ -230,7 +230,12 @@ fn undirected_parts(g: &MoveGraph, rev: &MoveGraph) -> (usize, Option<Vec<u8>>) 
         queue.push_back(s);
         while let Some(v) = queue.pop_front() {
             let c = colour[v as usize];
-            for &t in g.targets(v).iter().chain(rev.targets(v)) {
+            // A symmetric graph's reverse has the same moves: skip it.
+            let back = if g.is_symmetric() { None } else { Some(rev) };
+            for t in g
+                .neighbours(v)
+                .chain(back.into_iter().flat_map(|r| r.neighbours(v)))
+            {
                 if colour[t as usize] == u8::MAX {
                     colour[t as usize] = 1 - c;
                     queue.push_back(t);
@@ -249,7 +254,7 @@ fn reaches_all(g: &MoveGraph, from: u32) -> bool {
     seen[from as usize] = true;
     let mut count = 1;
     while let Some(v) = stack.pop() {
-        for &t in g.targets(v) {
+        for t in g.neighbours(v) {
             if !seen[t as usize] {
                 seen[t as usize] = true;
                 count += 1;

@@ -5,6 +5,7 @@ use crate::check;
 use crate::model::MoveGraph;
 use crate::observe::Observer;
 use crate::solve::backtrack::{self, BacktrackOptions, Order};
+use crate::solve::warnsdorff;
 use crate::solve::{Limits, Outcome, Report, SolverSpec, Stats};
 use crate::spec::Puzzle;
 use crate::verify::verify;
@@ -68,7 +69,10 @@ pub fn solve<O: Observer>(
     };
     let mut report = match spec {
         SolverSpec::Backtrack(opts) => backtrack::solve(graph, &puzzle.goal, &opts, limits, obs),
-        SolverSpec::Auto | SolverSpec::Warnsdorff(_) | SolverSpec::Genetic(_) => backtrack::solve(
+        SolverSpec::Warnsdorff(opts) => {
+            warnsdorff::solve(graph, &puzzle.goal, &opts, puzzle.seed, limits, obs)
+        }
+        SolverSpec::Auto | SolverSpec::Genetic(_) => backtrack::solve(
             graph,
             &puzzle.goal,
             &BacktrackOptions::default(),
