@@ -3,7 +3,7 @@
 
 use std::collections::VecDeque;
 
-use crate::model::MoveGraph;
+use crate::model::{Board, Move, MoveGraph, Piece, Topology};
 use crate::solve::Goal;
 
 /// Facts about a move graph that need no search.
@@ -23,6 +23,9 @@ pub struct Analysis {
     pub components: usize,
     /// A proof that no tour exists, if one was found.
     pub impossible: Option<String>,
+    /// Known facts about this board and piece, for people (e.g. Schwenk's
+    /// theorem for the knight on a full rectangle).
+    pub notes: Vec<String>,
 }
 
 /// Analyses `g` for `goal`. `name(s)` names a square for messages.
@@ -50,9 +53,102 @@ pub fn analyse(g: &MoveGraph, goal: &Goal, name: &dyn Fn(u32) -> String) -> Anal
         bipartite,
         components,
         impossible: None,
+        notes: Vec::new(),
     };
     a.impossible = prove(g, &rev, goal, components, colour.as_deref(), name);
     a
+}
+
+/// [`analyse`], plus what is known about the board and piece themselves:
+/// Schwenk's theorem as a note for the knight on a full plain rectangle,
+/// and as the proof when it rules a closed tour out.
+pub fn analyse_board(
+    g: &MoveGraph,
+    goal: &Goal,
+    board: &Board,
+    piece: &Piece,
+    name: &dyn Fn(u32) -> String,
+) -> Analysis {
+    let mut a = analyse(g, goal, name);
+    if let Some(k) = schwenk(board, piece) {
+        a.notes.push(k.note());
+        if goal.closed
+            && a.impossible.is_none()
+            && let Some(why) = k.obstruction
+        {
+            a.impossible = Some(format!(
+                "by Schwenk's theorem no {}x{} board has a closed knight's tour ({why})",
+                board.width(),
+                board.height()
+            ));
+        }
+    }
+    a
+}
+
+/// Schwenk's theorem (1991) for one board: an m x n board with m <= n has a
+/// closed knight's tour unless m and n are both odd; or m is 1, 2 or 4; or
+/// m = 3 and n is 4, 6 or 8.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Schwenk {
+    /// The shorter side.
+    pub m: u32,
+    /// The longer side.
+    pub n: u32,
+    /// Which condition rules a closed tour out, if one does.
+    pub obstruction: Option<&'static str>,
+}
+
+impl Schwenk {
+    /// Whether the board has a closed knight's tour.
+    pub fn closed_tour_exists(&self) -> bool {
+        self.obstruction.is_none()
+    }
+
+    /// One line for people.
+    pub fn note(&self) -> String {
+        match self.obstruction {
+            None => format!(
+                "Schwenk's theorem: a closed knight's tour of a full {}x{} board exists",
+                self.m, self.n
+            ),
+            Some(why) => format!(
+                "Schwenk's theorem: no closed knight's tour of a full {}x{} board exists ({why}); open tours may",
+                self.m, self.n
+            ),
+        }
+    }
+}
+
+/// Schwenk's verdict when `piece` is exactly the knight (its eight leaps, in
+/// any order) and `board` a full plain rectangle; None otherwise.
+pub fn schwenk(board: &Board, piece: &Piece) -> Option<Schwenk> {
+    if !board.is_full() || board.topology() != Topology::Plain || !is_knight(piece) {
+        return None;
+    }
+    let (m, n) = (
+        board.width().min(board.height()),
+        board.width().max(board.height()),
+    );
+    let obstruction = if m % 2 == 1 && n % 2 == 1 {
+        Some("both sides are odd")
+    } else if matches!(m, 1 | 2 | 4) {
+        Some("a side of 1, 2 or 4")
+    } else if m == 3 && matches!(n, 4 | 6 | 8) {
+        Some("3x4, 3x6 and 3x8 are the exceptions")
+    } else {
+        None
+    };
+    Some(Schwenk { m, n, obstruction })
+}
+
+/// True when `piece` moves exactly like a knight.
+fn is_knight(piece: &Piece) -> bool {
+    let moves = piece.moves();
+    moves.len() == 8
+        && moves.iter().all(|&Move { dx, dy, range }| {
+            range == 1 && matches!((dx.abs(), dy.abs()), (1, 2) | (2, 1))
+        })
 }
 
 /// The first proof that applies, or None.
@@ -230,7 +326,12 @@ fn undirected_parts(g: &MoveGraph, rev: &MoveGraph) -> (usize, Option<Vec<u8>>) 
         queue.push_back(s);
         while let Some(v) = queue.pop_front() {
             let c = colour[v as usize];
-            for &t in g.targets(v).iter().chain(rev.targets(v)) {
+            // A symmetric graph's reverse has the same moves: skip it.
+            let back = if g.is_symmetric() { None } else { Some(rev) };
+            for t in g
+                .neighbours(v)
+                .chain(back.into_iter().flat_map(|r| r.neighbours(v)))
+            {
                 if colour[t as usize] == u8::MAX {
                     colour[t as usize] = 1 - c;
                     queue.push_back(t);
@@ -249,7 +350,7 @@ fn reaches_all(g: &MoveGraph, from: u32) -> bool {
     seen[from as usize] = true;
     let mut count = 1;
     while let Some(v) = stack.pop() {
-        for &t in g.targets(v) {
+        for t in g.neighbours(v) {
             if !seen[t as usize] {
                 seen[t as usize] = true;
                 count += 1;
@@ -304,6 +405,79 @@ mod tests {
         };
         let a = analyse_board(5, 5, Piece::leaper(1, 2, 1), goal);
         assert!(a.impossible.is_some());
+    }
+
+    /// Schwenk's theorem against search on every board up to 6x6 and a
+    /// few beyond: where it promises a closed tour the Warnsdorff solver
+    /// finds one; where it rules one out, exhaustive search finds none.
+    #[test]
+    fn schwenk_agrees_with_search() {
+        use crate::observe::NoObserver;
+        use crate::solve::{Limits, Outcome, backtrack, warnsdorff};
+        let knight = Piece::leaper(1, 2, 1);
+        let closed = Goal {
+            closed: true,
+            ..Goal::default()
+        };
+        let mut boards: Vec<(u32, u32)> =
+            (1..=6).flat_map(|m| (m..=6).map(move |n| (m, n))).collect();
+        boards.extend([(3, 8), (5, 4), (3, 10), (8, 3), (8, 8), (4, 7)]);
+        for (w, h) in boards {
+            let b = Board::rectangle(w, h);
+            let s = schwenk(&b, &knight).unwrap_or_else(|| panic!("{w}x{h} is covered"));
+            let g = MoveGraph::build(&b, &knight);
+            let r = if s.closed_tour_exists() {
+                warnsdorff::solve(
+                    &g,
+                    &closed,
+                    &Default::default(),
+                    0,
+                    &Limits::none(),
+                    &mut NoObserver,
+                )
+            } else {
+                backtrack::solve(
+                    &g,
+                    &closed,
+                    &Default::default(),
+                    &Limits::none(),
+                    &mut NoObserver,
+                )
+            };
+            match r.outcome {
+                Outcome::Found(t) => {
+                    assert!(s.closed_tour_exists(), "{w}x{h}");
+                    assert_eq!(crate::verify::verify(&b, &knight, &closed, &t), Ok(()));
+                }
+                Outcome::Impossible(_) => assert!(!s.closed_tour_exists(), "{w}x{h}"),
+                other => panic!("{w}x{h}: {other:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn schwenk_applies_only_to_the_knight_on_full_plain_rectangles() {
+        let knight = Piece::leaper(1, 2, 1);
+        let shuffled = Piece::new(knight.moves().iter().rev().copied());
+        assert!(schwenk(&Board::rectangle(8, 8), &shuffled).is_some());
+        assert!(schwenk(&Board::rectangle(8, 8), &Piece::leaper(1, 3, 1)).is_none());
+        let more = knight.clone().union(&Piece::leaper(0, 1, 1));
+        assert!(schwenk(&Board::rectangle(8, 8), &more).is_none());
+        let torus = Board::new(8, 8, crate::model::Topology::Torus, |_| true);
+        assert!(schwenk(&torus, &knight).is_none());
+        let holed = Board::new(8, 8, crate::model::Topology::Plain, |c| c.x + c.y > 0);
+        assert!(schwenk(&holed, &knight).is_none());
+        // 4x100 has no closed tour; only the theorem can say so quickly.
+        let b = Board::rectangle(4, 100);
+        let g = MoveGraph::build(&b, &knight);
+        let closed = Goal {
+            closed: true,
+            ..Goal::default()
+        };
+        let a = super::analyse_board(&g, &closed, &b, &knight, &|s| b.name(s));
+        assert!(analyse(&g, &closed, &|s| b.name(s)).impossible.is_none());
+        assert!(a.impossible.unwrap_or_default().contains("Schwenk"));
+        assert_eq!(a.notes.len(), 1);
     }
 
     #[test]

@@ -566,7 +566,9 @@ fn spinner(done: &AtomicBool, progress: &AtomicU64, ga: Option<(&AtomicU64, usiz
 fn check_cmd(args: CheckArgs) -> Result<u8, Error> {
     let puzzle = load(&args.puzzle)?;
     let graph = puzzle.graph();
-    let a = check::analyse(&graph, &puzzle.goal, &|s| puzzle.board.name(s));
+    let a = check::analyse_board(&graph, &puzzle.goal, &puzzle.board, &puzzle.piece, &|s| {
+        puzzle.board.name(s)
+    });
     let mut out = String::new();
     out.push_str(&title(&puzzle));
     out.push_str("\n\n");
@@ -605,6 +607,9 @@ fn check_cmd(args: CheckArgs) -> Result<u8, Error> {
         out.push_str(&format!(
             "Every move changes colour: {x} squares of one colour, {y} of the other\n"
         ));
+    }
+    for note in &a.notes {
+        out.push_str(&format!("{note}.\n"));
     }
     let code = match &a.impossible {
         Some(proof) => {

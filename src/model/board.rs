@@ -50,7 +50,32 @@ impl Cell {
     /// assert_eq!(Cell::new(26, 9).algebraic(), "aa10");
     /// ```
     pub fn algebraic(self) -> String {
-        format!("{}{}", file_name(self.x), self.y + 1)
+        let mut s = String::new();
+        self.write_algebraic(&mut s);
+        s
+    }
+
+    /// Appends the algebraic name to `out` without allocating (for long
+    /// move lists).
+    pub fn write_algebraic(self, out: &mut String) {
+        let mut letters = [0u8; 8];
+        let mut i = letters.len();
+        let mut n = u64::from(self.x) + 1;
+        while n > 0 && i > 0 {
+            i -= 1;
+            letters[i] = b'a' + ((n - 1) % 26) as u8;
+            n = (n - 1) / 26;
+        }
+        out.extend(letters[i..].iter().map(|&b| b as char));
+        let mut digits = [0u8; 10];
+        let mut j = digits.len();
+        let mut r = u64::from(self.y) + 1;
+        while r > 0 && j > 0 {
+            j -= 1;
+            digits[j] = b'0' + (r % 10) as u8;
+            r /= 10;
+        }
+        out.extend(digits[j..].iter().map(|&b| b as char));
     }
 }
 
@@ -98,9 +123,13 @@ pub struct Board {
     width: u32,
     height: u32,
     topology: Topology,
+    /// Number of squares.
+    squares: usize,
     /// Per cell (`y * width + x`): its square number, or `NONE` if removed.
+    /// Empty for a full board, where square and cell numbers coincide (this
+    /// keeps a 4096x4096 board from costing 128 MB).
     square_of: Vec<u32>,
-    /// Per square: its cell index.
+    /// Per square: its cell index. Empty for a full board.
     cell_of: Vec<u32>,
 }
 
@@ -115,6 +144,17 @@ impl Board {
         present: impl Fn(Cell) -> bool,
     ) -> Board {
         let cells = width as usize * height as usize;
+        let full = (0..height).all(|y| (0..width).all(|x| present(Cell::new(x, y))));
+        if full {
+            return Board {
+                width,
+                height,
+                topology,
+                squares: cells,
+                square_of: Vec::new(),
+                cell_of: Vec::new(),
+            };
+        }
         let mut square_of = vec![NONE; cells];
         let mut cell_of = Vec::new();
         for y in 0..height {
@@ -130,6 +170,7 @@ impl Board {
             width,
             height,
             topology,
+            squares: cell_of.len(),
             square_of,
             cell_of,
         }
@@ -157,12 +198,18 @@ impl Board {
 
     /// Number of squares (cells not removed).
     pub fn len(&self) -> usize {
-        self.cell_of.len()
+        self.squares
     }
 
     /// True when every cell is removed.
     pub fn is_empty(&self) -> bool {
-        self.cell_of.is_empty()
+        self.squares == 0
+    }
+
+    /// True when no cell is removed: square `s` is then cell `s`
+    /// (`x = s % width`, `y = s / width`).
+    pub fn is_full(&self) -> bool {
+        self.squares == self.width as usize * self.height as usize
     }
 
     /// Number of removed cells.
@@ -180,7 +227,11 @@ impl Board {
         if !self.contains(cell) {
             return None;
         }
-        let s = self.square_of[cell.y as usize * self.width as usize + cell.x as usize];
+        let i = cell.y as usize * self.width as usize + cell.x as usize;
+        if self.is_full() {
+            return Some(i as u32);
+        }
+        let s = self.square_of[i];
         (s != NONE).then_some(s)
     }
 
@@ -191,7 +242,11 @@ impl Board {
 
     /// The cell of square number `square`.
     pub fn cell(&self, square: u32) -> Cell {
-        let i = self.cell_of[square as usize];
+        let i = if self.is_full() {
+            square
+        } else {
+            self.cell_of[square as usize]
+        };
         Cell::new(i % self.width, i / self.width)
     }
 

@@ -1,14 +1,209 @@
 //! The move graph: what every solver sees. Squares are `0..n`; each has its
 //! targets in the piece's move order.
 
-use super::{Board, Piece};
+use std::sync::OnceLock;
 
-/// Squares `0..n` with ordered target lists, stored flat (CSR).
-#[derive(Clone, Debug, PartialEq, Eq)]
+use super::{Board, Piece, Topology};
+
+/// Squares `0..n` with ordered target lists.
+///
+/// Two layouts, chosen by [`MoveGraph::build`]:
+/// - **Lists**: flat CSR arrays (`offsets`, `targets`), for any board and
+///   piece.
+/// - **Leaper**: for up to 8 single leaps on a full plain board, no lists at
+///   all: one byte per square says which of the moves stay on the board, and
+///   a target is the square number plus that move's fixed offset. A
+///   4096x4096 knight graph takes 16 MB instead of 600 MB.
+///
+/// Every method works on both; [`MoveGraph::targets`] and [`MoveGraph::raw`]
+/// need slices, so on a leaper graph they build the lists once, on first
+/// use. Code meant for huge boards walks targets with
+/// [`MoveGraph::neighbours`] or [`MoveGraph::adjacency`] instead.
+#[derive(Clone, Debug)]
 pub struct MoveGraph {
+    repr: Repr,
+    /// The lists of a leaper graph, built on first use of `targets`/`raw`.
+    lists: OnceLock<Lists>,
+    symmetric: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Lists {
     offsets: Vec<u32>,
     targets: Vec<u32>,
-    symmetric: bool,
+}
+
+#[derive(Clone, Debug)]
+enum Repr {
+    Lists(Lists),
+    Leaper(Leaper),
+}
+
+/// The implicit layout: move `k` of square `s` exists when bit `k` of
+/// `masks[s]` is set, and leads to `s + deltas[k]`.
+#[derive(Clone, Debug)]
+struct Leaper {
+    width: u32,
+    moves: Vec<(i32, i32)>,
+    deltas: [i64; 8],
+    masks: Vec<u8>,
+    edges: usize,
+}
+
+impl Leaper {
+    /// The layout for `moves` on a full plain `width` x `height` board.
+    fn new(width: u32, height: u32, moves: Vec<(i32, i32)>) -> Leaper {
+        let (w, h) = (i64::from(width), i64::from(height));
+        let mut deltas = [0i64; 8];
+        // Bit k of xs[x] (ys[y]): move k keeps the file (rank) on the board.
+        let mut xs = vec![0u8; width as usize];
+        let mut ys = vec![0u8; height as usize];
+        for (k, &(dx, dy)) in moves.iter().enumerate() {
+            deltas[k] = i64::from(dy) * w + i64::from(dx);
+            for (x, m) in xs.iter_mut().enumerate() {
+                if (0..w).contains(&(x as i64 + i64::from(dx))) {
+                    *m |= 1 << k;
+                }
+            }
+            for (y, m) in ys.iter_mut().enumerate() {
+                if (0..h).contains(&(y as i64 + i64::from(dy))) {
+                    *m |= 1 << k;
+                }
+            }
+        }
+        let mut masks = Vec::with_capacity(width as usize * height as usize);
+        let mut edges = 0usize;
+        for &my in &ys {
+            for &mx in &xs {
+                let m = mx & my;
+                edges += m.count_ones() as usize;
+                masks.push(m);
+            }
+        }
+        Leaper {
+            width,
+            moves,
+            deltas,
+            masks,
+            edges,
+        }
+    }
+
+    fn height(&self) -> u32 {
+        (self.masks.len() / self.width as usize) as u32
+    }
+}
+
+/// A way to walk a graph's targets without slices, for hot loops that must
+/// work on both layouts. Get one from [`MoveGraph::adjacency`].
+pub trait Adjacent: Sync {
+    /// Number of squares.
+    fn len(&self) -> usize;
+    /// True with no squares.
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    /// Out-degree of `s`.
+    fn degree(&self, s: u32) -> usize;
+    /// Calls `f` on each target of `s`, in move order.
+    fn each(&self, s: u32, f: impl FnMut(u32));
+}
+
+/// The lists layout, borrowed.
+#[derive(Clone, Copy, Debug)]
+pub struct ListsAdj<'a> {
+    offsets: &'a [u32],
+    targets: &'a [u32],
+}
+
+impl Adjacent for ListsAdj<'_> {
+    #[inline]
+    fn len(&self) -> usize {
+        self.offsets.len() - 1
+    }
+    #[inline]
+    fn degree(&self, s: u32) -> usize {
+        (self.offsets[s as usize + 1] - self.offsets[s as usize]) as usize
+    }
+    #[inline]
+    fn each(&self, s: u32, mut f: impl FnMut(u32)) {
+        let a = self.offsets[s as usize] as usize;
+        let b = self.offsets[s as usize + 1] as usize;
+        for &t in &self.targets[a..b] {
+            f(t);
+        }
+    }
+}
+
+/// The leaper layout, borrowed.
+#[derive(Clone, Copy, Debug)]
+pub struct LeaperAdj<'a> {
+    masks: &'a [u8],
+    deltas: &'a [i64; 8],
+}
+
+impl Adjacent for LeaperAdj<'_> {
+    #[inline]
+    fn len(&self) -> usize {
+        self.masks.len()
+    }
+    #[inline]
+    fn degree(&self, s: u32) -> usize {
+        self.masks[s as usize].count_ones() as usize
+    }
+    #[inline]
+    fn each(&self, s: u32, mut f: impl FnMut(u32)) {
+        let mut m = self.masks[s as usize];
+        while m != 0 {
+            let k = m.trailing_zeros() as usize;
+            m &= m - 1;
+            f((i64::from(s) + self.deltas[k]) as u32);
+        }
+    }
+}
+
+/// A borrowed view of either layout; match on it once, then run a loop
+/// generic over [`Adjacent`].
+#[derive(Clone, Copy, Debug)]
+pub enum Adjacency<'a> {
+    /// Flat lists.
+    Lists(ListsAdj<'a>),
+    /// Implicit leaper.
+    Leaper(LeaperAdj<'a>),
+}
+
+/// The targets of one square, in move order (see [`MoveGraph::neighbours`]).
+#[derive(Clone, Debug)]
+pub enum Targets<'a> {
+    /// From the lists.
+    Slice(std::slice::Iter<'a, u32>),
+    /// From a leaper mask.
+    Mask {
+        /// The square.
+        from: u32,
+        /// Moves not yet yielded.
+        mask: u8,
+        /// Offsets of the moves.
+        deltas: &'a [i64; 8],
+    },
+}
+
+impl Iterator for Targets<'_> {
+    type Item = u32;
+    #[inline]
+    fn next(&mut self) -> Option<u32> {
+        match self {
+            Targets::Slice(it) => it.next().copied(),
+            Targets::Mask { from, mask, deltas } => {
+                if *mask == 0 {
+                    return None;
+                }
+                let k = mask.trailing_zeros() as usize;
+                *mask &= *mask - 1;
+                Some((i64::from(*from) + deltas[k]) as u32)
+            }
+        }
+    }
 }
 
 impl MoveGraph {
@@ -17,7 +212,18 @@ impl MoveGraph {
     /// removed square, and passes over visited squares (visits do not exist
     /// yet here). A target reachable by several moves appears once, at its
     /// first move; a move that wraps back onto its own square is dropped.
+    ///
+    /// Up to 8 leaps on a full plain board get the implicit leaper layout.
     pub fn build(board: &Board, piece: &Piece) -> MoveGraph {
+        let moves = piece.moves();
+        if board.is_full()
+            && board.topology() == Topology::Plain
+            && moves.len() <= 8
+            && moves.iter().all(|m| m.range == 1 && (m.dx, m.dy) != (0, 0))
+        {
+            let v: Vec<(i32, i32)> = moves.iter().map(|m| (m.dx, m.dy)).collect();
+            return MoveGraph::leaper(board.width(), board.height(), v);
+        }
         let n = board.len();
         let mut offsets = Vec::with_capacity(n + 1);
         let mut targets = Vec::with_capacity(n * piece.moves().len().min(16));
@@ -55,9 +261,32 @@ impl MoveGraph {
             }
             offsets.push(targets.len() as u32);
         }
+        MoveGraph::from_csr(offsets, targets)
+    }
+
+    /// The implicit graph of distinct nonzero leaps `moves` (at most 8) on a
+    /// full plain board.
+    fn leaper(width: u32, height: u32, moves: Vec<(i32, i32)>) -> MoveGraph {
+        let l = Leaper::new(width, height, moves);
+        // A move whose opposite is not a move breaks symmetry if it fits
+        // anywhere: on a plain board no other move leads back.
+        let used = l.masks.iter().fold(0u8, |a, &m| a | m);
+        let symmetric = l
+            .moves
+            .iter()
+            .enumerate()
+            .all(|(k, &(dx, dy))| used & (1 << k) == 0 || l.moves.contains(&(-dx, -dy)));
+        MoveGraph {
+            repr: Repr::Leaper(l),
+            lists: OnceLock::new(),
+            symmetric,
+        }
+    }
+
+    fn from_csr(offsets: Vec<u32>, targets: Vec<u32>) -> MoveGraph {
         let mut g = MoveGraph {
-            offsets,
-            targets,
+            repr: Repr::Lists(Lists { offsets, targets }),
+            lists: OnceLock::new(),
             symmetric: false,
         };
         g.symmetric = g.compute_symmetric();
@@ -72,18 +301,15 @@ impl MoveGraph {
             targets.extend_from_slice(l);
             offsets.push(targets.len() as u32);
         }
-        let mut g = MoveGraph {
-            offsets,
-            targets,
-            symmetric: false,
-        };
-        g.symmetric = g.compute_symmetric();
-        g
+        MoveGraph::from_csr(offsets, targets)
     }
 
     /// Number of squares.
     pub fn len(&self) -> usize {
-        self.offsets.len() - 1
+        match &self.repr {
+            Repr::Lists(l) => l.offsets.len() - 1,
+            Repr::Leaper(l) => l.masks.len(),
+        }
     }
 
     /// True with no squares.
@@ -91,29 +317,109 @@ impl MoveGraph {
         self.len() == 0
     }
 
-    /// Targets of square `s`, in move order.
+    /// True when the graph uses the implicit leaper layout (no lists stored).
+    pub fn is_implicit(&self) -> bool {
+        matches!(self.repr, Repr::Leaper(_))
+    }
+
+    /// A borrowed view for loops generic over [`Adjacent`]; never builds lists.
+    #[inline]
+    pub fn adjacency(&self) -> Adjacency<'_> {
+        match &self.repr {
+            Repr::Lists(l) => Adjacency::Lists(ListsAdj {
+                offsets: &l.offsets,
+                targets: &l.targets,
+            }),
+            Repr::Leaper(l) => Adjacency::Leaper(LeaperAdj {
+                masks: &l.masks,
+                deltas: &l.deltas,
+            }),
+        }
+    }
+
+    /// Targets of `s` in move order, without building lists.
+    #[inline]
+    pub fn neighbours(&self, s: u32) -> Targets<'_> {
+        match &self.repr {
+            Repr::Lists(l) => {
+                let a = l.offsets[s as usize] as usize;
+                let b = l.offsets[s as usize + 1] as usize;
+                Targets::Slice(l.targets[a..b].iter())
+            }
+            Repr::Leaper(l) => Targets::Mask {
+                from: s,
+                mask: l.masks[s as usize],
+                deltas: &l.deltas,
+            },
+        }
+    }
+
+    fn lists(&self) -> &Lists {
+        match &self.repr {
+            Repr::Lists(l) => l,
+            Repr::Leaper(_) => self.lists.get_or_init(|| {
+                let n = self.len();
+                let mut offsets = Vec::with_capacity(n + 1);
+                let mut targets = Vec::with_capacity(self.edge_count());
+                offsets.push(0);
+                for s in 0..n as u32 {
+                    targets.extend(self.neighbours(s));
+                    offsets.push(targets.len() as u32);
+                }
+                Lists { offsets, targets }
+            }),
+        }
+    }
+
+    /// Targets of square `s`, in move order. On a leaper graph the first call
+    /// builds the lists (see [`MoveGraph::neighbours`] for a way without).
     #[inline]
     pub fn targets(&self, s: u32) -> &[u32] {
-        let a = self.offsets[s as usize] as usize;
-        let b = self.offsets[s as usize + 1] as usize;
-        &self.targets[a..b]
+        let l = self.lists();
+        let a = l.offsets[s as usize] as usize;
+        let b = l.offsets[s as usize + 1] as usize;
+        &l.targets[a..b]
     }
 
     /// Out-degree of `s`.
     #[inline]
     pub fn degree(&self, s: u32) -> usize {
-        (self.offsets[s as usize + 1] - self.offsets[s as usize]) as usize
+        match &self.repr {
+            Repr::Lists(l) => (l.offsets[s as usize + 1] - l.offsets[s as usize]) as usize,
+            Repr::Leaper(l) => l.masks[s as usize].count_ones() as usize,
+        }
     }
 
-    /// The flat arrays (offsets of length n + 1, targets), for hot loops.
+    /// The largest out-degree.
+    pub fn max_degree(&self) -> usize {
+        match &self.repr {
+            Repr::Lists(_) => (0..self.len() as u32)
+                .map(|s| self.degree(s))
+                .max()
+                .unwrap_or(0),
+            Repr::Leaper(l) => l
+                .masks
+                .iter()
+                .map(|m| m.count_ones() as usize)
+                .max()
+                .unwrap_or(0),
+        }
+    }
+
+    /// The flat arrays (offsets of length n + 1, targets), for hot loops. On
+    /// a leaper graph the first call builds them.
     #[inline]
     pub fn raw(&self) -> (&[u32], &[u32]) {
-        (&self.offsets, &self.targets)
+        let l = self.lists();
+        (&l.offsets, &l.targets)
     }
 
     /// Total number of moves (directed edges).
     pub fn edge_count(&self) -> usize {
-        self.targets.len()
+        match &self.repr {
+            Repr::Lists(l) => l.targets.len(),
+            Repr::Leaper(l) => l.edges,
+        }
     }
 
     /// True when every move can be made back (the graph is undirected).
@@ -123,31 +429,38 @@ impl MoveGraph {
 
     /// Whether `t` is a target of `s`.
     pub fn has_edge(&self, s: u32, t: u32) -> bool {
-        self.targets(s).contains(&t)
+        self.neighbours(s).any(|u| u == t)
     }
 
-    /// The reversed graph: `t -> s` for every move `s -> t`.
+    /// The reversed graph: `t -> s` for every move `s -> t`. A leaper graph
+    /// stays implicit (its moves negated, so targets come in that order).
     pub fn reversed(&self) -> MoveGraph {
+        if let Repr::Leaper(l) = &self.repr {
+            let moves = l.moves.iter().map(|&(dx, dy)| (-dx, -dy)).collect();
+            return MoveGraph::leaper(l.width, l.height(), moves);
+        }
         let n = self.len();
         let mut count = vec![0u32; n + 1];
-        for &t in &self.targets {
-            count[t as usize + 1] += 1;
+        for s in 0..n as u32 {
+            for t in self.neighbours(s) {
+                count[t as usize + 1] += 1;
+            }
         }
         for i in 0..n {
             count[i + 1] += count[i];
         }
         let offsets = count.clone();
         let mut fill = count;
-        let mut targets = vec![0u32; self.targets.len()];
+        let mut targets = vec![0u32; self.edge_count()];
         for s in 0..n as u32 {
-            for &t in self.targets(s) {
+            for t in self.neighbours(s) {
                 targets[fill[t as usize] as usize] = s;
                 fill[t as usize] += 1;
             }
         }
         MoveGraph {
-            offsets,
-            targets,
+            repr: Repr::Lists(Lists { offsets, targets }),
+            lists: OnceLock::new(),
             symmetric: self.symmetric,
         }
     }
@@ -155,14 +468,25 @@ impl MoveGraph {
     fn compute_symmetric(&self) -> bool {
         let r = self.reversed();
         (0..self.len() as u32).all(|s| {
-            let mut a = self.targets(s).to_vec();
-            let mut b = r.targets(s).to_vec();
+            let mut a: Vec<u32> = self.neighbours(s).collect();
+            let mut b: Vec<u32> = r.neighbours(s).collect();
             a.sort_unstable();
             b.sort_unstable();
             a == b
         })
     }
 }
+
+/// Two graphs are equal when they have the same targets in the same order,
+/// whatever their layout.
+impl PartialEq for MoveGraph {
+    fn eq(&self, other: &MoveGraph) -> bool {
+        self.len() == other.len()
+            && (0..self.len() as u32).all(|s| self.neighbours(s).eq(other.neighbours(s)))
+    }
+}
+
+impl Eq for MoveGraph {}
 
 #[cfg(test)]
 mod tests {
@@ -202,5 +526,52 @@ mod tests {
         let b = Board::rectangle(3, 3);
         let g = MoveGraph::build(&b, &Piece::new([Move::leap(1, 2)]));
         assert!(!g.is_symmetric());
+    }
+
+    /// The leaper layout against lists built the general way (a board with
+    /// one removed square forces lists; the same board full is implicit).
+    #[test]
+    fn leaper_layout_matches_lists() {
+        for (w, h) in [(1, 1), (3, 2), (8, 8), (5, 9), (12, 7)] {
+            for piece in [
+                Piece::leaper(1, 2, 1),
+                Piece::leaper(1, 4, 1),
+                Piece::leaper(0, 1, 1),
+                Piece::new([Move::leap(2, 3), Move::leap(-1, 0)]),
+            ] {
+                let full = Board::rectangle(w, h);
+                let g = MoveGraph::build(&full, &piece);
+                assert!(g.is_implicit());
+                // Lists built directly, square by square.
+                let lists: Vec<Vec<u32>> = (0..full.len() as u32)
+                    .map(|s| {
+                        let c = full.cell(s);
+                        piece
+                            .moves()
+                            .iter()
+                            .filter_map(|m| full.offset(c, i64::from(m.dx), i64::from(m.dy)))
+                            .filter_map(|c| full.square_at(c))
+                            .collect()
+                    })
+                    .collect();
+                let l = MoveGraph::from_lists(&lists);
+                assert!(!l.is_implicit());
+                assert_eq!(g, l, "{w}x{h} {piece}");
+                assert_eq!(g.is_symmetric(), l.is_symmetric(), "{w}x{h} {piece}");
+                assert_eq!(g.edge_count(), l.edge_count());
+                assert_eq!(g.max_degree(), l.max_degree());
+                assert_eq!(g.raw().1, l.raw().1);
+                let (gr, lr) = (g.reversed(), l.reversed());
+                for s in 0..full.len() as u32 {
+                    assert_eq!(g.degree(s), l.degree(s));
+                    assert_eq!(g.targets(s), l.targets(s));
+                    let mut a: Vec<u32> = gr.neighbours(s).collect();
+                    let mut b = lr.targets(s).to_vec();
+                    a.sort_unstable();
+                    b.sort_unstable();
+                    assert_eq!(a, b);
+                }
+            }
+        }
     }
 }

@@ -6,5 +6,5 @@ mod piece;
 pub mod symmetry;
 
 pub use board::{Board, Cell, MAX_SIDE, Topology, file_index, file_name};
-pub use graph::MoveGraph;
+pub use graph::{Adjacency, Adjacent, LeaperAdj, ListsAdj, MoveGraph, Targets};
 pub use piece::{Move, Piece, UNLIMITED};

@@ -49,8 +49,20 @@ pub fn grid_fits(board: &Board) -> bool {
 
 /// The squares of `path` in algebraic notation, space-separated.
 pub fn move_list(board: &Board, path: &[u32]) -> String {
-    let names: Vec<String> = path.iter().map(|&s| board.name(s)).collect();
-    names.join(" ")
+    let mut out = String::with_capacity(path.len() * 4);
+    push_move_list(&mut out, board, path);
+    out
+}
+
+/// Appends the move list to `out` (no allocation per square: a 4096x4096
+/// tour has 16 million names).
+pub fn push_move_list(out: &mut String, board: &Board, path: &[u32]) {
+    for (i, &s) in path.iter().enumerate() {
+        if i > 0 {
+            out.push(' ');
+        }
+        board.cell(s).write_algebraic(out);
+    }
 }
 
 /// A human-readable duration.
@@ -135,7 +147,9 @@ pub fn report_text(
         } else {
             "Path"
         };
-        let _ = writeln!(out, "\n{label}: {}", move_list(board, path));
+        let _ = write!(out, "\n{label}: ");
+        push_move_list(&mut out, board, path);
+        out.push('\n');
     }
     let _ = writeln!(out, "\n{}", stats_line(report));
     out

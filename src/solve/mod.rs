@@ -2,6 +2,7 @@
 //! [`Report`]: an [`Outcome`] plus [`Stats`].
 
 pub mod backtrack;
+mod close;
 pub mod count;
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};

@@ -1,4 +1,36 @@
 //! Warnsdorff's rule: always move to the square with the fewest onward moves.
+//!
+//! One *walk* starts on a square and repeatedly steps to the unvisited target
+//! with the fewest unvisited targets of its own, ties broken by the
+//! [`TieBreak`]. A walk is linear in the number of squares: the onward counts
+//! are kept up to date (entering a square lowers the count of every square
+//! that has a move to it), so a step looks only at the current square's
+//! targets, and with `Lookahead` at their targets.
+//!
+//! Around the walk, for symmetric move graphs (every move can be made back):
+//! - **Repair.** When the walk gets stuck with squares left, Pósa rotations
+//!   (see [`super::close`]) reverse the tail of the path until its end has an
+//!   unvisited square next to it, and the walk goes on from there.
+//! - **Closing and fixed ends.** A finished walk whose end is not where the
+//!   goal wants it (one move from the start for a closed tour, the `end`
+//!   square for an open one) is rotated until it is. To make that short, such
+//!   walks break their remaining ties towards squares far from the target,
+//!   so they tend to finish near it.
+//!
+//! When a walk fails anyway (repair budget spent, or a directed graph), the
+//! solver restarts with random tie-breaks, and with a new start square where
+//! the puzzle leaves the start free, up to `restarts` times; then it gives up.
+//! It never claims that no tour exists.
+
+use std::time::Instant;
+
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+use super::close::{self, Budget, FAR};
+use super::{Goal, Limit, Limits, Outcome, Report, Stats, Stop};
+use crate::model::{Adjacency, Adjacent, MoveGraph};
+use crate::observe::Observer;
 
 /// How ties between equally good squares are broken.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, serde::Deserialize, serde::Serialize)]
@@ -8,7 +40,8 @@ pub enum TieBreak {
     /// A seeded random choice.
     Random,
     /// A second-level count: prefer the square whose own best onward square
-    /// has the fewest moves.
+    /// has the fewest moves (Pohl's rule applied once more); remaining ties
+    /// in move order.
     #[default]
     Lookahead,
 }
@@ -19,6 +52,828 @@ pub enum TieBreak {
 pub struct WarnsdorffOptions {
     /// Tie-break rule.
     pub tie_break: TieBreak,
-    /// How many new walks to try after a dead end (default: chosen by size).
+    /// How many new walks to try after a failed one (default:
+    /// [`DEFAULT_RESTARTS`]).
     pub restarts: Option<u32>,
+}
+
+/// Restarts when the puzzle does not say.
+pub const DEFAULT_RESTARTS: u32 = 20;
+
+/// A second-level count on ties of the first (Pohl's idea of applying the
+/// rule once more). Measured and not used by default: see BENCHMARKS.md.
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Second {
+    /// None.
+    Off,
+    /// The smallest onward count among the candidate's unvisited targets.
+    Min,
+    /// The sum of the onward counts of the candidate's unvisited targets.
+    Sum,
+}
+
+/// Everything that decides a walk's choices; [`Policy::of`] gives the one
+/// of each [`TieBreak`]. Public (but hidden) so the benchmark can compare
+/// variants.
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Policy {
+    /// Second-level count, applied right after the onward count.
+    pub second: Second,
+    /// The shape levels of `Lookahead`: farthest from the reference square
+    /// first, then nearest the rim.
+    pub shape: bool,
+    /// Final ties at random (otherwise in move order).
+    pub random: bool,
+    /// Repair stuck walks with rotations (symmetric graphs only).
+    pub repair: bool,
+    /// Rotate finished walks to close them or to reach the fixed end
+    /// (symmetric graphs only).
+    pub rotate: bool,
+}
+
+impl Policy {
+    /// The policy of a tie-break option.
+    pub fn of(tie: TieBreak) -> Policy {
+        Policy {
+            second: Second::Off,
+            shape: tie == TieBreak::Lookahead,
+            random: tie == TieBreak::Random,
+            repair: true,
+            rotate: true,
+        }
+    }
+}
+
+/// How often (in squares entered) the limits are checked.
+const CHECK_EVERY: u64 = 1 << 12;
+
+/// How far (in moves) a repair looks for unvisited squares before scanning
+/// the whole board.
+const REPAIR_RADIUS: u16 = 16;
+
+/// Runs the solver with the options of a puzzle file and its `seed`.
+pub fn solve<O: Observer>(
+    g: &MoveGraph,
+    goal: &Goal,
+    opts: &WarnsdorffOptions,
+    seed: u64,
+    limits: &Limits,
+    obs: &mut O,
+) -> Report {
+    let restarts = opts.restarts.unwrap_or(DEFAULT_RESTARTS);
+    let mut report = solve_with(
+        g,
+        goal,
+        Policy::of(opts.tie_break),
+        restarts,
+        seed,
+        limits,
+        obs,
+    );
+    report.solver = format!(
+        "warnsdorff (tie-break: {}{})",
+        match opts.tie_break {
+            TieBreak::First => "first",
+            TieBreak::Random => "random",
+            TieBreak::Lookahead => "lookahead",
+        },
+        report.solver
+    );
+    report
+}
+
+/// Runs the solver with an explicit policy. `report.solver` holds only a
+/// suffix describing repairs and rotations (see [`solve`]).
+#[doc(hidden)]
+pub fn solve_with<O: Observer>(
+    g: &MoveGraph,
+    goal: &Goal,
+    policy: Policy,
+    restarts: u32,
+    seed: u64,
+    limits: &Limits,
+    obs: &mut O,
+) -> Report {
+    let started = Instant::now();
+    let rev = (!g.is_symmetric()).then(|| g.reversed());
+    let wide = g.max_degree() > <u32 as Word>::MAX_COUNT;
+    let cfg = Config {
+        goal: *goal,
+        policy,
+        restarts,
+        seed,
+        symmetric: g.is_symmetric(),
+    };
+    let mut report = match g.adjacency() {
+        Adjacency::Leaper(a) => with_back(a, rev.as_ref(), wide, &cfg, limits, obs),
+        Adjacency::Lists(a) => with_back(a, rev.as_ref(), wide, &cfg, limits, obs),
+    };
+    report.stats.elapsed = started.elapsed();
+    report
+}
+
+fn with_back<A: Adjacent + Copy, O: Observer>(
+    fwd: A,
+    rev: Option<&MoveGraph>,
+    wide: bool,
+    cfg: &Config,
+    limits: &Limits,
+    obs: &mut O,
+) -> Report {
+    match rev.map(MoveGraph::adjacency) {
+        None => with_count(fwd, fwd, wide, cfg, limits, obs),
+        Some(Adjacency::Leaper(b)) => with_count(fwd, b, wide, cfg, limits, obs),
+        Some(Adjacency::Lists(b)) => with_count(fwd, b, wide, cfg, limits, obs),
+    }
+}
+
+fn with_count<A: Adjacent, B: Adjacent, O: Observer>(
+    fwd: A,
+    back: B,
+    wide: bool,
+    cfg: &Config,
+    limits: &Limits,
+    obs: &mut O,
+) -> Report {
+    if wide {
+        Engine::<A, B, u64, O>::new(fwd, back, cfg, limits, obs).run()
+    } else {
+        Engine::<A, B, u32, O>::new(fwd, back, cfg, limits, obs).run()
+    }
+}
+
+struct Config {
+    goal: Goal,
+    policy: Policy,
+    restarts: u32,
+    seed: u64,
+    symmetric: bool,
+}
+
+/// A square's whole state in one machine word, laid out so that comparing
+/// words compares what the rule compares:
+///
+/// ```text
+/// visited | onward count | far field | depth field      (u32: 1 | 7 | 12 | 12 bits)
+/// ```
+///
+/// The visited flag puts every visited square above every unvisited one;
+/// then the number of unvisited targets (Warnsdorff's count); then the
+/// `Lookahead` keys: `far` is small for squares far from the reference
+/// square, `depth` small near the rim. The rule's choice is the smallest
+/// word among the current square's targets, found in the same pass that
+/// lowers their counts. Counts stay exact for visited squares too, so
+/// entering a square lowers its neighbours' counts without looking at them
+/// first. Graphs with squares of 128 moves or more use `u64` words (1 | 31 |
+/// 16 | 16 bits). Distances beyond a field's range saturate: they only mean
+/// "far".
+trait Word: Copy + Ord {
+    /// The largest count the layout holds.
+    const MAX_COUNT: usize;
+    /// The largest value of a shape field.
+    const FIELD_MAX: u32;
+    /// The visited flag.
+    const VISITED: Self;
+    /// A word with both shape fields and a zero count.
+    fn fields(far: u32, depth: u32) -> Self;
+    /// This word's shape fields with `count` and no visited flag.
+    fn with_count(self, count: usize) -> Self;
+    /// This word with its far field replaced.
+    fn with_far(self, far: u32) -> Self;
+    fn dec(&mut self);
+    fn mark(&mut self);
+    fn count(self) -> u32;
+    #[inline]
+    fn is_free(self) -> bool {
+        self < Self::VISITED
+    }
+}
+
+impl Word for u32 {
+    const MAX_COUNT: usize = 127;
+    const FIELD_MAX: u32 = 0xfff;
+    const VISITED: u32 = 1 << 31;
+    #[inline]
+    fn fields(far: u32, depth: u32) -> u32 {
+        (far.min(Self::FIELD_MAX) << 12) | depth.min(Self::FIELD_MAX)
+    }
+    #[inline]
+    fn with_count(self, count: usize) -> u32 {
+        (self & 0x00ff_ffff) | ((count as u32) << 24)
+    }
+    #[inline]
+    fn with_far(self, far: u32) -> u32 {
+        (self & 0xff00_0fff) | (far.min(Self::FIELD_MAX) << 12)
+    }
+    #[inline]
+    fn dec(&mut self) {
+        *self -= 1 << 24;
+    }
+    #[inline]
+    fn mark(&mut self) {
+        *self |= Self::VISITED;
+    }
+    #[inline]
+    fn count(self) -> u32 {
+        (self >> 24) & 0x7f
+    }
+}
+
+impl Word for u64 {
+    const MAX_COUNT: usize = (1 << 31) - 1;
+    const FIELD_MAX: u32 = 0xffff;
+    const VISITED: u64 = 1 << 63;
+    #[inline]
+    fn fields(far: u32, depth: u32) -> u64 {
+        (u64::from(far.min(Self::FIELD_MAX)) << 16) | u64::from(depth.min(Self::FIELD_MAX))
+    }
+    #[inline]
+    fn with_count(self, count: usize) -> u64 {
+        (self & 0xffff_ffff) | ((count as u64) << 32)
+    }
+    #[inline]
+    fn with_far(self, far: u32) -> u64 {
+        (self & 0xffff_ffff_0000_ffff) | (u64::from(far.min(Self::FIELD_MAX)) << 16)
+    }
+    #[inline]
+    fn dec(&mut self) {
+        *self -= 1 << 32;
+    }
+    #[inline]
+    fn mark(&mut self) {
+        *self |= Self::VISITED;
+    }
+    #[inline]
+    fn count(self) -> u32 {
+        ((self >> 32) & 0x7fff_ffff) as u32
+    }
+}
+
+/// How one walk ended.
+enum WalkEnd {
+    /// Every square visited.
+    Complete,
+    /// Stuck with squares left; repair failed or was not possible.
+    Stuck,
+    /// A limit ran out, or Ctrl-C.
+    Stopped(Stop),
+}
+
+struct Engine<'l, 'o, A, B, W, O> {
+    fwd: A,
+    back: B,
+    n: usize,
+    goal: Goal,
+    policy: Policy,
+    restarts: u32,
+    symmetric: bool,
+    /// One word per square (see [`Word`]).
+    state: Vec<W>,
+    path: Vec<u32>,
+    /// Index of each square on `path`, kept only once a rotation needs it.
+    pos: Vec<u32>,
+    pos_valid: bool,
+    /// Scratch distances for repairs (FAR where untouched).
+    dist: Vec<u16>,
+    touched: Vec<u32>,
+    /// Distances to the goal's target squares, for rotations (closed tour
+    /// or fixed end on a symmetric graph; empty otherwise).
+    goal_dist: Vec<u16>,
+    /// The squares the far fields were computed from.
+    reference: Vec<u32>,
+    cands: Vec<u32>,
+    rng: ChaCha8Rng,
+    limits: &'l Limits<'l>,
+    obs: &'o mut O,
+    nodes: u64,
+    next_check: u64,
+    repairs: u64,
+    rotations: u64,
+    best: Vec<u32>,
+}
+
+impl<'l, 'o, A: Adjacent, B: Adjacent, W: Word, O: Observer> Engine<'l, 'o, A, B, W, O> {
+    fn new(fwd: A, back: B, cfg: &Config, limits: &'l Limits<'l>, obs: &'o mut O) -> Self {
+        let n = fwd.len();
+        Engine {
+            fwd,
+            back,
+            n,
+            goal: cfg.goal,
+            policy: cfg.policy,
+            restarts: cfg.restarts,
+            symmetric: cfg.symmetric,
+            state: Vec::new(),
+            path: Vec::with_capacity(n),
+            pos: Vec::new(),
+            pos_valid: false,
+            dist: Vec::new(),
+            touched: Vec::new(),
+            goal_dist: Vec::new(),
+            reference: Vec::new(),
+            cands: Vec::new(),
+            rng: ChaCha8Rng::seed_from_u64(cfg.seed),
+            limits,
+            obs,
+            nodes: 0,
+            next_check: CHECK_EVERY,
+            repairs: 0,
+            rotations: 0,
+            best: Vec::new(),
+        }
+    }
+
+    fn run(mut self) -> Report {
+        let goal = self.goal;
+        let n = self.n;
+        if n == 0 {
+            return self.report(Outcome::GaveUp {
+                limit: Limit::Restarts,
+                best: Vec::new(),
+            });
+        }
+        let rotate = self.symmetric && self.policy.rotate;
+        // An open tour with a fixed end and a free start is walked from the
+        // end (on a symmetric graph) and read backwards.
+        let backwards =
+            self.symmetric && !goal.closed && goal.start.is_none() && goal.end.is_some();
+        // Where the finished walk must end, if anywhere in particular.
+        let want_end = if backwards || goal.closed {
+            None
+        } else {
+            goal.end
+        };
+        // A closed tour may be walked from anywhere, then re-rooted.
+        let fixed_start = if backwards {
+            goal.end
+        } else if goal.closed {
+            None
+        } else {
+            goal.start
+        };
+        let mut starts: Vec<u32> = Vec::new();
+        let mut outcome = None;
+        let mut attempts = 0u64;
+        for attempt in 0..=u64::from(self.restarts) {
+            attempts = attempt + 1;
+            if attempt > 0 {
+                self.obs.restart();
+            }
+            let start = match fixed_start {
+                Some(s) => s,
+                None => {
+                    if starts.is_empty() {
+                        starts = start_order(&self.fwd, self.restarts as usize + 1);
+                    }
+                    starts[attempt as usize % starts.len()]
+                }
+            };
+            // The squares the walk should finish on.
+            let target: Option<Vec<u32>> = if goal.closed {
+                Some(self.back_neighbours(start))
+            } else {
+                want_end.map(|e| vec![e])
+            };
+            // Distances from the target guide rotations. The far fields
+            // measure from the target, or from the start if there is none;
+            // the depth fields are set once. The two searches run side by side.
+            let shape = self.policy.shape;
+            let keep_goal = rotate && target.is_some();
+            let reference: Vec<u32> = match &target {
+                Some(t) => t.clone(),
+                None if shape => vec![start],
+                None => Vec::new(),
+            };
+            let first = self.state.is_empty();
+            let search = !reference.is_empty()
+                && (reference != self.reference || (keep_goal && self.goal_dist.is_empty()));
+            let (fwd, n) = (&self.fwd, self.n);
+            let (depth, dist) = rayon::join(
+                || (first && shape).then(|| rim_depth(fwd)),
+                || search.then(|| distances(fwd, n, &reference)),
+            );
+            if first {
+                self.state = match depth {
+                    Some(d) => d.into_iter().map(|d| W::fields(0, u32::from(d))).collect(),
+                    None => vec![W::fields(0, 0); n],
+                };
+            }
+            if let Some(dist) = dist {
+                if shape {
+                    for (w, &d) in self.state.iter_mut().zip(&dist) {
+                        *w = w.with_far(W::FIELD_MAX - u32::from(d).min(W::FIELD_MAX));
+                    }
+                }
+                self.goal_dist = if keep_goal { dist } else { Vec::new() };
+                self.reference = reference;
+            } else if !keep_goal {
+                self.goal_dist = Vec::new();
+            }
+            // On a directed graph a fixed end is kept for last instead.
+            let block = if rotate { None } else { want_end };
+            let random = self.policy.random || attempt > 0;
+            match self.walk(start, random, block) {
+                WalkEnd::Stopped(stop) => {
+                    self.keep_best();
+                    outcome = Some(stop.outcome(std::mem::take(&mut self.best)));
+                    break;
+                }
+                WalkEnd::Stuck => self.keep_best(),
+                WalkEnd::Complete => {
+                    let ok = match &target {
+                        None => true,
+                        Some(t) if !rotate => t.contains(&self.path[n - 1]),
+                        Some(_) => self.rotate_to_goal(),
+                    };
+                    if ok {
+                        let mut tour = std::mem::take(&mut self.path);
+                        if backwards {
+                            tour.reverse();
+                        }
+                        if goal.closed
+                            && let Some(s) = goal.start
+                            && let Some(i) = tour.iter().position(|&x| x == s)
+                        {
+                            tour.rotate_left(i);
+                        }
+                        outcome = Some(Outcome::Found(tour));
+                        break;
+                    }
+                    self.keep_best();
+                }
+            }
+            if let Some(stop) = self.limits.exceeded(self.nodes) {
+                outcome = Some(stop.outcome(std::mem::take(&mut self.best)));
+                break;
+            }
+        }
+        let outcome = outcome.unwrap_or_else(|| Outcome::GaveUp {
+            limit: Limit::Restarts,
+            best: std::mem::take(&mut self.best),
+        });
+        let mut report = self.report(outcome);
+        report.stats.restarts = attempts.saturating_sub(1);
+        report
+    }
+
+    fn report(&self, outcome: Outcome) -> Report {
+        let solver = if self.repairs > 0 || self.rotations > 0 {
+            format!("; {} repairs, {} rotations", self.repairs, self.rotations)
+        } else {
+            String::new()
+        };
+        Report {
+            outcome,
+            stats: Stats {
+                nodes: self.nodes,
+                ..Stats::default()
+            },
+            solver,
+        }
+    }
+
+    /// Squares with a move to `s`.
+    fn back_neighbours(&self, s: u32) -> Vec<u32> {
+        let mut v = Vec::new();
+        self.back.each(s, |u| v.push(u));
+        v
+    }
+
+    fn keep_best(&mut self) {
+        if self.path.len() > self.best.len() {
+            self.best.clear();
+            self.best.extend_from_slice(&self.path);
+        }
+    }
+
+    /// Enters `t`: marks it, lowers its predecessors' counts, extends the
+    /// path, and gathers the rule's best targets of `t` into `cands` (in the
+    /// same pass when the graph is symmetric: predecessors and targets are
+    /// then the same squares).
+    #[inline]
+    fn enter(&mut self, t: u32, block: Option<u32>) -> Option<Stop> {
+        self.state[t as usize].mark();
+        if self.pos_valid {
+            self.pos[t as usize] = self.path.len() as u32;
+        }
+        self.path.push(t);
+        if self.symmetric && block.is_none() {
+            let state = &mut self.state;
+            let cands = &mut self.cands;
+            cands.clear();
+            let mut low = W::VISITED;
+            self.fwd.each(t, |u| {
+                let w = &mut state[u as usize];
+                w.dec();
+                let key = *w;
+                if key < low {
+                    low = key;
+                    cands.clear();
+                }
+                if key == low && key.is_free() {
+                    cands.push(u);
+                }
+            });
+        } else {
+            let state = &mut self.state;
+            self.back.each(t, |u| state[u as usize].dec());
+            self.gather(t, block);
+        }
+        self.nodes += 1;
+        if O::ACTIVE {
+            self.obs.advance(&self.path);
+        }
+        if self.nodes >= self.next_check {
+            self.next_check = self.nodes + CHECK_EVERY;
+            return self.limits.exceeded(self.nodes);
+        }
+        None
+    }
+
+    /// Gathers into `cands` the unvisited targets of `v` with the smallest
+    /// word (`block` only as the last square).
+    #[inline]
+    fn gather(&mut self, v: u32, block: Option<u32>) {
+        let last_step = self.path.len() + 1 == self.n;
+        let state = &self.state;
+        let cands = &mut self.cands;
+        cands.clear();
+        let mut low = W::VISITED;
+        self.fwd.each(v, |t| {
+            let key = state[t as usize];
+            if !key.is_free() || (block == Some(t) && !last_step) {
+                return;
+            }
+            if key < low {
+                low = key;
+                cands.clear();
+            }
+            if key == low {
+                cands.push(t);
+            }
+        });
+    }
+
+    /// One walk from `start`.
+    fn walk(&mut self, start: u32, random: bool, block: Option<u32>) -> WalkEnd {
+        let fwd = &self.fwd;
+        for (s, w) in self.state.iter_mut().enumerate() {
+            *w = w.with_count(fwd.degree(s as u32));
+        }
+        self.path.clear();
+        self.pos_valid = false;
+        let mut next = start;
+        loop {
+            if let Some(stop) = self.enter(next, block) {
+                return WalkEnd::Stopped(stop);
+            }
+            if self.path.len() == self.n {
+                return WalkEnd::Complete;
+            }
+            next = match self.choose(random) {
+                Some(t) => t,
+                None => {
+                    if !(self.symmetric && self.policy.repair && self.repair()) {
+                        return WalkEnd::Stuck;
+                    }
+                    let end = self.path[self.path.len() - 1];
+                    self.gather(end, block);
+                    match self.choose(random) {
+                        Some(t) => t,
+                        None => return WalkEnd::Stuck,
+                    }
+                }
+            };
+        }
+    }
+
+    /// Breaks the ties left among `cands`; None if there are no candidates.
+    #[inline]
+    fn choose(&mut self, random: bool) -> Option<u32> {
+        let cands = &mut self.cands;
+        if cands.len() > 1 && self.policy.second != Second::Off {
+            let (fwd, state) = (&self.fwd, &self.state);
+            let sum = self.policy.second == Second::Sum;
+            keep_min(cands, |t| {
+                let mut key = if sum { 0 } else { u32::MAX };
+                fwd.each(t, |u| {
+                    let w = state[u as usize];
+                    if w.is_free() {
+                        key = if sum {
+                            key + w.count()
+                        } else {
+                            key.min(w.count())
+                        };
+                    }
+                });
+                key
+            });
+        }
+        match cands.len() {
+            0 => None,
+            1 => Some(cands[0]),
+            k if random => Some(cands[self.rng.random_range(0..k)]),
+            _ => Some(cands[0]),
+        }
+    }
+
+    /// Builds `pos` from the path if it is stale.
+    fn index_path(&mut self) {
+        if !self.pos_valid {
+            if self.pos.len() != self.n {
+                self.pos = vec![0; self.n];
+            }
+            for (i, &s) in self.path.iter().enumerate() {
+                self.pos[s as usize] = i as u32;
+            }
+            self.pos_valid = true;
+        }
+    }
+
+    /// The walk is stuck with squares left: rotate its end next to an
+    /// unvisited square. True on success.
+    fn repair(&mut self) -> bool {
+        self.repairs += 1;
+        self.index_path();
+        if self.dist.len() != self.n {
+            self.dist = vec![FAR; self.n];
+        }
+        for &s in &self.touched {
+            self.dist[s as usize] = FAR;
+        }
+        self.touched.clear();
+        let end = self.path[self.path.len() - 1];
+        // Unvisited squares near the end, or anywhere if none is near.
+        let state = &self.state;
+        close::distances(
+            &self.fwd,
+            [end],
+            |_| true,
+            REPAIR_RADIUS,
+            &mut self.dist,
+            Some(&mut self.touched),
+        );
+        let mut near: Vec<u32> = self
+            .touched
+            .iter()
+            .copied()
+            .filter(|&s| state[s as usize].is_free())
+            .collect();
+        for &s in &self.touched {
+            self.dist[s as usize] = FAR;
+        }
+        self.touched.clear();
+        let radius = if near.is_empty() {
+            near.extend((0..self.n as u32).filter(|&s| state[s as usize].is_free()));
+            FAR
+        } else {
+            // The end is within REPAIR_RADIUS of them: local distances do.
+            2 * REPAIR_RADIUS + 2
+        };
+        // Distances from those squares through visited ones, less one: the
+        // end must reach 0, next to an unvisited square.
+        close::distances(
+            &self.fwd,
+            near.iter().copied(),
+            |s| !state[s as usize].is_free(),
+            radius,
+            &mut self.dist,
+            Some(&mut self.touched),
+        );
+        for &s in &self.touched {
+            let d = &mut self.dist[s as usize];
+            *d = if state[s as usize].is_free() {
+                FAR
+            } else {
+                *d - 1
+            };
+        }
+        let mut budget = Budget {
+            rotations: 4 * u64::from(REPAIR_RADIUS) + 64,
+            work: 4 * self.path.len() as u64 + 4096,
+        };
+        let r = close::rotate_end(
+            &self.fwd,
+            &mut self.path,
+            &mut self.pos,
+            |s| !state[s as usize].is_free(),
+            &self.dist,
+            &mut budget,
+            &mut self.rng,
+            self.obs,
+        );
+        self.rotations += r.unwrap_or(0);
+        r.is_some()
+    }
+
+    /// The walk covers every square: rotate until its end is on the target
+    /// (`goal_dist` 0). A closed tour has no fixed start, so when the end
+    /// gets nowhere the path is turned round and the other end tries, a few
+    /// times. True on success.
+    fn rotate_to_goal(&mut self) -> bool {
+        if self.goal_dist[self.path[self.n - 1] as usize] == 0 {
+            return true;
+        }
+        self.index_path();
+        let mut turned: Option<Vec<u16>> = None;
+        for round in 0..4 {
+            let dist = turned.as_deref().unwrap_or(&self.goal_dist);
+            let from = dist[self.path[self.n - 1] as usize];
+            let mut budget = Budget {
+                rotations: 64 * u64::from(from) + 1024,
+                work: 16 * self.n as u64 + 65536,
+            };
+            let r = close::rotate_end(
+                &self.fwd,
+                &mut self.path,
+                &mut self.pos,
+                |_| true,
+                dist,
+                &mut budget,
+                &mut self.rng,
+                self.obs,
+            );
+            self.rotations += r.unwrap_or(0);
+            if r.is_some() {
+                return true;
+            }
+            if !self.goal.closed || round == 3 {
+                return false;
+            }
+            self.path.reverse();
+            self.pos_valid = false;
+            self.index_path();
+            let start = self.path[0];
+            turned = Some(distances(&self.fwd, self.n, &self.back_neighbours(start)));
+        }
+        false
+    }
+}
+
+/// Breadth-first distances from `sources` over `adj`'s `n` squares
+/// (saturating, FAR where unreached).
+fn distances<A: Adjacent>(adj: &A, n: usize, sources: &[u32]) -> Vec<u16> {
+    debug_assert_eq!(adj.len(), n);
+    close::all_distances(adj, sources.iter().copied())
+}
+
+/// Keeps only the candidates with the smallest `key` (stable order).
+#[inline]
+fn keep_min(cands: &mut Vec<u32>, mut key: impl FnMut(u32) -> u32) {
+    let mut low = u32::MAX;
+    let mut kept = 0;
+    for i in 0..cands.len() {
+        let t = cands[i];
+        let k = key(t);
+        if k < low {
+            low = k;
+            kept = 0;
+        }
+        if k == low {
+            cands[kept] = t;
+            kept += 1;
+        }
+    }
+    cands.truncate(kept);
+}
+
+/// Moves from the rim: breadth-first distances from the squares with fewer
+/// moves than the most any square has (the edge of the board, the edges of
+/// holes). All 0 if every square has as many moves (a torus).
+fn rim_depth<A: Adjacent>(adj: &A) -> Vec<u16> {
+    let n = adj.len() as u32;
+    let max = (0..n).map(|s| adj.degree(s)).max().unwrap_or(0);
+    if (0..n).all(|s| adj.degree(s) == max) {
+        return vec![0; n as usize];
+    }
+    close::all_distances(adj, (0..n).filter(|&s| adj.degree(s) < max))
+}
+
+/// Up to `count` start squares: fewest moves first, then board order.
+fn start_order<A: Adjacent>(adj: &A, count: usize) -> Vec<u32> {
+    let n = adj.len() as u32;
+    // The smallest degree `d` with at least `count` squares of degree <= d.
+    let mut histogram: Vec<usize> = Vec::new();
+    for s in 0..n {
+        let d = adj.degree(s);
+        if histogram.len() <= d {
+            histogram.resize(d + 1, 0);
+        }
+        histogram[d] += 1;
+    }
+    let mut seen = 0;
+    let mut limit = histogram.len();
+    for (d, &c) in histogram.iter().enumerate() {
+        seen += c;
+        if seen >= count {
+            limit = d;
+            break;
+        }
+    }
+    let mut out: Vec<u32> = (0..n).filter(|&s| adj.degree(s) <= limit).collect();
+    out.sort_by_key(|&s| adj.degree(s));
+    out.truncate(count);
+    out
 }
