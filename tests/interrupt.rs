@@ -1,0 +1,146 @@
+//! Ctrl-C (SIGINT) during every solver and during `count`: the best partial
+//! result is printed, no output file is left behind, and the exit code is 130.
+//! Also: a time limit stops each of them with exit 3.
+
+mod common;
+
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// Long-running puzzles, one per solver (each runs for minutes if left alone).
+const LONG: &[(&str, &str)] = &[
+    (
+        "backtrack.ron",
+        r#"Puzzle(board: "10x10", piece: "jumps (1,2), (1,-2), (-1,2), (-1,-2), (2,1), (2,-1), (-2,1), (-2,-1)", start: "b1", tour: Closed, solver: Backtrack(order: Given))"#,
+    ),
+    (
+        "genetic.ron",
+        r#"Puzzle(board: "16x16", piece: "knight", start: "a1", solver: Genetic(preset: Classic))"#,
+    ),
+    (
+        "warnsdorff.ron",
+        r#"Puzzle(board: "4x4", piece: "knight", solver: Warnsdorff(tie_break: Random, restarts: 4000000000))"#,
+    ),
+];
+
+fn engine_bin() -> &'static Path {
+    assert_cmd::cargo::cargo_bin!("engine")
+}
+
+fn interrupt_after(args: &[&str], dir: &Path, wait: Duration) -> std::process::Output {
+    let child = Command::new(engine_bin())
+        .args(args)
+        .current_dir(dir)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("{e}"));
+    std::thread::sleep(wait);
+    let status = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert!(status.success());
+    child.wait_with_output().unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn files_in(dir: &Path) -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("{e}"))
+        .filter_map(|e| e.ok().map(|e| e.file_name().to_string_lossy().into_owned()))
+        .collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn ctrl_c_during_every_solver() {
+    for (name, text) in LONG {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        std::fs::write(dir.path().join(name), text).unwrap_or_else(|e| panic!("{e}"));
+        let before = files_in(dir.path());
+        let out = interrupt_after(
+            &[
+                "run",
+                name,
+                "--format",
+                "json",
+                "--gif",
+                "t.gif",
+                "--search-gif",
+                "s.gif",
+            ],
+            dir.path(),
+            Duration::from_millis(700),
+        );
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(130), "{name}: {err}");
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout)
+            .unwrap_or_else(|e| panic!("{name}: {e}: {}", String::from_utf8_lossy(&out.stdout)));
+        assert_eq!(v["status"], "interrupted", "{name}");
+        // The partial path printed is a legal path of the piece.
+        let p = common::load(&dir.path().join(name));
+        let path = common::tour_from_json(&p, &v);
+        assert!(!path.is_empty(), "{name}: a partial path is printed");
+        for w in path.windows(2) {
+            assert!(
+                engine::verify::legal(&p.board, &p.piece, p.board.cell(w[0]), p.board.cell(w[1])),
+                "{name}: the partial path is legal"
+            );
+        }
+        assert_eq!(
+            files_in(dir.path()),
+            before,
+            "{name}: no output file is left"
+        );
+    }
+}
+
+#[test]
+fn ctrl_c_during_count() {
+    let out = interrupt_after(
+        &["count", "puzzles/count-knight7x7.ron", "--quiet"],
+        Path::new(env!("CARGO_MANIFEST_DIR")),
+        Duration::from_millis(700),
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        out.status.code(),
+        Some(130),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(text.contains("lower bound"), "{text}");
+}
+
+#[test]
+fn time_limits_stop_every_solver_and_count() {
+    for (name, text) in LONG {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let file = dir.path().join(name);
+        std::fs::write(&file, text).unwrap_or_else(|e| panic!("{e}"));
+        let t = Instant::now();
+        let out = Command::new(engine_bin())
+            .args(["run", "--quiet", "--time-limit", "0.3"])
+            .arg(&file)
+            .output()
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(out.status.code(), Some(3), "{name}");
+        // Generous: the deadline is checked every few milliseconds; this only
+        // catches a limit that is not honoured at all.
+        assert!(t.elapsed() < Duration::from_secs(5), "{name}");
+    }
+    let out = Command::new(engine_bin())
+        .args([
+            "count",
+            "puzzles/count-knight7x7.ron",
+            "--quiet",
+            "--time-limit",
+            "0.3",
+        ])
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(out.status.code(), Some(3));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("lower bound"));
+}
