@@ -344,8 +344,9 @@ impl Layout {
             (Style::PathOnly, PATH_ONLY_PX, side)
         };
         let (num, den) = (i64::from(num), i64::from(den));
-        let bw = i64::from(cols) * num / den;
-        let bh = i64::from(rows) * num / den;
+        // At least a pixel each way, however long and thin the board.
+        let bw = (i64::from(cols) * num / den).max(1);
+        let bh = (i64::from(rows) * num / den).max(1);
         let width = bw.max(i64::from(MIN_WIDTH));
         let ox = (width - bw) / 2;
         let ts: i64 = if width >= 256 { 2 } else { 1 };
