@@ -262,7 +262,8 @@ fn run(args: RunArgs) -> Result<u8, Error> {
         None
     };
     let gif_opts = gif_options(&args)?;
-    // Created before the search, so a bad output path fails at once.
+    // Checked before the search, so a bad output path fails at once; the
+    // files themselves are written only at the end.
     let pending = |p: &Option<PathBuf>| -> Result<Option<PendingFile>, Error> {
         p.as_deref()
             .map(|p| {
@@ -352,7 +353,7 @@ fn run(args: RunArgs) -> Result<u8, Error> {
     drop(stdout);
     let code = report.outcome.exit_code() as u8;
     if matches!(report.outcome, Outcome::Interrupted { .. }) {
-        // Dropping the pending files removes them: no GIF after Ctrl-C.
+        // No GIF after Ctrl-C: nothing has been written yet.
         return Ok(code);
     }
     let scene = Scene::new(&puzzle);

@@ -344,8 +344,9 @@ impl Layout {
             (Style::PathOnly, PATH_ONLY_PX, side)
         };
         let (num, den) = (i64::from(num), i64::from(den));
-        let bw = i64::from(cols) * num / den;
-        let bh = i64::from(rows) * num / den;
+        // At least a pixel each way, however long and thin the board.
+        let bw = (i64::from(cols) * num / den).max(1);
+        let bh = (i64::from(rows) * num / den).max(1);
         let width = bw.max(i64::from(MIN_WIDTH));
         let ox = (width - bw) / 2;
         let ts: i64 = if width >= 256 { 2 } else { 1 };
@@ -1299,8 +1300,9 @@ type Batch = Vec<gif::Frame<'static>>;
 
 /// Cuts frames: the first whole, the rest as the changed rectangle with
 /// unchanged pixels transparent. Batches of frames go to a second thread
-/// that compresses them (in parallel) and writes them in order, while the
-/// next frames are drawn.
+/// that compresses and writes them, in order, while the next frames are
+/// drawn. (One compressing thread: on a busy machine more threads only
+/// compete for the same cores.)
 struct Frames<'c> {
     tx: Option<std::sync::mpsc::SyncSender<Batch>>,
     batch: Batch,
@@ -1317,16 +1319,14 @@ fn encode<W: Write + Send>(
     cancel: Option<&AtomicBool>,
     body: impl FnOnce(&mut Frames) -> Result<(), GifError>,
 ) -> Result<usize, GifError> {
-    use rayon::prelude::*;
     let mut enc = gif::Encoder::new(w, lay.width as u16, lay.height as u16, &palette(lay.style))?;
     enc.set_repeat(gif::Repeat::Infinite)?;
     std::thread::scope(|scope| {
         let (tx, rx) = std::sync::mpsc::sync_channel::<Batch>(2);
         let writer = scope.spawn(move || -> Result<W, GifError> {
-            for mut batch in rx {
-                batch.par_iter_mut().for_each(|f| f.make_lzw_pre_encoded());
+            for batch in rx {
                 for f in &batch {
-                    enc.write_lzw_pre_encoded_frame(f)?;
+                    enc.write_frame(f)?;
                 }
             }
             let mut w = enc.into_inner()?;
