@@ -4,8 +4,8 @@
 //! N-th prefix task, so each is a sample of the whole search.
 //!
 //! Run: `cargo bench --bench count_project -- [--puzzle FILE] [--shards N]
-//! [--sample K] [--threads T]` (default: puzzles/count-knight7x7.ron, 2000
-//! shards, 6 of them, 1 thread).
+//! [--sample K] [--threads T] [--only K1,K2,..] [--memo-min M]` (default:
+//! puzzles/count-knight7x7.ron, 2000 shards, 6 of them, 1 thread).
 
 use std::time::Instant;
 
@@ -27,6 +27,18 @@ fn main() {
     let shards: u32 = arg(&args, "--shards", 2000);
     let sample: u32 = arg(&args, "--sample", 6).clamp(1, shards);
     let threads: usize = arg(&args, "--threads", 1);
+    // Only for measuring the cache: endings of at least this many squares.
+    let memo_min: Option<u32> = args
+        .iter()
+        .position(|a| a == "--memo-min")
+        .and_then(|i| args.get(i + 1))
+        .and_then(|v| v.parse().ok());
+    // Shards to count, instead of an even spread (e.g. `--only 7,334`).
+    let only: Option<Vec<u32>> = args
+        .iter()
+        .position(|a| a == "--only")
+        .and_then(|i| args.get(i + 1))
+        .map(|v| v.split(',').filter_map(|k| k.parse().ok()).collect());
     let puzzle = match Puzzle::load(std::path::Path::new(&file)) {
         Ok(p) => p,
         Err(e) => {
@@ -36,14 +48,19 @@ fn main() {
     };
     let g = puzzle.graph();
     let sym = Symmetries::of_board(&puzzle.board, &g);
-    println!("{file}: {shards} shards, sampling {sample}, {threads} thread(s)");
+    println!(
+        "{file}: {shards} shards, sampling {}, {threads} thread(s)",
+        only.as_ref().map_or(sample as usize, Vec::len)
+    );
     let mut secs = Vec::new();
     let mut tours = 0u128;
-    for i in 0..sample {
-        let k = 1 + i * shards / sample;
+    let picked: Vec<u32> =
+        only.unwrap_or_else(|| (0..sample).map(|i| 1 + i * shards / sample).collect());
+    for &k in &picked {
         let opts = CountOptions {
             threads: Some(threads),
             shard: Shard::new(k, shards),
+            memo_min,
             ..CountOptions::default()
         };
         let started = Instant::now();
@@ -66,6 +83,6 @@ fn main() {
     );
     println!(
         "tours in the sample: {tours}; scaled to all shards: about {:.3e}",
-        tours as f64 * f64::from(shards) / f64::from(sample)
+        tours as f64 * f64::from(shards) / secs.len() as f64
     );
 }

@@ -48,7 +48,7 @@ pub use symmetry::Symmetries;
 
 use super::{Goal, Limits, Stats, Stop, predecessors_mask};
 use crate::model::MoveGraph;
-use search::{Expand, MEMO_MIN, Memo, State, Tables};
+use search::{Expand, Memo, State, Tables};
 
 /// The least number of prefix tasks a count is split into.
 pub const DEFAULT_TASKS: usize = 4096;
@@ -149,8 +149,9 @@ pub struct CountOptions {
     /// Least number of prefix tasks (default: [`DEFAULT_TASKS`], or
     /// [`TASKS_PER_SHARD`] per shard if that is more).
     pub tasks: Option<usize>,
-    /// Cache the counts of endings of at least this many squares (default
-    /// 12; smaller endings are cheaper to recount than to look up).
+    /// Cache the counts of endings of at least this many squares (default:
+    /// three eighths of the board; smaller endings are cheaper to recount
+    /// than to look up).
     pub memo_min: Option<u32>,
     /// Use the general search even on boards of at most 64 squares, which
     /// otherwise get the faster bitboard search. The counts are the same.
@@ -565,7 +566,7 @@ pub fn count(
     // Directed closed tours: also count those that use only moves that can
     // be made back (see the module docs).
     let second = closed && n >= 3 && !g.is_symmetric();
-    let memo_min = opts.memo_min.unwrap_or(MEMO_MIN);
+    let memo_min = opts.memo_min.unwrap_or_else(|| search::memo_min(n));
     let reversal = opts.pruning.reversal
         && !closed
         && start.is_none()
@@ -632,6 +633,7 @@ pub fn count(
             d
         });
     }
+
     counted.stats = Stats {
         nodes: shared.nodes.load(Ordering::Relaxed),
         elapsed: started.elapsed(),
