@@ -417,11 +417,14 @@ fn count_cmd(args: CountArgs) -> Result<u8, Error> {
     match counted.stopped {
         None => {
             out.push_str(&format!("{} {what}{in_shard}\n", counted.tours));
-            if let Some(c) = counted.cycles() {
-                out.push_str(&format!(
-                    "{c} distinct cycles{in_shard} (each counted once, whatever its start and direction){}\n",
-                    if shard.is_some() { "; add up cycles_x2 over the shards and halve" } else { "" }
-                ));
+            match (counted.cycles(), shard, counted.cycles_x2) {
+                (Some(_), Some(_), Some(x2)) => out.push_str(&format!(
+                    "{x2} = this shard's part of twice the distinct cycles (add up cycles_x2 over the shards, then halve)\n"
+                )),
+                (Some(c), _, _) => out.push_str(&format!(
+                    "{c} distinct cycles (each counted once, whatever its start and direction)\n"
+                )),
+                _ => {}
             }
         }
         Some(stop) => {
@@ -434,7 +437,9 @@ fn count_cmd(args: CountArgs) -> Result<u8, Error> {
                 counted.tours, counted.tasks_done, counted.tasks
             ));
             if let Some(c) = counted.cycles() {
-                out.push_str(&format!("at least {c} distinct cycles{in_shard}\n"));
+                if shard.is_none() {
+                    out.push_str(&format!("at least {c} distinct cycles\n"));
+                }
             }
         }
     }
