@@ -436,10 +436,10 @@ fn count_cmd(args: CountArgs) -> Result<u8, Error> {
                 "at least {} {what}{in_shard} (a lower bound: {why} after {} of {} tasks)\n",
                 counted.tours, counted.tasks_done, counted.tasks
             ));
-            if let Some(c) = counted.cycles() {
-                if shard.is_none() {
-                    out.push_str(&format!("at least {c} distinct cycles\n"));
-                }
+            if let Some(c) = counted.cycles()
+                && shard.is_none()
+            {
+                out.push_str(&format!("at least {c} distinct cycles\n"));
             }
         }
     }
