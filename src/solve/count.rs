@@ -234,14 +234,16 @@ impl Pass {
     /// their orbit are kept: a prefix that is not least has no extension
     /// that is, so it is dropped as soon as it is seen. The tasks are
     /// numbered in the order found; only the shard's are kept. Returns the
-    /// number of tasks of the whole count.
+    /// number of tasks of the whole count, or why `limits` stopped it (it is
+    /// checked at every start square, for boards with very many).
     fn build_tasks(
         &mut self,
         starts: &[u32],
         group: &Symmetries,
         target: usize,
         shard: Option<Shard>,
-    ) -> usize {
+        limits: &Limits,
+    ) -> Result<usize, Stop> {
         let max_depth = (self.tables.n / 3).max(1);
         let mut st = State::new(&self.tables);
         let mut sink = Sink {
@@ -260,6 +262,9 @@ impl Pass {
                 if group.canonical_weight(&[s]).is_none() {
                     continue;
                 }
+                if let Some(stop) = limits.exceeded(0) {
+                    return Err(stop);
+                }
                 st.reset(s, 0);
                 deeper |= collect(&mut st, group, depth, &mut sink);
             }
@@ -271,7 +276,7 @@ impl Pass {
         self.spans = sink.spans;
         self.weights = sink.weights;
         self.depth = sink.depth;
-        sink.seen
+        Ok(sink.seen)
     }
 
     fn task(&self, i: usize) -> &[u32] {
@@ -598,7 +603,15 @@ pub fn count(
         weights: Vec::new(),
         depth: 0,
     };
-    counted.tasks_all = pass.build_tasks(&starts, &group, target, opts.shard);
+    counted.tasks_all = match pass.build_tasks(&starts, &group, target, opts.shard, limits) {
+        Ok(all) => all,
+        Err(stop) => {
+            // Stopped before counting anything: 0 is the lower bound.
+            counted.stopped = Some(stop);
+            counted.stats.elapsed = started.elapsed();
+            return counted;
+        }
+    };
     let mine: Vec<usize> = (0..pass.spans.len()).collect();
     counted.tasks = mine.len();
     counted.depth = pass.depth;
