@@ -735,11 +735,14 @@ fn count_cmd(args: CountArgs) -> Result<u8, Error> {
     match counted.stopped {
         None => {
             out.push_str(&format!("{} {what}{in_shard}\n", counted.tours));
-            if let Some(c) = counted.cycles() {
-                out.push_str(&format!(
-                    "{c} distinct cycles{in_shard} (each counted once, whatever its start and direction){}\n",
-                    if shard.is_some() { "; add up cycles_x2 over the shards and halve" } else { "" }
-                ));
+            match (counted.cycles(), shard, counted.cycles_x2) {
+                (Some(_), Some(_), Some(x2)) => out.push_str(&format!(
+                    "{x2} = this shard's part of twice the distinct cycles (add up cycles_x2 over the shards, then halve)\n"
+                )),
+                (Some(c), _, _) => out.push_str(&format!(
+                    "{c} distinct cycles (each counted once, whatever its start and direction)\n"
+                )),
+                _ => {}
             }
         }
         Some(stop) => {
@@ -751,8 +754,10 @@ fn count_cmd(args: CountArgs) -> Result<u8, Error> {
                 "at least {} {what}{in_shard} (a lower bound: {why} after {} of {} tasks)\n",
                 counted.tours, counted.tasks_done, counted.tasks
             ));
-            if let Some(c) = counted.cycles() {
-                out.push_str(&format!("at least {c} distinct cycles{in_shard}\n"));
+            if let Some(c) = counted.cycles()
+                && shard.is_none()
+            {
+                out.push_str(&format!("at least {c} distinct cycles\n"));
             }
         }
     }
@@ -797,18 +802,39 @@ fn count_cmd(args: CountArgs) -> Result<u8, Error> {
 }
 
 /// A progress bar over the count's prefix tasks, with an estimate of the
-/// time left, on stderr.
+/// time left (from the average time per task so far), on stderr. A spinner
+/// stands in while the task list is built.
 fn task_bar(done: &AtomicBool, progress: &count::Progress) {
-    let bar = indicatif::ProgressBar::new(0);
+    let bar = indicatif::ProgressBar::new_spinner();
     bar.set_style(
-        indicatif::ProgressStyle::with_template(
-            "{bar:40} {pos}/{len} tasks · {elapsed_precise} · about {eta} left",
-        )
-        .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+        indicatif::ProgressStyle::with_template("{spinner} building the task list… {elapsed}")
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_spinner()),
     );
+    let mut counting: Option<std::time::Instant> = None;
     while !done.load(Ordering::SeqCst) {
-        bar.set_length(progress.total.load(Ordering::Relaxed));
-        bar.set_position(progress.done.load(Ordering::Relaxed));
+        let total = progress.total.load(Ordering::Relaxed);
+        let finished = progress.done.load(Ordering::Relaxed);
+        if total > 0 && counting.is_none() {
+            counting = Some(std::time::Instant::now());
+            bar.set_length(total);
+            bar.set_style(
+                indicatif::ProgressStyle::with_template(
+                    "{bar:40} {pos}/{len} tasks · {elapsed_precise} · {msg}",
+                )
+                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+            );
+        }
+        if let Some(since) = counting {
+            bar.set_position(finished);
+            bar.set_message(if finished == 0 {
+                "estimating the time left".to_string()
+            } else {
+                let per_task = since.elapsed().as_secs_f64() / finished as f64;
+                let left = Duration::from_secs_f64(per_task * (total - finished.min(total)) as f64);
+                format!("about {} left", indicatif::HumanDuration(left))
+            });
+        }
+        bar.tick();
         std::thread::sleep(Duration::from_millis(100));
     }
     bar.finish_and_clear();

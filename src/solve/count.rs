@@ -48,7 +48,7 @@ pub use symmetry::Symmetries;
 
 use super::{Goal, Limits, Stats, Stop, predecessors_mask};
 use crate::model::MoveGraph;
-use search::{Expand, MEMO_MIN, Memo, State, Tables};
+use search::{Expand, Memo, State, Tables};
 
 /// The least number of prefix tasks a count is split into.
 pub const DEFAULT_TASKS: usize = 4096;
@@ -149,8 +149,9 @@ pub struct CountOptions {
     /// Least number of prefix tasks (default: [`DEFAULT_TASKS`], or
     /// [`TASKS_PER_SHARD`] per shard if that is more).
     pub tasks: Option<usize>,
-    /// Cache the counts of endings of at least this many squares (default
-    /// 12; smaller endings are cheaper to recount than to look up).
+    /// Cache the counts of endings of at least this many squares (default:
+    /// three eighths of the board; smaller endings are cheaper to recount
+    /// than to look up).
     pub memo_min: Option<u32>,
     /// Use the general search even on boards of at most 64 squares, which
     /// otherwise get the faster bitboard search. The counts are the same.
@@ -233,14 +234,16 @@ impl Pass {
     /// their orbit are kept: a prefix that is not least has no extension
     /// that is, so it is dropped as soon as it is seen. The tasks are
     /// numbered in the order found; only the shard's are kept. Returns the
-    /// number of tasks of the whole count.
+    /// number of tasks of the whole count, or why `limits` stopped it (it is
+    /// checked at every start square, for boards with very many).
     fn build_tasks(
         &mut self,
         starts: &[u32],
         group: &Symmetries,
         target: usize,
         shard: Option<Shard>,
-    ) -> usize {
+        limits: &Limits,
+    ) -> Result<usize, Stop> {
         let max_depth = (self.tables.n / 3).max(1);
         let mut st = State::new(&self.tables);
         let mut sink = Sink {
@@ -259,6 +262,9 @@ impl Pass {
                 if group.canonical_weight(&[s]).is_none() {
                     continue;
                 }
+                if let Some(stop) = limits.exceeded(0) {
+                    return Err(stop);
+                }
                 st.reset(s, 0);
                 deeper |= collect(&mut st, group, depth, &mut sink);
             }
@@ -270,7 +276,7 @@ impl Pass {
         self.spans = sink.spans;
         self.weights = sink.weights;
         self.depth = sink.depth;
-        sink.seen
+        Ok(sink.seen)
     }
 
     fn task(&self, i: usize) -> &[u32] {
@@ -565,7 +571,7 @@ pub fn count(
     // Directed closed tours: also count those that use only moves that can
     // be made back (see the module docs).
     let second = closed && n >= 3 && !g.is_symmetric();
-    let memo_min = opts.memo_min.unwrap_or(MEMO_MIN);
+    let memo_min = opts.memo_min.unwrap_or_else(|| search::memo_min(n));
     let reversal = opts.pruning.reversal
         && !closed
         && start.is_none()
@@ -597,7 +603,15 @@ pub fn count(
         weights: Vec::new(),
         depth: 0,
     };
-    counted.tasks_all = pass.build_tasks(&starts, &group, target, opts.shard);
+    counted.tasks_all = match pass.build_tasks(&starts, &group, target, opts.shard, limits) {
+        Ok(all) => all,
+        Err(stop) => {
+            // Stopped before counting anything: 0 is the lower bound.
+            counted.stopped = Some(stop);
+            counted.stats.elapsed = started.elapsed();
+            return counted;
+        }
+    };
     let mine: Vec<usize> = (0..pass.spans.len()).collect();
     counted.tasks = mine.len();
     counted.depth = pass.depth;
@@ -632,6 +646,7 @@ pub fn count(
             d
         });
     }
+
     counted.stats = Stats {
         nodes: shared.nodes.load(Ordering::Relaxed),
         elapsed: started.elapsed(),

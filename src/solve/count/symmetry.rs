@@ -23,7 +23,7 @@ const MAX_TABLE: usize = 1 << 22;
 
 /// Boards with more squares than this use no symmetry at all: their tours
 /// cannot be counted anyway, and checking candidates would cost time.
-const MAX_SQUARES: usize = 1 << 20;
+const MAX_SQUARES: usize = 1 << 16;
 
 /// A group of automorphisms of a move graph, the identity first. Built only
 /// through constructors that check every element, so a count that uses it
