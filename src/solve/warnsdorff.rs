@@ -871,6 +871,10 @@ impl<'l, 'o, A: Adjacent, B: Adjacent, W: Word, O: Observer> Engine<'l, 'o, A, B
     /// gets nowhere the path is turned round and the other end tries, a few
     /// times. True on success.
     fn rotate_to_goal(&mut self) -> bool {
+        if self.goal_dist.is_empty() {
+            // No square can precede the start: nothing to rotate towards.
+            return false;
+        }
         if self.goal_dist[self.path[self.n - 1] as usize] == 0 {
             return true;
         }
