@@ -171,13 +171,15 @@ fn timings(sizes: &[u32]) {
 }
 
 /// Open tours from a1 on every n x n, default settings; failures listed.
-fn sweep(lo: u32, hi: u32) {
+fn sweep(lo: u32, hi: u32, step: usize) {
     let piece = knight();
     let started = Instant::now();
     let mut fails = Vec::new();
     let mut restarted = Vec::new();
     let mut repaired = 0;
-    for n in lo..=hi {
+    let mut count = 0;
+    for n in (lo..=hi).step_by(step) {
+        count += 1;
         let board = Board::rectangle(n, n);
         let g = MoveGraph::build(&board, &piece);
         let r = run(
@@ -201,8 +203,7 @@ fn sweep(lo: u32, hi: u32) {
         }
     }
     println!(
-        "open knight's tours from a1, n x n for n = {lo}..={hi}: {} boards, {} failed {:?}; {} needed rotations; restarts needed on {:?}; total {:.1?}",
-        hi - lo + 1,
+        "open knight's tours from a1, n x n for n = {lo}..={hi} step {step}: {count} boards, {} failed {:?}; {} needed rotations; restarts needed on {:?}; total {:.1?}",
         fails.len(),
         fails,
         repaired,
@@ -422,7 +423,7 @@ fn main() {
             };
             timings(&sizes);
         }
-        Some("sweep") => sweep(num(1, 5), num(2, 2000)),
+        Some("sweep") => sweep(num(1, 5), num(2, 2000), num(3, 1) as usize),
         Some("compare") => compare(num(1, 5), num(2, 300)),
         Some("rect") => rect(num(1, 5), num(2, 60)),
         Some("closed") => closed_sweep(num(1, 6), num(2, 1000), num(3, 1) as usize),

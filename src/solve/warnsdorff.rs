@@ -329,6 +329,8 @@ struct Engine<'l, 'o, A, B, W, O> {
     policy: Policy,
     restarts: u32,
     symmetric: bool,
+    /// An open tour with neither end fixed: stuck walks may be turned round.
+    free_start: bool,
     /// One word per square (see [`Word`]).
     state: Vec<W>,
     path: Vec<u32>,
@@ -365,6 +367,7 @@ impl<'l, 'o, A: Adjacent, B: Adjacent, W: Word, O: Observer> Engine<'l, 'o, A, B
             policy: cfg.policy,
             restarts: cfg.restarts,
             symmetric: cfg.symmetric,
+            free_start: !cfg.goal.closed && cfg.goal.start.is_none() && cfg.goal.end.is_none(),
             state: Vec::new(),
             path: Vec::with_capacity(n),
             pos: Vec::new(),
@@ -629,22 +632,18 @@ impl<'l, 'o, A: Adjacent, B: Adjacent, W: Word, O: Observer> Engine<'l, 'o, A, B
             if let Some(stop) = self.enter(next, block) {
                 return WalkEnd::Stopped(stop);
             }
-            if self.path.len() == self.n {
-                return WalkEnd::Complete;
-            }
-            next = match self.choose(random) {
-                Some(t) => t,
-                None => {
-                    if !(self.symmetric && self.policy.repair && self.repair()) {
-                        return WalkEnd::Stuck;
-                    }
-                    let end = self.path[self.path.len() - 1];
-                    self.gather(end, block);
-                    match self.choose(random) {
-                        Some(t) => t,
-                        None => return WalkEnd::Stuck,
-                    }
+            next = loop {
+                if self.path.len() == self.n {
+                    return WalkEnd::Complete;
                 }
+                if let Some(t) = self.choose(random) {
+                    break t;
+                }
+                if !(self.symmetric && self.policy.repair && self.repair()) {
+                    return WalkEnd::Stuck;
+                }
+                let end = self.path[self.path.len() - 1];
+                self.gather(end, block);
             };
         }
     }
@@ -693,8 +692,25 @@ impl<'l, 'o, A: Adjacent, B: Adjacent, W: Word, O: Observer> Engine<'l, 'o, A, B
     }
 
     /// The walk is stuck with squares left: rotate its end next to an
-    /// unvisited square. True on success.
+    /// unvisited square; if that fails and the tour may start anywhere, turn
+    /// the path round and try from its other end. True on success.
     fn repair(&mut self) -> bool {
+        if self.repair_end() {
+            return true;
+        }
+        if !self.free_start {
+            return false;
+        }
+        self.path.reverse();
+        self.pos_valid = false;
+        if O::ACTIVE {
+            self.obs.advance(&self.path);
+        }
+        self.repair_end()
+    }
+
+    /// [`Self::repair`] at the current end only.
+    fn repair_end(&mut self) -> bool {
         self.repairs += 1;
         self.index_path();
         if self.dist.len() != self.n {
@@ -725,8 +741,37 @@ impl<'l, 'o, A: Adjacent, B: Adjacent, W: Word, O: Observer> Engine<'l, 'o, A, B
             self.dist[s as usize] = FAR;
         }
         self.touched.clear();
-        let radius = if near.is_empty() {
+        if near.is_empty() {
             near.extend((0..self.n as u32).filter(|&s| state[s as usize].is_free()));
+        }
+        // Squares with no unvisited neighbour can only be spliced in.
+        let mut absorbed = false;
+        for &u in &near {
+            if self.state[u as usize].count() == 0 && self.splice(u) {
+                absorbed = true;
+                self.index_path();
+            }
+        }
+        if absorbed {
+            self.index_path();
+            let state = &self.state;
+            near.retain(|&s| state[s as usize].is_free());
+            if self.path.len() == self.n {
+                return true;
+            }
+            let end = self.path[self.path.len() - 1];
+            let mut open = false;
+            self.fwd.each(end, |t| open |= state[t as usize].is_free());
+            if open {
+                return true;
+            }
+        }
+        let state = &self.state;
+        let local = !near.is_empty();
+        if near.is_empty() {
+            near.extend((0..self.n as u32).filter(|&s| state[s as usize].is_free()));
+        }
+        let radius = if !local {
             FAR
         } else {
             // The end is within REPAIR_RADIUS of them: local distances do.
@@ -751,8 +796,8 @@ impl<'l, 'o, A: Adjacent, B: Adjacent, W: Word, O: Observer> Engine<'l, 'o, A, B
             };
         }
         let mut budget = Budget {
-            rotations: 4 * u64::from(REPAIR_RADIUS) + 64,
-            work: 4 * self.path.len() as u64 + 4096,
+            rotations: 1024,
+            work: 8 * self.path.len() as u64 + (1 << 20),
         };
         let r = close::rotate_end(
             &self.fwd,
@@ -768,11 +813,68 @@ impl<'l, 'o, A: Adjacent, B: Adjacent, W: Word, O: Observer> Engine<'l, 'o, A, B
         r.is_some()
     }
 
+    /// Splices the unvisited square `u`, all of whose neighbours are on the
+    /// path, into the path without changing its ends: for two neighbours
+    /// `a = P[i]` and `b = P[j]` (i < j) of `u`, either
+    /// `… P[i] u P[j] P[j-1] … P[i+1] P[j+1] …` when `P[i+1]` and `P[j+1]`
+    /// are a move apart, or `… P[i-1] P[j-1] … P[i] u P[j] …` when `P[i-1]`
+    /// and `P[j-1]` are (always true when `a` and `b` are consecutive).
+    /// `pos` must be valid; it is left stale. True if `u` went in.
+    fn splice(&mut self, u: u32) -> bool {
+        let last = self.path.len() - 1;
+        let mut at: Vec<usize> = Vec::new();
+        {
+            let (state, pos) = (&self.state, &self.pos);
+            self.fwd.each(u, |w| {
+                if !state[w as usize].is_free() {
+                    at.push(pos[w as usize] as usize);
+                }
+            });
+        }
+        at.sort_unstable();
+        let linked = |x: u32, y: u32| {
+            let mut hit = false;
+            self.fwd.each(x, |t| hit |= t == y);
+            hit
+        };
+        let mut plan = None;
+        'pairs: for (k, &i) in at.iter().enumerate() {
+            for &j in &at[k + 1..] {
+                if j < last && linked(self.path[i + 1], self.path[j + 1]) {
+                    plan = Some((i + 1, j, i + 1));
+                    break 'pairs;
+                }
+                if i >= 1 && linked(self.path[i - 1], self.path[j - 1]) {
+                    plan = Some((i, j - 1, j));
+                    break 'pairs;
+                }
+            }
+        }
+        let Some((from, to, insert)) = plan else {
+            return false;
+        };
+        self.path[from..=to].reverse();
+        self.path.insert(insert, u);
+        self.pos_valid = false;
+        self.state[u as usize].mark();
+        let state = &mut self.state;
+        self.back.each(u, |w| state[w as usize].dec());
+        self.nodes += 1;
+        if O::ACTIVE {
+            self.obs.advance(&self.path);
+        }
+        true
+    }
+
     /// The walk covers every square: rotate until its end is on the target
     /// (`goal_dist` 0). A closed tour has no fixed start, so when the end
     /// gets nowhere the path is turned round and the other end tries, a few
     /// times. True on success.
     fn rotate_to_goal(&mut self) -> bool {
+        if self.goal_dist.is_empty() {
+            // No square can precede the start: nothing to rotate towards.
+            return false;
+        }
         if self.goal_dist[self.path[self.n - 1] as usize] == 0 {
             return true;
         }

@@ -1,0 +1,465 @@
+//! The Warnsdorff solver on many boards. Every tour it produces goes through
+//! `engine::verify::verify`, which checks moves with its own coordinate
+//! arithmetic rather than the move graph.
+
+use std::sync::atomic::AtomicBool;
+
+use engine::model::{Board, Cell, MoveGraph, Piece, Topology};
+use engine::observe::{CountingObserver, NoObserver, Observer};
+use engine::solve::warnsdorff::{self, TieBreak, WarnsdorffOptions};
+use engine::solve::{Goal, Limit, Limits, Outcome, Report};
+use engine::spec::Puzzle;
+use engine::verify::verify;
+use proptest::prelude::*;
+use rand::{RngExt, SeedableRng};
+
+fn knight() -> Piece {
+    Piece::leaper(1, 2, 1)
+}
+
+fn open_from(start: u32) -> Goal {
+    Goal {
+        start: Some(start),
+        ..Goal::default()
+    }
+}
+
+fn closed() -> Goal {
+    Goal {
+        closed: true,
+        ..Goal::default()
+    }
+}
+
+/// Runs the solver; any tour must pass `verify`.
+fn run_with<O: Observer>(
+    board: &Board,
+    piece: &Piece,
+    goal: &Goal,
+    opts: &WarnsdorffOptions,
+    seed: u64,
+    limits: &Limits,
+    obs: &mut O,
+) -> Report {
+    let g = MoveGraph::build(board, piece);
+    let r = warnsdorff::solve(&g, goal, opts, seed, limits, obs);
+    if let Outcome::Found(t) = &r.outcome
+        && let Err(e) = verify(board, piece, goal, t)
+    {
+        panic!("{}: the solver's tour is wrong: {e}", board.describe());
+    }
+    assert!(
+        !matches!(r.outcome, Outcome::Impossible(_)),
+        "Warnsdorff never claims impossibility"
+    );
+    r
+}
+
+fn run(board: &Board, piece: &Piece, goal: &Goal) -> Report {
+    run_with(
+        board,
+        piece,
+        goal,
+        &WarnsdorffOptions::default(),
+        0,
+        &Limits::none(),
+        &mut NoObserver,
+    )
+}
+
+/// The tour found with default options (verified), or a panic naming the board.
+fn tour(board: &Board, piece: &Piece, goal: &Goal) -> Vec<u32> {
+    match run(board, piece, goal).outcome {
+        Outcome::Found(t) => t,
+        other => panic!(
+            "{} ({goal:?}): no tour: exit {}",
+            board.describe(),
+            other.exit_code()
+        ),
+    }
+}
+
+#[test]
+fn open_tours_from_a_corner_on_every_square_board_5_to_60() {
+    for n in 5..=60 {
+        let t = tour(&Board::rectangle(n, n), &knight(), &open_from(0));
+        assert_eq!(t[0], 0);
+    }
+}
+
+#[test]
+fn open_tours_from_a_corner_on_every_rectangle_5_to_60() {
+    for w in 5..=60 {
+        for h in 5..=60 {
+            tour(&Board::rectangle(w, h), &knight(), &open_from(0));
+        }
+    }
+}
+
+#[test]
+fn closed_tours_wherever_schwenk_allows_them_up_to_30() {
+    let piece = knight();
+    for w in 5..=30 {
+        for h in 5..=30 {
+            let board = Board::rectangle(w, h);
+            let s = engine::check::schwenk(&board, &piece).expect("a knight on a rectangle");
+            if s.closed_tour_exists() {
+                tour(&board, &piece, &closed());
+            }
+        }
+    }
+    for (w, h) in [(100, 100), (64, 80), (3, 30), (3, 100), (200, 6), (5, 200)] {
+        tour(&Board::rectangle(w, h), &piece, &closed());
+    }
+}
+
+#[test]
+fn a_closed_tour_starts_on_the_given_square() {
+    let board = Board::rectangle(40, 40);
+    for start in [0, 1, 777, 1599] {
+        let goal = Goal {
+            closed: true,
+            start: Some(start),
+            end: None,
+        };
+        assert_eq!(tour(&board, &knight(), &goal)[0], start);
+    }
+}
+
+/// Start and end squares chosen at random among those `check` allows.
+#[test]
+fn fixed_start_and_end_are_honoured() {
+    let piece = knight();
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(3);
+    for (w, h) in [(8, 8), (9, 9), (12, 17), (50, 50), (101, 99), (300, 300)] {
+        let board = Board::rectangle(w, h);
+        let g = MoveGraph::build(&board, &piece);
+        let mut tried = 0;
+        while tried < 4 {
+            let n = board.len() as u32;
+            let (s, e) = (rng.random_range(0..n), rng.random_range(0..n));
+            let goal = Goal {
+                closed: false,
+                start: Some(s),
+                end: Some(e),
+            };
+            if s == e
+                || engine::check::analyse(&g, &goal, &|q| board.name(q))
+                    .impossible
+                    .is_some()
+            {
+                continue;
+            }
+            tried += 1;
+            let t = tour(&board, &piece, &goal);
+            assert_eq!((t[0], t[t.len() - 1]), (s, e));
+        }
+    }
+}
+
+#[test]
+fn a_fixed_end_alone_is_honoured() {
+    let board = Board::rectangle(60, 45);
+    for end in [0, 59, 1234, 2699] {
+        let goal = Goal {
+            end: Some(end),
+            ..Goal::default()
+        };
+        assert_eq!(
+            *tour(&board, &knight(), &goal).last().unwrap_or(&u32::MAX),
+            end
+        );
+    }
+}
+
+#[test]
+fn boards_with_holes() {
+    let piece = knight();
+    let holed = |w: u32, h: u32, holes: &[(u32, u32, u32, u32)]| {
+        Board::new(w, h, Topology::Plain, |c: Cell| {
+            !holes
+                .iter()
+                .any(|&(x0, y0, x1, y1)| (x0..=x1).contains(&c.x) && (y0..=y1).contains(&c.y))
+        })
+    };
+    // A 2x2 hole keeps the colours balanced, so closed tours are possible.
+    let b = holed(20, 20, &[(8, 8, 9, 9)]);
+    tour(&b, &piece, &closed());
+    tour(&b, &piece, &Goal::default());
+    let b = holed(50, 40, &[(3, 3, 10, 6), (20, 20, 21, 35), (40, 0, 49, 1)]);
+    tour(&b, &piece, &closed());
+    tour(&b, &piece, &Goal::default());
+    let b = holed(300, 300, &[(100, 100, 199, 199)]);
+    tour(&b, &piece, &closed());
+}
+
+#[test]
+fn other_leapers_and_the_torus() {
+    for n in 12..=40 {
+        tour(
+            &Board::rectangle(n, n),
+            &Piece::leaper(1, 4, 1),
+            &Goal::default(),
+        );
+    }
+    for n in 14..=40 {
+        tour(
+            &Board::rectangle(n, n),
+            &Piece::leaper(2, 3, 1),
+            &Goal::default(),
+        );
+    }
+    for n in 5..=40 {
+        let torus = Board::new(n, n, Topology::Torus, |_| true);
+        tour(&torus, &knight(), &Goal::default());
+        tour(&torus, &knight(), &closed());
+    }
+    tour(
+        &Board::rectangle(40, 40),
+        &Piece::leaper(1, 4, 1),
+        &closed(),
+    );
+    let cylinder = Board::new(30, 20, Topology::Cylinder, |_| true);
+    tour(&cylinder, &Piece::leaper(2, 3, 1), &Goal::default());
+}
+
+#[test]
+fn riders_use_wide_words() {
+    // A queen on 40x40 has squares with more than 127 moves.
+    let queen = Piece::leaper(0, 1, engine::model::UNLIMITED).union(&Piece::leaper(
+        1,
+        1,
+        engine::model::UNLIMITED,
+    ));
+    let board = Board::rectangle(40, 40);
+    assert!(MoveGraph::build(&board, &queen).max_degree() > 127);
+    tour(&board, &queen, &Goal::default());
+    tour(&board, &queen, &closed());
+}
+
+#[test]
+fn first_and_random_tie_breaks() {
+    let board = Board::rectangle(8, 8);
+    let first = WarnsdorffOptions {
+        tie_break: TieBreak::First,
+        restarts: Some(0),
+    };
+    let r = run_with(
+        &board,
+        &knight(),
+        &open_from(0),
+        &first,
+        0,
+        &Limits::none(),
+        &mut NoObserver,
+    );
+    assert!(
+        matches!(r.outcome, Outcome::Found(_)),
+        "the textbook rule tours 8x8 from a1"
+    );
+    assert_eq!(r.stats.nodes, 64, "one walk, no repair");
+    let random = WarnsdorffOptions {
+        tie_break: TieBreak::Random,
+        restarts: None,
+    };
+    let big = Board::rectangle(30, 30);
+    let go = |seed| {
+        run_with(
+            &big,
+            &knight(),
+            &Goal::default(),
+            &random,
+            seed,
+            &Limits::none(),
+            &mut NoObserver,
+        )
+        .outcome
+    };
+    let (a, b, c) = (go(1), go(1), go(2));
+    assert!(matches!(a, Outcome::Found(_)));
+    assert_eq!(a, b, "the same seed gives the same tour");
+    assert_ne!(a, c, "another seed gives another tour");
+}
+
+#[test]
+fn gives_up_honestly_when_restarts_run_out() {
+    // No open knight's tour of 4x4 exists, and no quick proof shows it.
+    let board = Board::rectangle(4, 4);
+    let g = MoveGraph::build(&board, &knight());
+    assert!(
+        engine::check::analyse(&g, &Goal::default(), &|s| board.name(s))
+            .impossible
+            .is_none()
+    );
+    let opts = WarnsdorffOptions {
+        restarts: Some(3),
+        ..WarnsdorffOptions::default()
+    };
+    let mut obs = CountingObserver::default();
+    let r = run_with(
+        &board,
+        &knight(),
+        &Goal::default(),
+        &opts,
+        0,
+        &Limits::none(),
+        &mut obs,
+    );
+    let Outcome::GaveUp {
+        limit: Limit::Restarts,
+        best,
+    } = r.outcome
+    else {
+        panic!("expected to give up: {:?}", r.outcome);
+    };
+    assert_eq!(r.stats.restarts, 3);
+    assert_eq!(obs.restarts, 3);
+    assert!(best.len() > 1 && best.len() < 16);
+    assert!(
+        best.windows(2).all(|w| g.has_edge(w[0], w[1])),
+        "the best path is a path"
+    );
+}
+
+#[test]
+fn the_observer_sees_every_step() {
+    let board = Board::rectangle(30, 30);
+    let mut obs = CountingObserver::default();
+    let r = run_with(
+        &board,
+        &knight(),
+        &closed(),
+        &WarnsdorffOptions::default(),
+        0,
+        &Limits::none(),
+        &mut obs,
+    );
+    assert!(matches!(r.outcome, Outcome::Found(_)));
+    assert!(obs.advances >= 900 && obs.advances >= r.stats.nodes);
+    assert_eq!(obs.restarts, r.stats.restarts);
+}
+
+#[test]
+fn limits_stop_the_search() {
+    let board = Board::rectangle(500, 500);
+    let limits = Limits::none().with_time(Some(0.0));
+    let r = run_with(
+        &board,
+        &knight(),
+        &Goal::default(),
+        &Default::default(),
+        0,
+        &limits,
+        &mut NoObserver,
+    );
+    assert!(matches!(
+        r.outcome,
+        Outcome::GaveUp {
+            limit: Limit::Time,
+            ..
+        }
+    ));
+    let stop = AtomicBool::new(true);
+    let limits = Limits {
+        interrupt: Some(&stop),
+        ..Limits::none()
+    };
+    let r = run_with(
+        &board,
+        &knight(),
+        &Goal::default(),
+        &Default::default(),
+        0,
+        &limits,
+        &mut NoObserver,
+    );
+    assert!(matches!(r.outcome, Outcome::Interrupted { .. }));
+}
+
+fn solve_file(name: &str, text: &str) -> Report {
+    let p = Puzzle::parse(name, text).unwrap_or_else(|e| panic!("{e}"));
+    let g = p.graph();
+    let r = engine::runner::solve(&p, &g, &Limits::none(), &mut NoObserver)
+        .unwrap_or_else(|e| panic!("{e}"));
+    if let Outcome::Found(t) = &r.outcome {
+        assert_eq!(verify(&p.board, &p.piece, &p.goal, t), Ok(()));
+    }
+    r
+}
+
+#[test]
+fn auto_picks_by_size_and_falls_back_to_backtracking() {
+    let r = solve_file("a.ron", r#"Puzzle(board: "8x8", piece: "knight")"#);
+    assert!(r.solver.starts_with("backtrack"), "{}", r.solver);
+    let r = solve_file(
+        "b.ron",
+        r#"Puzzle(board: "60x60", piece: "knight", tour: Closed)"#,
+    );
+    assert!(r.solver.starts_with("warnsdorff"), "{}", r.solver);
+    assert!(matches!(r.outcome, Outcome::Found(_)));
+    // Only right, up and left: the tours are snakes, which the rule misses
+    // and backtracking finds.
+    let r = solve_file(
+        "c.ron",
+        r#"Puzzle(board: "13x5", piece: "jumps (1,0), (0,1), (-1,0)", start: "a1")"#,
+    );
+    assert!(matches!(r.outcome, Outcome::Found(_)));
+    assert!(r.solver.contains("then backtrack"), "{}", r.solver);
+    // Schwenk's theorem settles it before any search.
+    let r = solve_file(
+        "d.ron",
+        r#"Puzzle(board: "4x60", piece: "knight", tour: Closed)"#,
+    );
+    assert!(matches!(&r.outcome, Outcome::Impossible(why) if why.contains("Schwenk")));
+}
+
+#[test]
+fn the_puzzle_files_solve() {
+    for name in [
+        "knight100-closed.ron",
+        "knight1000.ron",
+        "giraffe.ron",
+        "knight-torus.ron",
+    ] {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("puzzles")
+            .join(name);
+        let p = Puzzle::load(&path).unwrap_or_else(|e| panic!("{e}"));
+        let g = p.graph();
+        let r = engine::runner::solve(&p, &g, &Limits::none(), &mut NoObserver)
+            .unwrap_or_else(|e| panic!("{e}"));
+        let Outcome::Found(t) = &r.outcome else {
+            panic!("{name}: {:?}", r.outcome.exit_code());
+        };
+        assert_eq!(verify(&p.board, &p.piece, &p.goal, t), Ok(()), "{name}");
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// Random small boards, holes and leapers: any tour is valid, the rule
+    /// never claims impossibility, and when it finds a tour the complete
+    /// search does not call the puzzle impossible.
+    #[test]
+    fn never_wrong_and_never_claims_impossible(
+        w in 1u32..8,
+        h in 1u32..8,
+        holes in proptest::collection::vec((0u32..8, 0u32..8), 0..6),
+        (a, b) in prop_oneof![Just((1, 2)), Just((1, 3)), Just((0, 1)), Just((1, 1)), Just((2, 3))],
+        closed in any::<bool>(),
+        seed in 0u64..1000,
+    ) {
+        let board = Board::new(w, h, Topology::Plain, |c: Cell| !holes.contains(&(c.x, c.y)));
+        prop_assume!(!board.is_empty());
+        let piece = Piece::leaper(a, b, 1);
+        let goal = Goal { closed, ..Goal::default() };
+        let r = run_with(&board, &piece, &goal, &Default::default(), seed, &Limits::none(), &mut NoObserver);
+        if matches!(r.outcome, Outcome::Found(_)) {
+            let g = MoveGraph::build(&board, &piece);
+            let limits = Limits { nodes: Some(200_000), ..Limits::none() };
+            let bt = engine::solve::backtrack::solve(&g, &goal, &Default::default(), &limits, &mut NoObserver);
+            prop_assert!(!matches!(bt.outcome, Outcome::Impossible(_)));
+        }
+    }
+}
