@@ -334,7 +334,7 @@ impl Sink<'_> {
 /// count; true if some path could still go deeper than `depth`.
 fn collect(st: &mut State, group: &Symmetries, depth: usize, sink: &mut Sink) -> bool {
     sink.nodes += 1;
-    if sink.nodes % 4096 == 0 {
+    if sink.nodes.is_multiple_of(4096) {
         sink.stop = sink.stop.or_else(|| sink.limits.exceeded(0));
     }
     if sink.stop.is_some() {
