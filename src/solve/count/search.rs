@@ -9,8 +9,11 @@
 //! walk `h = u₀ → u₁ → … → u_r` that visits every square of `R` exactly once
 //! and ends on a square of the *end set* `E`: every square for an open tour,
 //! the fixed end when there is one, and for a closed tour from `s` the
-//! squares with a move back to `s`. The number of such walks depends only on
-//! `(h, R)`, which is what makes the cache exact.
+//! squares with a move back to `s`. (With the reversal rule of `count`, a
+//! task's *end class* picks `E`, and walks ending on some squares of `E`
+//! count twice; nothing below depends on how `E` is chosen.) The number of
+//! such walks depends only on `(h, R)` and the end class, which is what
+//! makes the cache exact.
 //!
 //! Counters kept up to date as the head moves (for every square `w`):
 //! - `inh[w] = |pred(w) ∩ (R ∪ {h})|`: the squares that could still enter `w`.
@@ -44,14 +47,18 @@
 //! from `h` inside `R` that misses a square makes the node dead. (When every
 //! move can be made back this is "the unvisited squares split into parts".)
 //!
-//! **Cache.** The count of a node is a function of `(h, R)` alone (the goal
-//! is fixed for the whole count), so a count computed once is reused whenever
-//! the same `(h, R)` comes back by another path. Only complete counts are
+//! **Cache.** The count of a node is a function of `(h, R)` and the end
+//! class alone (the goal is fixed for the whole count), so a count computed
+//! once is reused whenever the same key comes back by another path. Only complete counts are
 //! stored (never one cut short by a limit), under the full key, so a lookup
 //! either returns the exact count or misses.
 //!
+//! **Parts rule, incrementally** (`bits`, graphs whose moves can all be made
+//! back): see `still_connected` there.
+//!
 //! Endings with `r ≤ 1` are counted directly: with `R = {w}` there is exactly
-//! one walk if `h → w` and `w ∈ E`, else none.
+//! one walk if `h → w` and `w ∈ E` (counting 2 when `w` is a doubled end),
+//! else none.
 
 use super::Pruning;
 
