@@ -441,7 +441,7 @@ impl<'t> Searcher<'t> {
 }
 
 /// Most slots (as a power of two) of each worker's cache of endings:
-/// 2^20 slots of 25 bytes, 25 MiB per worker at most.
+/// 2^20 slots of 17 bytes, 17 MiB per worker at most.
 const MEMO_BITS: u32 = 20;
 
 /// Counts the tasks `mine` of `pass` on `threads` workers. Returns the

@@ -514,7 +514,9 @@ impl<'t> State<'t> {
 
 /// A direct-mapped cache of ending counts keyed by `(R, h)`; a slot holds
 /// one key and is overwritten by the next key that maps to it. Slot `i` is
-/// `data[3i..3i + 3] = [R, h + 1, count]`; `h + 1 = 0` marks an empty slot.
+/// `data[2i] = R` and `data[2i + 1] = count << 16 | (h + 1)`, where `h` is
+/// the head with the end class; `h + 1 = 0` marks an empty slot. Counts of
+/// 2^48 or more are not cached.
 /// It starts small (a small count should not pay for a large table) and
 /// grows, dropping its contents, each time it has been written twice its
 /// size over, up to `2^max_bits` slots. Dropping entries only costs misses.
@@ -545,7 +547,7 @@ impl Memo {
             data: if max_bits == 0 {
                 Vec::new()
             } else {
-                vec![0; 3 << bits]
+                vec![0; 2 << bits]
             },
             bits,
             max_bits,
@@ -571,26 +573,27 @@ impl Memo {
         if self.tags[i] != tag {
             return None;
         }
-        let slot = &self.data[3 * i..3 * i + 3];
-        (slot[1] == u64::from(head) + 1 && slot[0] == set).then_some(slot[2])
+        let (stored, packed) = (self.data[2 * i], self.data[2 * i + 1]);
+        (stored == set && packed & 0xFFFF == u64::from(head) + 1).then_some(packed >> 16)
     }
 
     /// Caches the count of `(R, h)`.
     #[inline]
     pub fn put(&mut self, (set, head): (u64, u32), count: u64) {
-        if self.data.is_empty() {
+        if self.data.is_empty() || count >> 48 != 0 || head >= 0xFFFF {
             return;
         }
         self.writes += 1;
         if self.writes > 2 << self.bits && self.bits < self.max_bits {
             self.bits = (self.bits + 2).min(self.max_bits);
             self.tags = vec![0; 1 << self.bits];
-            self.data = vec![0; 3 << self.bits];
+            self.data = vec![0; 2 << self.bits];
             self.writes = 0;
         }
         let (i, tag) = self.slot(set, head);
         self.tags[i] = tag;
-        self.data[3 * i..3 * i + 3].copy_from_slice(&[set, u64::from(head) + 1, count]);
+        self.data[2 * i] = set;
+        self.data[2 * i + 1] = count << 16 | (u64::from(head) + 1);
     }
 }
 
