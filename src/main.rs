@@ -762,12 +762,16 @@ fn count_cmd(args: CountArgs) -> Result<u8, Error> {
         }
     }
     out.push_str(&format!(
-        "count: {} symmetr{} · {} task{} (prefixes of up to {} squares) · {} thread{} · {} nodes · {}\n",
+        "count: {} symmetr{} · {} task{}{} · {} thread{} · {} nodes · {}\n",
         counted.symmetries,
         if counted.symmetries == 1 { "y" } else { "ies" },
         counted.tasks,
         if counted.tasks == 1 { "" } else { "s" },
-        counted.depth,
+        if counted.depth > 0 {
+            format!(" (prefixes of up to {} squares)", counted.depth)
+        } else {
+            String::new()
+        },
         counted.threads,
         if counted.threads == 1 { "" } else { "s" },
         counted.stats.nodes,

@@ -223,3 +223,33 @@ fn a_limit_gives_a_lower_bound() {
     // Honoured: the whole count would take many hours.
     assert!(started.elapsed().as_secs_f64() < 10.0);
 }
+
+/// Boards of more than 64 squares take the general search. On a 1 x 100
+/// line the wazir has exactly one tour from each end; on a 2 x n ladder
+/// the only cycle is the rim, and the open tours follow the pattern
+/// 2(n² − n + 2) that the 64-square search gives for every 2 ≤ n ≤ 32
+/// (checked here for a few).
+#[test]
+fn boards_over_64_squares() {
+    let line = Board::rectangle(100, 1);
+    assert_eq!(tours(100, 1, &wazir(), open()).tours, 2);
+    assert_eq!(
+        count_on(&line, &wazir(), from(0), CountOptions::default()).tours,
+        1
+    );
+    assert_eq!(
+        count_on(&line, &wazir(), from(1), CountOptions::default()).tours,
+        0
+    );
+    assert_eq!(tours(100, 1, &wazir(), closed()).tours, 0);
+    for n in [2u128, 3, 7, 32] {
+        let c = tours(n as u32, 2, &wazir(), open());
+        assert_eq!(c.tours, 2 * (n * n - n + 2), "2x{n}");
+    }
+    for n in [33u128, 40] {
+        let c = tours(n as u32, 2, &wazir(), open());
+        assert_eq!(c.tours, 2 * (n * n - n + 2), "2x{n}");
+        let c = tours(n as u32, 2, &wazir(), closed());
+        assert_eq!((c.tours, c.cycles()), (2 * 2 * n, Some(1)), "2x{n}");
+    }
+}

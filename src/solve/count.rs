@@ -249,6 +249,9 @@ impl Pass {
         let mut sink = Sink {
             shard,
             group,
+            limits,
+            stop: None,
+            nodes: 0,
             seen: 0,
             prefixes: Vec::new(),
             spans: Vec::new(),
@@ -267,6 +270,9 @@ impl Pass {
                 }
                 st.reset(s, 0);
                 deeper |= collect(&mut st, group, depth, &mut sink);
+                if let Some(stop) = sink.stop {
+                    return Err(stop);
+                }
             }
             if sink.seen >= target || !deeper {
                 break;
@@ -290,6 +296,11 @@ impl Pass {
 struct Sink<'a> {
     shard: Option<Shard>,
     group: &'a Symmetries,
+    limits: &'a Limits<'a>,
+    /// Set when `limits` ran out: the search for tasks stops.
+    stop: Option<Stop>,
+    /// Nodes looked at, for checking `limits` now and then.
+    nodes: u64,
     seen: usize,
     prefixes: Vec<u32>,
     spans: Vec<(usize, usize)>,
@@ -322,6 +333,13 @@ impl Sink<'_> {
 /// the state's path, and the shorter ones counted outright with a nonzero
 /// count; true if some path could still go deeper than `depth`.
 fn collect(st: &mut State, group: &Symmetries, depth: usize, sink: &mut Sink) -> bool {
+    sink.nodes += 1;
+    if sink.nodes.is_multiple_of(4096) {
+        sink.stop = sink.stop.or_else(|| sink.limits.exceeded(0));
+    }
+    if sink.stop.is_some() {
+        return false;
+    }
     let mut cands = Vec::new();
     match st.expand(&mut cands) {
         Expand::Dead | Expand::Leaf(0) => false,
@@ -423,7 +441,7 @@ impl<'t> Searcher<'t> {
 }
 
 /// Most slots (as a power of two) of each worker's cache of endings:
-/// 2^20 slots of 25 bytes, 25 MiB per worker at most.
+/// 2^20 slots of 17 bytes, 17 MiB per worker at most.
 const MEMO_BITS: u32 = 20;
 
 /// Counts the tasks `mine` of `pass` on `threads` workers. Returns the

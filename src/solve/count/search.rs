@@ -9,8 +9,11 @@
 //! walk `h = u₀ → u₁ → … → u_r` that visits every square of `R` exactly once
 //! and ends on a square of the *end set* `E`: every square for an open tour,
 //! the fixed end when there is one, and for a closed tour from `s` the
-//! squares with a move back to `s`. The number of such walks depends only on
-//! `(h, R)`, which is what makes the cache exact.
+//! squares with a move back to `s`. (With the reversal rule of `count`, a
+//! task's *end class* picks `E`, and walks ending on some squares of `E`
+//! count twice; nothing below depends on how `E` is chosen.) The number of
+//! such walks depends only on `(h, R)` and the end class, which is what
+//! makes the cache exact.
 //!
 //! Counters kept up to date as the head moves (for every square `w`):
 //! - `inh[w] = |pred(w) ∩ (R ∪ {h})|`: the squares that could still enter `w`.
@@ -44,14 +47,18 @@
 //! from `h` inside `R` that misses a square makes the node dead. (When every
 //! move can be made back this is "the unvisited squares split into parts".)
 //!
-//! **Cache.** The count of a node is a function of `(h, R)` alone (the goal
-//! is fixed for the whole count), so a count computed once is reused whenever
-//! the same `(h, R)` comes back by another path. Only complete counts are
+//! **Cache.** The count of a node is a function of `(h, R)` and the end
+//! class alone (the goal is fixed for the whole count), so a count computed
+//! once is reused whenever the same key comes back by another path. Only complete counts are
 //! stored (never one cut short by a limit), under the full key, so a lookup
 //! either returns the exact count or misses.
 //!
+//! **Parts rule, incrementally** (`bits`, graphs whose moves can all be made
+//! back): see `still_connected` there.
+//!
 //! Endings with `r ≤ 1` are counted directly: with `R = {w}` there is exactly
-//! one walk if `h → w` and `w ∈ E`, else none.
+//! one walk if `h → w` and `w ∈ E` (counting 2 when `w` is a doubled end),
+//! else none.
 
 use super::Pruning;
 
@@ -507,7 +514,9 @@ impl<'t> State<'t> {
 
 /// A direct-mapped cache of ending counts keyed by `(R, h)`; a slot holds
 /// one key and is overwritten by the next key that maps to it. Slot `i` is
-/// `data[3i..3i + 3] = [R, h + 1, count]`; `h + 1 = 0` marks an empty slot.
+/// `data[2i] = R` and `data[2i + 1] = count << 16 | (h + 1)`, where `h` is
+/// the head with the end class; `h + 1 = 0` marks an empty slot. Counts of
+/// 2^48 or more are not cached.
 /// It starts small (a small count should not pay for a large table) and
 /// grows, dropping its contents, each time it has been written twice its
 /// size over, up to `2^max_bits` slots. Dropping entries only costs misses.
@@ -538,7 +547,7 @@ impl Memo {
             data: if max_bits == 0 {
                 Vec::new()
             } else {
-                vec![0; 3 << bits]
+                vec![0; 2 << bits]
             },
             bits,
             max_bits,
@@ -564,26 +573,27 @@ impl Memo {
         if self.tags[i] != tag {
             return None;
         }
-        let slot = &self.data[3 * i..3 * i + 3];
-        (slot[1] == u64::from(head) + 1 && slot[0] == set).then_some(slot[2])
+        let (stored, packed) = (self.data[2 * i], self.data[2 * i + 1]);
+        (stored == set && packed & 0xFFFF == u64::from(head) + 1).then_some(packed >> 16)
     }
 
     /// Caches the count of `(R, h)`.
     #[inline]
     pub fn put(&mut self, (set, head): (u64, u32), count: u64) {
-        if self.data.is_empty() {
+        if self.data.is_empty() || count >> 48 != 0 || head >= 0xFFFF {
             return;
         }
         self.writes += 1;
         if self.writes > 2 << self.bits && self.bits < self.max_bits {
             self.bits = (self.bits + 2).min(self.max_bits);
             self.tags = vec![0; 1 << self.bits];
-            self.data = vec![0; 3 << self.bits];
+            self.data = vec![0; 2 << self.bits];
             self.writes = 0;
         }
         let (i, tag) = self.slot(set, head);
         self.tags[i] = tag;
-        self.data[3 * i..3 * i + 3].copy_from_slice(&[set, u64::from(head) + 1, count]);
+        self.data[2 * i] = set;
+        self.data[2 * i + 1] = count << 16 | (u64::from(head) + 1);
     }
 }
 
