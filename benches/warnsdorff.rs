@@ -4,6 +4,7 @@
 //!
 //! ```sh
 //! cargo bench --bench warnsdorff                      # timings (1000x1000, 4000x4000)
+//! cargo bench --bench warnsdorff -- pipeline 4000     # run's phases on 4000x4000
 //! cargo bench --bench warnsdorff -- sweep 5 2000      # open tours from a1 on n x n
 //! cargo bench --bench warnsdorff -- compare 5 300     # tie-break rules, no restarts
 //! cargo bench --bench warnsdorff -- rect 5 60         # open tours on every m x n
@@ -168,6 +169,48 @@ fn timings(sizes: &[u32]) {
             );
         }
     }
+}
+
+/// The whole pipeline of `engine run` on an open n x n knight's tour from
+/// a1, phase by phase (what `runner::solve` and the text output do).
+fn pipeline(n: u32) {
+    let text =
+        format!(r#"Puzzle(board: "{n}x{n}", piece: "knight", start: "a1", solver: Warnsdorff())"#);
+    let total = (Instant::now(), cpu_now());
+    let (tp, p) = best_of(1, || {
+        engine::spec::Puzzle::parse("bench.ron", &text).unwrap_or_else(|e| panic!("{e}"))
+    });
+    let (tg, g) = best_of(1, || p.graph());
+    let (tc, a) = best_of(1, || {
+        engine::check::analyse_board(&g, &p.goal, &p.board, &p.piece, &|s| p.board.name(s))
+    });
+    assert!(a.impossible.is_none());
+    let (ts, r) = best_of(1, || {
+        warnsdorff::solve(
+            &g,
+            &p.goal,
+            &Default::default(),
+            p.seed,
+            &Limits::none(),
+            &mut NoObserver,
+        )
+    });
+    let Outcome::Found(t) = &r.outcome else {
+        panic!("no tour");
+    };
+    let (tv, ok) = best_of(1, || engine::verify::verify(&p.board, &p.piece, &p.goal, t));
+    assert_eq!(ok, Ok(()));
+    let (to, out) = best_of(1, || {
+        engine::render::text::report_text("bench", &p.board, false, &r, false)
+    });
+    let all = Timing {
+        wall: total.0.elapsed(),
+        cpu: cpu_now() - total.1,
+    };
+    println!(
+        "{n}x{n} pipeline: parse + board {tp}; graph {tg}; check {tc}; search {ts}; verify {tv}; text ({} MB) {to}; total {all}",
+        out.len() >> 20
+    );
 }
 
 /// Open tours from a1 on every n x n, default settings; failures listed.
@@ -423,6 +466,7 @@ fn main() {
             };
             timings(&sizes);
         }
+        Some("pipeline") => pipeline(num(1, 4000)),
         Some("sweep") => sweep(num(1, 5), num(2, 2000), num(3, 1) as usize),
         Some("compare") => compare(num(1, 5), num(2, 300)),
         Some("rect") => rect(num(1, 5), num(2, 60)),

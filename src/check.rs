@@ -326,18 +326,18 @@ fn undirected_parts(g: &MoveGraph, rev: &MoveGraph) -> (usize, Option<Vec<u8>>) 
         queue.push_back(s);
         while let Some(v) = queue.pop_front() {
             let c = colour[v as usize];
-            // A symmetric graph's reverse has the same moves: skip it.
-            let back = if g.is_symmetric() { None } else { Some(rev) };
-            for t in g
-                .neighbours(v)
-                .chain(back.into_iter().flat_map(|r| r.neighbours(v)))
-            {
+            let mut visit = |t: u32| {
                 if colour[t as usize] == u8::MAX {
                     colour[t as usize] = 1 - c;
                     queue.push_back(t);
                 } else if colour[t as usize] == c {
                     bipartite = false;
                 }
+            };
+            g.neighbours(v).for_each(&mut visit);
+            // A symmetric graph's reverse has the same moves: skip it.
+            if !g.is_symmetric() {
+                rev.neighbours(v).for_each(&mut visit);
             }
         }
     }

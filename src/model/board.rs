@@ -58,24 +58,23 @@ impl Cell {
     /// Appends the algebraic name to `out` without allocating (for long
     /// move lists).
     pub fn write_algebraic(self, out: &mut String) {
-        let mut letters = [0u8; 8];
-        let mut i = letters.len();
-        let mut n = u64::from(self.x) + 1;
-        while n > 0 && i > 0 {
-            i -= 1;
-            letters[i] = b'a' + ((n - 1) % 26) as u8;
-            n = (n - 1) / 26;
-        }
-        out.extend(letters[i..].iter().map(|&b| b as char));
-        let mut digits = [0u8; 10];
-        let mut j = digits.len();
+        // Letters (at most 7 for a u32 file) then digits (at most 10), built
+        // backwards from the end of a small buffer.
+        let mut buf = [0u8; 20];
+        let mut i = buf.len();
         let mut r = u64::from(self.y) + 1;
-        while r > 0 && j > 0 {
-            j -= 1;
-            digits[j] = b'0' + (r % 10) as u8;
+        while r > 0 {
+            i -= 1;
+            buf[i] = b'0' + (r % 10) as u8;
             r /= 10;
         }
-        out.extend(digits[j..].iter().map(|&b| b as char));
+        let mut n = u64::from(self.x) + 1;
+        while n > 0 {
+            i -= 1;
+            buf[i] = b'a' + ((n - 1) % 26) as u8;
+            n = (n - 1) / 26;
+        }
+        out.push_str(std::str::from_utf8(&buf[i..]).unwrap_or_default());
     }
 }
 
@@ -303,6 +302,16 @@ mod tests {
         assert_eq!(file_name(26), "aa");
         assert_eq!(file_name(701), "zz");
         assert_eq!(file_name(702), "aaa");
+    }
+
+    #[test]
+    fn names_are_file_letters_then_rank() {
+        for x in [0u32, 1, 25, 26, 27, 701, 702, 4095, u32::MAX] {
+            for y in [0u32, 8, 9, 99, 4095, u32::MAX - 1] {
+                let name = Cell::new(x, y).algebraic();
+                assert_eq!(name, format!("{}{}", file_name(x), u64::from(y) + 1));
+            }
+        }
     }
 
     #[test]

@@ -204,6 +204,27 @@ impl Iterator for Targets<'_> {
             }
         }
     }
+
+    // One dispatch per square rather than per target (`for_each` uses this).
+    #[inline]
+    fn fold<Acc, F: FnMut(Acc, u32) -> Acc>(self, init: Acc, mut f: F) -> Acc {
+        match self {
+            Targets::Slice(it) => it.fold(init, |acc, &t| f(acc, t)),
+            Targets::Mask {
+                from,
+                mut mask,
+                deltas,
+            } => {
+                let mut acc = init;
+                while mask != 0 {
+                    let k = mask.trailing_zeros() as usize;
+                    mask &= mask - 1;
+                    acc = f(acc, (i64::from(from) + deltas[k]) as u32);
+                }
+                acc
+            }
+        }
+    }
 }
 
 impl MoveGraph {

@@ -113,6 +113,11 @@ const CHECK_EVERY: u64 = 1 << 12;
 /// the whole board.
 const REPAIR_RADIUS: u16 = 16;
 
+/// Above this many squares `Lookahead` drops its rim level: its breadth-first
+/// search costs a quarter of a 4000x4000 solve, and the far level alone
+/// found every large board measured (BENCHMARKS.md).
+pub const RIM_LIMIT: usize = 2048 * 2048;
+
 /// Runs the solver with the options of a puzzle file and its `seed`.
 pub fn solve<O: Observer>(
     g: &MoveGraph,
@@ -454,7 +459,7 @@ impl<'l, 'o, A: Adjacent, B: Adjacent, W: Word, O: Observer> Engine<'l, 'o, A, B
                 && (reference != self.reference || (keep_goal && self.goal_dist.is_empty()));
             let (fwd, n) = (&self.fwd, self.n);
             let (depth, dist) = rayon::join(
-                || (first && shape).then(|| rim_depth(fwd)),
+                || (first && shape && n <= RIM_LIMIT).then(|| rim_depth(fwd)),
                 || search.then(|| distances(fwd, n, &reference)),
             );
             if first {
