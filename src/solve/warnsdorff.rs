@@ -2,20 +2,31 @@
 //!
 //! One *walk* starts on a square and repeatedly steps to the unvisited target
 //! with the fewest unvisited targets of its own, ties broken by the
-//! [`TieBreak`]. A walk is linear in the number of squares: the onward counts
-//! are kept up to date (entering a square lowers the count of every square
-//! that has a move to it), so a step looks only at the current square's
-//! targets, and with `Lookahead` at their targets.
+//! [`TieBreak`]. A walk is linear in the number of squares: each square's
+//! onward count is kept up to date (entering a square lowers the count of
+//! every square with a move to it), and the count and the `Lookahead` keys
+//! are packed into one word per square so that the rule's choice is the
+//! smallest word among the current square's targets (the private `Word` type).
+//!
+//! `Lookahead`, the default, breaks ties by the shape of the board, looked up
+//! in two breadth-first distance maps computed once: first the square
+//! farthest from where the walk should finish (the start for an open tour,
+//! the `end` square, or the start's neighbours for a closed tour), then the
+//! square nearest the rim (the squares with fewer moves than the most any
+//! square has). Walks then go round the board from the outside in and end
+//! near their target. It was chosen over the textbook rule and Pohl's
+//! second-level count by measurement (BENCHMARKS.md).
 //!
 //! Around the walk, for symmetric move graphs (every move can be made back):
-//! - **Repair.** When the walk gets stuck with squares left, Pósa rotations
-//!   (see [`super::close`]) reverse the tail of the path until its end has an
-//!   unvisited square next to it, and the walk goes on from there.
+//! - **Repair.** When the walk gets stuck with squares left, unvisited
+//!   squares with no unvisited neighbour are spliced into the path where two
+//!   of their neighbours allow it, and Pósa rotations (`solve/close.rs`)
+//!   reverse the tail of the path until its end has an unvisited square next
+//!   to it; then the walk goes on. An open walk with neither end fixed may
+//!   also be turned round to try its other end.
 //! - **Closing and fixed ends.** A finished walk whose end is not where the
 //!   goal wants it (one move from the start for a closed tour, the `end`
-//!   square for an open one) is rotated until it is. To make that short, such
-//!   walks break their remaining ties towards squares far from the target,
-//!   so they tend to finish near it.
+//!   square for an open one) is rotated until it is.
 //!
 //! When a walk fails anyway (repair budget spent, or a directed graph), the
 //! solver restarts with random tie-breaks, and with a new start square where
@@ -39,9 +50,10 @@ pub enum TieBreak {
     First,
     /// A seeded random choice.
     Random,
-    /// A second-level count: prefer the square whose own best onward square
-    /// has the fewest moves (Pohl's rule applied once more); remaining ties
-    /// in move order.
+    /// Look past the candidates at the board: prefer the square farthest
+    /// from where the walk should finish, then the one nearest the rim, then
+    /// move order (see the module documentation). Above [`RIM_LIMIT`]
+    /// squares the rim level is left out.
     #[default]
     Lookahead,
 }
@@ -336,7 +348,7 @@ struct Engine<'l, 'o, A, B, W, O> {
     symmetric: bool,
     /// An open tour with neither end fixed: stuck walks may be turned round.
     free_start: bool,
-    /// One word per square (see [`Word`]).
+    /// One word per square (the private `Word` type).
     state: Vec<W>,
     path: Vec<u32>,
     /// Index of each square on `path`, kept only once a rotation needs it.
