@@ -419,7 +419,7 @@ struct Engine<'l, 'o, A, B, W, O> {
     symmetric: bool,
     /// An open tour with neither end fixed: stuck walks may be turned round.
     free_start: bool,
-    /// One word per square (the private `Word` type).
+    /// One word per square (see `Word`).
     state: Vec<W>,
     path: Vec<u32>,
     /// Index of each square on `path`, kept only once a rotation needs it.
