@@ -470,6 +470,9 @@ proptest! {
             let limits = Limits { nodes: Some(200_000), ..Limits::none() };
             let bt = engine::solve::backtrack::solve(&g, &goal, &Default::default(), &limits, &mut NoObserver);
             prop_assert!(!matches!(bt.outcome, Outcome::Impossible(_)));
+            if let Outcome::Found(t) = &bt.outcome {
+                prop_assert_eq!(verify(&board, &piece, &goal, t), Ok(()));
+            }
         }
     }
 }
