@@ -96,6 +96,16 @@ fn open_tours_from_a_corner_on_every_rectangle_5_to_60() {
     }
 }
 
+/// Above `RIM_LIMIT` squares the solver keeps one byte per square and
+/// compares far distances modulo 4; this board takes that path.
+#[test]
+fn a_board_above_the_rim_limit() {
+    let n = 2050;
+    assert!((n * n) as usize > warnsdorff::RIM_LIMIT);
+    let t = tour(&Board::rectangle(n, n), &knight(), &open_from(0));
+    assert_eq!(t.len(), (n * n) as usize);
+}
+
 #[test]
 fn closed_tours_wherever_schwenk_allows_them_up_to_30() {
     let piece = knight();
@@ -460,6 +470,9 @@ proptest! {
             let limits = Limits { nodes: Some(200_000), ..Limits::none() };
             let bt = engine::solve::backtrack::solve(&g, &goal, &Default::default(), &limits, &mut NoObserver);
             prop_assert!(!matches!(bt.outcome, Outcome::Impossible(_)));
+            if let Outcome::Found(t) = &bt.outcome {
+                prop_assert_eq!(verify(&board, &piece, &goal, t), Ok(()));
+            }
         }
     }
 }

@@ -175,7 +175,17 @@ pub fn solve_with<O: Observer>(
 ) -> Report {
     let started = Instant::now();
     let rev = (!g.is_symmetric()).then(|| g.reversed());
-    let wide = g.max_degree() > <u32 as Word>::MAX_COUNT;
+    let max = g.max_degree();
+    let width = if max > <u32 as Word>::MAX_COUNT {
+        Width::Wide
+    } else if g.is_symmetric()
+        && max <= <u8 as Word>::MAX_COUNT
+        && (!policy.shape || g.len() > RIM_LIMIT)
+    {
+        Width::Compact
+    } else {
+        Width::Normal
+    };
     let cfg = Config {
         goal: *goal,
         policy,
@@ -184,40 +194,48 @@ pub fn solve_with<O: Observer>(
         symmetric: g.is_symmetric(),
     };
     let mut report = match g.adjacency() {
-        Adjacency::Leaper(a) => with_back(a, rev.as_ref(), wide, &cfg, limits, obs),
-        Adjacency::Lists(a) => with_back(a, rev.as_ref(), wide, &cfg, limits, obs),
+        Adjacency::Leaper(a) => with_back(a, rev.as_ref(), width, &cfg, limits, obs),
+        Adjacency::Lists(a) => with_back(a, rev.as_ref(), width, &cfg, limits, obs),
     };
     report.stats.elapsed = started.elapsed();
     report
 }
 
+/// Which [`Word`] the squares' states use.
+#[derive(Clone, Copy)]
+enum Width {
+    Compact,
+    Normal,
+    Wide,
+}
+
 fn with_back<A: Adjacent + Copy, O: Observer>(
     fwd: A,
     rev: Option<&MoveGraph>,
-    wide: bool,
+    width: Width,
     cfg: &Config,
     limits: &Limits,
     obs: &mut O,
 ) -> Report {
     match rev.map(MoveGraph::adjacency) {
-        None => with_count(fwd, fwd, wide, cfg, limits, obs),
-        Some(Adjacency::Leaper(b)) => with_count(fwd, b, wide, cfg, limits, obs),
-        Some(Adjacency::Lists(b)) => with_count(fwd, b, wide, cfg, limits, obs),
+        None => with_width(fwd, fwd, width, cfg, limits, obs),
+        Some(Adjacency::Leaper(b)) => with_width(fwd, b, width, cfg, limits, obs),
+        Some(Adjacency::Lists(b)) => with_width(fwd, b, width, cfg, limits, obs),
     }
 }
 
-fn with_count<A: Adjacent, B: Adjacent, O: Observer>(
+fn with_width<A: Adjacent, B: Adjacent, O: Observer>(
     fwd: A,
     back: B,
-    wide: bool,
+    width: Width,
     cfg: &Config,
     limits: &Limits,
     obs: &mut O,
 ) -> Report {
-    if wide {
-        Engine::<A, B, u64, O>::new(fwd, back, cfg, limits, obs).run()
-    } else {
-        Engine::<A, B, u32, O>::new(fwd, back, cfg, limits, obs).run()
+    match width {
+        Width::Compact => Engine::<A, B, u8, O>::new(fwd, back, cfg, limits, obs).run(),
+        Width::Normal => Engine::<A, B, u32, O>::new(fwd, back, cfg, limits, obs).run(),
+        Width::Wide => Engine::<A, B, u64, O>::new(fwd, back, cfg, limits, obs).run(),
     }
 }
 
@@ -244,21 +262,19 @@ struct Config {
 /// lowers their counts. Counts stay exact for visited squares too, so
 /// entering a square lowers its neighbours' counts without looking at them
 /// first. Graphs with squares of 128 moves or more use `u64` words (1 | 31 |
-/// 16 | 16 bits). Distances beyond a field's range saturate: they only mean
-/// "far".
+/// 16 | 16 bits); huge symmetric boards a byte (see the `u8` layout).
+/// Distances beyond a field's range saturate: they only mean "far".
 trait Word: Copy + Ord {
     /// The largest count the layout holds.
     const MAX_COUNT: usize;
-    /// The largest value of a shape field.
-    const FIELD_MAX: u32;
     /// The visited flag.
     const VISITED: Self;
-    /// A word with both shape fields and a zero count.
-    fn fields(far: u32, depth: u32) -> Self;
+    /// A word with a zero count, no far field and the given rim depth.
+    fn with_depth(depth: u16) -> Self;
     /// This word's shape fields with `count` and no visited flag.
     fn with_count(self, count: usize) -> Self;
-    /// This word with its far field replaced.
-    fn with_far(self, far: u32) -> Self;
+    /// This word with its far field set for distance `d` from the reference.
+    fn with_dist(self, d: u16) -> Self;
     fn dec(&mut self);
     fn mark(&mut self);
     fn count(self) -> u32;
@@ -266,23 +282,33 @@ trait Word: Copy + Ord {
     fn is_free(self) -> bool {
         self < Self::VISITED
     }
+    /// The rule's key of this unvisited word, seen from the current
+    /// square's word `here`: the smallest key is the choice.
+    fn key(self, here: Self) -> u64;
 }
+
+/// The largest value of a 12-bit and a 16-bit shape field.
+const FIELD_12: u32 = 0xfff;
+const FIELD_16: u32 = 0xffff;
 
 impl Word for u32 {
     const MAX_COUNT: usize = 127;
-    const FIELD_MAX: u32 = 0xfff;
     const VISITED: u32 = 1 << 31;
     #[inline]
-    fn fields(far: u32, depth: u32) -> u32 {
-        (far.min(Self::FIELD_MAX) << 12) | depth.min(Self::FIELD_MAX)
+    fn with_depth(depth: u16) -> u32 {
+        u32::from(depth).min(FIELD_12)
     }
     #[inline]
     fn with_count(self, count: usize) -> u32 {
         (self & 0x00ff_ffff) | ((count as u32) << 24)
     }
     #[inline]
-    fn with_far(self, far: u32) -> u32 {
-        (self & 0xff00_0fff) | (far.min(Self::FIELD_MAX) << 12)
+    fn with_dist(self, d: u16) -> u32 {
+        (self & 0xff00_0fff) | ((FIELD_12 - u32::from(d).min(FIELD_12)) << 12)
+    }
+    #[inline]
+    fn key(self, _: u32) -> u64 {
+        u64::from(self)
     }
     #[inline]
     fn dec(&mut self) {
@@ -300,19 +326,22 @@ impl Word for u32 {
 
 impl Word for u64 {
     const MAX_COUNT: usize = (1 << 31) - 1;
-    const FIELD_MAX: u32 = 0xffff;
     const VISITED: u64 = 1 << 63;
     #[inline]
-    fn fields(far: u32, depth: u32) -> u64 {
-        (u64::from(far.min(Self::FIELD_MAX)) << 16) | u64::from(depth.min(Self::FIELD_MAX))
+    fn with_depth(depth: u16) -> u64 {
+        u64::from(depth)
     }
     #[inline]
     fn with_count(self, count: usize) -> u64 {
         (self & 0xffff_ffff) | ((count as u64) << 32)
     }
     #[inline]
-    fn with_far(self, far: u32) -> u64 {
-        (self & 0xffff_ffff_0000_ffff) | (u64::from(far.min(Self::FIELD_MAX)) << 16)
+    fn with_dist(self, d: u16) -> u64 {
+        (self & 0xffff_ffff_0000_ffff) | (u64::from(FIELD_16 - u32::from(d)) << 16)
+    }
+    #[inline]
+    fn key(self, _: u64) -> u64 {
+        self
     }
     #[inline]
     fn dec(&mut self) {
@@ -325,6 +354,48 @@ impl Word for u64 {
     #[inline]
     fn count(self) -> u32 {
         ((self >> 32) & 0x7fff_ffff) as u32
+    }
+}
+
+/// The compact word for huge symmetric boards where `Lookahead` has no rim
+/// level (above [`RIM_LIMIT`] squares) and no square has more than 31
+/// moves: `visited | count | far` in 1 | 5 | 2 bits, a quarter of the
+/// memory. Only the far distance modulo 4 is kept: breadth-first distances
+/// of neighbouring squares differ by at most one on a symmetric graph, so a
+/// target's distance relative to the current square's is known from it.
+impl Word for u8 {
+    const MAX_COUNT: usize = 31;
+    const VISITED: u8 = 0x80;
+    #[inline]
+    fn with_depth(_: u16) -> u8 {
+        0
+    }
+    #[inline]
+    fn with_count(self, count: usize) -> u8 {
+        (self & 0x03) | ((count as u8) << 2)
+    }
+    #[inline]
+    fn with_dist(self, d: u16) -> u8 {
+        (self & 0xfc) | (d & 3) as u8
+    }
+    #[inline]
+    fn dec(&mut self) {
+        *self -= 1 << 2;
+    }
+    #[inline]
+    fn mark(&mut self) {
+        *self |= Self::VISITED;
+    }
+    #[inline]
+    fn count(self) -> u32 {
+        u32::from((self >> 2) & 0x1f)
+    }
+    #[inline]
+    fn key(self, here: u8) -> u64 {
+        // Farther (one more) first, then as far, then nearer: the order of
+        // the 12- and 16-bit far fields.
+        const RANK: [u64; 4] = [1, 0, 3, 2];
+        (u64::from(self.count()) << 2) | RANK[usize::from(self.wrapping_sub(here) & 3)]
     }
 }
 
@@ -348,7 +419,7 @@ struct Engine<'l, 'o, A, B, W, O> {
     symmetric: bool,
     /// An open tour with neither end fixed: stuck walks may be turned round.
     free_start: bool,
-    /// One word per square (the private `Word` type).
+    /// One word per square (see `Word`).
     state: Vec<W>,
     path: Vec<u32>,
     /// Index of each square on `path`, kept only once a rotation needs it.
@@ -476,14 +547,14 @@ impl<'l, 'o, A: Adjacent, B: Adjacent, W: Word, O: Observer> Engine<'l, 'o, A, B
             );
             if first {
                 self.state = match depth {
-                    Some(d) => d.into_iter().map(|d| W::fields(0, u32::from(d))).collect(),
-                    None => vec![W::fields(0, 0); n],
+                    Some(d) => d.into_iter().map(W::with_depth).collect(),
+                    None => vec![W::with_depth(0); n],
                 };
             }
             if let Some(dist) = dist {
                 if shape {
                     for (w, &d) in self.state.iter_mut().zip(&dist) {
-                        *w = w.with_far(W::FIELD_MAX - u32::from(d).min(W::FIELD_MAX));
+                        *w = w.with_dist(d);
                     }
                 }
                 self.goal_dist = if keep_goal { dist } else { Vec::new() };
@@ -581,19 +652,22 @@ impl<'l, 'o, A: Adjacent, B: Adjacent, W: Word, O: Observer> Engine<'l, 'o, A, B
         self.path.push(t);
         if self.symmetric && block.is_none() {
             let state = &mut self.state;
+            let here = state[t as usize];
             let cands = &mut self.cands;
             cands.clear();
-            let mut low = W::VISITED;
+            let mut low = u64::MAX;
             self.fwd.each(t, |u| {
                 let w = &mut state[u as usize];
                 w.dec();
-                let key = *w;
-                if key < low {
-                    low = key;
-                    cands.clear();
-                }
-                if key == low && key.is_free() {
-                    cands.push(u);
+                if w.is_free() {
+                    let key = w.key(here);
+                    if key < low {
+                        low = key;
+                        cands.clear();
+                    }
+                    if key == low {
+                        cands.push(u);
+                    }
                 }
             });
         } else {
@@ -618,14 +692,16 @@ impl<'l, 'o, A: Adjacent, B: Adjacent, W: Word, O: Observer> Engine<'l, 'o, A, B
     fn gather(&mut self, v: u32, block: Option<u32>) {
         let last_step = self.path.len() + 1 == self.n;
         let state = &self.state;
+        let here = state[v as usize];
         let cands = &mut self.cands;
         cands.clear();
-        let mut low = W::VISITED;
+        let mut low = u64::MAX;
         self.fwd.each(v, |t| {
-            let key = state[t as usize];
-            if !key.is_free() || (block == Some(t) && !last_step) {
+            let w = state[t as usize];
+            if !w.is_free() || (block == Some(t) && !last_step) {
                 return;
             }
+            let key = w.key(here);
             if key < low {
                 low = key;
                 cands.clear();
