@@ -432,7 +432,7 @@ impl<'t> Searcher<'t> {
 /// Slots (as a power of two) of the cache of endings for a graph's tables:
 /// none when the cache is off or the board has more than 64 squares, else
 /// from 2^12 (small boards should not pay for a large table) to 2^20 slots
-/// of 25 bytes (25 MiB, shared by all the workers).
+/// of 33 bytes (33 MiB, shared by all the workers).
 fn memo_bits(tables: &Tables) -> u32 {
     if tables.rules.memo && tables.n <= 64 {
         (tables.n as u32 / 2).clamp(12, 20)

@@ -519,8 +519,8 @@ impl<'t> State<'t> {
 /// one key and is overwritten by the next key that maps to it; losing an
 /// entry only costs a miss.
 ///
-/// Slot `i` is three words, `[version, R, count << 16 | (h + 1)]` (`h + 1
-/// = 0`: empty; counts of 2^48 or more are not cached), guarded as a
+/// Slot `i` holds a version, `R`, and `count << 16 | (h + 1)` (`h + 1 = 0`:
+/// empty; counts of 2^48 or more are not cached), guarded as a
 /// *sequence lock*: a writer makes the version odd, writes, and makes it
 /// even again; a reader takes the words only if it saw the same even
 /// version before and after reading them, so it never takes a half-written
@@ -531,8 +531,17 @@ impl<'t> State<'t> {
 /// the processor's cache; it is only a hint, read and written loosely.
 pub(super) struct Memo {
     tags: Vec<AtomicU8>,
-    words: Vec<AtomicU64>,
+    slots: Vec<Slot>,
     bits: u32,
+}
+
+/// One slot of [`Memo`], aligned so that it never straddles two cache lines.
+#[repr(align(32))]
+#[derive(Default)]
+struct Slot {
+    version: AtomicU64,
+    set: AtomicU64,
+    packed: AtomicU64,
 }
 
 impl Memo {
@@ -541,7 +550,7 @@ impl Memo {
         let slots = if bits == 0 { 0 } else { 1usize << bits };
         Memo {
             tags: (0..slots).map(|_| AtomicU8::new(0)).collect(),
-            words: (0..3 * slots).map(|_| AtomicU64::new(0)).collect(),
+            slots: (0..slots).map(|_| Slot::default()).collect(),
             bits,
         }
     }
@@ -557,19 +566,19 @@ impl Memo {
     /// The cached count of `(R, h)`, if there is one.
     #[inline]
     pub fn get(&self, (set, head): (u64, u32)) -> Option<u64> {
-        if self.tags.is_empty() {
+        if self.slots.is_empty() {
             return None;
         }
         let (i, tag) = self.slot(set, head);
         if self.tags[i].load(Ordering::Relaxed) != tag {
             return None;
         }
-        let w = &self.words[3 * i..3 * i + 3];
-        let before = w[0].load(Ordering::Acquire);
-        let stored = w[1].load(Ordering::Relaxed);
-        let packed = w[2].load(Ordering::Relaxed);
+        let w = &self.slots[i];
+        let before = w.version.load(Ordering::Acquire);
+        let stored = w.set.load(Ordering::Relaxed);
+        let packed = w.packed.load(Ordering::Relaxed);
         fence(Ordering::Acquire);
-        let after = w[0].load(Ordering::Relaxed);
+        let after = w.version.load(Ordering::Relaxed);
         (before == after
             && before.is_multiple_of(2)
             && stored == set
@@ -581,23 +590,24 @@ impl Memo {
     /// same slot just then).
     #[inline]
     pub fn put(&self, (set, head): (u64, u32), count: u64) {
-        if self.tags.is_empty() || count >> 48 != 0 || head >= 0xFFFF {
+        if self.slots.is_empty() || count >> 48 != 0 || head >= 0xFFFF {
             return;
         }
         let (i, tag) = self.slot(set, head);
-        let w = &self.words[3 * i..3 * i + 3];
-        let version = w[0].load(Ordering::Relaxed);
+        let w = &self.slots[i];
+        let version = w.version.load(Ordering::Relaxed);
         if !version.is_multiple_of(2)
-            || w[0]
+            || w.version
                 .compare_exchange(version, version + 1, Ordering::Relaxed, Ordering::Relaxed)
                 .is_err()
         {
             return;
         }
         fence(Ordering::Release);
-        w[1].store(set, Ordering::Relaxed);
-        w[2].store(count << 16 | (u64::from(head) + 1), Ordering::Relaxed);
-        w[0].store(version + 2, Ordering::Release);
+        w.set.store(set, Ordering::Relaxed);
+        w.packed
+            .store(count << 16 | (u64::from(head) + 1), Ordering::Relaxed);
+        w.version.store(version + 2, Ordering::Release);
         self.tags[i].store(tag, Ordering::Relaxed);
     }
 }
