@@ -253,3 +253,36 @@ fn boards_over_64_squares() {
         assert_eq!((c.tours, c.cycles()), (2 * 2 * n, Some(1)), "2x{n}");
     }
 }
+
+/// Many threads share one cache of endings; with a cache that takes even
+/// small endings, they hit the same slots all the time. The counts stay
+/// exact.
+#[test]
+fn threads_share_the_cache_exactly() {
+    for threads in [2, 4, 8, 2, 4, 8, 2, 4, 8] {
+        let opts = CountOptions {
+            threads: Some(threads),
+            memo_min: Some(3),
+            tasks: Some(20_000),
+            ..CountOptions::default()
+        };
+        let c = count_on(
+            &Board::rectangle(6, 6),
+            &knight(),
+            Goal {
+                start: Some(0),
+                ..closed()
+            },
+            opts,
+        );
+        assert_eq!(
+            (c.tours, c.cycles()),
+            (19724, Some(9862)),
+            "{threads} threads"
+        );
+        let c = count_on(&Board::rectangle(5, 5), &knight(), open(), opts);
+        assert_eq!(c.tours, 1728, "{threads} threads");
+        let c = count_on(&Board::rectangle(5, 5), &wazir(), open(), opts);
+        assert_eq!(c.tours, 2 * 4324, "{threads} threads");
+    }
+}

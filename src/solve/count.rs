@@ -396,10 +396,11 @@ impl Shared<'_> {
     }
 }
 
-/// A worker's view of one graph: its search state and cache.
+/// A worker's view of one graph: its search state, and the cache of
+/// endings all workers share.
 struct Searcher<'t> {
     st: State<'t>,
-    memo: Memo,
+    memo: &'t Memo,
 }
 
 impl<'t> Searcher<'t> {
@@ -413,36 +414,32 @@ impl<'t> Searcher<'t> {
         check: &mut dyn FnMut(u64) -> bool,
     ) -> Result<u128, u128> {
         if bitboard {
-            bits::count_prefix(
-                self.st.tables(),
-                class,
-                prefix,
-                &mut self.memo,
-                nodes,
-                check,
-            )
+            bits::count_prefix(self.st.tables(), class, prefix, self.memo, nodes, check)
         } else {
             self.st.set_prefix(prefix, class);
-            search::count_from(&mut self.st, &mut self.memo, nodes, check)
+            search::count_from(&mut self.st, self.memo, nodes, check)
         }
     }
 
-    fn new(tables: &'t Tables) -> Searcher<'t> {
-        let bits = if tables.rules.memo && tables.n <= 64 {
-            MEMO_BITS
-        } else {
-            0
-        };
+    fn new(tables: &'t Tables, memo: &'t Memo) -> Searcher<'t> {
         Searcher {
             st: State::new(tables),
-            memo: Memo::new(bits),
+            memo,
         }
     }
 }
 
-/// Most slots (as a power of two) of each worker's cache of endings:
-/// 2^20 slots of 17 bytes, 17 MiB per worker at most.
-const MEMO_BITS: u32 = 20;
+/// Slots (as a power of two) of the cache of endings for a graph's tables:
+/// none when the cache is off or the board has more than 64 squares, else
+/// from 2^12 (small boards should not pay for a large table) to 2^20 slots
+/// of 33 bytes (33 MiB, shared by all the workers).
+fn memo_bits(tables: &Tables) -> u32 {
+    if tables.rules.memo && tables.n <= 64 {
+        (tables.n as u32 / 2).clamp(12, 20)
+    } else {
+        0
+    }
+}
 
 /// Counts the tasks `mine` of `pass` on `threads` workers. Returns the
 /// weighted count of the main graph, of the two-way graph, and the number of
@@ -456,9 +453,15 @@ fn run_pass(
 ) -> (u128, u128, usize) {
     let next = AtomicUsize::new(0);
     let bitboard = !general && pass.tables.small();
+    let memo = Memo::new(memo_bits(&pass.tables));
+    let memo_back = pass.two_way.as_ref().map(|t| Memo::new(memo_bits(t)));
     let worker = || -> (u128, u128, usize) {
-        let mut main = Searcher::new(&pass.tables);
-        let mut back = pass.two_way.as_ref().map(Searcher::new);
+        let mut main = Searcher::new(&pass.tables, &memo);
+        let mut back = pass
+            .two_way
+            .as_ref()
+            .zip(memo_back.as_ref())
+            .map(|(t, m)| Searcher::new(t, m));
         let (mut sum, mut sum_back, mut done) = (0u128, 0u128, 0usize);
         let reported = std::cell::Cell::new(0u64);
         let mut nodes = 0u64;

@@ -202,7 +202,7 @@ pub(super) fn count_prefix(
     t: &Tables,
     class: usize,
     prefix: &[u32],
-    memo: &mut Memo,
+    memo: &Memo,
     nodes: &mut u64,
     check: &mut dyn FnMut(u64) -> bool,
 ) -> Result<u128, u128> {
@@ -217,7 +217,7 @@ fn run<const DIRECTED: bool>(
     t: &Tables,
     class: usize,
     prefix: &[u32],
-    memo: &mut Memo,
+    memo: &Memo,
     nodes: &mut u64,
     check: &mut dyn FnMut(u64) -> bool,
 ) -> Result<u128, u128> {

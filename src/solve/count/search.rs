@@ -60,6 +60,8 @@
 //! one walk if `h → w` and `w ∈ E` (counting 2 when `w` is a doubled end),
 //! else none.
 
+use std::sync::atomic::{AtomicU8, AtomicU64, Ordering, fence};
+
 use super::Pruning;
 
 /// Cache only nodes with at least this many unvisited squares, by default:
@@ -512,46 +514,44 @@ impl<'t> State<'t> {
     }
 }
 
-/// A direct-mapped cache of ending counts keyed by `(R, h)`; a slot holds
-/// one key and is overwritten by the next key that maps to it. Slot `i` is
-/// `data[2i] = R` and `data[2i + 1] = count << 16 | (h + 1)`, where `h` is
-/// the head with the end class; `h + 1 = 0` marks an empty slot. Counts of
-/// 2^48 or more are not cached.
-/// It starts small (a small count should not pay for a large table) and
-/// grows, dropping its contents, each time it has been written twice its
-/// size over, up to `2^max_bits` slots. Dropping entries only costs misses.
+/// A direct-mapped cache of ending counts keyed by `(R, h)` (`h` the head
+/// with the end class), shared by all the workers of a count. A slot holds
+/// one key and is overwritten by the next key that maps to it; losing an
+/// entry only costs a miss.
+///
+/// Slot `i` holds a version, `R`, and `count << 16 | (h + 1)` (`h + 1 = 0`:
+/// empty; counts of 2^48 or more are not cached), guarded as a
+/// *sequence lock*: a writer makes the version odd, writes, and makes it
+/// even again; a reader takes the words only if it saw the same even
+/// version before and after reading them, so it never takes a half-written
+/// entry. A writer that finds the slot busy skips it. Every word is an
+/// atomic, so this is plain safe Rust; on x86 the loads and fences cost
+/// nothing extra. A byte per slot (a few bits of the key's hash, never 0
+/// once written) settles most misses in a table small enough to stay in
+/// the processor's cache; it is only a hint, read and written loosely.
 pub(super) struct Memo {
-    /// One byte per slot, from other bits of the key's hash (never 0 once
-    /// written): most misses are settled here, in a table small enough to
-    /// stay in the processor's cache, without touching the large one.
-    tags: Vec<u8>,
-    data: Vec<u64>,
+    tags: Vec<AtomicU8>,
+    slots: Vec<Slot>,
     bits: u32,
-    max_bits: u32,
-    writes: u64,
 }
 
-/// Slots (as a power of two) a cache starts with.
-const MEMO_START_BITS: u32 = 12;
+/// One slot of [`Memo`], aligned so that it never straddles two cache lines.
+#[repr(align(32))]
+#[derive(Default)]
+struct Slot {
+    version: AtomicU64,
+    set: AtomicU64,
+    packed: AtomicU64,
+}
 
 impl Memo {
-    /// A cache of up to `2^max_bits` slots (none when `max_bits` is 0).
-    pub fn new(max_bits: u32) -> Memo {
-        let bits = max_bits.min(MEMO_START_BITS);
+    /// A cache of `2^bits` slots (none when `bits` is 0).
+    pub fn new(bits: u32) -> Memo {
+        let slots = if bits == 0 { 0 } else { 1usize << bits };
         Memo {
-            tags: if max_bits == 0 {
-                Vec::new()
-            } else {
-                vec![0; 1 << bits]
-            },
-            data: if max_bits == 0 {
-                Vec::new()
-            } else {
-                vec![0; 2 << bits]
-            },
+            tags: (0..slots).map(|_| AtomicU8::new(0)).collect(),
+            slots: (0..slots).map(|_| Slot::default()).collect(),
             bits,
-            max_bits,
-            writes: 0,
         }
     }
 
@@ -566,34 +566,49 @@ impl Memo {
     /// The cached count of `(R, h)`, if there is one.
     #[inline]
     pub fn get(&self, (set, head): (u64, u32)) -> Option<u64> {
-        if self.data.is_empty() {
+        if self.slots.is_empty() {
             return None;
         }
         let (i, tag) = self.slot(set, head);
-        if self.tags[i] != tag {
+        if self.tags[i].load(Ordering::Relaxed) != tag {
             return None;
         }
-        let (stored, packed) = (self.data[2 * i], self.data[2 * i + 1]);
-        (stored == set && packed & 0xFFFF == u64::from(head) + 1).then_some(packed >> 16)
+        let w = &self.slots[i];
+        let before = w.version.load(Ordering::Acquire);
+        let stored = w.set.load(Ordering::Relaxed);
+        let packed = w.packed.load(Ordering::Relaxed);
+        fence(Ordering::Acquire);
+        let after = w.version.load(Ordering::Relaxed);
+        (before == after
+            && before.is_multiple_of(2)
+            && stored == set
+            && packed & 0xFFFF == u64::from(head) + 1)
+            .then_some(packed >> 16)
     }
 
-    /// Caches the count of `(R, h)`.
+    /// Caches the count of `(R, h)` (unless another worker is writing the
+    /// same slot just then).
     #[inline]
-    pub fn put(&mut self, (set, head): (u64, u32), count: u64) {
-        if self.data.is_empty() || count >> 48 != 0 || head >= 0xFFFF {
+    pub fn put(&self, (set, head): (u64, u32), count: u64) {
+        if self.slots.is_empty() || count >> 48 != 0 || head >= 0xFFFF {
             return;
         }
-        self.writes += 1;
-        if self.writes > 2 << self.bits && self.bits < self.max_bits {
-            self.bits = (self.bits + 2).min(self.max_bits);
-            self.tags = vec![0; 1 << self.bits];
-            self.data = vec![0; 2 << self.bits];
-            self.writes = 0;
-        }
         let (i, tag) = self.slot(set, head);
-        self.tags[i] = tag;
-        self.data[2 * i] = set;
-        self.data[2 * i + 1] = count << 16 | (u64::from(head) + 1);
+        let w = &self.slots[i];
+        let version = w.version.load(Ordering::Relaxed);
+        if !version.is_multiple_of(2)
+            || w.version
+                .compare_exchange(version, version + 1, Ordering::Relaxed, Ordering::Relaxed)
+                .is_err()
+        {
+            return;
+        }
+        fence(Ordering::Release);
+        w.set.store(set, Ordering::Relaxed);
+        w.packed
+            .store(count << 16 | (u64::from(head) + 1), Ordering::Relaxed);
+        w.version.store(version + 2, Ordering::Release);
+        self.tags[i].store(tag, Ordering::Relaxed);
     }
 }
 
@@ -615,7 +630,7 @@ pub(super) const CHECK_EVERY: u64 = 1 << 14;
 /// stop, returns `Err` with the count found so far (a lower bound).
 pub(super) fn count_from(
     st: &mut State,
-    memo: &mut Memo,
+    memo: &Memo,
     nodes: &mut u64,
     check: &mut dyn FnMut(u64) -> bool,
 ) -> Result<u128, u128> {
