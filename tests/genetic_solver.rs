@@ -1,6 +1,8 @@
 //! The genetic solver: both presets find verified tours, runs are
 //! reproducible, and a generation limit gives up with a legal partial path.
 
+mod common;
+
 use assert_cmd::Command;
 use engine::model::{Board, MoveGraph, Piece};
 use engine::observe::Observer;
@@ -334,18 +336,7 @@ fn cli_exits_3_with_a_partial_path_when_generations_run_out() {
     assert_eq!(json["status"], "gave_up");
     assert_eq!(json["stats"]["generations"], 3);
     let p = puzzle(text);
-    let squares: Vec<u32> = json["tour"]
-        .as_array()
-        .unwrap_or_else(|| panic!("no tour list"))
-        .iter()
-        .map(|xy| {
-            let x = xy[0].as_u64().unwrap_or(u64::MAX) as u32;
-            let y = xy[1].as_u64().unwrap_or(u64::MAX) as u32;
-            p.board
-                .square_at(engine::model::Cell::new(x, y))
-                .unwrap_or_else(|| panic!("({x},{y}) is not a square"))
-        })
-        .collect();
+    let squares = common::tour_from_json(&p, &json);
     assert!(squares.len() > 1 && squares.len() < 100);
     assert_eq!(squares[0], 0);
     assert_legal_path(&p.board, &p.piece, &squares);
