@@ -149,3 +149,57 @@ proptest! {
         }
     }
 }
+
+/// Weakly connected parts and, if every move changes colour, the two colour
+/// class sizes (the larger first), by a breadth-first search over the
+/// verifier's moves taken both ways.
+fn parts_and_colours(board: &Board, piece: &Piece) -> (usize, Option<(usize, usize)>) {
+    let n = board.len();
+    let joined = |a: usize, b: usize| {
+        let (ca, cb) = (board.cell(a as u32), board.cell(b as u32));
+        legal(board, piece, ca, cb) || legal(board, piece, cb, ca)
+    };
+    let mut colour = vec![u8::MAX; n];
+    let (mut parts, mut two_coloured) = (0, true);
+    for s in 0..n {
+        if colour[s] != u8::MAX {
+            continue;
+        }
+        parts += 1;
+        colour[s] = 0;
+        let mut queue = std::collections::VecDeque::from([s]);
+        while let Some(v) = queue.pop_front() {
+            for t in (0..n).filter(|&t| t != v && joined(v, t)) {
+                if colour[t] == u8::MAX {
+                    colour[t] = 1 - colour[v];
+                    queue.push_back(t);
+                } else if colour[t] == colour[v] {
+                    two_coloured = false;
+                }
+            }
+        }
+    }
+    // Each part's colours are arbitrary, so only one part's sizes mean anything.
+    let zeros = colour.iter().filter(|&&c| c == 0).count();
+    let sizes = (zeros.max(n - zeros), zeros.min(n - zeros));
+    (parts, two_coloured.then_some(sizes))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(400))]
+
+    /// `check`'s parts and colour classes agree with a plain search.
+    #[test]
+    fn check_parts_agree_with_search(board in board_strategy(), piece in piece_strategy()) {
+        prop_assume!(!piece.moves().is_empty());
+        let g = MoveGraph::build(&board, &piece);
+        let a = engine::check::analyse(&g, &Goal::default(), &|s| board.name(s));
+        let (parts, colours) = parts_and_colours(&board, &piece);
+        prop_assert_eq!(a.components, parts);
+        prop_assert_eq!(a.bipartite.is_some(), colours.is_some());
+        if parts == 1 {
+            let sorted = a.bipartite.map(|(x, y)| (x.max(y), x.min(y)));
+            prop_assert_eq!(sorted, colours);
+        }
+    }
+}
