@@ -379,7 +379,7 @@ fn parts_of<A: Adjacent>(
     let mut parts = n;
     let mut bipartite = true;
     for s in 0..n as u32 {
-        if s as usize % STOP_EVERY == 0 && stop() {
+        if (s as usize).is_multiple_of(STOP_EVERY) && stop() {
             return None;
         }
         if symmetric {
@@ -492,7 +492,7 @@ fn reaches_all(g: &MoveGraph, from: u32, stop: &dyn Fn() -> bool) -> Option<bool
     seen[from as usize] = true;
     let mut count = 1;
     while let Some(v) = stack.pop() {
-        if count % STOP_EVERY == 0 && stop() {
+        if count.is_multiple_of(STOP_EVERY) && stop() {
             return None;
         }
         for t in g.neighbours(v) {
