@@ -490,7 +490,7 @@ fn reaches_all(g: &MoveGraph, from: u32, stop: &dyn Fn() -> bool) -> Option<bool
     let mut seen = vec![false; g.len()];
     let mut stack = vec![from];
     seen[from as usize] = true;
-    let mut count = 1;
+    let mut count: usize = 1;
     while let Some(v) = stack.pop() {
         if count.is_multiple_of(STOP_EVERY) && stop() {
             return None;
