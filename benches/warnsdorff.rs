@@ -172,11 +172,11 @@ fn timings(sizes: &[u32]) {
 }
 
 /// The whole pipeline of `engine run` on an open n x n knight's tour from
-/// a1, phase by phase (what `runner::solve` and the text output do).
+/// a1: each phase alone, then `runner::solve` as `engine run` calls it
+/// (proofs beside the search, then the verifier) and the text output.
 fn pipeline(n: u32) {
     let text =
         format!(r#"Puzzle(board: "{n}x{n}", piece: "knight", start: "a1", solver: Warnsdorff())"#);
-    let total = (Instant::now(), cpu_now());
     let (tp, p) = best_of(1, || {
         engine::spec::Puzzle::parse("bench.ron", &text).unwrap_or_else(|e| panic!("{e}"))
     });
@@ -200,6 +200,20 @@ fn pipeline(n: u32) {
     };
     let (tv, ok) = best_of(1, || engine::verify::verify(&p.board, &p.piece, &p.goal, t));
     assert_eq!(ok, Ok(()));
+    drop(r);
+    println!(
+        "{n}x{n} phases alone: parse + board {tp}; graph {tg}; check {tc}; search {ts}; verify {tv}"
+    );
+    let total = (Instant::now(), cpu_now());
+    let (tp, p) = best_of(1, || {
+        engine::spec::Puzzle::parse("bench.ron", &text).unwrap_or_else(|e| panic!("{e}"))
+    });
+    let (tg, g) = best_of(1, || p.graph());
+    let (tr, r) = best_of(1, || {
+        engine::runner::solve(&p, &g, &Limits::none(), &mut NoObserver)
+            .unwrap_or_else(|e| panic!("{e}"))
+    });
+    assert!(matches!(r.outcome, Outcome::Found(_)));
     let (to, out) = best_of(1, || {
         engine::render::text::report_text("bench", &p.board, false, &r, false)
     });
@@ -208,7 +222,7 @@ fn pipeline(n: u32) {
         cpu: cpu_now() - total.1,
     };
     println!(
-        "{n}x{n} pipeline: parse + board {tp}; graph {tg}; check {tc}; search {ts}; verify {tv}; text ({} MB) {to}; total {all}",
+        "{n}x{n} as `engine run`: parse + board {tp}; graph {tg}; solve (proofs beside the search, then verify) {tr}; text ({} MB) {to}; total {all}",
         out.len() >> 20
     );
 }

@@ -1,6 +1,8 @@
 //! Solving a puzzle end to end: quick proofs first, then the chosen solver,
 //! then the independent verifier on whatever tour comes out.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use crate::check;
 use crate::model::MoveGraph;
 use crate::observe::Observer;
@@ -68,8 +70,15 @@ pub fn auto_choice(puzzle: &Puzzle, graph: &MoveGraph) -> (SolverSpec, String) {
     }
 }
 
-/// Solves `puzzle` on its move graph `graph`: proofs first, then the solver.
-/// Every tour is verified before it is returned.
+/// Boards with at least this many squares run the proofs beside the search,
+/// on a second thread, instead of before it: on them the proofs take a
+/// good part of the search's time. Whichever finishes first settles the
+/// answer (a tour means no proof exists; a proof cancels the search).
+pub const PROOFS_BESIDE: usize = 1 << 18;
+
+/// Solves `puzzle` on its move graph `graph`: proofs first (or beside the
+/// search on large boards), then the solver. Every tour is verified before
+/// it is returned.
 pub fn solve<O: Observer>(
     puzzle: &Puzzle,
     graph: &MoveGraph,
@@ -77,19 +86,71 @@ pub fn solve<O: Observer>(
     obs: &mut O,
 ) -> Result<Report, InvalidTour> {
     let started = std::time::Instant::now();
-    let analysis = check::analyse_board(graph, &puzzle.goal, &puzzle.board, &puzzle.piece, &|s| {
-        puzzle.board.name(s)
-    });
-    if let Some(proof) = analysis.impossible {
-        return Ok(Report {
-            outcome: Outcome::Impossible(proof),
-            stats: Stats {
-                elapsed: started.elapsed(),
-                ..Stats::default()
-            },
-            solver: "check (no search needed)".to_string(),
+    let proofs = |stop: &dyn Fn() -> bool| {
+        let name = |s| puzzle.board.name(s);
+        check::analyse_board_until(
+            graph,
+            &puzzle.goal,
+            &puzzle.board,
+            &puzzle.piece,
+            &name,
+            stop,
+        )
+        .and_then(|a| a.impossible)
+    };
+    let proven = |proof: String| Report {
+        outcome: Outcome::Impossible(proof),
+        stats: Stats {
+            elapsed: started.elapsed(),
+            ..Stats::default()
+        },
+        solver: "check (no search needed)".to_string(),
+    };
+    let report = if graph.len() < PROOFS_BESIDE {
+        if let Some(proof) = proofs(&|| limits.expired()) {
+            return Ok(proven(proof));
+        }
+        search(puzzle, graph, limits, obs)
+    } else {
+        let cancel = AtomicBool::new(false);
+        let found = AtomicBool::new(false);
+        let searching = Limits {
+            cancel: Some(&cancel),
+            ..*limits
+        };
+        let (proof, report) = std::thread::scope(|scope| {
+            let checker = scope.spawn(|| {
+                let proof = proofs(&|| found.load(Ordering::Relaxed) || limits.expired());
+                if proof.is_some() {
+                    cancel.store(true, Ordering::Relaxed);
+                }
+                proof
+            });
+            let report = search(puzzle, graph, &searching, obs);
+            if matches!(report.outcome, Outcome::Found(_)) {
+                found.store(true, Ordering::Relaxed);
+            }
+            (checker.join().ok().flatten(), report)
         });
+        match proof {
+            Some(proof) => return Ok(proven(proof)),
+            None => report,
+        }
+    };
+    if let Outcome::Found(tour) = &report.outcome {
+        verify(&puzzle.board, &puzzle.piece, &puzzle.goal, tour).map_err(|problem| {
+            InvalidTour {
+                solver: report.solver.clone(),
+                problem,
+            }
+        })?;
     }
+    Ok(report)
+}
+
+/// The solver the puzzle asks for (Auto: picked by size, with Warnsdorff
+/// followed by backtracking if it gives up).
+fn search<O: Observer>(puzzle: &Puzzle, graph: &MoveGraph, limits: &Limits, obs: &mut O) -> Report {
     let auto = puzzle.solver == SolverSpec::Auto;
     let (spec, note) = match puzzle.solver {
         SolverSpec::Auto => {
@@ -140,13 +201,5 @@ pub fn solve<O: Observer>(
     if let Some(note) = note {
         report.solver = format!("{} [{note}]", report.solver);
     }
-    if let Outcome::Found(tour) = &report.outcome {
-        verify(&puzzle.board, &puzzle.piece, &puzzle.goal, tour).map_err(|problem| {
-            InvalidTour {
-                solver: report.solver.clone(),
-                problem,
-            }
-        })?;
-    }
-    Ok(report)
+    report
 }

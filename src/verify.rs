@@ -2,6 +2,8 @@
 //! vectors with its own coordinate arithmetic — not from the move graph — so a
 //! bug in graph building or in a solver cannot hide behind itself.
 
+use rayon::prelude::*;
+
 use crate::model::{Board, Cell, Piece, Topology};
 use crate::solve::Goal;
 
@@ -16,19 +18,21 @@ pub fn verify(board: &Board, piece: &Piece, goal: &Goal, tour: &[u32]) -> Result
             tour.len()
         ));
     }
-    let mut seen = vec![false; n];
+    // One bit a square: on the largest boards the marks stay in cache.
+    let mut seen = vec![0u64; n.div_ceil(64)];
     for (i, &s) in tour.iter().enumerate() {
         if s as usize >= n {
             return Err(format!("step {}: square #{s} does not exist", i + 1));
         }
-        if seen[s as usize] {
+        let (word, bit) = (s as usize / 64, 1u64 << (s % 64));
+        if seen[word] & bit != 0 {
             return Err(format!(
                 "step {}: {} is visited twice",
                 i + 1,
                 board.name(s)
             ));
         }
-        seen[s as usize] = true;
+        seen[word] |= bit;
     }
     if let (Some(s), Some(&first)) = (goal.start, tour.first())
         && s != first
@@ -48,15 +52,41 @@ pub fn verify(board: &Board, piece: &Piece, goal: &Goal, tour: &[u32]) -> Result
             board.name(e)
         ));
     }
-    for (i, w) in tour.windows(2).enumerate() {
-        if !legal(board, piece, board.cell(w[0]), board.cell(w[1])) {
-            return Err(format!(
-                "step {}: {} to {} is not a move of the piece",
-                i + 2,
-                board.name(w[0]),
-                board.name(w[1])
-            ));
-        }
+    // The steps are independent: check them on every core (the first bad
+    // one is reported, as a sequential check would).
+    let leaps = plain_leaps(board, piece);
+    let step_ok = |a: Cell, b: Cell| match &leaps {
+        Some(leaps) => leaps.contains(&(
+            i64::from(b.x) - i64::from(a.x),
+            i64::from(b.y) - i64::from(a.y),
+        )),
+        None => legal(board, piece, a, b),
+    };
+    // Steps `i` (from tour[i] to tour[i + 1]) in runs of CHUNK, one run a
+    // task; the first bad step is reported, as a sequential check would.
+    const CHUNK: usize = 1 << 14;
+    let steps = n.saturating_sub(1);
+    let bad = (0..steps.div_ceil(CHUNK))
+        .into_par_iter()
+        .find_map_first(|k| {
+            let (lo, hi) = (k * CHUNK, ((k + 1) * CHUNK).min(steps));
+            let mut a = board.cell(tour[lo]);
+            for i in lo..hi {
+                let b = board.cell(tour[i + 1]);
+                if !step_ok(a, b) {
+                    return Some(i);
+                }
+                a = b;
+            }
+            None
+        });
+    if let Some(i) = bad {
+        return Err(format!(
+            "step {}: {} to {} is not a move of the piece",
+            i + 2,
+            board.name(tour[i]),
+            board.name(tour[i + 1])
+        ));
     }
     if goal.closed {
         let (first, last) = (tour[0], tour[n - 1]);
@@ -69,6 +99,21 @@ pub fn verify(board: &Board, piece: &Piece, goal: &Goal, tour: &[u32]) -> Result
         }
     }
     Ok(())
+}
+
+/// The piece's jumps when every move is a single leap on a board that does
+/// not wrap: then a step between two squares of the board is legal exactly
+/// when its vector is one of them (what [`legal`] decides, without walking
+/// each move). None otherwise.
+fn plain_leaps(board: &Board, piece: &Piece) -> Option<Vec<(i64, i64)>> {
+    (board.topology() == Topology::Plain && piece.moves().iter().all(|m| m.range == 1)).then(|| {
+        piece
+            .moves()
+            .iter()
+            .map(|m| (i64::from(m.dx), i64::from(m.dy)))
+            .filter(|&v| v != (0, 0))
+            .collect()
+    })
 }
 
 /// Whether the piece can go from `a` to `b` in one move on `board`.
@@ -132,6 +177,43 @@ mod tests {
             ..Goal::default()
         };
         assert!(verify(&board, &wazir, &fixed, &[0, 1, 2]).is_err());
+    }
+
+    #[test]
+    fn plain_leaps_decide_as_legal_does() {
+        let board = Board::new(7, 5, Topology::Plain, |c| (c.x * 3 + c.y) % 5 != 2);
+        let pieces = [
+            Piece::leaper(1, 2, 1),
+            Piece::leaper(1, 3, 1),
+            Piece::leaper(0, 1, 1),
+            Piece::new([
+                crate::model::Move::leap(2, -1),
+                crate::model::Move::leap(0, 3),
+            ]),
+        ];
+        for piece in &pieces {
+            let Some(leaps) = plain_leaps(&board, piece) else {
+                panic!("{piece} is a plain leaper");
+            };
+            for a in 0..board.len() as u32 {
+                for b in 0..board.len() as u32 {
+                    let (ca, cb) = (board.cell(a), board.cell(b));
+                    let v = (
+                        i64::from(cb.x) - i64::from(ca.x),
+                        i64::from(cb.y) - i64::from(ca.y),
+                    );
+                    assert_eq!(
+                        leaps.contains(&v),
+                        legal(&board, piece, ca, cb),
+                        "{piece} {ca} {cb}"
+                    );
+                }
+            }
+        }
+        let rook = Piece::leaper(0, 1, crate::model::UNLIMITED);
+        assert_eq!(plain_leaps(&board, &rook), None);
+        let torus = Board::new(3, 3, Topology::Torus, |_| true);
+        assert_eq!(plain_leaps(&torus, &pieces[0]), None);
     }
 
     #[test]

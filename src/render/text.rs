@@ -3,7 +3,9 @@
 
 use std::fmt::Write as _;
 
-use crate::model::{Board, Cell, Piece};
+use rayon::prelude::*;
+
+use crate::model::{Board, Cell, Piece, file_name};
 use crate::solve::{Outcome, Report};
 
 /// Boards wider or taller than this print a summary instead of the grid
@@ -55,14 +57,42 @@ pub fn move_list(board: &Board, path: &[u32]) -> String {
 }
 
 /// Appends the move list to `out` (no allocation per square: a 4096x4096
-/// tour has 16 million names).
+/// tour has 16 million names). Long lists are written from tables of the
+/// file letters and rank numbers, in chunks on every core.
 pub fn push_move_list(out: &mut String, board: &Board, path: &[u32]) {
-    for (i, &s) in path.iter().enumerate() {
-        if i > 0 {
-            out.push(' ');
+    let sides = board.width() as usize + board.height() as usize;
+    if path.len() < 4 * sides {
+        for (i, &s) in path.iter().enumerate() {
+            if i > 0 {
+                out.push(' ');
+            }
+            board.cell(s).write_algebraic(out);
         }
-        board.cell(s).write_algebraic(out);
+        return;
     }
+    let files: Vec<String> = (0..board.width()).map(file_name).collect();
+    let ranks: Vec<String> = (1..=board.height()).map(|r| r.to_string()).collect();
+    // A few megabytes at a time, so the parts never double the output.
+    for batch in path.chunks(1 << 20) {
+        let parts: Vec<String> = batch
+            .par_chunks(1 << 16)
+            .map(|chunk| {
+                let mut part = String::with_capacity(chunk.len() * 8);
+                for &s in chunk {
+                    let c = board.cell(s);
+                    part.push_str(&files[c.x as usize]);
+                    part.push_str(&ranks[c.y as usize]);
+                    part.push(' ');
+                }
+                part
+            })
+            .collect();
+        for part in &parts {
+            out.push_str(part);
+        }
+    }
+    // No space after the last name.
+    out.pop();
 }
 
 /// A human-readable duration.
@@ -246,6 +276,18 @@ pub fn move_diagram(piece: &Piece) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn long_move_lists_match_the_names() {
+        // Wide enough for two-letter files, long enough for the table path
+        // and for several chunks.
+        let b = Board::rectangle(40, 3);
+        let path: Vec<u32> = (0..300_000u32).map(|i| (i * 7919) % 120).collect();
+        let names: Vec<String> = path.iter().map(|&s| b.name(s)).collect();
+        assert_eq!(move_list(&b, &path), names.join(" "));
+        assert_eq!(move_list(&b, &path[..5]), names[..5].join(" "));
+        assert_eq!(move_list(&b, &[]), "");
+    }
 
     #[test]
     fn grid_marks_removed_and_steps() {

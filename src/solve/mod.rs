@@ -122,6 +122,10 @@ pub struct Limits<'a> {
     pub nodes: Option<u64>,
     /// Stop when this becomes true (set by a Ctrl-C handler).
     pub interrupt: Option<&'a AtomicBool>,
+    /// Stop when this becomes true because the answer is known elsewhere
+    /// (the runner's proofs found no tour can exist); reported as
+    /// [`Stop::Interrupted`], which the runner then replaces.
+    pub cancel: Option<&'a AtomicBool>,
     /// Where solvers publish their node count for a progress display.
     pub progress: Option<&'a AtomicU64>,
     /// Where a solver publishes its best score so far (the genetic solver's
@@ -147,9 +151,7 @@ impl<'a> Limits<'a> {
         if let Some(p) = self.progress {
             p.store(nodes, Ordering::Relaxed);
         }
-        if let Some(flag) = self.interrupt
-            && flag.load(Ordering::Relaxed)
-        {
+        if self.interrupted() {
             return Some(Stop::Interrupted);
         }
         if let Some(max) = self.nodes
@@ -163,6 +165,23 @@ impl<'a> Limits<'a> {
             return Some(Stop::Limit(Limit::Time));
         }
         None
+    }
+}
+
+impl Limits<'_> {
+    /// Whether Ctrl-C was pressed or the search was cancelled.
+    pub fn interrupted(&self) -> bool {
+        [self.interrupt, self.cancel]
+            .into_iter()
+            .flatten()
+            .any(|f| f.load(Ordering::Relaxed))
+    }
+
+    /// Whether the search should stop for a reason other than its node
+    /// count: an interrupt, a cancel or the deadline. For work that is not
+    /// counted in nodes (building, proofs, drawing).
+    pub fn expired(&self) -> bool {
+        self.interrupted() || self.deadline.is_some_and(|d| Instant::now() >= d)
     }
 }
 
