@@ -43,6 +43,9 @@ pub fn analyse_until(
     let n = g.len();
     let mut histogram = Vec::new();
     for s in 0..n as u32 {
+        if s.is_multiple_of(1 << 20) && stop() {
+            return None;
+        }
         let d = g.degree(s);
         if histogram.len() <= d {
             histogram.resize(d + 1, 0);
@@ -54,7 +57,14 @@ pub fn analyse_until(
         let a = c.iter().filter(|&&x| x == 0).count();
         (a, n - a)
     });
-    let rev = g.reversed();
+    // A symmetric graph is its own reverse.
+    let reversed;
+    let rev = if g.is_symmetric() {
+        g
+    } else {
+        reversed = g.reversed();
+        &reversed
+    };
     let mut a = Analysis {
         squares: n,
         moves: g.edge_count(),
@@ -67,8 +77,8 @@ pub fn analyse_until(
     };
     // A symmetric graph in one part is strongly connected; only a directed
     // one needs the two extra searches, and only for a closed tour.
-    let strong = !goal.closed || g.is_symmetric() || strongly_connected(g, &rev, stop)?;
-    a.impossible = prove(g, &rev, goal, components, colour.as_deref(), name, strong);
+    let strong = !goal.closed || g.is_symmetric() || strongly_connected(g, rev, stop)?;
+    a.impossible = prove(g, rev, goal, components, colour.as_deref(), name, strong);
     Some(a)
 }
 

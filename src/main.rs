@@ -223,6 +223,7 @@ fn title(p: &Puzzle) -> String {
 }
 
 fn run(args: RunArgs) -> Result<u8, Error> {
+    let started = std::time::Instant::now();
     let mut puzzle = load(&args.puzzle)?;
     if let Some(s) = &args.start {
         puzzle.set_start(s)?;
@@ -293,23 +294,28 @@ fn run(args: RunArgs) -> Result<u8, Error> {
         best: Some(&best),
         ..Limits::none()
     }
-    .with_time(args.time_limit);
-    let graph = puzzle.graph();
+    .with_time_from(started, args.time_limit);
+    // The time limit covers building the move graph: seconds on the largest boards.
+    let graph = puzzle.graph_until(&|| limits.expired());
     let show_progress = !args.quiet && std::io::stderr().is_terminal();
     let done = AtomicBool::new(false);
     let report = std::thread::scope(|scope| {
         if show_progress {
             let (done, progress) = (&done, &progress);
             // The genetic solver counts generations and reports its best fitness.
-            let ga =
-                matches!(puzzle.solver, SolverSpec::Genetic(_)).then_some((&best, graph.len()));
+            let ga = matches!(puzzle.solver, SolverSpec::Genetic(_))
+                .then_some((&best, puzzle.board.len()));
             scope.spawn(move || spinner(done, progress, ga));
         }
-        let r = if search_out.is_some() {
-            let mut rec = Recorder::new(gif_opts.max_frames.saturating_sub(1));
-            runner::solve(&puzzle, &graph, &limits, &mut rec).map(|r| (r, Some(rec)))
-        } else {
-            runner::solve(&puzzle, &graph, &limits, &mut NoObserver).map(|r| (r, None))
+        let r = match &graph {
+            None => Ok((stopped_early(&limits, started), None)),
+            Some(graph) if search_out.is_some() => {
+                let mut rec = Recorder::new(gif_opts.max_frames.saturating_sub(1));
+                runner::solve(&puzzle, graph, &limits, &mut rec).map(|r| (r, Some(rec)))
+            }
+            Some(graph) => {
+                runner::solve(&puzzle, graph, &limits, &mut NoObserver).map(|r| (r, None))
+            }
         };
         done.store(true, Ordering::SeqCst);
         r
@@ -380,6 +386,22 @@ fn run(args: RunArgs) -> Result<u8, Error> {
         }
     }
     Ok(code)
+}
+
+/// The report of a run stopped (time limit or Ctrl-C) before its search
+/// began, while the move graph was being built.
+fn stopped_early(limits: &Limits, started: std::time::Instant) -> engine::solve::Report {
+    engine::solve::Report {
+        outcome: limits
+            .exceeded(0)
+            .unwrap_or(Stop::Interrupted)
+            .outcome(Vec::new()),
+        stats: engine::solve::Stats {
+            elapsed: started.elapsed(),
+            ..Default::default()
+        },
+        solver: "none (stopped while building the move graph)".to_string(),
+    }
 }
 
 /// The GIF flags, checked.
@@ -655,6 +677,7 @@ fn parse_shard(text: &str) -> Result<count::Shard, Error> {
 }
 
 fn count_cmd(args: CountArgs) -> Result<u8, Error> {
+    let started = std::time::Instant::now();
     let puzzle = load(&args.puzzle)?;
     let shard = args.shard.as_deref().map(parse_shard).transpose()?;
     if let Some(t) = args.time_limit
@@ -673,7 +696,29 @@ fn count_cmd(args: CountArgs) -> Result<u8, Error> {
             std::process::exit(130);
         }
     });
-    let graph = puzzle.graph();
+    let limits = Limits {
+        interrupt: Some(&INTERRUPTED),
+        ..Limits::none()
+    }
+    .with_time_from(started, args.time_limit);
+    // The limit covers building the graph and the proofs too.
+    let stop = || limits.expired();
+    let stopped_before = |what: &str| {
+        let why = match limits.exceeded(0) {
+            Some(Stop::Limit(l)) => format!("the {l} ran out"),
+            _ => "interrupted".to_string(),
+        };
+        println!(
+            "{}
+at least 0 {what} (a lower bound: {why} before counting began)",
+            title(&puzzle)
+        );
+        Ok(if INTERRUPTED.load(Ordering::SeqCst) {
+            130
+        } else {
+            3
+        })
+    };
     let goal = puzzle.goal;
     let n = puzzle.board.len();
     let what = format!(
@@ -690,9 +735,15 @@ fn count_cmd(args: CountArgs) -> Result<u8, Error> {
             (None, None) => format!(", summed over all {n} start squares"),
         }
     );
+    let Some(graph) = puzzle.graph_until(&stop) else {
+        return stopped_before(&what);
+    };
     let in_shard = shard.map_or(String::new(), |s| format!(" in shard {}/{}", s.k(), s.n()));
     let mut out = format!("{}\n", title(&puzzle));
-    let analysis = check::analyse(&graph, &goal, &|s| puzzle.board.name(s));
+    let Some(analysis) = check::analyse_until(&graph, &goal, &|s| puzzle.board.name(s), &stop)
+    else {
+        return stopped_before(&what);
+    };
     if let Some(proof) = analysis.impossible {
         out.push_str(&format!("0 {what} (no tour exists: {proof})\n"));
         if goal.closed {
@@ -715,11 +766,6 @@ fn count_cmd(args: CountArgs) -> Result<u8, Error> {
         shard,
         ..count::CountOptions::default()
     };
-    let limits = Limits {
-        interrupt: Some(&INTERRUPTED),
-        ..Limits::none()
-    }
-    .with_time(args.time_limit);
     let progress = count::Progress::default();
     let show_progress = !args.quiet && std::io::stderr().is_terminal();
     let done = AtomicBool::new(false);

@@ -277,6 +277,12 @@ impl Puzzle {
     pub fn graph(&self) -> MoveGraph {
         MoveGraph::build(&self.board, &self.piece)
     }
+
+    /// [`Puzzle::graph`], giving up (None) when `stop` returns true: on the
+    /// largest boards building takes seconds, and a time limit covers it.
+    pub fn graph_until(&self, stop: &dyn Fn() -> bool) -> Option<MoveGraph> {
+        MoveGraph::build_until(&self.board, &self.piece, stop)
+    }
 }
 
 /// The most memory a puzzle's move graph may take (estimated before building).

@@ -144,3 +144,52 @@ fn time_limits_stop_every_solver_and_count() {
     assert_eq!(out.status.code(), Some(3));
     assert!(String::from_utf8_lossy(&out.stdout).contains("lower bound"));
 }
+
+/// On the largest boards building the move graph, the proofs and a
+/// solver's tables take seconds (each of these runs for many seconds or
+/// minutes if left alone); a time limit stops them there too.
+#[test]
+fn time_limits_cover_setup_on_the_largest_boards() {
+    let huge = [
+        // A hole: the move graph is built as lists, and the proofs are long.
+        r#"Puzzle(board: "4096x4096 - b2", piece: "knight", start: "a1")"#,
+        // The backtracker's own tables for 16 million squares.
+        r#"Puzzle(board: "4096x4096", piece: "knight", start: "a1", solver: Backtrack())"#,
+    ];
+    for text in huge {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let file = dir.path().join("huge.ron");
+        std::fs::write(&file, text).unwrap_or_else(|e| panic!("{e}"));
+        let t = Instant::now();
+        let out = Command::new(engine_bin())
+            .args(["run", "--quiet", "--format", "json", "--time-limit", "0.3"])
+            .arg(&file)
+            .output()
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(out.status.code(), Some(3), "{text}");
+        let v: serde_json::Value =
+            serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{text}: {e}"));
+        assert_eq!(v["status"], "gave_up", "{text}");
+        assert_eq!(v["reason"], "time limit", "{text}");
+        // Generous, as above: without the limit each runs for many seconds.
+        assert!(
+            t.elapsed() < Duration::from_secs(4),
+            "{text}: {:?}",
+            t.elapsed()
+        );
+        // `count` builds the same graph and runs the same proofs first.
+        let t = Instant::now();
+        let out = Command::new(engine_bin())
+            .args(["count", "--quiet", "--time-limit", "0.3"])
+            .arg(&file)
+            .output()
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(out.status.code(), Some(3), "{text}");
+        assert!(String::from_utf8_lossy(&out.stdout).contains("lower bound"));
+        assert!(
+            t.elapsed() < Duration::from_secs(4),
+            "{text}: {:?}",
+            t.elapsed()
+        );
+    }
+}

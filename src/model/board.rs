@@ -155,7 +155,7 @@ impl Board {
             };
         }
         let mut square_of = vec![NONE; cells];
-        let mut cell_of = Vec::new();
+        let mut cell_of = Vec::with_capacity(cells);
         for y in 0..height {
             for x in 0..width {
                 if present(Cell::new(x, y)) {

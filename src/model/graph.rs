@@ -236,6 +236,14 @@ impl MoveGraph {
     ///
     /// Up to 8 leaps on a full plain board get the implicit leaper layout.
     pub fn build(board: &Board, piece: &Piece) -> MoveGraph {
+        // Nothing stops it, so the fallback is never taken.
+        MoveGraph::build_until(board, piece, &|| false)
+            .unwrap_or_else(|| MoveGraph::from_lists(&[]))
+    }
+
+    /// [`MoveGraph::build`], giving up (None) as soon as `stop` returns true;
+    /// it is asked every few thousand squares.
+    pub fn build_until(board: &Board, piece: &Piece, stop: &dyn Fn() -> bool) -> Option<MoveGraph> {
         let moves = piece.moves();
         if board.is_full()
             && board.topology() == Topology::Plain
@@ -243,7 +251,7 @@ impl MoveGraph {
             && moves.iter().all(|m| m.range == 1 && (m.dx, m.dy) != (0, 0))
         {
             let v: Vec<(i32, i32)> = moves.iter().map(|m| (m.dx, m.dy)).collect();
-            return MoveGraph::leaper(board.width(), board.height(), v);
+            return Some(MoveGraph::leaper(board.width(), board.height(), v));
         }
         let n = board.len();
         let mut offsets = Vec::with_capacity(n + 1);
@@ -252,6 +260,9 @@ impl MoveGraph {
         let mut stamp = vec![0u32; n];
         offsets.push(0u32);
         for s in 0..n as u32 {
+            if s.is_multiple_of(1 << 14) && stop() {
+                return None;
+            }
             let from = board.cell(s);
             for m in piece.moves() {
                 let mut at = from;
@@ -282,7 +293,22 @@ impl MoveGraph {
             }
             offsets.push(targets.len() as u32);
         }
-        MoveGraph::from_csr(offsets, targets)
+        // Every move's opposite is a move with the same range: then each
+        // ray can be run backwards over the same squares, so every move can
+        // be made back and there is nothing to compare.
+        let opposites = moves.iter().all(|m| {
+            moves
+                .iter()
+                .any(|o| (o.dx, o.dy, o.range) == (-m.dx, -m.dy, m.range))
+        });
+        if opposites {
+            return Some(MoveGraph {
+                repr: Repr::Lists(Lists { offsets, targets }),
+                lists: OnceLock::new(),
+                symmetric: true,
+            });
+        }
+        Some(MoveGraph::from_csr(offsets, targets))
     }
 
     /// The implicit graph of distinct nonzero leaps `moves` (at most 8) on a
@@ -379,16 +405,45 @@ impl MoveGraph {
         match &self.repr {
             Repr::Lists(l) => l,
             Repr::Leaper(_) => self.lists.get_or_init(|| {
-                let n = self.len();
-                let mut offsets = Vec::with_capacity(n + 1);
-                let mut targets = Vec::with_capacity(self.edge_count());
-                offsets.push(0);
-                for s in 0..n as u32 {
-                    targets.extend(self.neighbours(s));
-                    offsets.push(targets.len() as u32);
-                }
-                Lists { offsets, targets }
+                // Nothing stops it, so the fallback is never taken.
+                self.build_lists(&|| false).unwrap_or(Lists {
+                    offsets: vec![0],
+                    targets: Vec::new(),
+                })
             }),
+        }
+    }
+
+    fn build_lists(&self, stop: &dyn Fn() -> bool) -> Option<Lists> {
+        let n = self.len();
+        let mut offsets = Vec::with_capacity(n + 1);
+        let mut targets = Vec::with_capacity(self.edge_count());
+        offsets.push(0);
+        for s in 0..n as u32 {
+            if s.is_multiple_of(1 << 16) && stop() {
+                return None;
+            }
+            targets.extend(self.neighbours(s));
+            offsets.push(targets.len() as u32);
+        }
+        Some(Lists { offsets, targets })
+    }
+
+    /// Makes sure the target lists exist (an implicit leaper graph builds
+    /// them on first use), giving up (false) when `stop` returns true. On
+    /// the largest boards they take a second and hundreds of megabytes, so
+    /// solvers that use [`MoveGraph::targets`] call this first under their
+    /// time limit.
+    pub fn prepare_lists_until(&self, stop: &dyn Fn() -> bool) -> bool {
+        if matches!(self.repr, Repr::Lists(_)) || self.lists.get().is_some() {
+            return true;
+        }
+        match self.build_lists(stop) {
+            Some(l) => {
+                let _ = self.lists.set(l);
+                true
+            }
+            None => false,
         }
     }
 
@@ -594,5 +649,43 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn symmetry_shortcut_agrees_with_comparing_lists() {
+        let boards = [
+            Board::new(6, 5, Topology::Plain, |c| (c.x + 2 * c.y) % 7 != 3),
+            Board::new(5, 4, Topology::Cylinder, |c| c != Cell::new(2, 1)),
+            Board::new(4, 4, Topology::Torus, |_| true),
+            Board::new(7, 1, Topology::Plain, |c| c.x != 3),
+        ];
+        let pieces = [
+            Piece::leaper(1, 2, 1),
+            Piece::leaper(0, 1, crate::model::UNLIMITED),
+            Piece::leaper(1, 1, 3),
+            Piece::new([Move::leap(1, 0), Move::leap(0, 2)]),
+            Piece::new([Move::leap(1, 0), Move::leap(-1, 0), Move::leap(0, 1)]),
+            Piece::leaper(0, 1, 1).union(&Piece::leaper(0, 1, 2)),
+        ];
+        for b in &boards {
+            for p in &pieces {
+                let g = MoveGraph::build(b, p);
+                assert_eq!(
+                    g.is_symmetric(),
+                    g.compute_symmetric(),
+                    "{p} on {}",
+                    b.describe()
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn building_stops_when_asked() {
+        let b = Board::new(300, 300, Topology::Plain, |c| c != Cell::new(5, 5));
+        let p = Piece::leaper(1, 2, 1);
+        assert!(MoveGraph::build_until(&b, &p, &|| true).is_none());
+        let g = MoveGraph::build_until(&b, &p, &|| false);
+        assert_eq!(g.map(|g| g.len()), Some(b.len()));
     }
 }

@@ -50,9 +50,29 @@ pub fn solve<O: Observer>(
     obs: &mut O,
 ) -> Report {
     let started = Instant::now();
+    let solver = format!(
+        "backtrack (order: {})",
+        match opts.order {
+            Order::Given => "given",
+            Order::Warnsdorff => "warnsdorff",
+        }
+    );
     let mut limits = *limits;
     if let Some(n) = opts.node_limit {
         limits.nodes = Some(limits.nodes.map_or(n, |m| m.min(n)));
+    }
+    if !g.prepare_lists_until(&|| limits.expired()) {
+        return Report {
+            outcome: limits
+                .exceeded(0)
+                .unwrap_or(Stop::Interrupted)
+                .outcome(Vec::new()),
+            stats: Stats {
+                elapsed: started.elapsed(),
+                ..Stats::default()
+            },
+            solver,
+        };
     }
     let starts: Vec<u32> = match goal.start {
         Some(s) => vec![s],
@@ -113,13 +133,7 @@ pub fn solve<O: Observer>(
     Report {
         outcome,
         stats,
-        solver: format!(
-            "backtrack (order: {})",
-            match opts.order {
-                Order::Given => "given",
-                Order::Warnsdorff => "warnsdorff",
-            }
-        ),
+        solver,
     }
 }
 

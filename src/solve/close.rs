@@ -83,11 +83,13 @@ pub(crate) fn distances<A: Adjacent>(
 /// Breadth-first distances from `sources` to every square of `adj` (which
 /// must be symmetric), saturating; FAR where unreached. Seen squares are
 /// marked in a bitset (an eighth of a byte each, so the marks stay in cache
-/// on large boards) and distances only written.
+/// on large boards) and distances only written. None if `stop` (asked every
+/// few thousand squares) said so first.
 pub(crate) fn all_distances<A: Adjacent>(
     adj: &A,
     sources: impl IntoIterator<Item = u32>,
-) -> Vec<u16> {
+    stop: &(dyn Fn() -> bool + Sync),
+) -> Option<Vec<u16>> {
     let n = adj.len();
     let mut dist = vec![FAR; n];
     let mut seen = vec![0u64; n.div_ceil(64)];
@@ -102,8 +104,16 @@ pub(crate) fn all_distances<A: Adjacent>(
     }
     let mut next: Vec<u32> = Vec::new();
     let mut d: u16 = 0;
+    let mut since_stop = 0usize;
     while !level.is_empty() {
         d = (d + 1).min(FAR - 1);
+        since_stop += level.len();
+        if since_stop >= 1 << 16 {
+            since_stop = 0;
+            if stop() {
+                return None;
+            }
+        }
         for &v in &level {
             adj.each(v, |t| {
                 let (word, bit) = (t as usize / 64, 1u64 << (t % 64));
@@ -117,7 +127,7 @@ pub(crate) fn all_distances<A: Adjacent>(
         std::mem::swap(&mut level, &mut next);
         next.clear();
     }
-    dist
+    Some(dist)
 }
 
 /// Reverses `path[i + 1..]`, keeping `pos` (the index of each square on the
@@ -329,7 +339,7 @@ mod tests {
         for (i, &s) in path.iter().enumerate() {
             pos[s as usize] = i as u32;
         }
-        let dist = all_distances(&adj, g.neighbours(0));
+        let dist = all_distances(&adj, g.neighbours(0), &|| false).unwrap_or_default();
         let mut closed_some = false;
         for seed in 0..20 {
             let mut budget = Budget {

@@ -140,8 +140,14 @@ impl<'a> Limits<'a> {
     }
 
     /// A limit of `secs` seconds from now.
-    pub fn with_time(mut self, secs: Option<f64>) -> Limits<'a> {
-        self.deadline = secs.map(|s| Instant::now() + Duration::from_secs_f64(s.max(0.0)));
+    pub fn with_time(self, secs: Option<f64>) -> Limits<'a> {
+        self.with_time_from(Instant::now(), secs)
+    }
+
+    /// A limit of `secs` seconds from `start` (when the command began, so
+    /// the limit covers reading the puzzle and building its graph too).
+    pub fn with_time_from(mut self, start: Instant, secs: Option<f64>) -> Limits<'a> {
+        self.deadline = secs.map(|s| start + Duration::from_secs_f64(s.max(0.0)));
         self
     }
 

@@ -512,6 +512,12 @@ impl<'l, 'o, A: Adjacent, B: Adjacent, W: Word, O: Observer> Engine<'l, 'o, A, B
             if attempt > 0 {
                 self.obs.restart();
             }
+            // Each pass below is a sweep over every square: on the largest
+            // boards they add up, so look at the clock between them.
+            if let Some(stop) = self.limits.exceeded(self.nodes) {
+                outcome = Some(stop.outcome(std::mem::take(&mut self.best)));
+                break;
+            }
             let start = match fixed_start {
                 Some(s) => s,
                 None => {
@@ -540,11 +546,23 @@ impl<'l, 'o, A: Adjacent, B: Adjacent, W: Word, O: Observer> Engine<'l, 'o, A, B
             let first = self.state.is_empty();
             let search = !reference.is_empty()
                 && (reference != self.reference || (keep_goal && self.goal_dist.is_empty()));
-            let (fwd, n) = (&self.fwd, self.n);
+            let (fwd, n, limits) = (&self.fwd, self.n, self.limits);
+            // The searches take a while on the largest boards: they give up
+            // at the deadline or on Ctrl-C like the walk.
+            let stop = || limits.expired();
             let (depth, dist) = rayon::join(
-                || (first && shape && n <= RIM_LIMIT).then(|| rim_depth(fwd)),
-                || search.then(|| distances(fwd, n, &reference)),
+                || (first && shape && n <= RIM_LIMIT).then(|| rim_depth(fwd, &stop)),
+                || search.then(|| distances(fwd, n, &reference, &stop)),
             );
+            if matches!(depth, Some(None)) || matches!(dist, Some(None)) {
+                let stop = self
+                    .limits
+                    .exceeded(self.nodes)
+                    .unwrap_or(Stop::Interrupted);
+                outcome = Some(stop.outcome(std::mem::take(&mut self.best)));
+                break;
+            }
+            let (depth, dist) = (depth.flatten(), dist.flatten());
             if first {
                 self.state = match depth {
                     Some(d) => d.into_iter().map(W::with_depth).collect(),
@@ -561,6 +579,10 @@ impl<'l, 'o, A: Adjacent, B: Adjacent, W: Word, O: Observer> Engine<'l, 'o, A, B
                 self.reference = reference;
             } else if !keep_goal {
                 self.goal_dist = Vec::new();
+            }
+            if let Some(stop) = self.limits.exceeded(self.nodes) {
+                outcome = Some(stop.outcome(std::mem::take(&mut self.best)));
+                break;
             }
             // On a directed graph a fixed end is kept for last instead.
             let block = if rotate { None } else { want_end };
@@ -1001,7 +1023,13 @@ impl<'l, 'o, A: Adjacent, B: Adjacent, W: Word, O: Observer> Engine<'l, 'o, A, B
             self.pos_valid = false;
             self.index_path();
             let start = self.path[0];
-            turned = Some(distances(&self.fwd, self.n, &self.back_neighbours(start)));
+            let limits = self.limits;
+            match distances(&self.fwd, self.n, &self.back_neighbours(start), &|| {
+                limits.expired()
+            }) {
+                Some(d) => turned = Some(d),
+                None => return false,
+            }
         }
         false
     }
@@ -1009,9 +1037,14 @@ impl<'l, 'o, A: Adjacent, B: Adjacent, W: Word, O: Observer> Engine<'l, 'o, A, B
 
 /// Breadth-first distances from `sources` over `adj`'s `n` squares
 /// (saturating, FAR where unreached).
-fn distances<A: Adjacent>(adj: &A, n: usize, sources: &[u32]) -> Vec<u16> {
+fn distances<A: Adjacent>(
+    adj: &A,
+    n: usize,
+    sources: &[u32],
+    stop: &(dyn Fn() -> bool + Sync),
+) -> Option<Vec<u16>> {
     debug_assert_eq!(adj.len(), n);
-    close::all_distances(adj, sources.iter().copied())
+    close::all_distances(adj, sources.iter().copied(), stop)
 }
 
 /// Keeps only the candidates with the smallest `key` (stable order).
@@ -1037,13 +1070,13 @@ fn keep_min(cands: &mut Vec<u32>, mut key: impl FnMut(u32) -> u32) {
 /// Moves from the rim: breadth-first distances from the squares with fewer
 /// moves than the most any square has (the edge of the board, the edges of
 /// holes). All 0 if every square has as many moves (a torus).
-fn rim_depth<A: Adjacent>(adj: &A) -> Vec<u16> {
+fn rim_depth<A: Adjacent>(adj: &A, stop: &(dyn Fn() -> bool + Sync)) -> Option<Vec<u16>> {
     let n = adj.len() as u32;
     let max = (0..n).map(|s| adj.degree(s)).max().unwrap_or(0);
     if (0..n).all(|s| adj.degree(s) == max) {
-        return vec![0; n as usize];
+        return Some(vec![0; n as usize]);
     }
-    close::all_distances(adj, (0..n).filter(|&s| adj.degree(s) < max))
+    close::all_distances(adj, (0..n).filter(|&s| adj.degree(s) < max), stop)
 }
 
 /// Up to `count` start squares: fewest moves first, then board order.
