@@ -327,28 +327,32 @@ fn run(args: RunArgs) -> Result<u8, Error> {
             return Ok(101);
         }
     };
-    let out = match args.format {
-        Format::Text => text::report_text(
-            &title(&puzzle),
-            &puzzle.board,
-            puzzle.goal.closed,
-            &report,
-            args.grid,
-        ),
+    let mut stdout = std::io::stdout().lock();
+    match args.format {
+        Format::Text => {
+            // Streamed: a 4096x4096 tour's move list is over 100 MB.
+            let mut w = std::io::BufWriter::with_capacity(1 << 20, &mut stdout);
+            let _ = text::write_report_text(
+                &mut w,
+                &title(&puzzle),
+                &puzzle.board,
+                puzzle.goal.closed,
+                &report,
+                args.grid,
+            );
+            let _ = w.flush();
+        }
         Format::Json => {
-            let mut s = text::report_json(
+            let s = text::report_json(
                 &puzzle.name,
                 &puzzle.board,
                 &puzzle.piece,
                 puzzle.goal.closed,
                 &report,
             );
-            s.push('\n');
-            s
+            let _ = writeln!(stdout, "{s}");
         }
-    };
-    let mut stdout = std::io::stdout().lock();
-    let _ = stdout.write_all(out.as_bytes());
+    }
     let _ = stdout.flush();
     if let Some(store) = store.as_mut()
         && let Some(id) = store.record(&puzzle, &report)?

@@ -57,42 +57,51 @@ pub fn move_list(board: &Board, path: &[u32]) -> String {
 }
 
 /// Appends the move list to `out` (no allocation per square: a 4096x4096
-/// tour has 16 million names). Long lists are written from tables of the
-/// file letters and rank numbers, in chunks on every core.
+/// tour has 16 million names).
 pub fn push_move_list(out: &mut String, board: &Board, path: &[u32]) {
+    each_move_list_part(board, path, |part| out.push_str(part));
+}
+
+/// Hands the move list to `emit` in parts, in order (names separated by
+/// spaces). Long lists are written from tables of the file letters and rank
+/// numbers, a few megabytes at a time, in chunks on every core.
+fn each_move_list_part(board: &Board, path: &[u32], mut emit: impl FnMut(&str)) {
     let sides = board.width() as usize + board.height() as usize;
     if path.len() < 4 * sides {
+        let mut out = String::new();
         for (i, &s) in path.iter().enumerate() {
             if i > 0 {
                 out.push(' ');
             }
-            board.cell(s).write_algebraic(out);
+            board.cell(s).write_algebraic(&mut out);
         }
+        emit(&out);
         return;
     }
     let files: Vec<String> = (0..board.width()).map(file_name).collect();
     let ranks: Vec<String> = (1..=board.height()).map(|r| r.to_string()).collect();
-    // A few megabytes at a time, so the parts never double the output.
-    for batch in path.chunks(1 << 20) {
+    for (b, batch) in path.chunks(1 << 20).enumerate() {
         let parts: Vec<String> = batch
             .par_chunks(1 << 16)
-            .map(|chunk| {
+            .enumerate()
+            .map(|(i, chunk)| {
                 let mut part = String::with_capacity(chunk.len() * 8);
-                for &s in chunk {
+                for (j, &s) in chunk.iter().enumerate() {
+                    // A space before every name but the very first.
+                    if b + i + j > 0 {
+                        part.push(' ');
+                    }
                     let c = board.cell(s);
                     part.push_str(&files[c.x as usize]);
                     part.push_str(&ranks[c.y as usize]);
-                    part.push(' ');
                 }
                 part
             })
             .collect();
         for part in &parts {
-            out.push_str(part);
+            emit(part);
         }
     }
-    // No space after the last name.
-    out.pop();
 }
 
 /// A human-readable duration.
@@ -156,6 +165,22 @@ pub fn report_text(
     report: &Report,
     force_grid: bool,
 ) -> String {
+    let mut out = Vec::new();
+    // Writing to memory cannot fail.
+    let _ = write_report_text(&mut out, title, board, closed, report, force_grid);
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// [`report_text`], written to `w` as it is made: a 4096x4096 tour's move
+/// list is over 100 MB and need not be held whole.
+pub fn write_report_text(
+    w: &mut dyn std::io::Write,
+    title: &str,
+    board: &Board,
+    closed: bool,
+    report: &Report,
+    force_grid: bool,
+) -> std::io::Result<()> {
     let mut out = String::new();
     let _ = writeln!(out, "{title}");
     let _ = writeln!(out, "{}", status_line(report, board, closed));
@@ -178,11 +203,19 @@ pub fn report_text(
             "Path"
         };
         let _ = write!(out, "\n{label}: ");
-        push_move_list(&mut out, board, path);
+        w.write_all(out.as_bytes())?;
+        out.clear();
+        let mut failed = Ok(());
+        each_move_list_part(board, path, |part| {
+            if failed.is_ok() {
+                failed = w.write_all(part.as_bytes());
+            }
+        });
+        failed?;
         out.push('\n');
     }
     let _ = writeln!(out, "\n{}", stats_line(report));
-    out
+    w.write_all(out.as_bytes())
 }
 
 /// The JSON object of a `run` result.
