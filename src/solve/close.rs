@@ -81,24 +81,36 @@ pub(crate) fn distances<A: Adjacent>(
 }
 
 /// Breadth-first distances from `sources` to every square of `adj` (which
-/// must be symmetric), saturating; FAR where unreached. Seen squares are
-/// marked in a bitset (an eighth of a byte each, so the marks stay in cache
-/// on large boards) and distances only written. None if `stop` (asked every
-/// few thousand squares) said so first.
+/// must be symmetric), saturating; FAR where unreached. None if `stop`
+/// (asked every few thousand squares) said so first.
 pub(crate) fn all_distances<A: Adjacent>(
     adj: &A,
     sources: impl IntoIterator<Item = u32>,
     stop: &(dyn Fn() -> bool + Sync),
 ) -> Option<Vec<u16>> {
+    let mut dist = vec![FAR; adj.len()];
+    each_distance(adj, sources, stop, |s, d| dist[s as usize] = d)?;
+    Some(dist)
+}
+
+/// The breadth-first search of [`all_distances`], handing each reached
+/// square and its distance to `set` (once each, sources first) instead of
+/// keeping a map. Seen squares are marked in a bitset (an eighth of a byte
+/// each, so the marks stay in cache on large boards). None if stopped.
+pub(crate) fn each_distance<A: Adjacent>(
+    adj: &A,
+    sources: impl IntoIterator<Item = u32>,
+    stop: &(dyn Fn() -> bool + Sync),
+    mut set: impl FnMut(u32, u16),
+) -> Option<()> {
     let n = adj.len();
-    let mut dist = vec![FAR; n];
     let mut seen = vec![0u64; n.div_ceil(64)];
     let mut level: Vec<u32> = Vec::new();
     for s in sources {
         let (word, bit) = (s as usize / 64, 1u64 << (s % 64));
         if seen[word] & bit == 0 {
             seen[word] |= bit;
-            dist[s as usize] = 0;
+            set(s, 0);
             level.push(s);
         }
     }
@@ -119,7 +131,7 @@ pub(crate) fn all_distances<A: Adjacent>(
                 let (word, bit) = (t as usize / 64, 1u64 << (t % 64));
                 if seen[word] & bit == 0 {
                     seen[word] |= bit;
-                    dist[t as usize] = d;
+                    set(t, d);
                     next.push(t);
                 }
             });
@@ -127,7 +139,7 @@ pub(crate) fn all_distances<A: Adjacent>(
         std::mem::swap(&mut level, &mut next);
         next.clear();
     }
-    Some(dist)
+    Some(())
 }
 
 /// Reverses `path[i + 1..]`, keeping `pos` (the index of each square on the

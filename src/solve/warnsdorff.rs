@@ -547,38 +547,68 @@ impl<'l, 'o, A: Adjacent, B: Adjacent, W: Word, O: Observer> Engine<'l, 'o, A, B
             let search = !reference.is_empty()
                 && (reference != self.reference || (keep_goal && self.goal_dist.is_empty()));
             let (fwd, n, limits) = (&self.fwd, self.n, self.limits);
-            // The searches take a while on the largest boards: they give up
-            // at the deadline or on Ctrl-C like the walk.
-            let stop = || limits.expired();
-            let (depth, dist) = rayon::join(
-                || (first && shape && n <= RIM_LIMIT).then(|| rim_depth(fwd, &stop)),
-                || search.then(|| distances(fwd, n, &reference, &stop)),
-            );
-            if matches!(depth, Some(None)) || matches!(dist, Some(None)) {
-                let stop = self
-                    .limits
-                    .exceeded(self.nodes)
-                    .unwrap_or(Stop::Interrupted);
-                outcome = Some(stop.outcome(std::mem::take(&mut self.best)));
-                break;
-            }
-            let (depth, dist) = (depth.flatten(), dist.flatten());
-            if first {
-                self.state = match depth {
-                    Some(d) => d.into_iter().map(W::with_depth).collect(),
-                    None => vec![W::with_depth(0); n],
-                };
-            }
-            if let Some(dist) = dist {
-                if shape {
-                    for (w, &d) in self.state.iter_mut().zip(&dist) {
-                        *w = w.with_dist(d);
-                    }
+            // Far fields but no rim level and no distances to keep (always
+            // so on the largest boards): the search writes the far fields
+            // straight into the squares' words, with no distance map.
+            let direct = search && shape && !keep_goal && !(first && n <= RIM_LIMIT);
+            if direct {
+                if first {
+                    self.state = vec![W::with_depth(0); n];
                 }
-                self.goal_dist = if keep_goal { dist } else { Vec::new() };
-                self.reference = reference;
-            } else if !keep_goal {
+                let state = &mut self.state;
+                for w in state.iter_mut() {
+                    *w = w.with_dist(close::FAR);
+                }
+                let reached = close::each_distance(
+                    fwd,
+                    reference.iter().copied(),
+                    &|| limits.expired(),
+                    |s, d| {
+                        let w = &mut state[s as usize];
+                        *w = w.with_dist(d);
+                    },
+                );
+                if reached.is_none() {
+                    let stop = limits.exceeded(self.nodes).unwrap_or(Stop::Interrupted);
+                    outcome = Some(stop.outcome(std::mem::take(&mut self.best)));
+                    break;
+                }
                 self.goal_dist = Vec::new();
+                self.reference = reference;
+            } else {
+                // The searches take a while on the largest boards: they give up
+                // at the deadline or on Ctrl-C like the walk.
+                let stop = || limits.expired();
+                let (depth, dist) = rayon::join(
+                    || (first && shape && n <= RIM_LIMIT).then(|| rim_depth(fwd, &stop)),
+                    || search.then(|| distances(fwd, n, &reference, &stop)),
+                );
+                if matches!(depth, Some(None)) || matches!(dist, Some(None)) {
+                    let stop = self
+                        .limits
+                        .exceeded(self.nodes)
+                        .unwrap_or(Stop::Interrupted);
+                    outcome = Some(stop.outcome(std::mem::take(&mut self.best)));
+                    break;
+                }
+                let (depth, dist) = (depth.flatten(), dist.flatten());
+                if first {
+                    self.state = match depth {
+                        Some(d) => d.into_iter().map(W::with_depth).collect(),
+                        None => vec![W::with_depth(0); n],
+                    };
+                }
+                if let Some(dist) = dist {
+                    if shape {
+                        for (w, &d) in self.state.iter_mut().zip(&dist) {
+                            *w = w.with_dist(d);
+                        }
+                    }
+                    self.goal_dist = if keep_goal { dist } else { Vec::new() };
+                    self.reference = reference;
+                } else if !keep_goal {
+                    self.goal_dist = Vec::new();
+                }
             }
             if let Some(stop) = self.limits.exceeded(self.nodes) {
                 outcome = Some(stop.outcome(std::mem::take(&mut self.best)));
