@@ -19,10 +19,22 @@ struct Literal {
     raw: String,
 }
 
+/// A value after a bare `name:` (a struct field), whatever its type.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Field {
+    name: String,
+    depth: usize,
+    /// Offset of the value's first byte.
+    value: usize,
+    /// One past its first token.
+    end: usize,
+}
+
 /// Positions of string values in a RON text.
 #[derive(Clone, Debug, Default)]
 pub struct Locator {
     literals: Vec<Literal>,
+    fields: Vec<Field>,
 }
 
 impl Locator {
@@ -35,6 +47,9 @@ impl Locator {
         // The last identifier or string key seen, and whether `:` followed it.
         let mut pending_key: Option<String> = None;
         let mut key_ready: Option<String> = None;
+        let mut fields = Vec::new();
+        // The last token was this bare identifier.
+        let mut ident: Option<String> = None;
         while i < b.len() {
             let c = b[i];
             if c == b'/' && b.get(i + 1) == Some(&b'/') {
@@ -101,6 +116,7 @@ impl Locator {
                     raw: raw.clone(),
                 });
                 pending_key = is_key.then_some(raw);
+                ident = None;
                 i = after;
                 continue;
             }
@@ -110,8 +126,33 @@ impl Locator {
                     i += 1;
                 }
                 pending_key = Some(text[s..i].to_string());
+                ident = pending_key.clone();
                 continue;
             }
+            if c.is_ascii_whitespace() {
+                i += 1;
+                continue;
+            }
+            if c == b':'
+                && let Some(name) = ident.take()
+            {
+                let mut v = i + 1;
+                while v < b.len() && b[v].is_ascii_whitespace() {
+                    v += 1;
+                }
+                let mut end = v;
+                while end < b.len() && (b[end].is_ascii_alphanumeric() || b"_.+-".contains(&b[end]))
+                {
+                    end += 1;
+                }
+                fields.push(Field {
+                    name,
+                    depth,
+                    value: v,
+                    end: if end == v { (v + 1).min(b.len()) } else { end },
+                });
+            }
+            ident = None;
             match c {
                 b':' => key_ready = pending_key.take(),
                 b'(' | b'[' | b'{' => {
@@ -132,7 +173,19 @@ impl Locator {
             }
             i += 1;
         }
-        Locator { literals }
+        Locator { literals, fields }
+    }
+
+    /// The value of the first bare field `name:` at bracket depth `depth`
+    /// (1 for the puzzle's own fields, 2 for a solver's options), whatever
+    /// its type: from its first byte to the end of its first token (a
+    /// number, a word like `Genetic`, or a string's opening quote).
+    pub fn field_value(&self, name: &str, depth: usize) -> Option<(usize, usize)> {
+        let f = self
+            .fields
+            .iter()
+            .find(|f| f.depth == depth && f.name == name)?;
+        Some((f.value, f.end))
     }
 
     /// Offset of the content of the top-level field `key`'s string value.
@@ -184,5 +237,19 @@ Puzzle(
         assert_eq!(at(l.map_value("c")), Some("k |"));
         assert_eq!(at(l.map_value("k")), Some("lea"));
         assert_eq!(at(l.map_key("c")), Some("c\":"));
+    }
+
+    #[test]
+    fn finds_fields_of_any_type() {
+        let text = "Puzzle(board: \"8x8\", /* population: 1 */ seed : 12,\n solver: Genetic(population:100000, mutation: 0.5), \"x\": 3)";
+        let l = Locator::new(text);
+        let span = |o: Option<(usize, usize)>| o.map(|(a, b)| &text[a..b]);
+        assert_eq!(span(l.field_value("seed", 1)), Some("12"));
+        assert_eq!(span(l.field_value("solver", 1)), Some("Genetic"));
+        assert_eq!(span(l.field_value("population", 2)), Some("100000"));
+        assert_eq!(span(l.field_value("mutation", 2)), Some("0.5"));
+        assert_eq!(span(l.field_value("board", 1)), Some("\""));
+        assert_eq!(l.field_value("population", 1), None);
+        assert_eq!(l.field_value("x", 1), None);
     }
 }

@@ -244,6 +244,19 @@ fn run(args: RunArgs) -> Result<u8, Error> {
             (SolverName::Warnsdorff, _) => SolverSpec::Warnsdorff(Default::default()),
             (SolverName::Genetic, _) => SolverSpec::Genetic(Default::default()),
         };
+        // The file's own genetic options were checked when it was read.
+        if let SolverSpec::Genetic(opts) = &puzzle.solver
+            && let Some((message, help)) =
+                engine::spec::genetic_too_big(&puzzle.board, &puzzle.piece, opts)
+        {
+            return Err(Error::at(
+                "--solver",
+                "genetic",
+                engine::error::Span::new(0, "genetic".len()),
+                message,
+            )
+            .with_help(help));
+        }
     }
     if let Some(t) = args.time_limit
         && !(t.is_finite() && t >= 0.0)
@@ -263,6 +276,7 @@ fn run(args: RunArgs) -> Result<u8, Error> {
         None
     };
     let gif_opts = gif_options(&args)?;
+    check_gif_memory(&args, &puzzle, &gif_opts)?;
     // Checked before the search, so a bad output path fails at once; the
     // files themselves are written only at the end.
     let pending = |p: &Option<PathBuf>| -> Result<Option<PendingFile>, Error> {
@@ -439,6 +453,92 @@ fn gif_options(args: &RunArgs) -> Result<GifOptions, Error> {
         fps: args.fps,
         max_frames: args.max_frames,
     })
+}
+
+/// Refuses GIFs that would need more than [`gif::GIF_BUDGET`], before the
+/// search starts: at `--max-frames` when the search's snapshots are what
+/// does not fit, else at `--cell`.
+fn check_gif_memory(args: &RunArgs, puzzle: &Puzzle, opts: &GifOptions) -> Result<(), Error> {
+    let (tour, search) = (args.gif.is_some(), args.search_gif.is_some());
+    let need = gif::memory(&puzzle.board, opts, tour, search);
+    if need.total() <= gif::GIF_BUDGET {
+        return Ok(());
+    }
+    let size = engine::spec::bytes;
+    let image = format!(
+        "{}x{}-pixel images ({} to draw and encode)",
+        need.width,
+        need.height,
+        size(need.drawing)
+    );
+    let why = |frames: &str| {
+        format!(
+            "the {} could need {}: {image}{frames}, more than the {} allowed",
+            if tour && search { "GIFs" } else { "GIF" },
+            engine::spec::bytes_over(need.total(), gif::GIF_BUDGET),
+            size(gif::GIF_BUDGET)
+        )
+    };
+    let at = |flag: &str, value: String, message: String, help: String| {
+        Error::at(
+            flag,
+            &value,
+            engine::error::Span::new(0, value.len()),
+            message,
+        )
+        .with_help(help)
+    };
+    if need.drawing <= gif::GIF_BUDGET {
+        // The snapshots do not fit: the most frames that do (the estimate
+        // grows with them; 2 is the least a GIF has).
+        let fits = |frames: usize| {
+            gif::memory(
+                &puzzle.board,
+                &GifOptions {
+                    max_frames: frames,
+                    ..*opts
+                },
+                tour,
+                search,
+            )
+            .total()
+                <= gif::GIF_BUDGET
+        };
+        let frames = format!(
+            " and up to {} snapshots of the search over {} squares, kept until its GIF is drawn ({})",
+            opts.max_frames - 1,
+            puzzle.board.len(),
+            size(need.recording)
+        );
+        let help = if fits(2) {
+            let (mut lo, mut hi) = (2, opts.max_frames);
+            while hi - lo > 1 {
+                let mid = lo + (hi - lo) / 2;
+                if fits(mid) {
+                    lo = mid;
+                } else {
+                    hi = mid;
+                }
+            }
+            format!("--max-frames {lo} fits")
+        } else {
+            "no search GIF fits a board this large; --gif draws the tour alone".to_string()
+        };
+        return Err(at(
+            "--max-frames",
+            opts.max_frames.to_string(),
+            why(&frames),
+            help,
+        ));
+    }
+    // Not reached with today's layout, which keeps an image within 4,096
+    // pixels of board a side (see the GIF module's tests).
+    Err(at(
+        "--cell",
+        opts.cell.to_string(),
+        why(""),
+        "a smaller --cell fits".to_string(),
+    ))
 }
 
 /// Reports a failed GIF write; the exit code to end with, if it failed.

@@ -12,6 +12,7 @@ use crate::error::{Error, Span};
 use crate::lang::{self, LangError, PieceDef};
 use crate::locate::Locator;
 use crate::model::{Board, MoveGraph, Piece};
+use crate::solve::genetic::{self, GeneticOptions};
 use crate::solve::{Goal, SolverSpec};
 
 /// Open or closed tour.
@@ -194,11 +195,22 @@ impl Puzzle {
                 format!(
                     "this piece on this board has up to {} moves in all: its move graph would need about {}, more than the {} allowed",
                     need / 4,
-                    bytes(need),
+                    bytes_over(need, GRAPH_BUDGET),
                     bytes(GRAPH_BUDGET)
                 ),
             )
             .with_help("a smaller board, or a `max` on the rider, fits"));
+        }
+        if let SolverSpec::Genetic(opts) = &doc.solver
+            && let Some((message, help)) = genetic_too_big(&board, &piece, opts)
+        {
+            // At the population, if the file gives one, else at the solver.
+            let (a, b) = loc
+                .field_value("population", 2)
+                .filter(|_| opts.population.is_some())
+                .or_else(|| loc.field_value("solver", 1))
+                .unwrap_or((0, 0));
+            return Err(Error::at(file, text, Span::new(a, b), message).with_help(help));
         }
 
         let square =
@@ -292,9 +304,18 @@ pub const GRAPH_BUDGET: u64 = 4 << 30;
 /// per move plus the per-square arrays. A ride is bounded by how far it can
 /// go on the board (on a wrapping board, until it has passed every cell).
 pub fn graph_bytes(board: &Board, piece: &Piece) -> u64 {
+    let n = board.len() as u64;
+    n.saturating_mul(moves_per_square(board, piece).min(n))
+        .saturating_mul(4)
+        + n * 16
+}
+
+/// An upper bound on the moves from one square: each of the piece's moves
+/// counted once per square it can ride to.
+fn moves_per_square(board: &Board, piece: &Piece) -> u64 {
     let (w, h) = (u64::from(board.width()), u64::from(board.height()));
     let wraps = board.topology() != crate::model::Topology::Plain;
-    let per_square: u64 = piece
+    piece
         .moves()
         .iter()
         .map(|m| {
@@ -302,12 +323,84 @@ pub fn graph_bytes(board: &Board, piece: &Piece) -> u64 {
             let reach = if wraps { w * h } else { w.max(h) / step };
             u64::from(m.range).min(reach.max(1))
         })
-        .sum();
-    let n = board.len() as u64;
-    n.saturating_mul(per_square.min(n)).saturating_mul(4) + n * 16
+        .fold(0u64, u64::saturating_add)
 }
 
-fn bytes(b: u64) -> String {
+/// The most memory the genetic solver may take besides the move graph
+/// (estimated before it starts; see [`genetic_bytes`]).
+pub const GENETIC_BUDGET: u64 = 4 << 30;
+
+/// An estimate of the bytes the genetic solver with `opts` needs for `piece`
+/// on `board`, besides the move graph: see [`genetic::memory_bytes`]. The
+/// move slots per square are bounded like the graph's moves; `threads` is
+/// how many workers may evaluate the population (rayon's pool size).
+pub fn genetic_bytes(board: &Board, piece: &Piece, opts: &GeneticOptions, threads: usize) -> u64 {
+    genetic::memory_bytes(
+        board.len(),
+        moves_per_square(board, piece),
+        graph_bytes(board, piece),
+        &opts.params(),
+        threads,
+    )
+}
+
+/// Why the genetic solver with `opts` does not fit in [`GENETIC_BUDGET`]
+/// for `piece` on `board`: the message and a hint, or None if it fits.
+pub fn genetic_too_big(
+    board: &Board,
+    piece: &Piece,
+    opts: &GeneticOptions,
+) -> Option<(String, String)> {
+    let threads = rayon::current_num_threads();
+    let need = genetic_bytes(board, piece, opts, threads);
+    if need <= GENETIC_BUDGET {
+        return None;
+    }
+    let params = opts.params();
+    let n = board.len();
+    let message = format!(
+        "the genetic solver's population of {} on this board of {n} squares would need about {} ({} moves per individual, two generations at a time), more than the {} allowed",
+        params.population,
+        bytes_over(need, GENETIC_BUDGET),
+        n.saturating_sub(1),
+        bytes(GENETIC_BUDGET)
+    );
+    // The largest population that fits, if any (the estimate grows with it).
+    let with = |population: usize| GeneticOptions {
+        population: Some(population),
+        ..*opts
+    };
+    let fits = |population: usize| {
+        genetic_bytes(board, piece, &with(population), threads) <= GENETIC_BUDGET
+    };
+    let help = if fits(1) {
+        let (mut lo, mut hi) = (1, params.population);
+        while hi - lo > 1 {
+            let mid = lo + (hi - lo) / 2;
+            if fits(mid) { lo = mid } else { hi = mid }
+        }
+        format!("a population of at most {lo} fits: `solver: Genetic(population: {lo})`")
+    } else {
+        "no population fits a board this large; the warnsdorff or backtrack solver does".to_string()
+    };
+    Some((message, help))
+}
+
+/// `need`, a size over `limit`, for people: as [`bytes`] writes it, with
+/// more digits when that would read the same as the limit.
+pub fn bytes_over(need: u64, limit: u64) -> String {
+    let shown = bytes(need);
+    if shown != bytes(limit) {
+        shown
+    } else if need >= 1 << 30 {
+        format!("{:.3} GiB", need as f64 / f64::from(1u32 << 30))
+    } else {
+        format!("{:.3} MiB", need as f64 / f64::from(1u32 << 20))
+    }
+}
+
+/// A size for people: `1.5 GiB`, or whole MiB below a GiB.
+pub fn bytes(b: u64) -> String {
     if b >= 1 << 30 {
         format!("{:.1} GiB", b as f64 / f64::from(1u32 << 30))
     } else {
@@ -441,5 +534,55 @@ Puzzle(
         assert_eq!(e.col, 36);
         let e = err("Puzzle(board: \"4x4\", piece: \"N\", tour: Closed, end: \"a1\")");
         assert!(e.message.contains("open tours only"), "{}", e.message);
+    }
+
+    fn genetic(board: &str, solver: &str) -> Result<Puzzle, Error> {
+        Puzzle::parse(
+            "ga.ron",
+            &format!("Puzzle(board: \"{board}\", piece: \"knight\",\n  solver: {solver})"),
+        )
+    }
+
+    #[test]
+    fn genetic_runs_too_large_for_memory_are_refused() {
+        // Two generations of 2-byte genes, n − 1 per individual, dominate:
+        // a population of 100,000 takes 4.25 GB (3.95 GiB) on 103x103
+        // (10,609 squares), which fits in 4 GiB with everything else, and
+        // 4.33 GB (4.03 GiB) on 104x104 (10,816), which does not.
+        let fits = genetic("103x103", "Genetic(population: 100000)");
+        assert!(fits.is_ok(), "{:?}", fits.err());
+        let big = "Genetic(preset: Classic, population: 100000)";
+        let e = match genetic("104x104", big) {
+            Ok(_) => panic!("a 4.3 GB population is refused"),
+            Err(e) => e,
+        };
+        assert!(
+            e.message.contains("population of 100000")
+                && e.message.contains("10816 squares")
+                && e.message.contains("more than the 4.0 GiB allowed"),
+            "{}",
+            e.message
+        );
+        // The caret is on the population's value.
+        assert_eq!((e.line, e.col, e.width), (2, 48, 6));
+        // The hint's population is the largest that fits.
+        let help = e.help.unwrap_or_default();
+        let most: usize = help
+            .split_whitespace()
+            .find_map(|w| w.parse().ok())
+            .unwrap_or_else(|| panic!("no number in {help}"));
+        assert!(most > 90_000 && most < 100_000, "{help}");
+        assert!(genetic("104x104", &format!("Genetic(population: {most})")).is_ok());
+        assert!(genetic("104x104", &format!("Genetic(population: {})", most + 1)).is_err());
+        // Without a population in the file, at the solver; the default
+        // population of 50 does not fit the largest board.
+        let e = match genetic("4096x4096", "Genetic()") {
+            Ok(_) => panic!("50 x 16.7M squares is refused"),
+            Err(e) => e,
+        };
+        assert_eq!((e.line, e.col, e.width), (2, 11, 7));
+        assert!(e.message.contains("population of 50"), "{}", e.message);
+        // Other solvers are not concerned.
+        assert!(genetic("4096x4096", "Warnsdorff()").is_ok());
     }
 }

@@ -135,6 +135,18 @@ impl Recorder {
         self.capacity
     }
 
+    /// The most bytes the snapshots of `Recorder::new(max_samples)` can
+    /// hold for a search over `squares` squares, reckoned before it starts:
+    /// every kept snapshot a whole path (as a genetic run's best walks may
+    /// be; a depth-first search's snapshots mostly share a prefix and cost
+    /// far less), plus the last path. Vectors may round their buffers up
+    /// beyond this.
+    pub fn max_bytes(max_samples: usize, squares: usize) -> u64 {
+        let kept = Recorder::new(max_samples).capacity as u64;
+        let per = std::mem::size_of::<Entry>() as u64 + 4 * squares as u64;
+        kept.saturating_mul(per).saturating_add(4 * squares as u64)
+    }
+
     /// Snapshots kept.
     pub fn len(&self) -> usize {
         self.entries.len()
@@ -323,6 +335,29 @@ impl Observer for Recorder {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn max_bytes_bounds_what_is_kept() {
+        // The worst case: each generation's walk differs from the last
+        // snapshot's from the first square on, so nothing is shared.
+        let n = 40u32;
+        for frames in [1, 2, 3, 9, 60] {
+            let mut rec = Recorder::new(frames);
+            let bound = Recorder::max_bytes(frames, n as usize);
+            let mut most = 0;
+            for g in 0..2000u32 {
+                let walk: Vec<u32> = (0..n).map(|i| (i + g) % n).collect();
+                rec.generation(u64::from(g), n as usize, &walk, n as usize);
+                let kept = 4 * (rec.stored_squares() + rec.last_path().len()) as u64
+                    + (rec.len() * std::mem::size_of::<Entry>()) as u64;
+                assert!(kept <= bound, "{frames}: {kept} > {bound}");
+                most = most.max(rec.stored_squares());
+            }
+            // Not loose by more than the snapshot that triggers a thinning.
+            let cap = rec.capacity();
+            assert!(most + n as usize >= cap * n as usize, "{frames}: {most}");
+        }
+    }
 
     /// Drives a depth-first walk over a pseudo-random tree and checks every
     /// replayed snapshot against the true path at its event.

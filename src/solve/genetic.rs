@@ -631,6 +631,50 @@ const NO_SQUARE: u32 = u32::MAX;
 /// (measured: below it, waking the worker threads costs more than it saves).
 pub const PARALLEL_WORK: usize = 20_000;
 
+/// Bytes of one individual in [`Ga`]: two generations of `u16` genes (n − 1
+/// each), two cycling directions, its score, its place in the elitism order
+/// and its roulette weight.
+fn individual_bytes(squares: u64) -> u64 {
+    let genes = 2 * 2 * squares.saturating_sub(1);
+    genes + 2 + std::mem::size_of::<Score>() as u64 + 4 + 8
+}
+
+/// An estimate, made before anything is allocated, of the bytes the genetic
+/// solver with `params` needs on a board of `squares` squares, besides the
+/// move graph it is given: the population (two generations of n − 1 genes
+/// and a few words per individual), the move slots (`slot_width` per square, four bytes each),
+/// the reversed graph (at most `graph_bytes`, the bound on the move graph;
+/// the same bound covers the graph [`MoveSlots::of_piece`] builds when it
+/// falls back to [`MoveSlots::of_graph`]), one scratch per worker (`threads`
+/// of them when the population is evaluated in parallel) and the per-square
+/// arrays.
+pub fn memory_bytes(
+    squares: usize,
+    slot_width: u64,
+    graph_bytes: u64,
+    params: &Params,
+    threads: usize,
+) -> u64 {
+    let n = squares as u64;
+    let pop = params.population.max(1);
+    let workers = if pop.saturating_mul(squares) >= params.parallel_work && pop > 1 {
+        threads.clamp(1, pop)
+    } else {
+        1
+    } as u64;
+    let population = (pop as u64).saturating_mul(individual_bytes(n));
+    let slots = n.saturating_mul(slot_width.clamp(1, MAX_SLOTS as u64)) * 4;
+    // stamp, free and walk: four bytes a square each.
+    let scratch = workers * 12 * (n + 1);
+    // degree, closes and the closers, the best walk and the outcome's copy.
+    let per_square = n * (4 + 1 + 4 + 4 + 4);
+    population
+        .saturating_add(slots)
+        .saturating_add(graph_bytes)
+        .saturating_add(scratch)
+        .saturating_add(per_square)
+}
+
 /// Runs the genetic algorithm on `g` with move slots `slots` (of the same
 /// board and piece), seeded by `seed`.
 ///
