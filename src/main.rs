@@ -322,7 +322,14 @@ fn run(args: RunArgs) -> Result<u8, Error> {
             scope.spawn(move || spinner(done, progress, ga));
         }
         let r = match &graph {
-            None => Ok((stopped_early(&limits, started), None)),
+            None => Ok((
+                engine::solve::Report::stopped_in_setup(
+                    &limits,
+                    started.elapsed(),
+                    "none (stopped while building the move graph)".to_string(),
+                ),
+                None,
+            )),
             Some(graph) if search_out.is_some() => {
                 let mut rec = Recorder::new(gif_opts.max_frames.saturating_sub(1));
                 runner::solve(&puzzle, graph, &limits, &mut rec).map(|r| (r, Some(rec)))
@@ -404,22 +411,6 @@ fn run(args: RunArgs) -> Result<u8, Error> {
         }
     }
     Ok(code)
-}
-
-/// The report of a run stopped (time limit or Ctrl-C) before its search
-/// began, while the move graph was being built.
-fn stopped_early(limits: &Limits, started: std::time::Instant) -> engine::solve::Report {
-    engine::solve::Report {
-        outcome: limits
-            .exceeded(0)
-            .unwrap_or(Stop::Interrupted)
-            .outcome(Vec::new()),
-        stats: engine::solve::Stats {
-            elapsed: started.elapsed(),
-            ..Default::default()
-        },
-        solver: "none (stopped while building the move graph)".to_string(),
-    }
 }
 
 /// The GIF flags, checked.

@@ -162,8 +162,17 @@ fn search<O: Observer>(puzzle: &Puzzle, graph: &MoveGraph, limits: &Limits, obs:
     let mut report = match spec {
         SolverSpec::Backtrack(opts) => backtrack::solve(graph, &puzzle.goal, &opts, limits, obs),
         SolverSpec::Genetic(opts) => {
-            let slots = genetic::MoveSlots::of_piece(&puzzle.board, &puzzle.piece);
-            genetic::solve(graph, &slots, &puzzle.goal, &opts, puzzle.seed, limits, obs)
+            let started = std::time::Instant::now();
+            match genetic::MoveSlots::of_piece_until(&puzzle.board, &puzzle.piece, &|| {
+                limits.expired()
+            }) {
+                Some(slots) => {
+                    genetic::solve(graph, &slots, &puzzle.goal, &opts, puzzle.seed, limits, obs)
+                }
+                None => {
+                    Report::stopped_in_setup(limits, started.elapsed(), opts.params().describe())
+                }
+            }
         }
         SolverSpec::Warnsdorff(opts) => {
             warnsdorff::solve(graph, &puzzle.goal, &opts, puzzle.seed, limits, obs)

@@ -155,6 +155,9 @@ fn time_limits_cover_setup_on_the_largest_boards() {
         r#"Puzzle(board: "4096x4096 - b2", piece: "knight", start: "a1")"#,
         // The backtracker's own tables for 16 million squares.
         r#"Puzzle(board: "4096x4096", piece: "knight", start: "a1", solver: Backtrack())"#,
+        // The genetic solver's move slots and random population (and, given
+        // longer, each walk of 16 million squares).
+        r#"Puzzle(board: "4096x4096", piece: "knight", start: "a1", solver: Genetic(population: 30))"#,
     ];
     for text in huge {
         let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));

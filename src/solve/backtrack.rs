@@ -62,17 +62,7 @@ pub fn solve<O: Observer>(
         limits.nodes = Some(limits.nodes.map_or(n, |m| m.min(n)));
     }
     if !g.prepare_lists_until(&|| limits.expired()) {
-        return Report {
-            outcome: limits
-                .exceeded(0)
-                .unwrap_or(Stop::Interrupted)
-                .outcome(Vec::new()),
-            stats: Stats {
-                elapsed: started.elapsed(),
-                ..Stats::default()
-            },
-            solver,
-        };
+        return Report::stopped_in_setup(&limits, started.elapsed(), solver);
     }
     let starts: Vec<u32> = match goal.start {
         Some(s) => vec![s],

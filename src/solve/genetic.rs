@@ -85,6 +85,9 @@ pub struct GeneticOptions {
 /// Largest population a puzzle may ask for.
 pub const MAX_POPULATION: usize = 100_000;
 
+/// Steps (or genes drawn) between looks at the time limit.
+const STOP_EVERY: usize = 1 << 16;
+
 /// Generation limit when the puzzle sets none.
 pub const DEFAULT_GENERATIONS: u64 = 20_000;
 
@@ -248,21 +251,42 @@ impl MoveSlots {
     /// The slots of `piece` on `board`. A piece with more than [`MAX_SLOTS`]
     /// slots falls back to [`MoveSlots::of_graph`].
     pub fn of_piece(board: &Board, piece: &Piece) -> MoveSlots {
+        // Nothing stops it, so the fallback is never taken.
+        MoveSlots::of_piece_until(board, piece, &|| false).unwrap_or(MoveSlots {
+            width: 1,
+            slots: Vec::new(),
+        })
+    }
+
+    /// [`MoveSlots::of_piece`], giving up (None) when `stop` returns true (it
+    /// is asked every few thousand squares: the slots of a 4096x4096 board
+    /// take a second to fill).
+    pub fn of_piece_until(
+        board: &Board,
+        piece: &Piece,
+        stop: &dyn Fn() -> bool,
+    ) -> Option<MoveSlots> {
         let n = board.len();
         let moves = piece.moves();
         let mut reach = vec![0usize; moves.len()];
         for s in 0..n as u32 {
+            if s.is_multiple_of(1 << 16) && stop() {
+                return None;
+            }
             for (i, m) in moves.iter().enumerate() {
                 reach[i] = reach[i].max(ride(board, s, m, |_, _| {}));
             }
         }
         let width: usize = reach.iter().sum();
         if width > MAX_SLOTS {
-            return MoveSlots::of_graph(&MoveGraph::build(board, piece));
+            return MoveGraph::build_until(board, piece, stop).map(|g| MoveSlots::of_graph(&g));
         }
         let width = width.max(1);
         let mut slots = vec![n as u32; n * width];
         for s in 0..n as u32 {
+            if s.is_multiple_of(1 << 16) && stop() {
+                return None;
+            }
             let row = &mut slots[s as usize * width..(s as usize + 1) * width];
             let mut base = 0;
             for (i, m) in moves.iter().enumerate() {
@@ -270,7 +294,7 @@ impl MoveSlots {
                 base += reach[i];
             }
         }
-        MoveSlots { width, slots }
+        Some(MoveSlots { width, slots })
     }
 
     /// Slots read off a move graph: square `s`'s targets in order, padded
@@ -363,6 +387,9 @@ struct Problem<'a> {
     closer_list: Vec<u32>,
     repair: Repair,
     reserve_end: bool,
+    /// The time limit or Ctrl-C: a walk on a huge board takes long enough
+    /// to look at it on the way (the walk then ends early, still legal).
+    stop: &'a (dyn Fn() -> bool + Sync),
 }
 
 /// One worker's scratch arrays, reused for every decode.
@@ -479,6 +506,9 @@ impl Problem<'_> {
         }
         visit!(cur);
         for gene in genes.iter_mut() {
+            if len.is_multiple_of(STOP_EVERY) && (self.stop)() {
+                break;
+            }
             let remaining = n - len;
             if RESERVE && remaining == 1 && reserved != NO_SQUARE {
                 // The last step may take the reserved square.
@@ -742,7 +772,13 @@ pub fn solve_with<O: Observer>(
             0
         }
     });
+    let expired = || limits.expired();
     let rev = g.reversed();
+    // The reversed lists take a second and hundreds of megabytes on the
+    // largest boards: built under the time limit.
+    if !rev.prepare_lists_until(&expired) {
+        return Report::stopped_in_setup(limits, started.elapsed(), solver);
+    }
     let (rev_off, rev_tg) = rev.raw();
     let mut closes = vec![false; n];
     if goal.closed {
@@ -773,8 +809,11 @@ pub fn solve_with<O: Observer>(
         closes,
         repair: params.repair,
         reserve_end: params.reserve_end,
+        stop: &expired,
     };
-    let mut ga = Ga::new(&problem, &params, seed);
+    let Some(mut ga) = Ga::new(&problem, &params, seed) else {
+        return Report::stopped_in_setup(limits, started.elapsed(), solver);
+    };
     let mut best: Vec<u32> = Vec::new();
     let mut best_fitness = 0u32;
     let mut generation = 0u64;
@@ -840,19 +879,28 @@ struct Ga<'p, 'a> {
 }
 
 impl<'p, 'a> Ga<'p, 'a> {
-    fn new(problem: &'p Problem<'a>, params: &Params, seed: u64) -> Ga<'p, 'a> {
+    /// A random population; None if the time limit ran out while drawing
+    /// it (on the largest boards it is billions of genes).
+    fn new(problem: &'p Problem<'a>, params: &Params, seed: u64) -> Option<Ga<'p, 'a>> {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let pop = params.population;
         let len = problem.n - 1;
         let w = problem.width as u16;
-        let genes: Vec<u16> = (0..pop * len).map(|_| rng.random_range(0..w)).collect();
+        let mut genes: Vec<u16> = Vec::with_capacity(pop * len);
+        while genes.len() < pop * len {
+            if (problem.stop)() {
+                return None;
+            }
+            let more = (pop * len - genes.len()).min(STOP_EVERY);
+            genes.extend((0..more).map(|_| rng.random_range(0..w)));
+        }
         let forward: Vec<bool> = (0..pop).map(|_| rng.random_bool(0.5)).collect();
         let workers = if pop.saturating_mul(problem.n) >= params.parallel_work && pop > 1 {
             rayon::current_num_threads().clamp(1, pop)
         } else {
             1
         };
-        Ga {
+        Some(Ga {
             problem,
             params: *params,
             len,
@@ -865,7 +913,7 @@ impl<'p, 'a> Ga<'p, 'a> {
             wheel: vec![0; pop],
             scratch: (0..workers).map(|_| Scratch::new(problem.n)).collect(),
             rng,
-        }
+        })
     }
 
     /// Decodes every individual; returns the best (first of the fittest).
@@ -1081,7 +1129,12 @@ mod tests {
             closer_list: Vec::new(),
             repair,
             reserve_end: false,
+            stop: &never,
         }
+    }
+
+    fn never() -> bool {
+        false
     }
 
     /// The write-up's decoding, on coordinates: try the gene's move; while it

@@ -191,6 +191,24 @@ impl Limits<'_> {
     }
 }
 
+impl Report {
+    /// The report of a search stopped by `limits` (time limit or Ctrl-C)
+    /// before it had a path: while it was still setting up.
+    pub fn stopped_in_setup(limits: &Limits, elapsed: Duration, solver: String) -> Report {
+        Report {
+            outcome: limits
+                .exceeded(0)
+                .unwrap_or(Stop::Interrupted)
+                .outcome(Vec::new()),
+            stats: Stats {
+                elapsed,
+                ..Stats::default()
+            },
+            solver,
+        }
+    }
+}
+
 /// Why a search stopped early.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Stop {
