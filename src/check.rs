@@ -43,7 +43,7 @@ pub fn analyse_until(
     let n = g.len();
     let mut histogram = Vec::new();
     for s in 0..n as u32 {
-        if s.is_multiple_of(1 << 20) && stop() {
+        if s > 0 && s.is_multiple_of(1 << 20) && stop() {
             return None;
         }
         let d = g.degree(s);
@@ -389,7 +389,7 @@ fn parts_of<A: Adjacent>(
     let mut parts = n;
     let mut bipartite = true;
     for s in 0..n as u32 {
-        if (s as usize).is_multiple_of(STOP_EVERY) && stop() {
+        if s > 0 && (s as usize).is_multiple_of(STOP_EVERY) && stop() {
             return None;
         }
         if symmetric {

@@ -260,7 +260,7 @@ impl MoveGraph {
         let mut stamp = vec![0u32; n];
         offsets.push(0u32);
         for s in 0..n as u32 {
-            if s.is_multiple_of(1 << 14) && stop() {
+            if s > 0 && s.is_multiple_of(1 << 14) && stop() {
                 return None;
             }
             let from = board.cell(s);
@@ -420,7 +420,7 @@ impl MoveGraph {
         let mut targets = Vec::with_capacity(self.edge_count());
         offsets.push(0);
         for s in 0..n as u32 {
-            if s.is_multiple_of(1 << 16) && stop() {
+            if s > 0 && s.is_multiple_of(1 << 16) && stop() {
                 return None;
             }
             targets.extend(self.neighbours(s));

@@ -270,7 +270,7 @@ impl MoveSlots {
         let moves = piece.moves();
         let mut reach = vec![0usize; moves.len()];
         for s in 0..n as u32 {
-            if s.is_multiple_of(1 << 16) && stop() {
+            if s > 0 && s.is_multiple_of(1 << 16) && stop() {
                 return None;
             }
             for (i, m) in moves.iter().enumerate() {
@@ -284,7 +284,7 @@ impl MoveSlots {
         let width = width.max(1);
         let mut slots = vec![n as u32; n * width];
         for s in 0..n as u32 {
-            if s.is_multiple_of(1 << 16) && stop() {
+            if s > 0 && s.is_multiple_of(1 << 16) && stop() {
                 return None;
             }
             let row = &mut slots[s as usize * width..(s as usize + 1) * width];
@@ -888,11 +888,11 @@ impl<'p, 'a> Ga<'p, 'a> {
         let w = problem.width as u16;
         let mut genes: Vec<u16> = Vec::with_capacity(pop * len);
         while genes.len() < pop * len {
-            if (problem.stop)() {
-                return None;
-            }
             let more = (pop * len - genes.len()).min(STOP_EVERY);
             genes.extend((0..more).map(|_| rng.random_range(0..w)));
+            if genes.len() < pop * len && (problem.stop)() {
+                return None;
+            }
         }
         let forward: Vec<bool> = (0..pop).map(|_| rng.random_bool(0.5)).collect();
         let workers = if pop.saturating_mul(problem.n) >= params.parallel_work && pop > 1 {

@@ -399,6 +399,11 @@ impl Word for u8 {
     }
 }
 
+/// Boards with at least this many squares look at the time limit between
+/// the whole-board passes of each attempt (smaller ones finish them in
+/// well under a millisecond).
+const LARGE: usize = 1 << 16;
+
 /// How one walk ended.
 enum WalkEnd {
     /// Every square visited.
@@ -512,9 +517,11 @@ impl<'l, 'o, A: Adjacent, B: Adjacent, W: Word, O: Observer> Engine<'l, 'o, A, B
             if attempt > 0 {
                 self.obs.restart();
             }
-            // Each pass below is a sweep over every square: on the largest
-            // boards they add up, so look at the clock between them.
-            if let Some(stop) = self.limits.exceeded(self.nodes) {
+            // Each pass below is a sweep over every square: on large boards
+            // they add up, so look at the clock between them.
+            if n >= LARGE
+                && let Some(stop) = self.limits.exceeded(self.nodes)
+            {
                 outcome = Some(stop.outcome(std::mem::take(&mut self.best)));
                 break;
             }
@@ -610,7 +617,9 @@ impl<'l, 'o, A: Adjacent, B: Adjacent, W: Word, O: Observer> Engine<'l, 'o, A, B
                     self.goal_dist = Vec::new();
                 }
             }
-            if let Some(stop) = self.limits.exceeded(self.nodes) {
+            if n >= LARGE
+                && let Some(stop) = self.limits.exceeded(self.nodes)
+            {
                 outcome = Some(stop.outcome(std::mem::take(&mut self.best)));
                 break;
             }
