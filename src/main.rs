@@ -352,7 +352,8 @@ fn run(args: RunArgs) -> Result<u8, Error> {
     match args.format {
         Format::Text => {
             // Streamed: a 4096x4096 tour's move list is over 100 MB.
-            let mut w = std::io::BufWriter::with_capacity(1 << 20, &mut stdout);
+            // Parts of the move list larger than the buffer go straight through.
+            let mut w = std::io::BufWriter::with_capacity(1 << 16, &mut stdout);
             let _ = text::write_report_text(
                 &mut w,
                 &title(&puzzle),

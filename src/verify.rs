@@ -54,12 +54,12 @@ pub fn verify(board: &Board, piece: &Piece, goal: &Goal, tour: &[u32]) -> Result
     }
     // The steps are independent: check them on every core (the first bad
     // one is reported, as a sequential check would).
-    let leaps = plain_leaps(board, piece);
+    let leaps = plain_leaps(board, piece).map(|v| LeapTable::new(&v));
     let step_ok = |a: Cell, b: Cell| match &leaps {
-        Some(leaps) => leaps.contains(&(
+        Some(leaps) => leaps.has(
             i64::from(b.x) - i64::from(a.x),
             i64::from(b.y) - i64::from(a.y),
-        )),
+        ),
         None => legal(board, piece, a, b),
     };
     // Steps `i` (from tour[i] to tour[i + 1]) in runs of CHUNK, one run a
@@ -114,6 +114,48 @@ fn plain_leaps(board: &Board, piece: &Piece) -> Option<Vec<(i64, i64)>> {
             .filter(|&v| v != (0, 0))
             .collect()
     })
+}
+
+/// A set of leap vectors, looked up in a table when they are short (the
+/// verifier asks it once per step of a tour of up to 16 million squares).
+struct LeapTable {
+    reach: i64,
+    table: Vec<bool>,
+    leaps: Vec<(i64, i64)>,
+}
+
+impl LeapTable {
+    /// The longest leap kept in the table; longer sets are searched.
+    const MAX_REACH: i64 = 16;
+
+    fn new(leaps: &[(i64, i64)]) -> LeapTable {
+        let reach = leaps
+            .iter()
+            .map(|&(x, y)| x.abs().max(y.abs()))
+            .max()
+            .unwrap_or(0);
+        let mut table = Vec::new();
+        if reach <= Self::MAX_REACH {
+            let side = 2 * reach + 1;
+            table = vec![false; (side * side) as usize];
+            for &(x, y) in leaps {
+                table[((y + reach) * side + x + reach) as usize] = true;
+            }
+        }
+        LeapTable {
+            reach,
+            table,
+            leaps: leaps.to_vec(),
+        }
+    }
+
+    fn has(&self, dx: i64, dy: i64) -> bool {
+        let r = self.reach;
+        if self.table.is_empty() {
+            return self.leaps.contains(&(dx, dy));
+        }
+        dx.abs() <= r && dy.abs() <= r && self.table[((dy + r) * (2 * r + 1) + dx + r) as usize]
+    }
 }
 
 /// Whether the piece can go from `a` to `b` in one move on `board`.
@@ -195,6 +237,12 @@ mod tests {
             let Some(leaps) = plain_leaps(&board, piece) else {
                 panic!("{piece} is a plain leaper");
             };
+            let table = LeapTable::new(&leaps);
+            // The same set with the table off: the fallback search.
+            let search = LeapTable {
+                table: Vec::new(),
+                ..LeapTable::new(&leaps)
+            };
             for a in 0..board.len() as u32 {
                 for b in 0..board.len() as u32 {
                     let (ca, cb) = (board.cell(a), board.cell(b));
@@ -205,6 +253,12 @@ mod tests {
                     assert_eq!(
                         leaps.contains(&v),
                         legal(&board, piece, ca, cb),
+                        "{piece} {ca} {cb}"
+                    );
+                    assert_eq!(table.has(v.0, v.1), leaps.contains(&v), "{piece} {ca} {cb}");
+                    assert_eq!(
+                        search.has(v.0, v.1),
+                        leaps.contains(&v),
                         "{piece} {ca} {cb}"
                     );
                 }
