@@ -61,7 +61,16 @@ pub fn solve<O: Observer>(
     if let Some(n) = opts.node_limit {
         limits.nodes = Some(limits.nodes.map_or(n, |m| m.min(n)));
     }
-    if !g.prepare_lists_until(&|| limits.expired()) {
+    let mut pruned = match opts.order {
+        Order::Given => None,
+        Order::Warnsdorff => Some(Pruned::new(g)),
+    };
+    // Target lists take a second and hundreds of megabytes on the largest
+    // boards: built under the time limit.
+    let expired = || limits.expired();
+    let reversed = pruned.as_ref().and_then(|p| p.rev.as_ref());
+    if !g.prepare_lists_until(&expired) || !reversed.is_none_or(|r| r.prepare_lists_until(&expired))
+    {
         return Report::stopped_in_setup(&limits, started.elapsed(), solver);
     }
     let starts: Vec<u32> = match goal.start {
@@ -72,10 +81,6 @@ pub fn solve<O: Observer>(
     let mut stats = Stats::default();
     let mut best: Vec<u32> = Vec::new();
     let mut outcome = None;
-    let mut pruned = match opts.order {
-        Order::Given => None,
-        Order::Warnsdorff => Some(Pruned::new(g)),
-    };
     for (i, &s) in starts.iter().enumerate() {
         if i > 0 {
             stats.restarts += 1;
@@ -283,7 +288,8 @@ fn given<O: Observer>(
 /// 3. **Closing rule.** A closed tour's last square moves back to the start,
 ///    so some square that can do so must stay unvisited until the end.
 struct Pruned {
-    rev: MoveGraph,
+    /// The reversed graph; None when the graph is its own reverse.
+    rev: Option<MoveGraph>,
     free_out: Vec<u32>,
     free_in: Vec<u32>,
     visited: Vec<bool>,
@@ -291,7 +297,7 @@ struct Pruned {
 
 impl Pruned {
     fn new(g: &MoveGraph) -> Pruned {
-        let rev = g.reversed();
+        let rev = (!g.is_symmetric()).then(|| g.reversed());
         Pruned {
             free_out: Vec::new(),
             free_in: Vec::new(),
@@ -312,7 +318,21 @@ impl Pruned {
         let Some(start) = goal.start else {
             return Search::Exhausted(Vec::new());
         };
+        let rev = match &self.rev {
+            Some(r) => r,
+            None => g,
+        };
+        // The passes below each sweep every square: on large boards they
+        // add up, so look at the clock between them.
+        let setup_over = || {
+            (n >= 1 << 16)
+                .then(|| limits.expired().then(|| limits.exceeded(0)).flatten())
+                .flatten()
+        };
         let closes = goal.closed.then(|| predecessors_mask(g, start));
+        if let Some(stop) = setup_over() {
+            return Search::Stopped(stop, Vec::new());
+        }
         let end = if goal.closed { None } else { goal.end };
         // A square with no unvisited target may be last only if it can end the tour.
         let can_end = |w: u32| match (&closes, end) {
@@ -321,8 +341,11 @@ impl Pruned {
             (None, None) => true,
         };
         self.free_out = (0..n as u32).map(|s| g.degree(s) as u32).collect();
-        self.free_in = (0..n as u32).map(|s| self.rev.degree(s) as u32).collect();
+        self.free_in = (0..n as u32).map(|s| rev.degree(s) as u32).collect();
         self.visited = vec![false; n];
+        if let Some(stop) = setup_over() {
+            return Search::Stopped(stop, Vec::new());
+        }
         // Closed tours: unvisited squares that can move back to the start.
         let closer = |w: u32| closes.as_ref().is_some_and(|m| m[w as usize]);
         let mut closers_left: u32 = if goal.closed {
@@ -360,7 +383,7 @@ impl Pruned {
                     zeros -= 1;
                     bad_zeros -= u32::from(!can_end(t));
                 }
-                for &u in self.rev.targets(t) {
+                for &u in rev.targets(t) {
                     let f = &mut self.free_out[u as usize];
                     *f -= 1;
                     if *f == 0 && !self.visited[u as usize] {
@@ -380,7 +403,7 @@ impl Pruned {
                 for &w in g.targets(t) {
                     self.free_in[w as usize] += 1;
                 }
-                for &u in self.rev.targets(t) {
+                for &u in rev.targets(t) {
                     let f = &mut self.free_out[u as usize];
                     if *f == 0 && !self.visited[u as usize] {
                         zeros -= 1;
