@@ -8,7 +8,7 @@
 //!   counts are those of the textbook algorithm.
 //! - `Warnsdorff`: candidates sorted by their number of onward moves (fewest
 //!   first, ties in move order), plus two sound prunings that never cut a
-//!   branch containing a tour (see [`Pruned`]).
+//!   branch containing a tour (see the `Pruned` search in this module).
 
 use std::time::Instant;
 
