@@ -365,14 +365,17 @@ fn run(args: RunArgs) -> Result<u8, Error> {
             let _ = w.flush();
         }
         Format::Json => {
-            let s = text::report_json(
+            let mut w = std::io::BufWriter::with_capacity(1 << 16, &mut stdout);
+            let _ = text::write_report_json(
+                &mut w,
                 &puzzle.name,
                 &puzzle.board,
                 &puzzle.piece,
                 puzzle.goal.closed,
                 &report,
             );
-            let _ = writeln!(stdout, "{s}");
+            let _ = writeln!(w);
+            let _ = w.flush();
         }
     }
     let _ = stdout.flush();

@@ -63,8 +63,7 @@ pub fn push_move_list(out: &mut String, board: &Board, path: &[u32]) {
 }
 
 /// Hands the move list to `emit` in parts, in order (names separated by
-/// spaces). Long lists are written from tables of the file letters and rank
-/// numbers, a few megabytes at a time, in chunks on every core.
+/// spaces).
 fn each_move_list_part(board: &Board, path: &[u32], mut emit: impl FnMut(&str)) {
     let sides = board.width() as usize + board.height() as usize;
     if path.len() < 4 * sides {
@@ -80,20 +79,40 @@ fn each_move_list_part(board: &Board, path: &[u32], mut emit: impl FnMut(&str)) 
     }
     let files: Vec<String> = (0..board.width()).map(file_name).collect();
     let ranks: Vec<String> = (1..=board.height()).map(|r| r.to_string()).collect();
+    each_part(
+        board,
+        path,
+        " ",
+        |out, c| {
+            out.push_str(&files[c.x as usize]);
+            out.push_str(&ranks[c.y as usize]);
+        },
+        emit,
+    );
+}
+
+/// Hands `path`, each square written by `one` and `sep` between squares, to
+/// `emit` in parts, in order: a few megabytes at a time, formatted in
+/// chunks on every core (a 4096x4096 tour has 16 million squares).
+fn each_part(
+    board: &Board,
+    path: &[u32],
+    sep: &str,
+    one: impl Fn(&mut String, Cell) + Sync,
+    mut emit: impl FnMut(&str),
+) {
     for (b, batch) in path.chunks(1 << 20).enumerate() {
         let parts: Vec<String> = batch
             .par_chunks(1 << 16)
             .enumerate()
             .map(|(i, chunk)| {
-                let mut part = String::with_capacity(chunk.len() * 8);
+                let mut part = String::with_capacity(chunk.len() * 10);
                 for (j, &s) in chunk.iter().enumerate() {
-                    // A space before every name but the very first.
+                    // A separator before every square but the very first.
                     if b + i + j > 0 {
-                        part.push(' ');
+                        part.push_str(sep);
                     }
-                    let c = board.cell(s);
-                    part.push_str(&files[c.x as usize]);
-                    part.push_str(&ranks[c.y as usize]);
+                    one(&mut part, board.cell(s));
                 }
                 part
             })
@@ -226,6 +245,23 @@ pub fn report_json(
     closed: bool,
     report: &Report,
 ) -> String {
+    let mut out = Vec::new();
+    // Writing to memory cannot fail.
+    let _ = write_report_json(&mut out, name, board, piece, closed, report);
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// [`report_json`], written to `w` as it is made. The two per-square arrays
+/// (`squares`, the names, and `tour`, the `[x, y]` pairs) are streamed: for
+/// a 4096x4096 tour a JSON value in memory would take gigabytes.
+pub fn write_report_json(
+    w: &mut dyn std::io::Write,
+    name: &str,
+    board: &Board,
+    piece: &Piece,
+    closed: bool,
+    report: &Report,
+) -> std::io::Result<()> {
     let path = report.outcome.path();
     let status = match &report.outcome {
         Outcome::Found(_) => "found",
@@ -238,21 +274,11 @@ pub fn report_json(
         Outcome::GaveUp { limit, .. } => Some(limit.to_string()),
         _ => None,
     };
-    let tour: Vec<[u32; 2]> = path
-        .iter()
-        .map(|&s| {
-            let c = board.cell(s);
-            [c.x, c.y]
-        })
-        .collect();
-    let squares: Vec<String> = path.iter().map(|&s| board.name(s)).collect();
     let s = &report.stats;
-    let v = serde_json::json!({
+    let head = serde_json::json!({
         "name": name,
         "status": status,
         "reason": reason,
-        "tour": tour,
-        "squares": squares,
         "closed": closed,
         "solver": report.solver,
         "board": { "width": board.width(), "height": board.height(), "squares": board.len(),
@@ -265,8 +291,51 @@ pub fn report_json(
             "restarts": s.restarts,
             "time_ms": s.elapsed.as_secs_f64() * 1e3,
         },
-    });
-    v.to_string()
+    })
+    .to_string();
+    // The object without its closing brace, then the two arrays.
+    let head = head.strip_suffix('}').unwrap_or(&head);
+    w.write_all(head.as_bytes())?;
+    let mut failed = Ok(());
+    let mut emit = |part: &str| {
+        if failed.is_ok() {
+            failed = w.write_all(part.as_bytes());
+        }
+    };
+    // Square names are letters and digits: nothing to escape.
+    emit(",\"squares\":[");
+    let files: Vec<String> = (0..board.width()).map(file_name).collect();
+    let ranks: Vec<String> = (1..=board.height()).map(|r| r.to_string()).collect();
+    each_part(
+        board,
+        path,
+        ",",
+        |out, c| {
+            out.push('"');
+            out.push_str(&files[c.x as usize]);
+            out.push_str(&ranks[c.y as usize]);
+            out.push('"');
+        },
+        &mut emit,
+    );
+    emit("],\"tour\":[");
+    let xs: Vec<String> = (0..board.width()).map(|x| x.to_string()).collect();
+    let ys: Vec<String> = (0..board.height()).map(|y| y.to_string()).collect();
+    each_part(
+        board,
+        path,
+        ",",
+        |out, c| {
+            out.push('[');
+            out.push_str(&xs[c.x as usize]);
+            out.push(',');
+            out.push_str(&ys[c.y as usize]);
+            out.push(']');
+        },
+        &mut emit,
+    );
+    emit("]}");
+    failed
 }
 
 /// A small diagram of the piece's moves: `@` the piece, `1`…`9`, `a`… the
@@ -309,6 +378,35 @@ pub fn move_diagram(piece: &Piece) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn json_arrays_list_every_square() {
+        let b = Board::rectangle(30, 4);
+        let piece = Piece::leaper(1, 2, 1);
+        for len in [0usize, 3, 300_000] {
+            let path: Vec<u32> = (0..len as u32).map(|i| (i * 7919) % 120).collect();
+            let report = Report {
+                outcome: Outcome::GaveUp {
+                    limit: crate::solve::Limit::Time,
+                    best: path.clone(),
+                },
+                stats: crate::solve::Stats::default(),
+                solver: "test \"quoted\"".to_string(),
+            };
+            let text = report_json("n", &b, &piece, false, &report);
+            let v: serde_json::Value = match serde_json::from_str(&text) {
+                Ok(v) => v,
+                Err(e) => panic!("{e}: {}", &text[..text.len().min(300)]),
+            };
+            let names: Vec<String> = path.iter().map(|&s| b.name(s)).collect();
+            let pairs: Vec<[u32; 2]> = path.iter().map(|&s| [b.cell(s).x, b.cell(s).y]).collect();
+            assert_eq!(v["squares"], serde_json::json!(names));
+            assert_eq!(v["tour"], serde_json::json!(pairs));
+            assert_eq!(v["status"], "gave_up");
+            assert_eq!(v["solver"], "test \"quoted\"");
+            assert_eq!(v["board"]["squares"], 120);
+        }
+    }
 
     #[test]
     fn long_move_lists_match_the_names() {
