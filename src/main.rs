@@ -224,6 +224,14 @@ fn title(p: &Puzzle) -> String {
 
 fn run(args: RunArgs) -> Result<u8, Error> {
     let started = std::time::Instant::now();
+    // First of all: reading a huge board takes a moment too.
+    let _ = ctrlc::set_handler(|| {
+        if INTERRUPTED.swap(true, Ordering::SeqCst) {
+            // A second Ctrl-C: stop at once, leaving no half-written GIF.
+            gif::discard_pending();
+            std::process::exit(130);
+        }
+    });
     let mut puzzle = load(&args.puzzle)?;
     if let Some(s) = &args.start {
         puzzle.set_start(s)?;
@@ -293,13 +301,6 @@ fn run(args: RunArgs) -> Result<u8, Error> {
     };
     let tour_out = pending(&args.gif)?;
     let search_out = pending(&args.search_gif)?;
-    let _ = ctrlc::set_handler(|| {
-        if INTERRUPTED.swap(true, Ordering::SeqCst) {
-            // A second Ctrl-C: stop at once, leaving no half-written GIF.
-            gif::discard_pending();
-            std::process::exit(130);
-        }
-    });
     let progress = AtomicU64::new(0);
     let best = AtomicU64::new(0);
     let limits = Limits {
@@ -777,6 +778,11 @@ fn parse_shard(text: &str) -> Result<count::Shard, Error> {
 
 fn count_cmd(args: CountArgs) -> Result<u8, Error> {
     let started = std::time::Instant::now();
+    let _ = ctrlc::set_handler(|| {
+        if INTERRUPTED.swap(true, Ordering::SeqCst) {
+            std::process::exit(130);
+        }
+    });
     let puzzle = load(&args.puzzle)?;
     let shard = args.shard.as_deref().map(parse_shard).transpose()?;
     if let Some(t) = args.time_limit
@@ -790,11 +796,6 @@ fn count_cmd(args: CountArgs) -> Result<u8, Error> {
             "the time limit must be a non-negative number of seconds",
         ));
     }
-    let _ = ctrlc::set_handler(|| {
-        if INTERRUPTED.swap(true, Ordering::SeqCst) {
-            std::process::exit(130);
-        }
-    });
     let limits = Limits {
         interrupt: Some(&INTERRUPTED),
         ..Limits::none()

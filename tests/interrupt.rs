@@ -196,3 +196,28 @@ fn time_limits_cover_setup_on_the_largest_boards() {
         );
     }
 }
+
+/// Ctrl-C while a 16-million-square board is still being set up (its move
+/// graph takes seconds to build): exit 130 at once, nothing claimed.
+#[test]
+fn ctrl_c_during_setup_of_the_largest_boards() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let text = r#"Puzzle(board: "4096x4096 - b2", piece: "knight", start: "a1")"#;
+    std::fs::write(dir.path().join("huge.ron"), text).unwrap_or_else(|e| panic!("{e}"));
+    let t = Instant::now();
+    let out = interrupt_after(
+        &["run", "huge.ron", "--format", "json"],
+        dir.path(),
+        Duration::from_millis(500),
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(130),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value =
+        serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(v["status"], "interrupted");
+    assert!(t.elapsed() < Duration::from_secs(4), "{:?}", t.elapsed());
+}
