@@ -103,7 +103,16 @@ pub struct Recorder {
     entries: Vec<Entry>,
     /// The snapshots' changed suffixes, one after another.
     data: Vec<u32>,
+    /// The most squares `data` keeps after a snapshot is taken (see
+    /// [`RECORD_BUDGET`]).
+    max_data: usize,
 }
+
+/// The most bytes a [`Recorder`]'s snapshots may hold, besides the one just
+/// taken: past it, it thins early, and stops sampling if thinning does not
+/// help. Only searches of long paths that share little on huge boards come
+/// near it.
+pub const RECORD_BUDGET: u64 = 1 << 30;
 
 impl Recorder {
     /// A recorder keeping at most `max_samples` snapshots. An even number is
@@ -127,6 +136,7 @@ impl Recorder {
             last: Vec::new(),
             entries: Vec::new(),
             data: Vec::new(),
+            max_data: (RECORD_BUDGET / 4) as usize,
         }
     }
 
@@ -139,12 +149,18 @@ impl Recorder {
     /// hold for a search over `squares` squares, reckoned before it starts:
     /// every kept snapshot a whole path (as a genetic run's best walks may
     /// be; a depth-first search's snapshots mostly share a prefix and cost
-    /// far less), plus the last path. Vectors may round their buffers up
-    /// beyond this.
+    /// far less), plus the last path, but never more than the byte budget
+    /// plus the snapshot that crosses it. Vectors may round their buffers
+    /// up beyond this.
     pub fn max_bytes(max_samples: usize, squares: usize) -> u64 {
-        let kept = Recorder::new(max_samples).capacity as u64;
-        let per = std::mem::size_of::<Entry>() as u64 + 4 * squares as u64;
-        kept.saturating_mul(per).saturating_add(4 * squares as u64)
+        let rec = Recorder::new(max_samples);
+        let kept = rec.capacity as u64;
+        let path = 4 * squares as u64;
+        let entries = kept.saturating_mul(std::mem::size_of::<Entry>() as u64);
+        let data = kept
+            .saturating_mul(path)
+            .min(4 * rec.max_data as u64 + 2 * path);
+        entries.saturating_add(data).saturating_add(path)
     }
 
     /// Snapshots kept.
@@ -248,6 +264,26 @@ impl Recorder {
             }
             self.thin();
             self.stride *= 2;
+        }
+        // Over the byte budget (long paths that share little, on a huge
+        // board): thin early, while the count is odd so the newest snapshot
+        // stays. With an even count, over by no more than the newest
+        // snapshot, wait for the next one to make it odd. Otherwise thinning
+        // cannot help: stop sampling (`left` wraps and never reaches 0
+        // again). So the snapshots never hold more than the budget and two
+        // paths.
+        while self.data.len() > self.max_data {
+            let count = self.entries.len();
+            if count >= 3 && count % 2 == 1 {
+                self.thin();
+                self.stride *= 2;
+                continue;
+            }
+            let newest = self.entries.last().map_or(0, |e| e.end - e.start);
+            if count % 2 == 0 && self.data.len() - newest <= self.max_data {
+                break;
+            }
+            return;
         }
         self.next = event + self.stride;
         self.left = self.stride;
@@ -402,6 +438,47 @@ mod tests {
             assert!(seen.len() > rec.capacity() / 2);
         }
         assert!(rec.stored_squares() <= rec.capacity() * 40);
+    }
+
+    #[test]
+    fn byte_budget_thins_early_and_keeps_snapshots_exact() {
+        // Walks that share nothing with the last snapshot, each of `n`
+        // squares, against a budget of a few walks.
+        let n = 1000u32;
+        let mut rec = Recorder::new(599);
+        rec.max_data = 5 * n as usize;
+        let mut truth = Vec::new();
+        for g in 0..20_000u32 {
+            let walk: Vec<u32> = (0..n).map(|i| (i * 7 + g) % n).collect();
+            rec.generation(u64::from(g), n as usize, &walk, n as usize);
+            truth.push(walk);
+            assert!(rec.stored_squares() <= rec.max_data + 2 * n as usize);
+        }
+        let mut seen = Vec::new();
+        rec.replay(|s| {
+            assert_eq!(s.path, &truth[s.event as usize][..], "event {}", s.event);
+            seen.push(s.event);
+            Ok::<_, ()>(())
+        })
+        .unwrap();
+        // Evenly spaced from the first event, as without a budget.
+        assert_eq!(seen[0], 0);
+        assert!(
+            seen.windows(2).all(|w| w[1] - w[0] == rec.stride()),
+            "{seen:?}"
+        );
+        assert!(seen.len() >= 3 && seen.len() <= 7, "{seen:?}");
+        // Still sampling to the end of the stream.
+        assert!(20_000 - seen[seen.len() - 1] <= rec.stride(), "{seen:?}");
+        // A walk that only grows shares its prefixes: the budget never bites.
+        let mut rec = Recorder::new(101);
+        rec.max_data = 200_000;
+        let mut path = Vec::new();
+        for s in 0..100_000u32 {
+            path.push(s);
+            rec.advance(&path);
+        }
+        assert!(rec.len() > 50);
     }
 
     #[test]
