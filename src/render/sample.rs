@@ -274,13 +274,13 @@ impl Recorder {
         // paths.
         while self.data.len() > self.max_data {
             let count = self.entries.len();
-            if count >= 3 && count % 2 == 1 {
+            if count >= 3 && !count.is_multiple_of(2) {
                 self.thin();
                 self.stride *= 2;
                 continue;
             }
             let newest = self.entries.last().map_or(0, |e| e.end - e.start);
-            if count % 2 == 0 && self.data.len() - newest <= self.max_data {
+            if count.is_multiple_of(2) && self.data.len() - newest <= self.max_data {
                 break;
             }
             return;
