@@ -184,9 +184,13 @@ pub fn report_text(
     report: &Report,
     force_grid: bool,
 ) -> String {
+    written(|w| write_report_text(w, title, board, closed, report, force_grid))
+}
+
+/// What `write` writes, as a string (writing to memory cannot fail).
+fn written(write: impl FnOnce(&mut Vec<u8>) -> std::io::Result<()>) -> String {
     let mut out = Vec::new();
-    // Writing to memory cannot fail.
-    let _ = write_report_text(&mut out, title, board, closed, report, force_grid);
+    let _ = write(&mut out);
     String::from_utf8_lossy(&out).into_owned()
 }
 
@@ -245,10 +249,7 @@ pub fn report_json(
     closed: bool,
     report: &Report,
 ) -> String {
-    let mut out = Vec::new();
-    // Writing to memory cannot fail.
-    let _ = write_report_json(&mut out, name, board, piece, closed, report);
-    String::from_utf8_lossy(&out).into_owned()
+    written(|w| write_report_json(w, name, board, piece, closed, report))
 }
 
 /// [`report_json`], written to `w` as it is made. The two per-square arrays
