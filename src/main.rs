@@ -266,17 +266,7 @@ fn run(args: RunArgs) -> Result<u8, Error> {
             .with_help(help));
         }
     }
-    if let Some(t) = args.time_limit
-        && !(t.is_finite() && t >= 0.0)
-    {
-        let text = t.to_string();
-        return Err(Error::at(
-            "--time-limit",
-            &text,
-            engine::error::Span::new(0, text.len()),
-            "the time limit must be a non-negative number of seconds",
-        ));
-    }
+    check_time_limit(args.time_limit)?;
     // Open the archive first, so a bad archive fails before any search.
     let mut store = if args.save || puzzle.save {
         Some(args.archive.open()?)
@@ -416,6 +406,22 @@ fn run(args: RunArgs) -> Result<u8, Error> {
         }
     }
     Ok(code)
+}
+
+/// `--time-limit`, checked: a non-negative number of seconds.
+fn check_time_limit(secs: Option<f64>) -> Result<(), Error> {
+    match secs {
+        Some(t) if !(t.is_finite() && t >= 0.0) => {
+            let text = t.to_string();
+            Err(Error::at(
+                "--time-limit",
+                &text,
+                engine::error::Span::new(0, text.len()),
+                "the time limit must be a non-negative number of seconds",
+            ))
+        }
+        _ => Ok(()),
+    }
 }
 
 /// The GIF flags, checked.
@@ -785,17 +791,7 @@ fn count_cmd(args: CountArgs) -> Result<u8, Error> {
     });
     let puzzle = load(&args.puzzle)?;
     let shard = args.shard.as_deref().map(parse_shard).transpose()?;
-    if let Some(t) = args.time_limit
-        && !(t.is_finite() && t >= 0.0)
-    {
-        let text = t.to_string();
-        return Err(Error::at(
-            "--time-limit",
-            &text,
-            engine::error::Span::new(0, text.len()),
-            "the time limit must be a non-negative number of seconds",
-        ));
-    }
+    check_time_limit(args.time_limit)?;
     let limits = Limits {
         interrupt: Some(&INTERRUPTED),
         ..Limits::none()

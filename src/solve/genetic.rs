@@ -366,6 +366,14 @@ fn ride(board: &Board, s: u32, m: &crate::model::Move, mut f: impl FnMut(usize, 
     steps
 }
 
+/// Every square's out-degree, and 0 for the sentinel square `n`.
+fn degrees(g: &MoveGraph) -> Vec<u32> {
+    (0..g.len() as u32)
+        .map(|s| g.degree(s) as u32)
+        .chain([0])
+        .collect()
+}
+
 /// What every decode needs, shared read-only by all workers.
 struct Problem<'a> {
     n: usize,
@@ -792,15 +800,7 @@ pub fn solve_with<O: Observer>(
         slots: &slots.slots,
         rev_off,
         rev_tg,
-        degree: (0..=n as u32)
-            .map(|s| {
-                if (s as usize) < n {
-                    g.degree(s) as u32
-                } else {
-                    0
-                }
-            })
-            .collect(),
+        degree: degrees(g),
         start,
         closed: goal.closed,
         end: if goal.closed { None } else { goal.end },
@@ -1112,15 +1112,7 @@ mod tests {
             slots: &slots.slots,
             rev_off,
             rev_tg,
-            degree: (0..=n as u32)
-                .map(|s| {
-                    if (s as usize) < n {
-                        g.degree(s) as u32
-                    } else {
-                        0
-                    }
-                })
-                .collect(),
+            degree: degrees(g),
             start: 0,
             closed: false,
             end: None,
