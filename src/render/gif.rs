@@ -330,6 +330,16 @@ pub struct Layout {
 }
 
 impl Layout {
+    /// What a GIF of `frames` frames in this layout is.
+    fn info(&self, frames: usize) -> GifInfo {
+        GifInfo {
+            frames,
+            width: self.width,
+            height: self.height,
+            style: self.style,
+        }
+    }
+
     /// The layout of `board` at `cell` pixels per square, with a status
     /// line in the caption if `status` is set.
     pub fn new(board: &Board, cell: u32, status: bool) -> Layout {
@@ -1501,12 +1511,6 @@ pub fn tour_gif<W: Write + Send>(
     cancel: Option<&AtomicBool>,
 ) -> Result<GifInfo, GifError> {
     let lay = Layout::new(scene.board, opts.cell, false);
-    let info = |frames| GifInfo {
-        frames,
-        width: lay.width,
-        height: lay.height,
-        style: lay.style,
-    };
     let mut painter = Painter::new(scene, lay.clone());
     let n = tour.len();
     let frames_max = opts.max_frames.max(1);
@@ -1542,7 +1546,7 @@ pub fn tour_gif<W: Write + Send>(
         }
         Ok(())
     })?;
-    Ok(info(count))
+    Ok(lay.info(count))
 }
 
 /// Where the tour GIF's frames end (path lengths, the last being the whole
@@ -1615,12 +1619,6 @@ pub fn search_gif<W: Write + Send>(
     cancel: Option<&AtomicBool>,
 ) -> Result<GifInfo, GifError> {
     let lay = Layout::new(scene.board, opts.cell, true);
-    let info = |frames| GifInfo {
-        frames,
-        width: lay.width,
-        height: lay.height,
-        style: lay.style,
-    };
     let mut painter = Painter::new(scene, lay.clone());
     let delay = frame_delay(opts.fps);
     let count = encode(out, &lay, cancel, |frames| {
@@ -1700,7 +1698,7 @@ pub fn search_gif<W: Write + Send>(
         });
         frames.emit(&painter, changed, FINAL_DELAY)
     })?;
-    Ok(info(count))
+    Ok(lay.info(count))
 }
 
 /// The most memory a run's GIFs may take (estimated before the search; see
