@@ -73,6 +73,11 @@ enum ArchiveCommand {
         grid: bool,
         #[command(flatten)]
         archive: ArchiveFlag,
+        /// Write an animated GIF of the run's tour to OUT.
+        #[arg(long, value_name = "OUT")]
+        gif: Option<PathBuf>,
+        #[command(flatten)]
+        look: GifFlags,
     },
 }
 
@@ -148,6 +153,13 @@ struct RunArgs {
     /// Write an animated GIF of the search to OUT.
     #[arg(long, value_name = "OUT")]
     search_gif: Option<PathBuf>,
+    #[command(flatten)]
+    look: GifFlags,
+}
+
+/// How GIFs look (for `run` and `archive show`).
+#[derive(clap::Args)]
+struct GifFlags {
     /// Pixels per board square in GIFs.
     #[arg(long, value_name = "PX", default_value_t = 48)]
     cell: u32,
@@ -273,8 +285,13 @@ fn run(args: RunArgs) -> Result<u8, Error> {
     } else {
         None
     };
-    let gif_opts = gif_options(&args)?;
-    check_gif_memory(&args, &puzzle, &gif_opts)?;
+    let gif_opts = gif_options(&args.look)?;
+    check_gif_memory(
+        &puzzle,
+        &gif_opts,
+        args.gif.is_some(),
+        args.search_gif.is_some(),
+    )?;
     // Checked before the search, so a bad output path fails at once; the
     // files themselves are written only at the end.
     let pending = |p: &Option<PathBuf>| -> Result<Option<PendingFile>, Error> {
@@ -425,7 +442,7 @@ fn check_time_limit(secs: Option<f64>) -> Result<(), Error> {
 }
 
 /// The GIF flags, checked.
-fn gif_options(args: &RunArgs) -> Result<GifOptions, Error> {
+fn gif_options(args: &GifFlags) -> Result<GifOptions, Error> {
     let bad = |flag: &str, value: String, why: &str| {
         Error::at(flag, &value, engine::error::Span::new(0, value.len()), why)
     };
@@ -460,8 +477,12 @@ fn gif_options(args: &RunArgs) -> Result<GifOptions, Error> {
 /// Refuses GIFs that would need more than [`gif::GIF_BUDGET`], before the
 /// search starts: at `--max-frames` when the search's snapshots are what
 /// does not fit, else at `--cell`.
-fn check_gif_memory(args: &RunArgs, puzzle: &Puzzle, opts: &GifOptions) -> Result<(), Error> {
-    let (tour, search) = (args.gif.is_some(), args.search_gif.is_some());
+fn check_gif_memory(
+    puzzle: &Puzzle,
+    opts: &GifOptions,
+    tour: bool,
+    search: bool,
+) -> Result<(), Error> {
     let need = gif::memory(&puzzle.board, opts, tour, search);
     if need.total() <= gif::GIF_BUDGET {
         return Ok(());
@@ -637,7 +658,14 @@ fn archive_cmd(cmd: ArchiveCommand) -> Result<u8, Error> {
             }
             Ok(0)
         }
-        ArchiveCommand::Show { id, grid, archive } => {
+        ArchiveCommand::Show {
+            id,
+            grid,
+            archive,
+            gif: gif_path,
+            look,
+        } => {
+            let gif_opts = gif_options(&look)?;
             let number: i64 = id.trim().parse().map_err(|_| {
                 Error::at(
                     "ID",
@@ -656,11 +684,41 @@ fn archive_cmd(cmd: ArchiveCommand) -> Result<u8, Error> {
                 ));
             };
             let p = &run.puzzle;
+            check_gif_memory(p, &gif_opts, gif_path.is_some(), false)?;
+            let out = gif_path
+                .as_deref()
+                .map(|path| {
+                    PendingFile::create(path).map_err(|e| {
+                        Error::whole_file(
+                            &path.display().to_string(),
+                            format!("cannot write a GIF here: {e}"),
+                        )
+                    })
+                })
+                .transpose()?;
             print!(
                 "{}",
                 text::report_text(&title(p), &p.board, p.goal.closed, &run.report, grid)
             );
             println!("Saved {} from {}", run.created, p.file);
+            if let Some(file) = out {
+                let Outcome::Found(tour) = &run.report.outcome else {
+                    eprintln!(
+                        "run {number} has no tour, so no GIF was written to {}",
+                        file.path().display()
+                    );
+                    return Ok(0);
+                };
+                let _ = ctrlc::set_handler(|| {
+                    INTERRUPTED.store(true, Ordering::SeqCst);
+                });
+                let scene = Scene::new(p);
+                let r =
+                    file.write(|w| gif::tour_gif(w, &scene, tour, &gif_opts, Some(&INTERRUPTED)));
+                if let Some(c) = gif_failed(&gif_path, r) {
+                    return Ok(c);
+                }
+            }
             Ok(0)
         }
     }

@@ -265,3 +265,74 @@ fn save_true_in_the_file_saves() {
         Ok(())
     );
 }
+
+/// `archive show --gif` draws a saved run's tour, as `run --gif` does; a
+/// run with no tour gets no file.
+#[test]
+fn show_draws_a_saved_tour() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let db = dir.path().join("a.db");
+    let db_arg = db.to_string_lossy().into_owned();
+    let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
+    for puzzle in ["puzzles/knight5x5-corner.ron", "puzzles/knight4x4.ron"] {
+        cargo_bin_cmd!("engine")
+            .current_dir(manifest)
+            .args(["run", puzzle, "--save", "--quiet", "--archive", &db_arg])
+            .assert()
+            .code(predicate::in_iter([0, 1]));
+    }
+    let gif = dir.path().join("t.gif");
+    let out = cargo_bin_cmd!("engine")
+        .args(["archive", "show", "1", "--archive", &db_arg, "--cell", "20"])
+        .arg("--gif")
+        .arg(&gif)
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // The tour printed is the saved one, and it is a tour.
+    let p = common::load(&manifest.join("puzzles/knight5x5-corner.ron"));
+    let text = String::from_utf8_lossy(&out.stdout);
+    let names: Vec<&str> = text
+        .lines()
+        .find_map(|l| l.strip_prefix("Tour: "))
+        .unwrap_or_else(|| panic!("no tour in {text}"))
+        .split(' ')
+        .collect();
+    let tour: Vec<u32> = names
+        .iter()
+        .map(|n| {
+            (0..p.board.len() as u32)
+                .find(|&s| p.board.name(s) == *n)
+                .unwrap_or_else(|| panic!("no square {n}"))
+        })
+        .collect();
+    assert_eq!(verify(&p.board, &p.piece, &p.goal, &tour), Ok(()));
+    // A GIF of one frame per move (and the first position).
+    let mut decoder = gif::DecodeOptions::new()
+        .read_info(std::fs::File::open(&gif).unwrap_or_else(|e| panic!("{e}")))
+        .unwrap_or_else(|e| panic!("{e}"));
+    let mut frames = 0;
+    while decoder
+        .read_next_frame()
+        .unwrap_or_else(|e| panic!("{e}"))
+        .is_some()
+    {
+        frames += 1;
+    }
+    assert_eq!(frames, tour.len());
+    // The 4x4 run proved there is no tour: nothing to draw.
+    let none = dir.path().join("none.gif");
+    cargo_bin_cmd!("engine")
+        .args(["archive", "show", "2", "--archive", &db_arg])
+        .arg("--gif")
+        .arg(&none)
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("no tour"));
+    assert!(!none.exists());
+}
