@@ -7,7 +7,7 @@
 //!   the classic write-ups teach, kept deliberately free of pruning so its node
 //!   counts are those of the textbook algorithm.
 //! - `Warnsdorff`: candidates sorted by their number of onward moves (fewest
-//!   first, ties in move order), plus two sound prunings that never cut a
+//!   first, ties in move order), plus three sound prunings that never cut a
 //!   branch containing a tour (see the `Pruned` search in this module).
 
 use std::time::Instant;
@@ -272,8 +272,8 @@ fn given<O: Observer>(
     best.finish(result, &path)
 }
 
-/// Search state for the Warnsdorff-ordered, pruned search. The prunings,
-/// both sound (they only cut branches that contain no tour):
+/// Search state for the Warnsdorff-ordered, pruned search. The three prunings,
+/// all sound (they only cut branches that contain no tour):
 ///
 /// 1. **Entry rule.** Every unvisited square must still be entered, from an
 ///    unvisited square or from the current head. `free_in[w]` counts the
