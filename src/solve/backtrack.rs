@@ -12,7 +12,7 @@
 
 use std::time::Instant;
 
-use super::{Goal, Limits, Outcome, Report, Stats, Stop, predecessors_mask};
+use super::{Goal, LARGE_BOARD, Limits, Outcome, Report, Stats, Stop, predecessors_mask};
 use crate::model::MoveGraph;
 use crate::observe::Observer;
 
@@ -325,9 +325,8 @@ impl Pruned {
         // The passes below each sweep every square: on large boards they
         // add up, so look at the clock between them.
         let setup_over = || {
-            (n >= 1 << 16)
-                .then(|| limits.expired().then(|| limits.exceeded(0)).flatten())
-                .flatten()
+            (n >= LARGE_BOARD && limits.expired())
+                .then(|| limits.exceeded(0).unwrap_or(Stop::Interrupted))
         };
         let closes = goal.closed.then(|| predecessors_mask(g, start));
         if let Some(stop) = setup_over() {

@@ -209,6 +209,11 @@ impl Report {
     }
 }
 
+/// Boards with at least this many squares look at the time limit between
+/// their solvers' whole-board setup passes (smaller ones finish a pass in
+/// well under a millisecond, and always get their first step).
+pub(crate) const LARGE_BOARD: usize = 1 << 16;
+
 /// Why a search stopped early.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Stop {

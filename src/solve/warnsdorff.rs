@@ -39,7 +39,7 @@ use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use super::close::{self, Budget, FAR};
-use super::{Goal, Limit, Limits, Outcome, Report, Stats, Stop};
+use super::{Goal, LARGE_BOARD, Limit, Limits, Outcome, Report, Stats, Stop};
 use crate::model::{Adjacency, Adjacent, MoveGraph};
 use crate::observe::Observer;
 
@@ -399,11 +399,6 @@ impl Word for u8 {
     }
 }
 
-/// Boards with at least this many squares look at the time limit between
-/// the whole-board passes of each attempt (smaller ones finish them in
-/// well under a millisecond).
-const LARGE: usize = 1 << 16;
-
 /// How one walk ended.
 enum WalkEnd {
     /// Every square visited.
@@ -519,7 +514,7 @@ impl<'l, 'o, A: Adjacent, B: Adjacent, W: Word, O: Observer> Engine<'l, 'o, A, B
             }
             // Each pass below is a sweep over every square: on large boards
             // they add up, so look at the clock between them.
-            if n >= LARGE
+            if n >= LARGE_BOARD
                 && let Some(stop) = self.limits.exceeded(self.nodes)
             {
                 outcome = Some(stop.outcome(std::mem::take(&mut self.best)));
@@ -617,7 +612,7 @@ impl<'l, 'o, A: Adjacent, B: Adjacent, W: Word, O: Observer> Engine<'l, 'o, A, B
                     self.goal_dist = Vec::new();
                 }
             }
-            if n >= LARGE
+            if n >= LARGE_BOARD
                 && let Some(stop) = self.limits.exceeded(self.nodes)
             {
                 outcome = Some(stop.outcome(std::mem::take(&mut self.best)));
