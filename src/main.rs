@@ -292,22 +292,8 @@ fn run(args: RunArgs) -> Result<u8, Error> {
         args.gif.is_some(),
         args.search_gif.is_some(),
     )?;
-    // Checked before the search, so a bad output path fails at once; the
-    // files themselves are written only at the end.
-    let pending = |p: &Option<PathBuf>| -> Result<Option<PendingFile>, Error> {
-        p.as_deref()
-            .map(|p| {
-                PendingFile::create(p).map_err(|e| {
-                    Error::whole_file(
-                        &p.display().to_string(),
-                        format!("cannot write a GIF here: {e}"),
-                    )
-                })
-            })
-            .transpose()
-    };
-    let tour_out = pending(&args.gif)?;
-    let search_out = pending(&args.search_gif)?;
+    let tour_out = pending_gif(args.gif.as_deref())?;
+    let search_out = pending_gif(args.search_gif.as_deref())?;
     let progress = AtomicU64::new(0);
     let best = AtomicU64::new(0);
     let limits = Limits {
@@ -423,6 +409,20 @@ fn run(args: RunArgs) -> Result<u8, Error> {
         }
     }
     Ok(code)
+}
+
+/// The GIF output file at `path`, if one is asked for: checked before any
+/// work, so a bad output path fails at once; it is written only at the end.
+fn pending_gif(path: Option<&std::path::Path>) -> Result<Option<PendingFile>, Error> {
+    path.map(|p| {
+        PendingFile::create(p).map_err(|e| {
+            Error::whole_file(
+                &p.display().to_string(),
+                format!("cannot write a GIF here: {e}"),
+            )
+        })
+    })
+    .transpose()
 }
 
 /// `--time-limit`, checked: a non-negative number of seconds.
@@ -685,17 +685,7 @@ fn archive_cmd(cmd: ArchiveCommand) -> Result<u8, Error> {
             };
             let p = &run.puzzle;
             check_gif_memory(p, &gif_opts, gif_path.is_some(), false)?;
-            let out = gif_path
-                .as_deref()
-                .map(|path| {
-                    PendingFile::create(path).map_err(|e| {
-                        Error::whole_file(
-                            &path.display().to_string(),
-                            format!("cannot write a GIF here: {e}"),
-                        )
-                    })
-                })
-                .transpose()?;
+            let out = pending_gif(gif_path.as_deref())?;
             print!(
                 "{}",
                 text::report_text(&title(p), &p.board, p.goal.closed, &run.report, grid)
