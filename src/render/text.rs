@@ -64,31 +64,30 @@ pub fn push_move_list(out: &mut String, board: &Board, path: &[u32]) {
 
 /// Hands the move list to `emit` in parts, in order (names separated by
 /// spaces).
-fn each_move_list_part(board: &Board, path: &[u32], mut emit: impl FnMut(&str)) {
-    let sides = board.width() as usize + board.height() as usize;
-    if path.len() < 4 * sides {
-        let mut out = String::new();
-        for (i, &s) in path.iter().enumerate() {
-            if i > 0 {
-                out.push(' ');
-            }
-            board.cell(s).write_algebraic(&mut out);
+fn each_move_list_part(board: &Board, path: &[u32], emit: impl FnMut(&str)) {
+    let names = Names::of(board);
+    each_part(board, path, " ", |out, c| names.push(out, c), emit);
+}
+
+/// Every file's letters and every rank's number, so a name is two copies.
+struct Names {
+    files: Vec<String>,
+    ranks: Vec<String>,
+}
+
+impl Names {
+    fn of(board: &Board) -> Names {
+        Names {
+            files: (0..board.width()).map(file_name).collect(),
+            ranks: (1..=board.height()).map(|r| r.to_string()).collect(),
         }
-        emit(&out);
-        return;
     }
-    let files: Vec<String> = (0..board.width()).map(file_name).collect();
-    let ranks: Vec<String> = (1..=board.height()).map(|r| r.to_string()).collect();
-    each_part(
-        board,
-        path,
-        " ",
-        |out, c| {
-            out.push_str(&files[c.x as usize]);
-            out.push_str(&ranks[c.y as usize]);
-        },
-        emit,
-    );
+
+    /// Appends the algebraic name of `c`.
+    fn push(&self, out: &mut String, c: Cell) {
+        out.push_str(&self.files[c.x as usize]);
+        out.push_str(&self.ranks[c.y as usize]);
+    }
 }
 
 /// Hands `path`, each square written by `one` and `sep` between squares, to
@@ -305,16 +304,14 @@ pub fn write_report_json(
     };
     // Square names are letters and digits: nothing to escape.
     emit(",\"squares\":[");
-    let files: Vec<String> = (0..board.width()).map(file_name).collect();
-    let ranks: Vec<String> = (1..=board.height()).map(|r| r.to_string()).collect();
+    let names = Names::of(board);
     each_part(
         board,
         path,
         ",",
         |out, c| {
             out.push('"');
-            out.push_str(&files[c.x as usize]);
-            out.push_str(&ranks[c.y as usize]);
+            names.push(out, c);
             out.push('"');
         },
         &mut emit,
