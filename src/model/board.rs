@@ -55,8 +55,7 @@ impl Cell {
         s
     }
 
-    /// Appends the algebraic name to `out` without allocating (for long
-    /// move lists).
+    /// Appends the algebraic name to `out`.
     pub fn write_algebraic(self, out: &mut String) {
         // Letters (at most 7 for a u32 file) then digits (at most 10), built
         // backwards from the end of a small buffer.
