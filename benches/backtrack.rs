@@ -5,10 +5,10 @@ use std::hint::black_box;
 use std::time::Instant;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use engine::observe::NoObserver;
+use engine::puzzle::Puzzle;
 use engine::solve::backtrack::{self, BacktrackOptions, Order};
+use engine::solve::event::NoObserver;
 use engine::solve::{Limits, Outcome};
-use engine::spec::Puzzle;
 
 const JS_ORDER: &str = r#"Puzzle(
     board: "8x8",

@@ -5,8 +5,8 @@
 //! Run: `cargo bench --bench count`.
 
 use criterion::{Criterion, criterion_group, criterion_main};
+use engine::count::{self, CountOptions, Symmetries};
 use engine::model::{Board, MoveGraph, Piece};
-use engine::solve::count::{self, CountOptions, Symmetries};
 use engine::solve::{Goal, Limits};
 
 fn knight_count(n: u32, goal: Goal, threads: usize) -> u128 {

@@ -9,9 +9,9 @@
 
 use std::time::Instant;
 
+use engine::count::{self, CountOptions, Shard, Symmetries};
+use engine::puzzle::Puzzle;
 use engine::solve::Limits;
-use engine::solve::count::{self, CountOptions, Shard, Symmetries};
-use engine::spec::Puzzle;
 
 fn arg<T: std::str::FromStr>(args: &[String], name: &str, default: T) -> T {
     args.iter()

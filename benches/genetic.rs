@@ -23,10 +23,10 @@
 use std::time::{Duration, Instant};
 
 use engine::model::MoveGraph;
-use engine::observe::NoObserver;
+use engine::puzzle::Puzzle;
+use engine::solve::event::NoObserver;
 use engine::solve::genetic::{self, GeneticOptions, MoveSlots, Preset, Repair, Selection};
 use engine::solve::{Goal, Limits, Outcome};
-use engine::spec::Puzzle;
 
 struct Args {
     opts: GeneticOptions,

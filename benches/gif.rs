@@ -5,12 +5,12 @@
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-use engine::observe::NoObserver;
+use engine::puzzle::Puzzle;
 use engine::render::gif::{GifOptions, Scene, search_gif, tour_gif};
-use engine::render::sample::Recorder;
-use engine::runner;
+use engine::solve::event::NoObserver;
+use engine::solve::record::Recorder;
+use engine::solve::runner;
 use engine::solve::{Limits, Outcome};
-use engine::spec::Puzzle;
 use engine::verify::verify;
 
 fn best<T>(runs: usize, mut f: impl FnMut() -> T) -> (Duration, T) {

@@ -17,7 +17,7 @@
 use std::time::{Duration, Instant};
 
 use engine::model::{Board, MoveGraph, Piece, Topology};
-use engine::observe::NoObserver;
+use engine::solve::event::NoObserver;
 use engine::solve::warnsdorff::{self, DEFAULT_RESTARTS, Policy, Second, TieBreak};
 use engine::solve::{Goal, Limits, Outcome, Report};
 
@@ -178,11 +178,11 @@ fn pipeline(n: u32) {
     let text =
         format!(r#"Puzzle(board: "{n}x{n}", piece: "knight", start: "a1", solver: Warnsdorff())"#);
     let (tp, p) = best_of(1, || {
-        engine::spec::Puzzle::parse("bench.ron", &text).unwrap_or_else(|e| panic!("{e}"))
+        engine::puzzle::Puzzle::parse("bench.ron", &text).unwrap_or_else(|e| panic!("{e}"))
     });
     let (tg, g) = best_of(1, || p.graph());
     let (tc, a) = best_of(1, || {
-        engine::check::analyse_board(&g, &p.goal, &p.board, &p.piece, &|s| p.board.name(s))
+        engine::analysis::analyse_board(&g, &p.goal, &p.board, &p.piece, &|s| p.board.name(s))
     });
     assert!(a.impossible.is_none());
     let (ts, r) = best_of(1, || {
@@ -206,11 +206,11 @@ fn pipeline(n: u32) {
     );
     let total = (Instant::now(), cpu_now());
     let (tp, p) = best_of(1, || {
-        engine::spec::Puzzle::parse("bench.ron", &text).unwrap_or_else(|e| panic!("{e}"))
+        engine::puzzle::Puzzle::parse("bench.ron", &text).unwrap_or_else(|e| panic!("{e}"))
     });
     let (tg, g) = best_of(1, || p.graph());
     let (tr, r) = best_of(1, || {
-        engine::runner::solve(&p, &g, &Limits::none(), &mut NoObserver)
+        engine::solve::runner::solve(&p, &g, &Limits::none(), &mut NoObserver)
             .unwrap_or_else(|e| panic!("{e}"))
     });
     assert!(matches!(r.outcome, Outcome::Found(_)));
@@ -440,7 +440,7 @@ fn leapers() {
             let board = Board::new(n, n, topology, |_| true);
             let g = MoveGraph::build(&board, &piece);
             let goal = Goal::default();
-            let analysis = engine::check::analyse(&g, &goal, &|s| board.name(s));
+            let analysis = engine::analysis::analyse(&g, &goal, &|s| board.name(s));
             if analysis.impossible.is_some() {
                 proven.push(n);
                 continue;

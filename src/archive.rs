@@ -13,8 +13,8 @@ use sha2::{Digest, Sha256};
 use crate::error::Error;
 use crate::model::symmetry::{square_maps, symmetries};
 use crate::model::{Board, Piece};
+use crate::puzzle::Puzzle;
 use crate::solve::{Outcome, Report};
-use crate::spec::Puzzle;
 
 /// Environment variable naming the archive file (the `--archive` flag wins).
 pub const ENV_VAR: &str = "ENGINE_ARCHIVE";
@@ -638,7 +638,7 @@ mod tests {
             goal,
             &Default::default(),
             &crate::solve::Limits::none(),
-            &mut crate::observe::NoObserver,
+            &mut crate::solve::event::NoObserver,
         );
         let Outcome::Found(tour) = r.outcome else {
             panic!("a tour exists")

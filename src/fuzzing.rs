@@ -2,10 +2,10 @@
 //! each takes arbitrary bytes and must never panic, hang or exhaust memory.
 
 use crate::model::MoveGraph;
-use crate::observe::NoObserver;
+use crate::puzzle::Puzzle;
 use crate::solve::backtrack::{self, BacktrackOptions};
+use crate::solve::event::NoObserver;
 use crate::solve::{Limits, Outcome};
-use crate::spec::Puzzle;
 
 /// The largest board the fuzz entry points build a move graph for; larger
 /// boards are only parsed (building them is correct but slow, which a fuzzer
@@ -15,7 +15,7 @@ const GRAPH_CELLS: u64 = 4096;
 /// Piece expressions.
 pub fn piece(data: &[u8]) {
     if let Ok(text) = std::str::from_utf8(data)
-        && let Ok(p) = crate::lang::resolve_piece(text, 0, &[])
+        && let Ok(p) = crate::puzzle::lang::resolve_piece(text, 0, &[])
     {
         assert!(!p.moves().is_empty());
     }
@@ -25,7 +25,7 @@ pub fn piece(data: &[u8]) {
 pub fn board(data: &[u8]) {
     if let Ok(text) = std::str::from_utf8(data)
         && text.len() < 1 << 16
-        && let Ok(b) = crate::lang::parse_board(text, 0)
+        && let Ok(b) = crate::puzzle::lang::parse_board(text, 0)
     {
         assert!(!b.is_empty());
         assert!(b.len() <= b.width() as usize * b.height() as usize);
@@ -42,11 +42,11 @@ pub fn puzzle(data: &[u8]) {
         return;
     };
     let cells = u64::from(p.board.width()) * u64::from(p.board.height());
-    if cells > GRAPH_CELLS || crate::spec::graph_bytes(&p.board, &p.piece) > 1 << 24 {
+    if cells > GRAPH_CELLS || crate::puzzle::graph_bytes(&p.board, &p.piece) > 1 << 24 {
         return;
     }
     let g = MoveGraph::build(&p.board, &p.piece);
-    let a = crate::check::analyse(&g, &p.goal, &|s| p.board.name(s));
+    let a = crate::analysis::analyse(&g, &p.goal, &|s| p.board.name(s));
     let opts = BacktrackOptions {
         node_limit: Some(20_000),
         ..BacktrackOptions::default()

@@ -6,13 +6,13 @@
 //! which works from the board and piece directly.
 //!
 //! ```
-//! use engine::spec::Puzzle;
+//! use engine::puzzle::Puzzle;
 //! use engine::solve::{Limits, Outcome};
-//! use engine::observe::NoObserver;
+//! use engine::solve::event::NoObserver;
 //!
 //! let p = Puzzle::parse("k.ron", r#"Puzzle(board: "5x5", piece: "knight", start: "a1")"#).unwrap();
 //! let g = p.graph();
-//! let report = engine::runner::solve(&p, &g, &Limits::none(), &mut NoObserver).unwrap();
+//! let report = engine::solve::runner::solve(&p, &g, &Limits::none(), &mut NoObserver).unwrap();
 //! let Outcome::Found(tour) = report.outcome else { panic!() };
 //! assert!(engine::verify::verify(&p.board, &p.piece, &p.goal, &tour).is_ok());
 //! ```
@@ -22,17 +22,14 @@
     deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)
 )]
 
+pub mod analysis;
 pub mod archive;
-pub mod check;
+pub mod count;
 pub mod error;
 #[doc(hidden)]
 pub mod fuzzing;
-pub mod lang;
-mod locate;
 pub mod model;
-pub mod observe;
+pub mod puzzle;
 pub mod render;
-pub mod runner;
 pub mod solve;
-pub mod spec;
 pub mod verify;

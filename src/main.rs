@@ -11,16 +11,17 @@ use std::time::Duration;
 
 use clap::{Parser, Subcommand, ValueEnum};
 
+use engine::analysis;
 use engine::archive::{self, Archive};
-use engine::check;
+use engine::count;
 use engine::error::Error;
-use engine::observe::NoObserver;
+use engine::puzzle::Puzzle;
 use engine::render::gif::{self, GifError, GifOptions, PendingFile, Scene};
-use engine::render::sample::Recorder;
 use engine::render::text;
-use engine::runner;
-use engine::solve::{Limits, Outcome, SolverSpec, Stop, count};
-use engine::spec::Puzzle;
+use engine::solve::event::NoObserver;
+use engine::solve::record::Recorder;
+use engine::solve::runner;
+use engine::solve::{Limits, Outcome, SolverSpec, Stop};
 
 /// Set by the Ctrl-C handler; solvers poll it.
 static INTERRUPTED: AtomicBool = AtomicBool::new(false);
@@ -267,7 +268,7 @@ fn run(args: RunArgs) -> Result<u8, Error> {
         // The file's own genetic options were checked when it was read.
         if let SolverSpec::Genetic(opts) = &puzzle.solver
             && let Some((message, help)) =
-                engine::spec::genetic_too_big(&puzzle.board, &puzzle.piece, opts)
+                engine::puzzle::genetic_too_big(&puzzle.board, &puzzle.piece, opts)
         {
             return Err(Error::at(
                 "--solver",
@@ -487,7 +488,7 @@ fn check_gif_memory(
     if need.total() <= gif::GIF_BUDGET {
         return Ok(());
     }
-    let size = engine::spec::bytes;
+    let size = engine::puzzle::bytes;
     let image = format!(
         "{}x{}-pixel images ({} to draw and encode)",
         need.width,
@@ -498,7 +499,7 @@ fn check_gif_memory(
         format!(
             "the {} could need {}: {image}{frames}, more than the {} allowed",
             if tour && search { "GIFs" } else { "GIF" },
-            engine::spec::bytes_over(need.total(), gif::GIF_BUDGET),
+            engine::puzzle::bytes_over(need.total(), gif::GIF_BUDGET),
             size(gif::GIF_BUDGET)
         )
     };
@@ -743,7 +744,7 @@ fn spinner(done: &AtomicBool, progress: &AtomicU64, ga: Option<(&AtomicU64, usiz
 fn check_cmd(args: CheckArgs) -> Result<u8, Error> {
     let puzzle = load(&args.puzzle)?;
     let graph = puzzle.graph();
-    let a = check::analyse_board(&graph, &puzzle.goal, &puzzle.board, &puzzle.piece, &|s| {
+    let a = analysis::analyse_board(&graph, &puzzle.goal, &puzzle.board, &puzzle.piece, &|s| {
         puzzle.board.name(s)
     });
     let mut out = String::new();
@@ -884,7 +885,7 @@ at least 0 {what} (a lower bound: {why} before counting began)",
     };
     let in_shard = shard.map_or(String::new(), |s| format!(" in shard {}/{}", s.k(), s.n()));
     let mut out = format!("{}\n", title(&puzzle));
-    let Some(analysis) = check::analyse_until(&graph, &goal, &|s| puzzle.board.name(s), &stop)
+    let Some(analysis) = analysis::analyse_until(&graph, &goal, &|s| puzzle.board.name(s), &stop)
     else {
         return stopped_before(&what);
     };

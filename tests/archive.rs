@@ -9,15 +9,15 @@ use std::process::Command;
 use assert_cmd::cargo::cargo_bin_cmd;
 use engine::archive::Archive;
 use engine::model::symmetry::{square_maps, symmetries};
-use engine::observe::NoObserver;
+use engine::puzzle::Puzzle;
+use engine::solve::event::NoObserver;
 use engine::solve::{Limits, Outcome, Report};
-use engine::spec::Puzzle;
 use engine::verify::verify;
 use predicates::prelude::*;
 
 fn solve(p: &Puzzle) -> Report {
     let g = p.graph();
-    let r = engine::runner::solve(p, &g, &Limits::none(), &mut NoObserver)
+    let r = engine::solve::runner::solve(p, &g, &Limits::none(), &mut NoObserver)
         .unwrap_or_else(|e| panic!("{e}"));
     if let Outcome::Found(t) = &r.outcome {
         assert_eq!(verify(&p.board, &p.piece, &p.goal, t), Ok(()));

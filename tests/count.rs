@@ -1,7 +1,7 @@
 //! `engine count` against published counts. Each test names its source.
 
+use engine::count::{self, CountOptions, Counted, Shard, Symmetries};
 use engine::model::{Board, MoveGraph, Piece};
-use engine::solve::count::{self, CountOptions, Counted, Shard, Symmetries};
 use engine::solve::{Goal, Limits};
 
 fn count_on(board: &Board, piece: &Piece, goal: Goal, opts: CountOptions) -> Counted {

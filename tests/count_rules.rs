@@ -10,8 +10,8 @@
 
 use std::collections::BTreeSet;
 
+use engine::count::{self, CountOptions, Counted, Pruning, Shard, Symmetries};
 use engine::model::{Board, Cell, Move, MoveGraph, Piece, Topology, UNLIMITED};
-use engine::solve::count::{self, CountOptions, Counted, Pruning, Shard, Symmetries};
 use engine::solve::{Goal, Limits};
 use engine::verify::{legal, verify};
 use proptest::prelude::*;
@@ -339,7 +339,7 @@ proptest! {
     #[test]
     fn proofs_of_impossibility_hold(case in case_strategy()) {
         let g = MoveGraph::build(&case.board, &case.piece);
-        let a = engine::check::analyse(&g, &case.goal, &|s| case.board.name(s));
+        let a = engine::analysis::analyse(&g, &case.goal, &|s| case.board.name(s));
         if a.impossible.is_some() {
             let c = run(&case, &g, &Symmetries::none(g.len()), CountOptions {
                 threads: Some(1),

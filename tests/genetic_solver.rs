@@ -5,10 +5,10 @@ mod common;
 
 use assert_cmd::Command;
 use engine::model::{Board, MoveGraph, Piece};
-use engine::observe::Observer;
+use engine::puzzle::Puzzle;
+use engine::solve::event::Observer;
 use engine::solve::genetic::{self, GeneticOptions, MoveSlots, Preset, Repair, Selection};
 use engine::solve::{Goal, Limit, Limits, Outcome, Report};
-use engine::spec::Puzzle;
 use engine::verify::verify;
 use proptest::prelude::*;
 
@@ -22,7 +22,12 @@ fn puzzle(text: &str) -> Puzzle {
 /// Runs the genetic solver on `p` the way `engine run` does.
 fn run(p: &Puzzle) -> Report {
     let g = p.graph();
-    match engine::runner::solve(p, &g, &Limits::none(), &mut engine::observe::NoObserver) {
+    match engine::solve::runner::solve(
+        p,
+        &g,
+        &Limits::none(),
+        &mut engine::solve::event::NoObserver,
+    ) {
         Ok(r) => r,
         Err(bug) => panic!("{bug}"),
     }
@@ -225,7 +230,7 @@ fn a_time_limit_gives_up_after_the_first_generation() {
         &opts,
         1,
         &limits,
-        &mut engine::observe::NoObserver,
+        &mut engine::solve::event::NoObserver,
     );
     let Outcome::GaveUp { limit, best } = &r.outcome else {
         panic!("expected to give up: {:?}", r.outcome);
@@ -394,7 +399,7 @@ proptest! {
             generations: Some(200),
             ..GeneticOptions::default()
         };
-        let r = genetic::solve(&g, &slots, &goal, &opts, seed, &Limits::none(), &mut engine::observe::NoObserver);
+        let r = genetic::solve(&g, &slots, &goal, &opts, seed, &Limits::none(), &mut engine::solve::event::NoObserver);
         match &r.outcome {
             Outcome::Found(t) => prop_assert!(verify(&board, &piece, &goal, t).is_ok()),
             Outcome::GaveUp { best, .. } => assert_legal_path(&board, &piece, best),

@@ -1,15 +1,15 @@
 //! The GIFs, decoded with the `gif` crate and checked pixel by pixel.
 
 use engine::model::Cell;
-use engine::observe::{NoObserver, Observer};
+use engine::puzzle::Puzzle;
 use engine::render::gif::{
     self, CLOSING, FLASH, GREEN, GifOptions, Layout, PendingFile, RAMP_START, RED, REMOVED, Scene,
     Style, TRANSPARENT, VISITED, search_gif, tour_gif,
 };
-use engine::render::sample::Recorder;
-use engine::runner;
+use engine::solve::event::{NoObserver, Observer};
+use engine::solve::record::Recorder;
+use engine::solve::runner;
 use engine::solve::{Limit, Limits, Outcome, Report, Stats};
-use engine::spec::Puzzle;
 use engine::verify::verify;
 
 /// A decoded GIF: its frames composed one over the other, as a viewer

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use assert_cmd::Command;
 use engine::model::Cell;
-use engine::spec::Puzzle;
+use engine::puzzle::Puzzle;
 use engine::verify::verify;
 
 fn engine() -> Command {

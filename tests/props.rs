@@ -4,8 +4,8 @@
 //! with moves taken from the verifier's own geometry, not the move graph).
 
 use engine::model::{Board, Cell, MoveGraph, Piece, Topology, UNLIMITED};
-use engine::observe::NoObserver;
 use engine::solve::backtrack::{self, BacktrackOptions, Order};
+use engine::solve::event::NoObserver;
 use engine::solve::{Goal, Limits, Outcome};
 use engine::verify::{legal, verify};
 use proptest::prelude::*;
@@ -127,7 +127,7 @@ proptest! {
         let exists = brute_force(&board, &piece, &goal);
         // As `engine run` does: the quick proofs first. They never contradict
         // brute force.
-        let a = engine::check::analyse(&g, &goal, &|s| board.name(s));
+        let a = engine::analysis::analyse(&g, &goal, &|s| board.name(s));
         if a.impossible.is_some() {
             prop_assert!(!exists, "check proved impossible but a tour exists: {:?}", a.impossible);
             return Ok(());
@@ -193,7 +193,7 @@ proptest! {
     fn check_parts_agree_with_search(board in board_strategy(), piece in piece_strategy()) {
         prop_assume!(!piece.moves().is_empty());
         let g = MoveGraph::build(&board, &piece);
-        let a = engine::check::analyse(&g, &Goal::default(), &|s| board.name(s));
+        let a = engine::analysis::analyse(&g, &Goal::default(), &|s| board.name(s));
         let (parts, colours) = parts_and_colours(&board, &piece);
         prop_assert_eq!(a.components, parts);
         prop_assert_eq!(a.bipartite.is_some(), colours.is_some());

@@ -5,10 +5,10 @@
 use std::sync::atomic::AtomicBool;
 
 use engine::model::{Board, Cell, MoveGraph, Piece, Topology};
-use engine::observe::{CountingObserver, NoObserver, Observer};
+use engine::puzzle::Puzzle;
+use engine::solve::event::{CountingObserver, NoObserver, Observer};
 use engine::solve::warnsdorff::{self, TieBreak, WarnsdorffOptions};
 use engine::solve::{Goal, Limit, Limits, Outcome, Report};
-use engine::spec::Puzzle;
 use engine::verify::verify;
 use proptest::prelude::*;
 use rand::{RngExt, SeedableRng};
@@ -112,7 +112,7 @@ fn closed_tours_wherever_schwenk_allows_them_up_to_30() {
     for w in 5..=30 {
         for h in 5..=30 {
             let board = Board::rectangle(w, h);
-            let s = engine::check::schwenk(&board, &piece).expect("a knight on a rectangle");
+            let s = engine::analysis::schwenk(&board, &piece).expect("a knight on a rectangle");
             if s.closed_tour_exists() {
                 tour(&board, &piece, &closed());
             }
@@ -154,7 +154,7 @@ fn fixed_start_and_end_are_honoured() {
                 end: Some(e),
             };
             if s == e
-                || engine::check::analyse(&g, &goal, &|q| board.name(q))
+                || engine::analysis::analyse(&g, &goal, &|q| board.name(q))
                     .impossible
                     .is_some()
             {
@@ -297,7 +297,7 @@ fn gives_up_honestly_when_restarts_run_out() {
     let board = Board::rectangle(4, 4);
     let g = MoveGraph::build(&board, &knight());
     assert!(
-        engine::check::analyse(&g, &Goal::default(), &|s| board.name(s))
+        engine::analysis::analyse(&g, &Goal::default(), &|s| board.name(s))
             .impossible
             .is_none()
     );
@@ -389,7 +389,7 @@ fn limits_stop_the_search() {
 fn solve_file(name: &str, text: &str) -> Report {
     let p = Puzzle::parse(name, text).unwrap_or_else(|e| panic!("{e}"));
     let g = p.graph();
-    let r = engine::runner::solve(&p, &g, &Limits::none(), &mut NoObserver)
+    let r = engine::solve::runner::solve(&p, &g, &Limits::none(), &mut NoObserver)
         .unwrap_or_else(|e| panic!("{e}"));
     if let Outcome::Found(t) = &r.outcome {
         assert_eq!(verify(&p.board, &p.piece, &p.goal, t), Ok(()));
@@ -436,7 +436,7 @@ fn the_puzzle_files_solve() {
             .join(name);
         let p = Puzzle::load(&path).unwrap_or_else(|e| panic!("{e}"));
         let g = p.graph();
-        let r = engine::runner::solve(&p, &g, &Limits::none(), &mut NoObserver)
+        let r = engine::solve::runner::solve(&p, &g, &Limits::none(), &mut NoObserver)
             .unwrap_or_else(|e| panic!("{e}"));
         let Outcome::Found(t) = &r.outcome else {
             panic!("{name}: {:?}", r.outcome.exit_code());

@@ -27,9 +27,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use font8x8::legacy::{BASIC_LEGACY, LATIN_LEGACY};
 
 use crate::model::{Board, Cell, Topology};
-use crate::render::sample::{Moment, Recorder};
+use crate::puzzle::Puzzle;
+use crate::solve::record::{Moment, Recorder};
 use crate::solve::{Outcome, Report};
-use crate::spec::Puzzle;
 
 /// Boards with more squares than this on a side are drawn path-only.
 pub const SQUARES_MAX_SIDE: u32 = 64;

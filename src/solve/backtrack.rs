@@ -14,7 +14,7 @@ use std::time::Instant;
 
 use super::{Goal, LARGE_BOARD, Limits, Outcome, Report, Stats, Stop, predecessors_mask};
 use crate::model::MoveGraph;
-use crate::observe::Observer;
+use crate::solve::event::Observer;
 
 /// The order in which candidate moves are tried.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, serde::Deserialize, serde::Serialize)]

@@ -19,7 +19,7 @@ use rand::RngExt;
 use rand_chacha::ChaCha8Rng;
 
 use crate::model::Adjacent;
-use crate::observe::Observer;
+use crate::solve::event::Observer;
 
 /// Distance of a square the breadth-first search did not reach. Distances
 /// are kept in 16 bits (a 4096x4096 board's map takes 32 MB) and saturate
@@ -319,7 +319,7 @@ pub(crate) fn rotate_end<A: Adjacent, O: Observer>(
 mod tests {
     use super::*;
     use crate::model::{Adjacency, Board, MoveGraph, Piece};
-    use crate::observe::NoObserver;
+    use crate::solve::event::NoObserver;
     use rand::SeedableRng;
 
     /// An open knight's tour of 6x6 from a1, rotated towards closing:

@@ -28,7 +28,7 @@ use rayon::prelude::*;
 
 use super::{Goal, Limit, Limits, Outcome, Report, Stats};
 use crate::model::{Board, MoveGraph, Piece};
-use crate::observe::Observer;
+use crate::solve::event::Observer;
 
 /// Parameter presets.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, serde::Deserialize, serde::Serialize)]

@@ -3,7 +3,9 @@
 
 pub mod backtrack;
 mod close;
-pub mod count;
+pub mod event;
+pub mod record;
+pub mod runner;
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};

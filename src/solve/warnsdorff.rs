@@ -41,7 +41,7 @@ use rand_chacha::ChaCha8Rng;
 use super::close::{self, Budget, FAR};
 use super::{Goal, LARGE_BOARD, Limit, Limits, Outcome, Report, Stats, Stop};
 use crate::model::{Adjacency, Adjacent, MoveGraph};
-use crate::observe::Observer;
+use crate::solve::event::Observer;
 
 /// How ties between equally good squares are broken.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, serde::Deserialize, serde::Serialize)]

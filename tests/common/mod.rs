@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use engine::spec::Puzzle;
+use engine::puzzle::Puzzle;
 
 /// Loads a puzzle file through the library.
 pub fn load(path: &Path) -> Puzzle {

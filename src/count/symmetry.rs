@@ -49,7 +49,7 @@ impl Symmetries {
     ///
     /// ```
     /// use engine::model::{Board, MoveGraph, Piece};
-    /// use engine::solve::count::Symmetries;
+    /// use engine::count::Symmetries;
     /// let board = Board::rectangle(5, 5);
     /// let knight = MoveGraph::build(&board, &Piece::leaper(1, 2, 1));
     /// assert_eq!(Symmetries::of_board(&board, &knight).len(), 8);

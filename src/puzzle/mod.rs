@@ -5,15 +5,18 @@
 use std::fmt;
 use std::path::Path;
 
+pub mod lang;
+mod locate;
+
 use serde::Deserialize;
 use serde::de::{MapAccess, Visitor};
 
 use crate::error::{Error, Span};
-use crate::lang::{self, LangError, PieceDef};
-use crate::locate::Locator;
 use crate::model::{Board, MoveGraph, Piece};
 use crate::solve::genetic::{self, GeneticOptions};
 use crate::solve::{Goal, SolverSpec};
+use lang::{LangError, PieceDef};
+use locate::Locator;
 
 /// Open or closed tour.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Deserialize)]

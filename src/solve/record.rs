@@ -13,8 +13,8 @@
 //! itself. Between snapshots an event costs a few integer operations.
 //!
 //! ```
-//! use engine::observe::Observer;
-//! use engine::render::sample::Recorder;
+//! use engine::solve::event::Observer;
+//! use engine::solve::record::Recorder;
 //!
 //! let mut rec = Recorder::new(9);
 //! let mut path = Vec::new();
@@ -33,7 +33,7 @@
 //! assert!(lens.windows(2).all(|w| w[1] - w[0] == lens[1] - lens[0]));
 //! ```
 
-use crate::observe::Observer;
+use crate::solve::event::Observer;
 
 /// What happened at a sampled moment.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

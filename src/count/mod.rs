@@ -46,8 +46,8 @@ use std::time::Instant;
 
 pub use symmetry::Symmetries;
 
-use super::{Goal, Limits, Stats, Stop, predecessors_mask};
 use crate::model::MoveGraph;
+use crate::solve::{Goal, Limits, Stats, Stop, predecessors_mask};
 use search::{Expand, Memo, State, Tables};
 
 /// The least number of prefix tasks a count is split into.
@@ -521,7 +521,7 @@ fn run_pass(
 /// ```
 /// use engine::model::{Board, MoveGraph, Piece};
 /// use engine::solve::{Goal, Limits};
-/// use engine::solve::count::{count, CountOptions, Symmetries};
+/// use engine::count::{count, CountOptions, Symmetries};
 /// let board = Board::rectangle(5, 5);
 /// let g = MoveGraph::build(&board, &Piece::leaper(1, 2, 1));
 /// let sym = Symmetries::of_board(&board, &g);

@@ -567,7 +567,7 @@ mod tests {
     /// finds one; where it rules one out, exhaustive search finds none.
     #[test]
     fn schwenk_agrees_with_search() {
-        use crate::observe::NoObserver;
+        use crate::solve::event::NoObserver;
         use crate::solve::{Limits, Outcome, backtrack, warnsdorff};
         let knight = Piece::leaper(1, 2, 1);
         let closed = Goal {

@@ -208,7 +208,7 @@ pub const BUILTINS: [(&str, &str); 13] = [
 /// The moves of a word of Betza atom letters, or None if it is not one.
 ///
 /// ```
-/// let p = engine::lang::betza("NN").unwrap();
+/// let p = engine::puzzle::lang::betza("NN").unwrap();
 /// assert!(p.moves().iter().all(|m| m.is_rider()));
 /// ```
 pub fn betza(word: &str) -> Option<Piece> {

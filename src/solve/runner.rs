@@ -3,14 +3,14 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use crate::check;
+use crate::analysis;
 use crate::model::MoveGraph;
-use crate::observe::Observer;
+use crate::puzzle::Puzzle;
 use crate::solve::backtrack::{self, BacktrackOptions, Order};
+use crate::solve::event::Observer;
 use crate::solve::genetic;
 use crate::solve::warnsdorff::{self, WarnsdorffOptions};
 use crate::solve::{Limit, Limits, Outcome, Report, SolverSpec, Stats};
-use crate::spec::Puzzle;
 use crate::verify::verify;
 
 /// A solver's answer failed verification: a bug, never a user error.
@@ -88,7 +88,7 @@ pub fn solve<O: Observer>(
     let started = std::time::Instant::now();
     let proofs = |stop: &dyn Fn() -> bool| {
         let name = |s| puzzle.board.name(s);
-        check::analyse_board_until(
+        analysis::analyse_board_until(
             graph,
             &puzzle.goal,
             &puzzle.board,
