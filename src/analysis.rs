@@ -1,8 +1,9 @@
 //! What can be known without searching: square and degree counts, and proofs
 //! that no tour exists. `engine run` uses the same proofs before searching.
 
-use crate::model::{Adjacency, Adjacent, Board, Move, MoveGraph, Piece, Topology};
-use crate::solve::Goal;
+use crate::halt::{self, Halt};
+use crate::model::graph::walks;
+use crate::model::{Board, Goal, Move, MoveGraph, Piece, Topology};
 
 /// Facts about a move graph that need no search.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -26,33 +27,26 @@ pub struct Analysis {
     pub notes: Vec<String>,
 }
 
-/// Analyses `g` for `goal`. `name(s)` names a square for messages.
-pub fn analyse(g: &MoveGraph, goal: &Goal, name: &dyn Fn(u32) -> String) -> Analysis {
-    analyse_until(g, goal, name, &|| false).unwrap_or_else(|| Analysis::unfinished(g))
-}
-
-/// [`analyse`], giving up (None) as soon as `stop` returns true; it is
-/// asked every few thousand squares, so a deadline or an interrupt is
-/// honoured on the largest boards too.
-pub fn analyse_until(
+/// Analyses `g` for `goal`, stopping when `halt` says so (it is asked
+/// every few thousand squares, so a deadline or an interrupt is honoured on
+/// the largest boards too). `name(s)` names a square for messages.
+pub fn analyse<H: Halt>(
     g: &MoveGraph,
     goal: &Goal,
     name: &dyn Fn(u32) -> String,
-    stop: &dyn Fn() -> bool,
-) -> Option<Analysis> {
+    halt: &H,
+) -> Result<Analysis, H::Stop> {
     let n = g.len();
     let mut histogram = Vec::new();
     for s in 0..n as u32 {
-        if s > 0 && s.is_multiple_of(1 << 20) && stop() {
-            return None;
-        }
+        halt::poll(halt, s as usize)?;
         let d = g.degree(s);
         if histogram.len() <= d {
             histogram.resize(d + 1, 0);
         }
         histogram[d] += 1;
     }
-    let (components, colour) = undirected_parts(g, stop)?;
+    let (components, colour) = walks::parts_and_colours(g, halt)?;
     let bipartite = colour.as_ref().map(|c| {
         let a = c.iter().filter(|&&x| x == 0).count();
         (a, n - a)
@@ -62,6 +56,7 @@ pub fn analyse_until(
     let rev = if g.is_symmetric() {
         g
     } else {
+        halt::between_passes(halt, n)?;
         reversed = g.reversed();
         &reversed
     };
@@ -77,35 +72,23 @@ pub fn analyse_until(
     };
     // A symmetric graph in one part is strongly connected; only a directed
     // one needs the two extra searches, and only for a closed tour.
-    let strong = !goal.closed || g.is_symmetric() || strongly_connected(g, rev, stop)?;
+    let strong = !goal.closed || g.is_symmetric() || walks::strongly_connected(g, rev, halt)?;
     a.impossible = prove(g, rev, goal, components, colour.as_deref(), name, strong);
-    Some(a)
+    Ok(a)
 }
 
 /// [`analyse`], plus what is known about the board and piece themselves:
 /// Schwenk's theorem as a note for the knight on a full plain rectangle,
 /// and as the proof when it rules a closed tour out.
-pub fn analyse_board(
+pub fn analyse_board<H: Halt>(
     g: &MoveGraph,
     goal: &Goal,
     board: &Board,
     piece: &Piece,
     name: &dyn Fn(u32) -> String,
-) -> Analysis {
-    analyse_board_until(g, goal, board, piece, name, &|| false)
-        .unwrap_or_else(|| Analysis::unfinished(g))
-}
-
-/// [`analyse_board`] that gives up (None) when `stop` returns true.
-pub fn analyse_board_until(
-    g: &MoveGraph,
-    goal: &Goal,
-    board: &Board,
-    piece: &Piece,
-    name: &dyn Fn(u32) -> String,
-    stop: &dyn Fn() -> bool,
-) -> Option<Analysis> {
-    let mut a = analyse_until(g, goal, name, stop)?;
+    halt: &H,
+) -> Result<Analysis, H::Stop> {
+    let mut a = analyse(g, goal, name, halt)?;
     if let Some(k) = schwenk(board, piece) {
         a.notes.push(k.note());
         if goal.closed
@@ -119,23 +102,7 @@ pub fn analyse_board_until(
             ));
         }
     }
-    Some(a)
-}
-
-impl Analysis {
-    /// What is known of an analysis that was stopped: the sizes, no proof.
-    fn unfinished(g: &MoveGraph) -> Analysis {
-        Analysis {
-            squares: g.len(),
-            moves: g.edge_count(),
-            degree_histogram: Vec::new(),
-            symmetric: g.is_symmetric(),
-            bipartite: None,
-            components: 0,
-            impossible: None,
-            notes: Vec::new(),
-        }
-    }
+    Ok(a)
 }
 
 /// Schwenk's theorem (1991) for one board: an m x n board with m <= n has a
@@ -362,173 +329,17 @@ fn prove(
     None
 }
 
-/// Number of connected parts of the underlying undirected graph, and a
-/// 2-colouring when it is bipartite; None if `stop` said so first.
-///
-/// A union–find with parities over the moves in square order rather than a
-/// breadth-first search: on a board most moves join nearby squares, so the
-/// work stays in cache where a search front would wander over the whole
-/// board (on 16 million squares this is several times faster).
-fn undirected_parts(g: &MoveGraph, stop: &dyn Fn() -> bool) -> Option<(usize, Option<Vec<u8>>)> {
-    match g.adjacency() {
-        Adjacency::Lists(a) => parts_of(&a, g.is_symmetric(), stop),
-        Adjacency::Leaper(a) => parts_of(&a, g.is_symmetric(), stop),
-    }
-}
-
-/// Squares between two looks at `stop`.
-const STOP_EVERY: usize = 1 << 16;
-
-fn parts_of<A: Adjacent>(
-    adj: &A,
-    symmetric: bool,
-    stop: &dyn Fn() -> bool,
-) -> Option<(usize, Option<Vec<u8>>)> {
-    let n = adj.len();
-    let mut uf = ParityForest::new(n);
-    let mut parts = n;
-    let mut bipartite = true;
-    for s in 0..n as u32 {
-        if s > 0 && (s as usize).is_multiple_of(STOP_EVERY) && stop() {
-            return None;
-        }
-        if symmetric {
-            // Each move is listed from both ends: take it from the later
-            // one, when `s` is still alone, so its first move just hangs it
-            // under that part's root and later ones need one search each.
-            let mut mine: Option<(u32, u32)> = None;
-            adj.each(s, |t| {
-                if t >= s {
-                    return;
-                }
-                let (rt, pt) = uf.find(t);
-                match mine {
-                    None => {
-                        uf.hang(s, rt, pt ^ 1);
-                        mine = Some((rt, pt ^ 1));
-                        parts -= 1;
-                    }
-                    Some((rs, ps)) if rs == rt => bipartite &= ps != pt,
-                    Some(_) => {
-                        uf.join_apart(s, t);
-                        mine = Some(uf.find(s));
-                        parts -= 1;
-                    }
-                }
-            });
-        } else {
-            adj.each(s, |t| match uf.join_apart(s, t) {
-                Join::Joined => parts -= 1,
-                Join::Same { apart } => bipartite &= apart,
-            });
-        }
-    }
-    let colour = bipartite.then(|| (0..n as u32).map(|s| uf.find(s).1 as u8).collect());
-    Some((parts, colour))
-}
-
-/// What joining two squares did.
-enum Join {
-    /// They were in different parts, now one.
-    Joined,
-    /// They were already in one part; `apart` if on different colours.
-    Same { apart: bool },
-}
-
-/// A union–find forest whose links also say whether a square's colour
-/// differs from its parent's (the top bit): every move must change colour.
-struct ParityForest {
-    parent: Vec<u32>,
-}
-
-impl ParityForest {
-    const INDEX: u32 = u32::MAX >> 1;
-
-    fn new(n: usize) -> Self {
-        // Boards have at most 4096 x 4096 squares, well within 31 bits.
-        ParityForest {
-            parent: (0..n as u32).collect(),
-        }
-    }
-
-    /// The root of `s` and whether `s`'s colour differs from it (0 or 1),
-    /// halving the path on the way.
-    fn find(&mut self, mut s: u32) -> (u32, u32) {
-        let p = &mut self.parent;
-        let mut parity = 0;
-        loop {
-            let e = p[s as usize];
-            let up = e & Self::INDEX;
-            if up == s {
-                return (s, parity);
-            }
-            let e2 = p[up as usize];
-            let up2 = e2 & Self::INDEX;
-            if up2 == up {
-                return (up, parity ^ (e >> 31));
-            }
-            let bits = (e ^ e2) >> 31;
-            p[s as usize] = up2 | (bits << 31);
-            parity ^= bits;
-            s = up2;
-        }
-    }
-
-    /// Puts the root `s` under the root `r`, with colour `parity` relative
-    /// to it.
-    fn hang(&mut self, s: u32, r: u32, parity: u32) {
-        self.parent[s as usize] = r | (parity << 31);
-    }
-
-    /// Joins `s` and `t` as squares of different colours.
-    fn join_apart(&mut self, s: u32, t: u32) -> Join {
-        let (rs, ps) = self.find(s);
-        let (rt, pt) = self.find(t);
-        if rs == rt {
-            return Join::Same { apart: ps != pt };
-        }
-        // The later root goes under the earlier one: in square order a new
-        // square then hangs straight off its part's root.
-        let (lo, hi) = (rs.min(rt), rs.max(rt));
-        self.parent[hi as usize] = lo | ((ps ^ pt ^ 1) << 31);
-        Join::Joined
-    }
-}
-
-/// Whether every square is reached from `from`; None if stopped.
-fn reaches_all(g: &MoveGraph, from: u32, stop: &dyn Fn() -> bool) -> Option<bool> {
-    let mut seen = vec![false; g.len()];
-    let mut stack = vec![from];
-    seen[from as usize] = true;
-    let mut count: usize = 1;
-    while let Some(v) = stack.pop() {
-        if count.is_multiple_of(STOP_EVERY) && stop() {
-            return None;
-        }
-        for t in g.neighbours(v) {
-            if !seen[t as usize] {
-                seen[t as usize] = true;
-                count += 1;
-                stack.push(t);
-            }
-        }
-    }
-    Some(count == g.len())
-}
-
-fn strongly_connected(g: &MoveGraph, rev: &MoveGraph, stop: &dyn Fn() -> bool) -> Option<bool> {
-    Some(g.is_empty() || (reaches_all(g, 0, stop)? && reaches_all(rev, 0, stop)?))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::halt::Never;
     use crate::model::{Board, Piece};
 
     fn analyse_board(w: u32, h: u32, piece: Piece, goal: Goal) -> Analysis {
         let b = Board::rectangle(w, h);
-        let g = MoveGraph::build(&b, &piece);
-        analyse(&g, &goal, &|s| b.name(s))
+        let Ok(g) = MoveGraph::build(&b, &piece, &Never);
+        let Ok(a) = analyse(&g, &goal, &|s| b.name(s), &Never);
+        a
     }
 
     #[test]
@@ -567,8 +378,7 @@ mod tests {
     /// finds one; where it rules one out, exhaustive search finds none.
     #[test]
     fn schwenk_agrees_with_search() {
-        use crate::solve::event::NoObserver;
-        use crate::solve::{Limits, Outcome, backtrack, warnsdorff};
+        use crate::solve::{Outcome, Solver, Task};
         let knight = Piece::leaper(1, 2, 1);
         let closed = Goal {
             closed: true,
@@ -580,24 +390,12 @@ mod tests {
         for (w, h) in boards {
             let b = Board::rectangle(w, h);
             let s = schwenk(&b, &knight).unwrap_or_else(|| panic!("{w}x{h} is covered"));
-            let g = MoveGraph::build(&b, &knight);
+            let Ok(g) = MoveGraph::build(&b, &knight, &Never);
+            let task = Task::new(&g, &b, &knight, closed);
             let r = if s.closed_tour_exists() {
-                warnsdorff::solve(
-                    &g,
-                    &closed,
-                    &Default::default(),
-                    0,
-                    &Limits::none(),
-                    &mut NoObserver,
-                )
+                crate::solve::warnsdorff::WarnsdorffOptions::default().solve_quietly(&task)
             } else {
-                backtrack::solve(
-                    &g,
-                    &closed,
-                    &Default::default(),
-                    &Limits::none(),
-                    &mut NoObserver,
-                )
+                crate::solve::backtrack::BacktrackOptions::default().solve_quietly(&task)
             };
             match r.outcome {
                 Outcome::Found(t) => {
@@ -624,13 +422,14 @@ mod tests {
         assert!(schwenk(&holed, &knight).is_none());
         // 4x100 has no closed tour; only the theorem can say so quickly.
         let b = Board::rectangle(4, 100);
-        let g = MoveGraph::build(&b, &knight);
+        let Ok(g) = MoveGraph::build(&b, &knight, &Never);
         let closed = Goal {
             closed: true,
             ..Goal::default()
         };
-        let a = super::analyse_board(&g, &closed, &b, &knight, &|s| b.name(s));
-        assert!(analyse(&g, &closed, &|s| b.name(s)).impossible.is_none());
+        let Ok(a) = super::analyse_board(&g, &closed, &b, &knight, &|s| b.name(s), &Never);
+        let Ok(plain) = analyse(&g, &closed, &|s| b.name(s), &Never);
+        assert!(plain.impossible.is_none());
         assert!(a.impossible.unwrap_or_default().contains("Schwenk"));
         assert_eq!(a.notes.len(), 1);
     }

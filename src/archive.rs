@@ -252,7 +252,7 @@ impl Archive {
                 tour_id,
                 puzzle.name,
                 status,
-                solver_kind(&report.solver),
+                solver_kind(&report.solver.to_string()),
                 format!("{:?}", puzzle.solver),
                 puzzle.seed as i64,
                 puzzle.goal.closed,
@@ -425,9 +425,11 @@ impl Archive {
             nodes: counts.0 as u64,
             backtracks: counts.1 as u64,
             generations: counts.2 as u64,
-            restarts: 0,
             elapsed: Duration::from_secs_f64(ms.max(0.0) / 1e3),
+            ..crate::solve::Stats::default()
         };
+        let _ = solver;
+        let solver = crate::solve::SolverId::default();
         Ok(Some(SavedRun {
             puzzle,
             report: Report {
@@ -623,6 +625,7 @@ fn hex(bytes: &[u8]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::halt::Never;
     use crate::solve::Goal;
     use crate::verify::verify;
 
@@ -632,13 +635,11 @@ mod tests {
 
     /// A verified tour found by the backtracker.
     fn solved(b: &Board, p: &Piece, goal: &Goal) -> Vec<u32> {
-        let g = crate::model::MoveGraph::build(b, p);
-        let r = crate::solve::backtrack::solve(
-            &g,
-            goal,
-            &Default::default(),
-            &crate::solve::Limits::none(),
-            &mut crate::solve::event::NoObserver,
+        let Ok(g) = crate::model::MoveGraph::build(b, p, &Never);
+        let task = crate::solve::Task::new(&g, b, p, *goal);
+        let r = crate::solve::Solver::solve_quietly(
+            &crate::solve::backtrack::BacktrackOptions::default(),
+            &task,
         );
         let Outcome::Found(tour) = r.outcome else {
             panic!("a tour exists")

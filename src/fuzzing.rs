@@ -1,11 +1,11 @@
 //! Entry points for fuzzing (and for replaying the fuzz corpus in tests):
 //! each takes arbitrary bytes and must never panic, hang or exhaust memory.
 
+use crate::halt::Never;
 use crate::model::MoveGraph;
 use crate::puzzle::Puzzle;
-use crate::solve::backtrack::{self, BacktrackOptions};
-use crate::solve::event::NoObserver;
-use crate::solve::{Limits, Outcome};
+use crate::solve::backtrack::BacktrackOptions;
+use crate::solve::{Outcome, Solver};
 
 /// The largest board the fuzz entry points build a move graph for; larger
 /// boards are only parsed (building them is correct but slow, which a fuzzer
@@ -42,16 +42,16 @@ pub fn puzzle(data: &[u8]) {
         return;
     };
     let cells = u64::from(p.board.width()) * u64::from(p.board.height());
-    if cells > GRAPH_CELLS || crate::puzzle::graph_bytes(&p.board, &p.piece) > 1 << 24 {
+    if cells > GRAPH_CELLS || MoveGraph::estimate_bytes(&p.board, &p.piece) > 1 << 24 {
         return;
     }
-    let g = MoveGraph::build(&p.board, &p.piece);
-    let a = crate::analysis::analyse(&g, &p.goal, &|s| p.board.name(s));
+    let Ok(g) = p.graph(&Never);
+    let Ok(a) = crate::analysis::analyse(&g, &p.goal, &|s| p.board.name(s), &Never);
     let opts = BacktrackOptions {
         node_limit: Some(20_000),
         ..BacktrackOptions::default()
     };
-    let r = backtrack::solve(&g, &p.goal, &opts, &Limits::none(), &mut NoObserver);
+    let r = opts.solve_quietly(&p.task(&g));
     if let Outcome::Found(t) = &r.outcome {
         assert!(a.impossible.is_none(), "a proof contradicts a tour");
         assert_eq!(

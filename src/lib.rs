@@ -6,13 +6,18 @@
 //! which works from the board and piece directly.
 //!
 //! ```
+//! use engine::halt::Never;
+//! use engine::progress::Progress;
 //! use engine::puzzle::Puzzle;
-//! use engine::solve::{Limits, Outcome};
 //! use engine::solve::event::NoObserver;
+//! use engine::solve::{Limits, Outcome, Run};
 //!
 //! let p = Puzzle::parse("k.ron", r#"Puzzle(board: "5x5", piece: "knight", start: "a1")"#).unwrap();
-//! let g = p.graph();
-//! let report = engine::solve::runner::solve(&p, &g, &Limits::none(), &mut NoObserver).unwrap();
+//! let Ok(g) = p.graph(&Never);
+//! let progress = Progress::new();
+//! let mut quiet = NoObserver;
+//! let run = Run::new(Limits::none(), &progress, &mut quiet);
+//! let report = engine::solve::runner::solve(&p, &g, run).unwrap();
 //! let Outcome::Found(tour) = report.outcome else { panic!() };
 //! assert!(engine::verify::verify(&p.board, &p.piece, &p.goal, &tour).is_ok());
 //! ```
@@ -24,11 +29,14 @@
 
 pub mod analysis;
 pub mod archive;
+pub mod budget;
 pub mod count;
 pub mod error;
 #[doc(hidden)]
 pub mod fuzzing;
+pub mod halt;
 pub mod model;
+pub mod progress;
 pub mod puzzle;
 pub mod render;
 pub mod solve;

@@ -46,8 +46,11 @@ use std::time::Instant;
 
 pub use symmetry::Symmetries;
 
-use crate::model::MoveGraph;
-use crate::solve::{Goal, Limits, Stats, Stop, predecessors_mask};
+use crate::halt::{self, Halt, Limits, Stop};
+use crate::model::graph::walks::predecessors_mask;
+use crate::model::{Goal, MoveGraph};
+use crate::progress::{Progress, Unit};
+use crate::solve::Stats;
 use search::{Expand, Memo, State, Tables};
 
 /// The least number of prefix tasks a count is split into.
@@ -158,16 +161,6 @@ pub struct CountOptions {
     pub general_search: bool,
 }
 
-/// Progress of a running count, for a progress bar: tasks in this run (set
-/// once the task list is built) and tasks finished.
-#[derive(Debug, Default)]
-pub struct Progress {
-    /// Tasks this run will count.
-    pub total: AtomicU64,
-    /// Tasks finished.
-    pub done: AtomicU64,
-}
-
 /// The result of [`count`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Counted {
@@ -265,9 +258,7 @@ impl Pass {
                 if group.canonical_weight(&[s]).is_none() {
                     continue;
                 }
-                if let Some(stop) = limits.exceeded(0) {
-                    return Err(stop);
-                }
+                limits.check()?;
                 st.reset(s, 0);
                 deeper |= collect(&mut st, group, depth, &mut sink);
                 if let Some(stop) = sink.stop {
@@ -335,7 +326,7 @@ impl Sink<'_> {
 fn collect(st: &mut State, group: &Symmetries, depth: usize, sink: &mut Sink) -> bool {
     sink.nodes += 1;
     if sink.nodes.is_multiple_of(4096) {
-        sink.stop = sink.stop.or_else(|| sink.limits.exceeded(0));
+        sink.stop = sink.stop.or_else(|| sink.limits.check().err());
     }
     if sink.stop.is_some() {
         return false;
@@ -375,7 +366,7 @@ struct Shared<'a> {
     nodes: AtomicU64,
     stop: AtomicBool,
     why: Mutex<Option<Stop>>,
-    progress: Option<&'a Progress>,
+    progress: &'a Progress,
 }
 
 impl Shared<'_> {
@@ -385,7 +376,7 @@ impl Shared<'_> {
         if self.stop.load(Ordering::Relaxed) {
             return true;
         }
-        if let Some(why) = self.limits.exceeded(total) {
+        if let Err(why) = self.limits.check_work(total) {
             if let Ok(mut w) = self.why.lock() {
                 w.get_or_insert(why);
             }
@@ -491,9 +482,7 @@ fn run_pass(
                 }
             }
             done += 1;
-            if let Some(p) = shared.progress {
-                p.done.fetch_add(1, Ordering::Relaxed);
-            }
+            shared.progress.add(1);
         }
         shared
             .nodes
@@ -516,16 +505,20 @@ fn run_pass(
 /// Counts the tours of `goal` on `g` exactly; see the module docs.
 /// `sym` may be [`Symmetries::of_board`] (only its elements that are
 /// automorphisms of `g` and keep the goal are used) or [`Symmetries::none`].
-/// A limit in `limits` stops the count early with a lower bound.
+/// A limit in `limits` stops the count early with a lower bound; so does
+/// one during its setup (with a count of 0). Progress counts tasks.
 ///
 /// ```
 /// use engine::model::{Board, MoveGraph, Piece};
-/// use engine::solve::{Goal, Limits};
+/// use engine::halt::{Limits, Never};
+/// use engine::model::Goal;
+/// use engine::progress::Progress;
 /// use engine::count::{count, CountOptions, Symmetries};
 /// let board = Board::rectangle(5, 5);
-/// let g = MoveGraph::build(&board, &Piece::leaper(1, 2, 1));
+/// let Ok(g) = MoveGraph::build(&board, &Piece::leaper(1, 2, 1), &Never);
 /// let sym = Symmetries::of_board(&board, &g);
-/// let c = count(&g, &Goal::default(), &sym, &CountOptions::default(), &Limits::none(), None);
+/// let progress = Progress::new();
+/// let c = count(&g, &Goal::default(), &sym, &CountOptions::default(), &Limits::none(), &progress);
 /// assert_eq!(c.tours, 1728);
 /// ```
 pub fn count(
@@ -534,7 +527,7 @@ pub fn count(
     sym: &Symmetries,
     opts: &CountOptions,
     limits: &Limits,
-    progress: Option<&Progress>,
+    progress: &Progress,
 ) -> Counted {
     let started = Instant::now();
     let n = g.len();
@@ -604,30 +597,45 @@ pub fn count(
     } else {
         (vec![is_end.clone()], vec![vec![false; n]], vec![0; n])
     };
-    let mut pass = Pass {
-        tables: Tables::new(g, ends, doubles, opts.pruning, memo_min),
-        two_way: second.then(|| {
+    // The tables and the task list take a while on the largest boards: a
+    // limit stops them there too, before counting anything (0 is then the
+    // lower bound).
+    let setup = || -> Result<(Pass, usize), Stop> {
+        let tables = Tables::new(g, ends, doubles, opts.pruning, memo_min, limits)?;
+        let two_way = if second {
             // A two-way cycle also closes by a two-way move.
-            let both = two_way(g);
+            let both = two_way(g, limits)?;
             let back = predecessors_mask(&both, start.unwrap_or(0));
-            Tables::new(
+            let back = vec![back];
+            Some(Tables::new(
                 &both,
-                vec![back],
+                back,
                 vec![vec![false; n]],
                 opts.pruning,
                 memo_min,
-            )
-        }),
-        class_of,
-        prefixes: Vec::new(),
-        spans: Vec::new(),
-        weights: Vec::new(),
-        depth: 0,
+                limits,
+            )?)
+        } else {
+            None
+        };
+        let mut pass = Pass {
+            tables,
+            two_way,
+            class_of,
+            prefixes: Vec::new(),
+            spans: Vec::new(),
+            weights: Vec::new(),
+            depth: 0,
+        };
+        let all = pass.build_tasks(&starts, &group, target, opts.shard, limits)?;
+        Ok((pass, all))
     };
-    counted.tasks_all = match pass.build_tasks(&starts, &group, target, opts.shard, limits) {
-        Ok(all) => all,
+    let pass = match setup() {
+        Ok((pass, all)) => {
+            counted.tasks_all = all;
+            pass
+        }
         Err(stop) => {
-            // Stopped before counting anything: 0 is the lower bound.
             counted.stopped = Some(stop);
             counted.stats.elapsed = started.elapsed();
             return counted;
@@ -636,9 +644,7 @@ pub fn count(
     let mine: Vec<usize> = (0..pass.spans.len()).collect();
     counted.tasks = mine.len();
     counted.depth = pass.depth;
-    if let Some(p) = progress {
-        p.total.store(counted.tasks as u64, Ordering::Relaxed);
-    }
+    progress.start(Unit::Tasks, Some(counted.tasks as u64));
     let shared = Shared {
         limits,
         nodes: AtomicU64::new(0),
@@ -722,16 +728,12 @@ fn reversal_classes(
     (ends, doubles, rank)
 }
 
-/// The graph of the moves of `g` that can be made back.
-fn two_way(g: &MoveGraph) -> MoveGraph {
-    let lists: Vec<Vec<u32>> = (0..g.len() as u32)
-        .map(|s| {
-            g.targets(s)
-                .iter()
-                .copied()
-                .filter(|&t| g.has_edge(t, s))
-                .collect()
-        })
-        .collect();
-    MoveGraph::from_lists(&lists)
+/// The graph of the moves of `g` that can be made back, built under `halt`.
+fn two_way<H: Halt>(g: &MoveGraph, halt: &H) -> Result<MoveGraph, H::Stop> {
+    let mut lists: Vec<Vec<u32>> = Vec::with_capacity(g.len());
+    for s in 0..g.len() as u32 {
+        halt::poll(halt, s as usize)?;
+        lists.push(g.neighbours(s).filter(|&t| g.has_edge(t, s)).collect());
+    }
+    Ok(MoveGraph::from_lists(&lists))
 }

@@ -63,6 +63,7 @@
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering, fence};
 
 use super::Pruning;
+use crate::halt::{self, Halt};
 
 /// Cache only nodes with at least this many unvisited squares, by default:
 /// three eighths of the board, at least 8. A lookup usually misses the
@@ -110,17 +111,24 @@ pub(super) struct Tables {
 impl Tables {
     /// Tables for counting walks in `g` that end in `ends[class]`, those
     /// ending in `doubles[class]` twice.
-    pub fn new(
+    /// Built under `halt`: on the largest boards the lists and their
+    /// reverse take seconds.
+    pub fn new<H: Halt>(
         g: &crate::model::MoveGraph,
         ends: Vec<Vec<bool>>,
         doubles: Vec<Vec<bool>>,
         rules: Pruning,
         memo_min: u32,
-    ) -> Tables {
+        halt: &H,
+    ) -> Result<Tables, H::Stop> {
         let n = g.len();
+        g.prepare_lists(halt)?;
         let (off, tg) = g.raw();
+        halt::between_passes(halt, n)?;
         let rev = g.reversed();
+        rev.prepare_lists(halt)?;
         let (roff, rtg) = rev.raw();
+        halt::between_passes(halt, n)?;
         let small = n <= 64;
         let mask_of = |l: &[u32]| l.iter().fold(0u64, |m, &t| m | 1 << (t & 63));
         let (mut succ_mask, mut pred_mask, mut spread) = (Vec::new(), Vec::new(), Vec::new());
@@ -154,7 +162,7 @@ impl Tables {
                 })
                 .collect();
         }
-        Tables {
+        Ok(Tables {
             n,
             off: off.to_vec(),
             tg: tg.to_vec(),
@@ -171,7 +179,7 @@ impl Tables {
             spread,
             rules,
             memo_min,
-        }
+        })
     }
 
     #[inline]

@@ -50,11 +50,12 @@ impl Symmetries {
     /// ```
     /// use engine::model::{Board, MoveGraph, Piece};
     /// use engine::count::Symmetries;
+    /// use engine::halt::Never;
     /// let board = Board::rectangle(5, 5);
-    /// let knight = MoveGraph::build(&board, &Piece::leaper(1, 2, 1));
+    /// let Ok(knight) = MoveGraph::build(&board, &Piece::leaper(1, 2, 1), &Never);
     /// assert_eq!(Symmetries::of_board(&board, &knight).len(), 8);
     /// let wide = Board::rectangle(5, 3);
-    /// let g = MoveGraph::build(&wide, &Piece::leaper(1, 2, 1));
+    /// let Ok(g) = MoveGraph::build(&wide, &Piece::leaper(1, 2, 1), &Never);
     /// assert_eq!(Symmetries::of_board(&wide, &g).len(), 4);
     /// ```
     pub fn of_board(board: &Board, graph: &MoveGraph) -> Symmetries {
@@ -240,6 +241,7 @@ fn is_automorphism(g: &MoveGraph, image: &[u32], stamp: &mut [u32]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::halt::Never;
     use crate::model::{Move, Piece};
 
     fn compose(a: &[u32], b: &[u32]) -> Vec<u32> {
@@ -260,12 +262,12 @@ mod tests {
     #[test]
     fn square_board_has_eight_and_a_rectangle_four() {
         let b = Board::rectangle(6, 6);
-        let g = MoveGraph::build(&b, &Piece::leaper(1, 2, 1));
+        let Ok(g) = MoveGraph::build(&b, &Piece::leaper(1, 2, 1), &Never);
         let s = Symmetries::of_board(&b, &g);
         assert_eq!(s.len(), 8);
         assert_group(&s, &g);
         let b = Board::rectangle(4, 3);
-        let g = MoveGraph::build(&b, &Piece::leaper(1, 2, 1));
+        let Ok(g) = MoveGraph::build(&b, &Piece::leaper(1, 2, 1), &Never);
         let s = Symmetries::of_board(&b, &g);
         assert_eq!(s.len(), 4);
         assert_group(&s, &g);
@@ -274,12 +276,12 @@ mod tests {
     #[test]
     fn torus_adds_translations_and_holes_remove_symmetry() {
         let b = Board::new(4, 4, Topology::Torus, |_| true);
-        let g = MoveGraph::build(&b, &Piece::leaper(1, 2, 1));
+        let Ok(g) = MoveGraph::build(&b, &Piece::leaper(1, 2, 1), &Never);
         let s = Symmetries::of_board(&b, &g);
         assert!(s.len() >= 8 * 16, "{}", s.len());
         assert_group(&s, &g);
         let b = Board::new(4, 4, Topology::Plain, |c| c != Cell::new(0, 0));
-        let g = MoveGraph::build(&b, &Piece::leaper(1, 2, 1));
+        let Ok(g) = MoveGraph::build(&b, &Piece::leaper(1, 2, 1), &Never);
         let s = Symmetries::of_board(&b, &g);
         // Only the diagonal through a1 survives.
         assert_eq!(s.len(), 2);
@@ -289,7 +291,11 @@ mod tests {
     #[test]
     fn one_way_jumps_keep_only_their_symmetries() {
         let b = Board::rectangle(5, 5);
-        let g = MoveGraph::build(&b, &Piece::new([Move::leap(1, 2), Move::leap(2, 1)]));
+        let Ok(g) = MoveGraph::build(
+            &b,
+            &Piece::new([Move::leap(1, 2), Move::leap(2, 1)]),
+            &Never,
+        );
         let s = Symmetries::of_board(&b, &g);
         // The swap x↔y maps (1,2) to (2,1): kept; flips are not.
         assert_eq!(s.len(), 2);
@@ -299,7 +305,7 @@ mod tests {
     #[test]
     fn canonical_prefixes_and_orbit_sizes() {
         let b = Board::rectangle(5, 5);
-        let g = MoveGraph::build(&b, &Piece::leaper(1, 2, 1));
+        let Ok(g) = MoveGraph::build(&b, &Piece::leaper(1, 2, 1), &Never);
         let s = Symmetries::of_board(&b, &g);
         // a1 = 0 is canonical among the corners; its orbit has 4 squares.
         assert_eq!(s.canonical_weight(&[0]), Some(4));

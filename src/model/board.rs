@@ -1,6 +1,9 @@
-//! The board: its shape, removed squares, topology, and square names.
+//! The board: its shape, removed squares, topology, and the one ray walk
+//! every move follows.
 
 use std::fmt;
+
+use super::{Cell, Move};
 
 /// Largest width or height a board may have.
 pub const MAX_SIDE: u32 = 4096;
@@ -25,91 +28,6 @@ impl fmt::Display for Topology {
             Topology::Torus => "torus",
         })
     }
-}
-
-/// A cell position: `x` is the file (0 = a), `y` the rank (0 = rank 1).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Cell {
-    /// File, zero-based.
-    pub x: u32,
-    /// Rank, zero-based from the bottom.
-    pub y: u32,
-}
-
-impl Cell {
-    /// The cell at file `x`, rank `y` (both zero-based).
-    pub fn new(x: u32, y: u32) -> Cell {
-        Cell { x, y }
-    }
-
-    /// The algebraic name, e.g. `a1`, `z26`, `aa27`.
-    ///
-    /// ```
-    /// use engine::model::Cell;
-    /// assert_eq!(Cell::new(0, 0).algebraic(), "a1");
-    /// assert_eq!(Cell::new(26, 9).algebraic(), "aa10");
-    /// ```
-    pub fn algebraic(self) -> String {
-        let mut s = String::new();
-        self.write_algebraic(&mut s);
-        s
-    }
-
-    /// Appends the algebraic name to `out`.
-    pub fn write_algebraic(self, out: &mut String) {
-        // Letters (at most 7 for a u32 file) then digits (at most 10), built
-        // backwards from the end of a small buffer.
-        let mut buf = [0u8; 20];
-        let mut i = buf.len();
-        let mut r = u64::from(self.y) + 1;
-        while r > 0 {
-            i -= 1;
-            buf[i] = b'0' + (r % 10) as u8;
-            r /= 10;
-        }
-        let mut n = u64::from(self.x) + 1;
-        while n > 0 {
-            i -= 1;
-            buf[i] = b'a' + ((n - 1) % 26) as u8;
-            n = (n - 1) / 26;
-        }
-        out.push_str(std::str::from_utf8(&buf[i..]).unwrap_or_default());
-    }
-}
-
-impl fmt::Display for Cell {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.algebraic())
-    }
-}
-
-/// The letters of file `x`: a..z, then aa, ab, … (bijective base 26).
-pub fn file_name(x: u32) -> String {
-    let mut n = x as u64 + 1;
-    let mut letters = Vec::new();
-    while n > 0 {
-        let r = ((n - 1) % 26) as u8;
-        letters.push(b'a' + r);
-        n = (n - 1) / 26;
-    }
-    letters.reverse();
-    String::from_utf8(letters).unwrap_or_default()
-}
-
-/// The file index of letters like `a`, `z`, `aa` (None if not lowercase letters
-/// or absurdly long).
-pub fn file_index(letters: &str) -> Option<u64> {
-    if letters.is_empty() || letters.len() > 8 {
-        return None;
-    }
-    let mut n: u64 = 0;
-    for b in letters.bytes() {
-        if !b.is_ascii_lowercase() {
-            return None;
-        }
-        n = n * 26 + u64::from(b - b'a' + 1);
-    }
-    Some(n - 1)
 }
 
 /// A rectangular board with some squares removed.
@@ -274,6 +192,22 @@ impl Board {
         }
     }
 
+    /// The squares move `m` reaches from square `s`, in order: the landing
+    /// square of a leap; each square of a ride, until the edge, a removed
+    /// square or the move's range stops it, or it wraps back onto `s`
+    /// (a ride passes over every square whether visited or not). The move
+    /// graph and the genetic solver's move slots are both read off this walk.
+    pub fn ray<'b>(&'b self, s: u32, m: &Move) -> Ray<'b> {
+        Ray {
+            board: self,
+            from: s,
+            at: self.cell(s),
+            dx: i64::from(m.dx),
+            dy: i64::from(m.dy),
+            left: u64::from(m.range).min(u64::from(self.width) * u64::from(self.height)),
+        }
+    }
+
     /// A short description like `8x8`, `4x4 - 5 removed`, `8x8 torus`.
     pub fn describe(&self) -> String {
         let mut s = format!("{}x{}", self.width, self.height);
@@ -288,30 +222,47 @@ impl Board {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
+/// The squares one move reaches from a square, nearest first: see
+/// [`Board::ray`].
+#[derive(Clone, Debug)]
+pub struct Ray<'b> {
+    board: &'b Board,
+    from: u32,
+    at: Cell,
+    dx: i64,
+    dy: i64,
+    /// Steps still allowed: the move's range, and never more than the
+    /// board's cells (a ride on a torus that never meets its own square).
+    left: u64,
+}
 
-    #[test]
-    fn file_names_are_bijective_base_26() {
-        for x in [0u32, 1, 25, 26, 27, 51, 52, 701, 702, 4095] {
-            assert_eq!(file_index(&file_name(x)), Some(u64::from(x)));
+impl Iterator for Ray<'_> {
+    type Item = u32;
+
+    #[inline]
+    fn next(&mut self) -> Option<u32> {
+        if self.left == 0 {
+            return None;
         }
-        assert_eq!(file_name(25), "z");
-        assert_eq!(file_name(26), "aa");
-        assert_eq!(file_name(701), "zz");
-        assert_eq!(file_name(702), "aaa");
-    }
-
-    #[test]
-    fn names_are_file_letters_then_rank() {
-        for x in [0u32, 1, 25, 26, 27, 701, 702, 4095, u32::MAX] {
-            for y in [0u32, 8, 9, 99, 4095, u32::MAX - 1] {
-                let name = Cell::new(x, y).algebraic();
-                assert_eq!(name, format!("{}{}", file_name(x), u64::from(y) + 1));
+        let next = self.board.offset(self.at, self.dx, self.dy);
+        let t = next.and_then(|c| self.board.square_at(c));
+        match (next, t) {
+            (Some(c), Some(t)) if t != self.from => {
+                self.at = c;
+                self.left -= 1;
+                Some(t)
+            }
+            _ => {
+                self.left = 0;
+                None
             }
         }
     }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
 
     #[test]
     fn board_order_is_rank_major_from_a1() {
@@ -322,6 +273,21 @@ mod tests {
         assert_eq!(b.name(2), "a2");
         assert_eq!(b.square_at(Cell::new(1, 0)), None);
         assert_eq!(b.square_at(Cell::new(3, 0)), None);
+    }
+
+    #[test]
+    fn rays_stop_at_edges_holes_range_and_home() {
+        let b = Board::new(5, 1, Topology::Plain, |c| c.x != 3);
+        let names = |s: u32, m: Move| -> Vec<String> { b.ray(s, &m).map(|t| b.name(t)).collect() };
+        assert_eq!(names(0, Move::ride(1, 0, u32::MAX)), ["b1", "c1"]);
+        assert_eq!(names(0, Move::ride(1, 0, 1)), ["b1"]);
+        assert_eq!(names(0, Move::leap(-1, 0)), Vec::<String>::new());
+        // On a torus a ride ends when it comes back round to its square.
+        let t = Board::new(3, 3, Topology::Torus, |_| true);
+        let ride: Vec<u32> = t.ray(0, &Move::ride(1, 0, u32::MAX)).collect();
+        assert_eq!(ride, [1, 2]);
+        let diag: Vec<u32> = t.ray(0, &Move::ride(1, 2, u32::MAX)).collect();
+        assert_eq!(diag.len(), 2);
     }
 
     #[test]

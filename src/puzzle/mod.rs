@@ -11,10 +11,12 @@ mod locate;
 use serde::Deserialize;
 use serde::de::{MapAccess, Visitor};
 
+use crate::budget;
 use crate::error::{Error, Span};
+use crate::halt::Halt;
 use crate::model::{Board, MoveGraph, Piece};
 use crate::solve::genetic::{self, GeneticOptions};
-use crate::solve::{Goal, SolverSpec};
+use crate::solve::{Goal, SolverSpec, Task};
 use lang::{LangError, PieceDef};
 use locate::Locator;
 
@@ -189,8 +191,8 @@ impl Puzzle {
         }
         let piece_base = loc.field("piece").unwrap_or(0);
         let piece = lang::resolve_piece(&doc.piece, piece_base, &defs).map_err(lang_err)?;
-        let need = graph_bytes(&board, &piece);
-        if need > GRAPH_BUDGET {
+        let need = MoveGraph::estimate_bytes(&board, &piece);
+        if need > budget::GRAPH {
             return Err(Error::at(
                 file,
                 text,
@@ -198,8 +200,8 @@ impl Puzzle {
                 format!(
                     "this piece on this board has up to {} moves in all: its move graph would need about {}, more than the {} allowed",
                     need / 4,
-                    bytes_over(need, GRAPH_BUDGET),
-                    bytes(GRAPH_BUDGET)
+                    budget::bytes_over(need, budget::GRAPH),
+                    budget::bytes(budget::GRAPH)
                 ),
             )
             .with_help("a smaller board, or a `max` on the rider, fits"));
@@ -288,66 +290,25 @@ impl Puzzle {
         self.check_end()
     }
 
-    /// Builds the move graph.
-    pub fn graph(&self) -> MoveGraph {
-        MoveGraph::build(&self.board, &self.piece)
+    /// Builds the move graph under `halt` (on the largest boards building
+    /// takes seconds, and a time limit covers it).
+    pub fn graph<H: Halt>(&self, halt: &H) -> Result<MoveGraph, H::Stop> {
+        MoveGraph::build(&self.board, &self.piece, halt)
     }
 
-    /// [`Puzzle::graph`], giving up (None) when `stop` returns true: on the
-    /// largest boards building takes seconds, and a time limit covers it.
-    pub fn graph_until(&self, stop: &dyn Fn() -> bool) -> Option<MoveGraph> {
-        MoveGraph::build_until(&self.board, &self.piece, stop)
+    /// The task of solving this puzzle on its move graph `graph`.
+    pub fn task<'t>(&'t self, graph: &'t MoveGraph) -> Task<'t> {
+        Task {
+            graph,
+            board: &self.board,
+            piece: &self.piece,
+            goal: self.goal,
+            seed: self.seed,
+        }
     }
 }
 
-/// The most memory a puzzle's move graph may take (estimated before building).
-pub const GRAPH_BUDGET: u64 = 4 << 30;
-
-/// An upper bound on the bytes of the move graph of `piece` on `board`: four
-/// per move plus the per-square arrays. A ride is bounded by how far it can
-/// go on the board (on a wrapping board, until it has passed every cell).
-pub fn graph_bytes(board: &Board, piece: &Piece) -> u64 {
-    let n = board.len() as u64;
-    n.saturating_mul(moves_per_square(board, piece).min(n))
-        .saturating_mul(4)
-        + n * 16
-}
-
-/// An upper bound on the moves from one square: each of the piece's moves
-/// counted once per square it can ride to.
-fn moves_per_square(board: &Board, piece: &Piece) -> u64 {
-    let (w, h) = (u64::from(board.width()), u64::from(board.height()));
-    let wraps = board.topology() != crate::model::Topology::Plain;
-    piece
-        .moves()
-        .iter()
-        .map(|m| {
-            let step = u64::from(m.dx.unsigned_abs().max(m.dy.unsigned_abs())).max(1);
-            let reach = if wraps { w * h } else { w.max(h) / step };
-            u64::from(m.range).min(reach.max(1))
-        })
-        .fold(0u64, u64::saturating_add)
-}
-
-/// The most memory the genetic solver may take besides the move graph
-/// (estimated before it starts; see [`genetic_bytes`]).
-pub const GENETIC_BUDGET: u64 = 4 << 30;
-
-/// An estimate of the bytes the genetic solver with `opts` needs for `piece`
-/// on `board`, besides the move graph: see [`genetic::memory_bytes`]. The
-/// move slots per square are bounded like the graph's moves; `threads` is
-/// how many workers may evaluate the population (rayon's pool size).
-pub fn genetic_bytes(board: &Board, piece: &Piece, opts: &GeneticOptions, threads: usize) -> u64 {
-    genetic::memory_bytes(
-        board.len(),
-        moves_per_square(board, piece),
-        graph_bytes(board, piece),
-        &opts.params(),
-        threads,
-    )
-}
-
-/// Why the genetic solver with `opts` does not fit in [`GENETIC_BUDGET`]
+/// Why the genetic solver with `opts` does not fit in [`budget::GENETIC`]
 /// for `piece` on `board`: the message and a hint, or None if it fits.
 pub fn genetic_too_big(
     board: &Board,
@@ -355,8 +316,9 @@ pub fn genetic_too_big(
     opts: &GeneticOptions,
 ) -> Option<(String, String)> {
     let threads = rayon::current_num_threads();
-    let need = genetic_bytes(board, piece, opts, threads);
-    if need <= GENETIC_BUDGET {
+    let need = |opts: &GeneticOptions| genetic::estimate_bytes(board, piece, opts, threads);
+    let bytes_needed = need(opts);
+    if bytes_needed <= budget::GENETIC {
         return None;
     }
     let params = opts.params();
@@ -364,51 +326,24 @@ pub fn genetic_too_big(
     let message = format!(
         "the genetic solver's population of {} on this board of {n} squares would need about {} ({} moves per individual, two generations at a time), more than the {} allowed",
         params.population,
-        bytes_over(need, GENETIC_BUDGET),
+        budget::bytes_over(bytes_needed, budget::GENETIC),
         n.saturating_sub(1),
-        bytes(GENETIC_BUDGET)
+        budget::bytes(budget::GENETIC)
     );
-    // The largest population that fits, if any (the estimate grows with it).
-    let with = |population: usize| GeneticOptions {
-        population: Some(population),
-        ..*opts
-    };
     let fits = |population: usize| {
-        genetic_bytes(board, piece, &with(population), threads) <= GENETIC_BUDGET
+        need(&GeneticOptions {
+            population: Some(population),
+            ..*opts
+        }) <= budget::GENETIC
     };
-    let help = if fits(1) {
-        let (mut lo, mut hi) = (1, params.population);
-        while hi - lo > 1 {
-            let mid = lo + (hi - lo) / 2;
-            if fits(mid) { lo = mid } else { hi = mid }
+    let help = match budget::largest_that_fits(1, params.population, fits) {
+        Some(most) => {
+            format!("a population of at most {most} fits: `solver: Genetic(population: {most})`")
         }
-        format!("a population of at most {lo} fits: `solver: Genetic(population: {lo})`")
-    } else {
-        "no population fits a board this large; the warnsdorff or backtrack solver does".to_string()
+        None => "no population fits a board this large; the warnsdorff or backtrack solver does"
+            .to_string(),
     };
     Some((message, help))
-}
-
-/// `need`, a size over `limit`, for people: as [`bytes`] writes it, with
-/// more digits when that would read the same as the limit.
-pub fn bytes_over(need: u64, limit: u64) -> String {
-    let shown = bytes(need);
-    if shown != bytes(limit) {
-        shown
-    } else if need >= 1 << 30 {
-        format!("{:.3} GiB", need as f64 / f64::from(1u32 << 30))
-    } else {
-        format!("{:.3} MiB", need as f64 / f64::from(1u32 << 20))
-    }
-}
-
-/// A size for people: `1.5 GiB`, or whole MiB below a GiB.
-pub fn bytes(b: u64) -> String {
-    if b >= 1 << 30 {
-        format!("{:.1} GiB", b as f64 / f64::from(1u32 << 30))
-    } else {
-        format!("{:.0} MiB", b as f64 / f64::from(1u32 << 20))
-    }
 }
 
 fn is_blank(text: &str) -> bool {

@@ -28,7 +28,8 @@ use font8x8::legacy::{BASIC_LEGACY, LATIN_LEGACY};
 
 use crate::model::{Board, Cell, Topology};
 use crate::puzzle::Puzzle;
-use crate::solve::record::{Moment, Recorder};
+use crate::solve::event::Event;
+use crate::solve::record::Recorder;
 use crate::solve::{Outcome, Report};
 
 /// Boards with more squares than this on a side are drawn path-only.
@@ -1630,8 +1631,8 @@ pub fn search_gif<W: Write + Send>(
             }
         };
         rec.replay(|s| {
-            let (legal, genetic, status) = match s.moment {
-                Moment::Generation {
+            let (legal, genetic, status) = match s.event {
+                Event::Generation {
                     generation,
                     fitness,
                     legal,
@@ -1644,7 +1645,7 @@ pub fn search_gif<W: Write + Send>(
                         thousands(fitness as u64)
                     ),
                 ),
-                Moment::Advance | Moment::Retreat(_) => (
+                _ => (
                     s.path.len(),
                     false,
                     format!("{} nodes{}", thousands(s.nodes), restarts(s.restarts)),
@@ -1657,8 +1658,8 @@ pub fn search_gif<W: Write + Send>(
                 genetic,
                 closing: false,
                 head: !genetic,
-                flash: match s.moment {
-                    Moment::Retreat(sq) => Some(sq),
+                flash: match s.event {
+                    Event::Retreat(sq) => Some(sq),
                     _ => None,
                 },
                 status: Some(status),

@@ -5,7 +5,10 @@ use std::fmt::Write as _;
 
 use rayon::prelude::*;
 
-use crate::model::{Board, Cell, Piece, file_name};
+use crate::analysis::Analysis;
+use crate::archive::{RunRow, StatsRow};
+use crate::count::{Counted, Shard};
+use crate::model::{Board, Cell, Goal, Piece, file_name};
 use crate::solve::{Outcome, Report};
 
 /// Boards wider or taller than this print a summary instead of the grid
@@ -122,6 +125,19 @@ fn each_part(
     }
 }
 
+/// `1234567` as `1,234,567`.
+pub fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
 /// A human-readable duration.
 pub fn duration(d: std::time::Duration) -> String {
     let s = d.as_secs_f64();
@@ -149,6 +165,12 @@ pub fn stats_line(report: &Report) -> String {
     }
     if s.restarts > 0 {
         parts.push(format!("restarts: {}", s.restarts));
+    }
+    if s.repairs > 0 {
+        parts.push(format!("repairs: {}", s.repairs));
+    }
+    if s.rotations > 0 {
+        parts.push(format!("rotations: {}", s.rotations));
     }
     parts.push(format!("time: {}", duration(s.elapsed)));
     parts.join(" · ")
@@ -280,7 +302,8 @@ pub fn write_report_json(
         "status": status,
         "reason": reason,
         "closed": closed,
-        "solver": report.solver,
+        "solver": report.solver.to_string(),
+        "solver_kind": report.solver.kind(),
         "board": { "width": board.width(), "height": board.height(), "squares": board.len(),
                    "topology": board.topology().to_string() },
         "piece": piece.to_string(),
@@ -289,6 +312,8 @@ pub fn write_report_json(
             "backtracks": s.backtracks,
             "generations": s.generations,
             "restarts": s.restarts,
+            "repairs": s.repairs,
+            "rotations": s.rotations,
             "time_ms": s.elapsed.as_secs_f64() * 1e3,
         },
     })
@@ -334,6 +359,251 @@ pub fn write_report_json(
     );
     emit("]}");
     failed
+}
+
+/// The text of `engine check`: the board, the piece and its moves, the
+/// square and move counts, and what is known without searching.
+pub fn check_report(
+    title: &str,
+    board: &Board,
+    piece_text: &str,
+    piece: &Piece,
+    a: &Analysis,
+    force_grid: bool,
+) -> String {
+    let mut out = String::new();
+    out.push_str(title);
+    out.push_str("\n\n");
+    if force_grid || grid_fits(board) {
+        out.push_str(&grid(board, &[]));
+    } else {
+        out.push_str("(board too large to print; --grid prints it anyway)\n");
+    }
+    let _ = write!(
+        out,
+        "\nPiece: {piece_text}\nMoves: {piece}\n\n{}",
+        move_diagram(piece)
+    );
+    let _ = writeln!(
+        out,
+        "\nSquares: {} ({} removed)\nMoves on this board: {}{}",
+        a.squares,
+        board.removed_count(),
+        a.moves,
+        if a.symmetric {
+            ""
+        } else {
+            " (some cannot be made back)"
+        }
+    );
+    let hist: Vec<String> = a
+        .degree_histogram
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| **c > 0)
+        .map(|(d, c)| format!("{d}: {c}"))
+        .collect();
+    let _ = writeln!(out, "Degrees (moves: squares): {}", hist.join(", "));
+    let _ = writeln!(out, "Connected parts: {}", a.components);
+    if let Some((x, y)) = a.bipartite {
+        let _ = writeln!(
+            out,
+            "Every move changes colour: {x} squares of one colour, {y} of the other"
+        );
+    }
+    for note in &a.notes {
+        let _ = writeln!(out, "{note}.");
+    }
+    match &a.impossible {
+        Some(proof) => {
+            let _ = writeln!(out, "\nNo tour exists: {proof}.");
+        }
+        None => {
+            out.push_str("\nNo quick proof that a tour is impossible; `engine run` searches.\n")
+        }
+    }
+    out
+}
+
+/// What `engine count` counts, in words: `directed open tours from a1`.
+pub fn count_subject(board: &Board, goal: &Goal) -> String {
+    format!(
+        "directed {} tours{}",
+        if goal.closed { "closed" } else { "open" },
+        match (goal.start, goal.end) {
+            (Some(s), Some(e)) => format!(" from {} to {}", board.name(s), board.name(e)),
+            (Some(s), None) => format!(" from {}", board.name(s)),
+            (None, Some(e)) => format!(" to {}, summed over every start square", board.name(e)),
+            (None, None) => format!(", summed over all {} start squares", board.len()),
+        }
+    )
+}
+
+/// The text of `engine count` after counting (`what` from
+/// [`count_subject`]): the count or its lower bound, the distinct cycles,
+/// how the work was split, and a shard's machine-readable line.
+pub fn count_report(what: &str, counted: &Counted, shard: Option<Shard>) -> String {
+    let mut out = String::new();
+    let in_shard = shard.map_or(String::new(), |s| format!(" in shard {}/{}", s.k(), s.n()));
+    match counted.stopped {
+        None => {
+            let _ = writeln!(out, "{} {what}{in_shard}", counted.tours);
+            match (counted.cycles(), shard, counted.cycles_x2) {
+                (Some(_), Some(_), Some(x2)) => {
+                    let _ = writeln!(
+                        out,
+                        "{x2} = this shard's part of twice the distinct cycles (add up cycles_x2 over the shards, then halve)"
+                    );
+                }
+                (Some(c), _, _) => {
+                    let _ = writeln!(
+                        out,
+                        "{c} distinct cycles (each counted once, whatever its start and direction)"
+                    );
+                }
+                _ => {}
+            }
+        }
+        Some(stop) => {
+            let _ = writeln!(
+                out,
+                "at least {} {what}{in_shard} (a lower bound: {stop} after {} of {} tasks)",
+                counted.tours, counted.tasks_done, counted.tasks
+            );
+            if let Some(c) = counted.cycles()
+                && shard.is_none()
+            {
+                let _ = writeln!(out, "at least {c} distinct cycles");
+            }
+        }
+    }
+    let plural = |n: usize, one: &str, many: &str| {
+        if n == 1 {
+            one.to_string()
+        } else {
+            many.to_string()
+        }
+    };
+    let _ = writeln!(
+        out,
+        "count: {} {} · {} {}{} · {} {} · {} nodes · {}",
+        counted.symmetries,
+        plural(counted.symmetries, "symmetry", "symmetries"),
+        counted.tasks,
+        plural(counted.tasks, "task", "tasks"),
+        if counted.depth > 0 {
+            format!(" (prefixes of up to {} squares)", counted.depth)
+        } else {
+            String::new()
+        },
+        counted.threads,
+        plural(counted.threads, "thread", "threads"),
+        counted.stats.nodes,
+        duration(counted.stats.elapsed)
+    );
+    if let Some(s) = shard {
+        let _ = writeln!(
+            out,
+            "shard={}/{} tours={}{} status={} tasks={}/{}",
+            s.k(),
+            s.n(),
+            counted.tours,
+            counted
+                .cycles_x2
+                .map_or(String::new(), |c| format!(" cycles_x2={c}")),
+            if counted.complete() {
+                "complete"
+            } else {
+                "partial"
+            },
+            counted.tasks_done,
+            counted.tasks
+        );
+    }
+    out
+}
+
+/// The text of `engine count` for a puzzle a proof settles at once.
+pub fn count_proven(what: &str, proof: &str, closed: bool, shard: Option<Shard>) -> String {
+    let mut out = format!("0 {what} (no tour exists: {proof})\n");
+    if closed {
+        out.push_str("0 distinct cycles\n");
+    }
+    if let Some(s) = shard {
+        let _ = writeln!(
+            out,
+            "shard={}/{} tours=0{} status=complete tasks=0/0",
+            s.k(),
+            s.n(),
+            if closed { " cycles_x2=0" } else { "" }
+        );
+    }
+    out
+}
+
+/// The table of `engine archive stats`.
+pub fn archive_stats(rows: &[StatsRow]) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "{:<28} {:<32} {:>5} {:>8} {:>8} {:>12} {:>12} {:>10}",
+        "puzzle", "solver", "runs", "success", "distinct", "mean n/gen", "median", "mean time"
+    );
+    for r in rows {
+        let generations = r.generations.iter().any(|&g| g > 0);
+        let values = if generations {
+            &r.generations
+        } else {
+            &r.nodes
+        };
+        let (mean, median) = StatsRow::mean_median(values);
+        let _ = writeln!(
+            out,
+            "{:<28} {:<32} {:>5} {:>7.0}% {:>8} {:>12.1} {:>12.1} {:>10}",
+            r.puzzle,
+            r.solver,
+            r.runs,
+            r.success_rate() * 100.0,
+            r.distinct,
+            mean,
+            median,
+            duration(std::time::Duration::from_secs_f64(r.mean_time_ms() / 1e3)),
+        );
+        if generations {
+            let _ = writeln!(
+                out,
+                "  found {} different tours with an average of {:.1} generations",
+                r.distinct, mean
+            );
+        }
+    }
+    out
+}
+
+/// The lines of `engine archive list`.
+pub fn archive_list(rows: &[RunRow]) -> String {
+    let mut out = String::new();
+    for r in rows {
+        let work = if r.generations > 0 {
+            format!("{} generations", r.generations)
+        } else {
+            format!("{} nodes", r.nodes)
+        };
+        let _ = writeln!(
+            out,
+            "{:>5}  {}  {:<24} {:<10} {:<32} {work}, {}{}",
+            r.id,
+            r.created,
+            r.name,
+            r.status,
+            r.solver,
+            duration(std::time::Duration::from_secs_f64(r.time_ms.max(0.0) / 1e3)),
+            r.tour_id
+                .map(|t| format!(", tour #{t}"))
+                .unwrap_or_default()
+        );
+    }
+    out
 }
 
 /// A small diagram of the piece's moves: `@` the piece, `1`…`9`, `a`… the
@@ -389,9 +659,9 @@ mod tests {
                     best: path.clone(),
                 },
                 stats: crate::solve::Stats::default(),
-                solver: "test \"quoted\"".to_string(),
+                solver: crate::solve::SolverId::default(),
             };
-            let text = report_json("n", &b, &piece, false, &report);
+            let text = report_json("test \"quoted\"", &b, &piece, false, &report);
             let v: serde_json::Value = match serde_json::from_str(&text) {
                 Ok(v) => v,
                 Err(e) => panic!("{e}: {}", &text[..text.len().min(300)]),
@@ -401,7 +671,8 @@ mod tests {
             assert_eq!(v["squares"], serde_json::json!(names));
             assert_eq!(v["tour"], serde_json::json!(pairs));
             assert_eq!(v["status"], "gave_up");
-            assert_eq!(v["solver"], "test \"quoted\"");
+            assert_eq!(v["name"], "test \"quoted\"");
+            assert_eq!(v["solver"], "none (stopped before any solver ran)");
             assert_eq!(v["board"]["squares"], 120);
         }
     }

@@ -12,9 +12,12 @@
 
 use std::time::Instant;
 
-use super::{Goal, LARGE_BOARD, Limits, Outcome, Report, Stats, Stop, predecessors_mask};
+use super::event::{Event, Observer};
+use super::{Goal, Limits, Outcome, Report, Run, Solver, SolverId, SolverSpec, Stats, Stop, Task};
+use crate::halt::{self, Cadence, Halt};
 use crate::model::MoveGraph;
-use crate::solve::event::Observer;
+use crate::model::graph::walks::predecessors_mask;
+use crate::progress::{Progress, Unit};
 
 /// The order in which candidate moves are tried.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, serde::Deserialize, serde::Serialize)]
@@ -36,99 +39,118 @@ pub struct BacktrackOptions {
     pub node_limit: Option<u64>,
 }
 
-/// How often (in nodes) the limits are checked.
-const CHECK_EVERY: u64 = 1 << 12;
+impl Solver for BacktrackOptions {
+    fn id(&self) -> SolverId {
+        SolverId::of(SolverSpec::Backtrack(*self))
+    }
 
-/// Runs the search. With no fixed start, an open tour is looked for from
-/// every square in board order; a closed tour only from square 0 (every
-/// cycle passes through it).
-pub fn solve<O: Observer>(
-    g: &MoveGraph,
-    goal: &Goal,
-    opts: &BacktrackOptions,
-    limits: &Limits,
-    obs: &mut O,
-) -> Report {
-    let started = Instant::now();
-    let solver = format!(
-        "backtrack (order: {})",
-        match opts.order {
-            Order::Given => "given",
-            Order::Warnsdorff => "warnsdorff",
-        }
-    );
-    let mut limits = *limits;
-    if let Some(n) = opts.node_limit {
-        limits.nodes = Some(limits.nodes.map_or(n, |m| m.min(n)));
-    }
-    let mut pruned = match opts.order {
-        Order::Given => None,
-        Order::Warnsdorff => Some(Pruned::new(g)),
-    };
-    // Target lists take a second and hundreds of megabytes on the largest
-    // boards: built under the time limit.
-    let expired = || limits.expired();
-    let reversed = pruned.as_ref().and_then(|p| p.rev.as_ref());
-    if !g.prepare_lists_until(&expired) || !reversed.is_none_or(|r| r.prepare_lists_until(&expired))
-    {
-        return Report::stopped_in_setup(&limits, started.elapsed(), solver);
-    }
-    let starts: Vec<u32> = match goal.start {
-        Some(s) => vec![s],
-        None if goal.closed => vec![0],
-        None => (0..g.len() as u32).collect(),
-    };
-    let mut stats = Stats::default();
-    let mut best: Vec<u32> = Vec::new();
-    let mut outcome = None;
-    for (i, &s) in starts.iter().enumerate() {
-        if i > 0 {
-            stats.restarts += 1;
-            obs.restart();
-        }
-        let mut goal_s = *goal;
-        goal_s.start = Some(s);
-        let r = match pruned.as_mut() {
-            None => given(g, &goal_s, &limits, obs, &mut stats),
-            Some(p) => p.search(g, &goal_s, &limits, obs, &mut stats),
-        };
-        match r {
-            Search::Found(t) => {
-                outcome = Some(Outcome::Found(t));
-                break;
+    /// Runs the search. With no fixed start, an open tour is looked for from
+    /// every square in board order; a closed tour only from square 0 (every
+    /// cycle passes through it). Nodes count against `node_limit` and the
+    /// run's node budget, whichever is smaller.
+    fn solve<O: Observer>(&self, task: &Task<'_>, run: Run<'_, O>) -> Report {
+        let started = Instant::now();
+        let (g, goal) = (task.graph, &task.goal);
+        let limits = run.limits.with_nodes(self.node_limit);
+        let obs = run.observer;
+        // Target lists take a second and hundreds of megabytes on the
+        // largest boards: built under the limits.
+        let setup = || -> Result<Option<Pruned>, Stop> {
+            g.prepare_lists(&limits)?;
+            match self.order {
+                Order::Given => Ok(None),
+                Order::Warnsdorff => Ok(Some(Pruned::new(g, &limits)?)),
             }
-            Search::Exhausted(b) => {
-                if b.len() > best.len() {
-                    best = b;
+        };
+        let mut pruned = match setup() {
+            Ok(p) => p,
+            Err(stop) => return Report::stopped(stop, started.elapsed(), self.id()),
+        };
+        run.progress.start(Unit::Nodes, None);
+        let starts: Vec<u32> = match goal.start {
+            Some(s) => vec![s],
+            None if goal.closed => vec![0],
+            None => (0..g.len() as u32).collect(),
+        };
+        let mut stats = Stats::default();
+        let mut best: Vec<u32> = Vec::new();
+        let mut outcome = None;
+        let mut search = Searching {
+            limits: &limits,
+            progress: run.progress,
+            cadence: Cadence::new(&limits, 0),
+        };
+        for (i, &s) in starts.iter().enumerate() {
+            if i > 0 {
+                stats.restarts += 1;
+                obs.event(Event::Restart, &[]);
+            }
+            let mut goal_s = *goal;
+            goal_s.start = Some(s);
+            let r = match pruned.as_mut() {
+                None => given(g, &goal_s, &mut search, obs, &mut stats),
+                Some(p) => p.search(g, &goal_s, &mut search, obs, &mut stats),
+            };
+            match r {
+                Search::Found(t) => {
+                    outcome = Some(Outcome::Found(t));
+                    break;
+                }
+                Search::Exhausted(b) => {
+                    if b.len() > best.len() {
+                        best = b;
+                    }
+                }
+                Search::Stopped(stop, b) => {
+                    if b.len() > best.len() {
+                        best = b;
+                    }
+                    outcome = Some(Outcome::stopped(stop, std::mem::take(&mut best)));
+                    break;
                 }
             }
-            Search::Stopped(stop, b) => {
-                if b.len() > best.len() {
-                    best = b;
-                }
-                outcome = Some(stop.outcome(std::mem::take(&mut best)));
-                break;
-            }
+        }
+        run.progress.set(stats.nodes);
+        let outcome = outcome.unwrap_or_else(|| {
+            let from = if goal.start.is_some() {
+                "from the given start".to_string()
+            } else if goal.closed {
+                "through the first square (every closed tour passes it)".to_string()
+            } else {
+                format!("from all {} start squares", starts.len())
+            };
+            Outcome::Impossible(format!(
+                "exhaustive search {from} found no {} tour",
+                if goal.closed { "closed" } else { "open" }
+            ))
+        });
+        stats.elapsed = started.elapsed();
+        Report {
+            outcome,
+            stats,
+            solver: self.id(),
         }
     }
-    let outcome = outcome.unwrap_or_else(|| {
-        let from = if goal.start.is_some() {
-            "from the given start".to_string()
-        } else if goal.closed {
-            "through the first square (every closed tour passes it)".to_string()
-        } else {
-            format!("from all {} start squares", starts.len())
-        };
-        Outcome::Impossible(format!(
-            "exhaustive search {from} found no {} tour",
-            if goal.closed { "closed" } else { "open" }
-        ))
-    });
-    stats.elapsed = started.elapsed();
-    Report {
-        outcome,
-        stats,
-        solver,
+}
+
+/// What a search looks at as it goes: its limits, at the cadence, and the
+/// progress channel it publishes its node count into.
+struct Searching<'s> {
+    limits: &'s Limits<'s>,
+    progress: &'s Progress,
+    cadence: Cadence,
+}
+
+impl Searching<'_> {
+    /// After each node: publishes the count and looks at the limits when a
+    /// look is due.
+    #[inline(always)]
+    fn tick(&mut self, nodes: u64) -> Result<(), Stop> {
+        if self.cadence.due(nodes) {
+            self.progress.set(nodes);
+            return self.cadence.look(self.limits, nodes);
+        }
+        Ok(())
     }
 }
 
@@ -190,7 +212,7 @@ impl Best {
 fn given<O: Observer>(
     g: &MoveGraph,
     goal: &Goal,
-    limits: &Limits,
+    run: &mut Searching,
     obs: &mut O,
     stats: &mut Stats,
 ) -> Search {
@@ -208,13 +230,12 @@ fn given<O: Observer>(
     let mut best = Best::new();
     let mut nodes = stats.nodes;
     let mut backtracks = stats.backtracks;
-    let mut next_check = nodes + CHECK_EVERY;
 
     visited[start as usize] = true;
     path.push(start);
     pos[0] = off[start as usize];
     nodes += 1;
-    obs.advance(&path);
+    obs.event(Event::Advance, &path);
     let result = loop {
         let d = path.len() - 1;
         let v = path[d] as usize;
@@ -247,12 +268,9 @@ fn given<O: Observer>(
                 pos[d + 1] = off[next as usize];
                 nodes += 1;
                 best.reached(path.len());
-                obs.advance(&path);
-                if nodes >= next_check {
-                    next_check = nodes + CHECK_EVERY;
-                    if let Some(stop) = limits.exceeded(nodes) {
-                        break Search::Stopped(stop, Vec::new());
-                    }
+                obs.event(Event::Advance, &path);
+                if let Err(stop) = run.tick(nodes) {
+                    break Search::Stopped(stop, Vec::new());
                 }
                 continue;
             }
@@ -262,7 +280,7 @@ fn given<O: Observer>(
         visited[v] = false;
         path.pop();
         backtracks += 1;
-        obs.retreat(v as u32, &path);
+        obs.event(Event::Retreat(v as u32), &path);
         if path.is_empty() {
             break Search::Exhausted(Vec::new());
         }
@@ -296,21 +314,30 @@ struct Pruned {
 }
 
 impl Pruned {
-    fn new(g: &MoveGraph) -> Pruned {
-        let rev = (!g.is_symmetric()).then(|| g.reversed());
-        Pruned {
+    /// The search's tables for `g`: the reversed graph's lists (a directed
+    /// graph only), built under `halt`.
+    fn new<H: Halt>(g: &MoveGraph, halt: &H) -> Result<Pruned, H::Stop> {
+        let rev = if g.is_symmetric() {
+            None
+        } else {
+            halt::between_passes(halt, g.len())?;
+            let r = g.reversed();
+            r.prepare_lists(halt)?;
+            Some(r)
+        };
+        Ok(Pruned {
             free_out: Vec::new(),
             free_in: Vec::new(),
             visited: Vec::new(),
             rev,
-        }
+        })
     }
 
     fn search<O: Observer>(
         &mut self,
         g: &MoveGraph,
         goal: &Goal,
-        limits: &Limits,
+        run: &mut Searching,
         obs: &mut O,
         stats: &mut Stats,
     ) -> Search {
@@ -323,13 +350,10 @@ impl Pruned {
             None => g,
         };
         // The passes below each sweep every square: on large boards they
-        // add up, so look at the clock between them.
-        let setup_over = || {
-            (n >= LARGE_BOARD && limits.expired())
-                .then(|| limits.exceeded(0).unwrap_or(Stop::Interrupted))
-        };
+        // add up, so look at the limits between them.
+        let limits = run.limits;
         let closes = goal.closed.then(|| predecessors_mask(g, start));
-        if let Some(stop) = setup_over() {
+        if let Err(stop) = halt::between_passes(limits, n) {
             return Search::Stopped(stop, Vec::new());
         }
         let end = if goal.closed { None } else { goal.end };
@@ -342,7 +366,7 @@ impl Pruned {
         self.free_out = (0..n as u32).map(|s| g.degree(s) as u32).collect();
         self.free_in = (0..n as u32).map(|s| rev.degree(s) as u32).collect();
         self.visited = vec![false; n];
-        if let Some(stop) = setup_over() {
+        if let Err(stop) = halt::between_passes(limits, n) {
             return Search::Stopped(stop, Vec::new());
         }
         // Closed tours: unvisited squares that can move back to the start.
@@ -368,7 +392,6 @@ impl Pruned {
         let mut best = Best::new();
         let mut nodes = stats.nodes;
         let mut backtracks = stats.backtracks;
-        let mut next_check = nodes + CHECK_EVERY;
 
         // Enter `t`: mark visited, update counts.
         macro_rules! enter {
@@ -424,7 +447,7 @@ impl Pruned {
 
         enter!(start);
         nodes += 1;
-        obs.advance(&path);
+        obs.event(Event::Advance, &path);
         let mut need_cands = true;
         let result = loop {
             let d = path.len() - 1;
@@ -493,13 +516,10 @@ impl Pruned {
                 enter!(t);
                 nodes += 1;
                 best.reached(path.len());
-                obs.advance(&path);
+                obs.event(Event::Advance, &path);
                 need_cands = true;
-                if nodes >= next_check {
-                    next_check = nodes + CHECK_EVERY;
-                    if let Some(stop) = limits.exceeded(nodes) {
-                        break Search::Stopped(stop, Vec::new());
-                    }
+                if let Err(stop) = run.tick(nodes) {
+                    break Search::Stopped(stop, Vec::new());
                 }
                 continue;
             }
@@ -508,7 +528,7 @@ impl Pruned {
             best.retreating(&path);
             let t = leave!();
             backtracks += 1;
-            obs.retreat(t, &path);
+            obs.event(Event::Retreat(t), &path);
             if path.is_empty() {
                 break Search::Exhausted(Vec::new());
             }

@@ -18,13 +18,8 @@
 use rand::RngExt;
 use rand_chacha::ChaCha8Rng;
 
+use super::event::{Event, Observer};
 use crate::model::Adjacent;
-use crate::solve::event::Observer;
-
-/// Distance of a square the breadth-first search did not reach. Distances
-/// are kept in 16 bits (a 4096x4096 board's map takes 32 MB) and saturate
-/// just below this: beyond 65534 moves they only say "far".
-pub(crate) const FAR: u16 = u16::MAX;
 
 /// How much rotating one repair may cost before it is given up.
 #[derive(Clone, Copy, Debug)]
@@ -33,113 +28,6 @@ pub(crate) struct Budget {
     pub rotations: u64,
     /// Squares moved by reversals, left.
     pub work: u64,
-}
-
-/// Breadth-first distances from `sources` over `adj` (which must be
-/// symmetric), through squares `pass` allows, up to `radius` moves. `dist`
-/// must hold `FAR` on every square the search may reach; the squares it sets
-/// are appended to `touched` (if given) so the caller can reset them cheaply.
-pub(crate) fn distances<A: Adjacent>(
-    adj: &A,
-    sources: impl IntoIterator<Item = u32>,
-    pass: impl Fn(u32) -> bool,
-    radius: u16,
-    dist: &mut [u16],
-    mut touched: Option<&mut Vec<u32>>,
-) {
-    // Level by level: two frontiers, so memory follows the widest level.
-    let mut level: Vec<u32> = Vec::new();
-    for s in sources {
-        if dist[s as usize] == FAR {
-            dist[s as usize] = 0;
-            level.push(s);
-        }
-    }
-    let mut next: Vec<u32> = Vec::new();
-    let mut d: u16 = 0;
-    while !level.is_empty() && d < radius {
-        if let Some(t) = touched.as_mut() {
-            t.extend_from_slice(&level);
-        }
-        let step = (d + 1).min(FAR - 1);
-        for &v in &level {
-            adj.each(v, |t| {
-                let slot = &mut dist[t as usize];
-                if *slot == FAR && pass(t) {
-                    *slot = step;
-                    next.push(t);
-                }
-            });
-        }
-        std::mem::swap(&mut level, &mut next);
-        next.clear();
-        d = d.saturating_add(1);
-    }
-    if let Some(t) = touched.as_mut() {
-        t.extend_from_slice(&level);
-    }
-}
-
-/// Breadth-first distances from `sources` to every square of `adj` (which
-/// must be symmetric), saturating; FAR where unreached. None if `stop`
-/// (asked every few thousand squares) said so first.
-pub(crate) fn all_distances<A: Adjacent>(
-    adj: &A,
-    sources: impl IntoIterator<Item = u32>,
-    stop: &(dyn Fn() -> bool + Sync),
-) -> Option<Vec<u16>> {
-    let mut dist = vec![FAR; adj.len()];
-    each_distance(adj, sources, stop, |s, d| dist[s as usize] = d)?;
-    Some(dist)
-}
-
-/// The breadth-first search of [`all_distances`], handing each reached
-/// square and its distance to `set` (once each, sources first) instead of
-/// keeping a map. Seen squares are marked in a bitset (an eighth of a byte
-/// each, so the marks stay in cache on large boards). None if stopped.
-pub(crate) fn each_distance<A: Adjacent>(
-    adj: &A,
-    sources: impl IntoIterator<Item = u32>,
-    stop: &(dyn Fn() -> bool + Sync),
-    mut set: impl FnMut(u32, u16),
-) -> Option<()> {
-    let n = adj.len();
-    let mut seen = vec![0u64; n.div_ceil(64)];
-    let mut level: Vec<u32> = Vec::new();
-    for s in sources {
-        let (word, bit) = (s as usize / 64, 1u64 << (s % 64));
-        if seen[word] & bit == 0 {
-            seen[word] |= bit;
-            set(s, 0);
-            level.push(s);
-        }
-    }
-    let mut next: Vec<u32> = Vec::new();
-    let mut d: u16 = 0;
-    let mut since_stop = 0usize;
-    while !level.is_empty() {
-        d = (d + 1).min(FAR - 1);
-        since_stop += level.len();
-        if since_stop >= 1 << 16 {
-            since_stop = 0;
-            if stop() {
-                return None;
-            }
-        }
-        for &v in &level {
-            adj.each(v, |t| {
-                let (word, bit) = (t as usize / 64, 1u64 << (t % 64));
-                if seen[word] & bit == 0 {
-                    seen[word] |= bit;
-                    set(t, d);
-                    next.push(t);
-                }
-            });
-        }
-        std::mem::swap(&mut level, &mut next);
-        next.clear();
-    }
-    Some(())
 }
 
 /// Reverses `path[i + 1..]`, keeping `pos` (the index of each square on the
@@ -309,7 +197,7 @@ pub(crate) fn rotate_end<A: Adjacent, O: Observer>(
             rotate(path, pos, pivot);
             rotations += 1;
             if O::ACTIVE {
-                obs.advance(path);
+                obs.event(Event::Rewrite { from: pivot + 1 }, path);
             }
         }
     }
@@ -318,8 +206,11 @@ pub(crate) fn rotate_end<A: Adjacent, O: Observer>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::halt::Never;
+    use crate::model::graph::walks::all_distances;
     use crate::model::{Adjacency, Board, MoveGraph, Piece};
     use crate::solve::event::NoObserver;
+    use crate::solve::{Solver, Task};
     use rand::SeedableRng;
 
     /// An open knight's tour of 6x6 from a1, rotated towards closing:
@@ -329,7 +220,7 @@ mod tests {
     fn rotations_keep_a_hamiltonian_path() {
         let b = Board::rectangle(6, 6);
         let piece = Piece::leaper(1, 2, 1);
-        let g = MoveGraph::build(&b, &piece);
+        let Ok(g) = MoveGraph::build(&b, &piece, &Never);
         let Adjacency::Leaper(adj) = g.adjacency() else {
             panic!("a full board is implicit");
         };
@@ -337,13 +228,8 @@ mod tests {
             start: Some(0),
             ..Default::default()
         };
-        let tour = crate::solve::backtrack::solve(
-            &g,
-            &open,
-            &Default::default(),
-            &crate::solve::Limits::none(),
-            &mut NoObserver,
-        );
+        let tour = crate::solve::backtrack::BacktrackOptions::default()
+            .solve_quietly(&Task::new(&g, &b, &piece, open));
         let crate::solve::Outcome::Found(mut path) = tour.outcome else {
             panic!("6x6 has open tours");
         };
@@ -351,7 +237,7 @@ mod tests {
         for (i, &s) in path.iter().enumerate() {
             pos[s as usize] = i as u32;
         }
-        let dist = all_distances(&adj, g.neighbours(0), &|| false).unwrap_or_default();
+        let Ok(dist) = all_distances(&adj, g.neighbours(0), &Never);
         let mut closed_some = false;
         for seed in 0..20 {
             let mut budget = Budget {

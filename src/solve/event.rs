@@ -1,29 +1,105 @@
-//! Search events: how a solver lets a renderer watch it without knowing who
-//! watches. Solvers take the observer as a generic parameter, so with
-//! [`NoObserver`] every call compiles to nothing.
+//! Search events: how a solver lets a renderer, a recorder or a trace watch
+//! it without knowing who watches.
+//!
+//! A solver holds a *path* (a walk of squares; the genetic solver, its best
+//! walk) and reports every change to it as an [`Event`] together with the
+//! whole path after the change. The events are a contract: replaying them
+//! from an empty path with [`Event::apply`] gives, after every event, exactly
+//! the path the solver held. Solvers take the observer as a generic
+//! parameter, so with [`NoObserver`] every call compiles to nothing.
 
-/// Receives a solver's search events. Every method has an empty default.
+/// One change to the path a solver holds. Each comes with the whole path
+/// after the change.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Event {
+    /// Exactly one square was appended: the path is the previous path plus
+    /// its new last square.
+    Advance,
+    /// Exactly the last square was removed; this is the square.
+    Retreat(u32),
+    /// The path changed in place from index `from` on — a reversal, a
+    /// splice, a rotation: its first `from` squares are unchanged, the rest
+    /// (and the length) may differ.
+    Rewrite {
+        /// The first index that may differ.
+        from: usize,
+    },
+    /// A new search begins: the path is empty (a new start square, a
+    /// restart, a fallback solver).
+    Restart,
+    /// A generation of the genetic solver: the path is replaced by its best
+    /// individual's walk, of which the first `legal` squares are a legal
+    /// path (the rest were reached by illegal moves, if any).
+    Generation {
+        /// Generation number, from 1.
+        generation: u64,
+        /// The individual's fitness.
+        fitness: usize,
+        /// Length of the walk's legal prefix.
+        legal: usize,
+    },
+}
+
+impl Event {
+    /// Applies this event to `path`, the path before it, given `after`, the
+    /// path the solver reports after it; `Err` says how the report breaks
+    /// the contract. For checking solvers and for replaying streams.
+    pub fn apply(self, path: &mut Vec<u32>, after: &[u32]) -> Result<(), String> {
+        match self {
+            Event::Advance => {
+                let Some((&last, rest)) = after.split_last() else {
+                    return Err("advance to an empty path".into());
+                };
+                if rest != &path[..] {
+                    return Err(format!(
+                        "advance: the path was {} squares and is now {} (not one more)",
+                        path.len(),
+                        after.len()
+                    ));
+                }
+                path.push(last);
+            }
+            Event::Retreat(square) => {
+                if path.last() != Some(&square) || after != &path[..path.len() - 1] {
+                    return Err(format!(
+                        "retreat from {square}: not the last square removed"
+                    ));
+                }
+                path.pop();
+            }
+            Event::Rewrite { from } => {
+                if from > path.len() || from > after.len() || after[..from] != path[..from] {
+                    return Err(format!("rewrite from {from}: the prefix changed"));
+                }
+                path.truncate(from);
+                path.extend_from_slice(&after[from..]);
+            }
+            Event::Restart => {
+                if !after.is_empty() {
+                    return Err("restart with a non-empty path".into());
+                }
+                path.clear();
+            }
+            Event::Generation { legal, .. } => {
+                if legal > after.len() {
+                    return Err("generation: legal prefix longer than the walk".into());
+                }
+                path.clear();
+                path.extend_from_slice(after);
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Receives a solver's search events.
 pub trait Observer {
     /// True if this observer wants events at all; solvers may skip work
-    /// (like building a path slice) when it is false.
+    /// (like keeping a path they would not otherwise need) when it is false.
     const ACTIVE: bool = true;
 
-    /// The search stepped onto a square; `path` is the whole current path.
-    #[inline]
-    fn advance(&mut self, _path: &[u32]) {}
-
-    /// The search stepped back off `square`; `path` is what remains.
-    #[inline]
-    fn retreat(&mut self, _square: u32, _path: &[u32]) {}
-
-    /// The search started again from scratch (a new start or a restart).
-    #[inline]
-    fn restart(&mut self) {}
-
-    /// A generation of the genetic solver: its best individual's walk, of
-    /// which the first `legal` squares are a legal path.
-    #[inline]
-    fn generation(&mut self, _generation: u64, _fitness: usize, _walk: &[u32], _legal: usize) {}
+    /// The path changed by `event`; `path` is the whole path after it.
+    fn event(&mut self, event: Event, path: &[u32]);
 }
 
 /// The observer that watches nothing.
@@ -32,32 +108,62 @@ pub struct NoObserver;
 
 impl Observer for NoObserver {
     const ACTIVE: bool = false;
+    #[inline(always)]
+    fn event(&mut self, _: Event, _: &[u32]) {}
 }
 
-/// Counts events (for tests and for sizing a recording).
+/// Counts events by kind (for tests and for sizing a recording).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct CountingObserver {
-    /// `advance` calls.
+    /// [`Event::Advance`]s.
     pub advances: u64,
-    /// `retreat` calls.
+    /// [`Event::Retreat`]s.
     pub retreats: u64,
-    /// `restart` calls.
+    /// [`Event::Rewrite`]s.
+    pub rewrites: u64,
+    /// [`Event::Restart`]s.
     pub restarts: u64,
-    /// `generation` calls.
+    /// [`Event::Generation`]s.
     pub generations: u64,
 }
 
 impl Observer for CountingObserver {
-    fn advance(&mut self, _path: &[u32]) {
-        self.advances += 1;
+    fn event(&mut self, event: Event, _: &[u32]) {
+        match event {
+            Event::Advance => self.advances += 1,
+            Event::Retreat(_) => self.retreats += 1,
+            Event::Rewrite { .. } => self.rewrites += 1,
+            Event::Restart => self.restarts += 1,
+            Event::Generation { .. } => self.generations += 1,
+        }
     }
-    fn retreat(&mut self, _square: u32, _path: &[u32]) {
-        self.retreats += 1;
+}
+
+impl<O: Observer> Observer for &mut O {
+    const ACTIVE: bool = O::ACTIVE;
+    #[inline(always)]
+    fn event(&mut self, event: Event, path: &[u32]) {
+        (**self).event(event, path);
     }
-    fn restart(&mut self) {
-        self.restarts += 1;
-    }
-    fn generation(&mut self, _g: u64, _f: usize, _w: &[u32], _l: usize) {
-        self.generations += 1;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn apply_follows_the_contract_and_names_breaches() {
+        let mut p = Vec::new();
+        assert!(Event::Advance.apply(&mut p, &[3]).is_ok());
+        assert!(Event::Advance.apply(&mut p, &[3, 5]).is_ok());
+        assert!(Event::Rewrite { from: 1 }.apply(&mut p, &[3, 9, 5]).is_ok());
+        assert_eq!(p, [3, 9, 5]);
+        assert!(Event::Retreat(5).apply(&mut p, &[3, 9]).is_ok());
+        // An in-place change reported as an advance is a breach.
+        assert!(Event::Advance.apply(&mut p, &[9, 3, 4]).is_err());
+        assert!(Event::Rewrite { from: 1 }.apply(&mut p, &[4, 3]).is_err());
+        assert!(Event::Retreat(3).apply(&mut p, &[3]).is_err());
+        assert!(Event::Restart.apply(&mut p, &[]).is_ok());
+        assert!(p.is_empty());
     }
 }

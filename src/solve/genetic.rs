@@ -26,9 +26,11 @@ use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 
-use super::{Goal, Limit, Limits, Outcome, Report, Stats};
+use super::event::{Event, Observer};
+use super::{Limit, Limits, Outcome, Report, Run, Solver, SolverId, SolverSpec, Stats, Stop, Task};
+use crate::halt::{self, Halt};
 use crate::model::{Board, MoveGraph, Piece};
-use crate::solve::event::Observer;
+use crate::progress::Unit;
 
 /// Parameter presets.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, serde::Deserialize, serde::Serialize)]
@@ -84,9 +86,6 @@ pub struct GeneticOptions {
 
 /// Largest population a puzzle may ask for.
 pub const MAX_POPULATION: usize = 100_000;
-
-/// Steps (or genes drawn) between looks at the time limit.
-const STOP_EVERY: usize = 1 << 16;
 
 /// Generation limit when the puzzle sets none.
 pub const DEFAULT_GENERATIONS: u64 = 20_000;
@@ -203,26 +202,18 @@ impl GeneticOptions {
 }
 
 impl Params {
-    /// The solver's name and options, for people.
-    pub fn describe(&self) -> String {
-        format!(
-            "genetic (preset: {}, population: {}, mutation: {}, selection: {}, repair: {}, elitism: {})",
-            match self.preset {
-                Preset::Classic => "classic",
-                Preset::Tuned => "tuned",
-            },
-            self.population,
-            self.mutation,
-            match self.selection {
-                Selection::Roulette => "roulette",
-                Selection::Tournament => "tournament",
-            },
-            match self.repair {
-                Repair::Cycle => "cycle",
-                Repair::Warnsdorff => "warnsdorff",
-            },
-            self.elitism
-        )
+    /// The options that give these parameters (all but `reserve_end` and
+    /// `parallel_work`, which come from the preset).
+    pub fn options(&self) -> GeneticOptions {
+        GeneticOptions {
+            preset: self.preset,
+            population: Some(self.population),
+            mutation: Some(self.mutation),
+            generations: Some(self.generations),
+            selection: Some(self.selection),
+            repair: Some(self.repair),
+            elitism: Some(self.elitism),
+        }
     }
 }
 
@@ -248,53 +239,37 @@ pub struct MoveSlots {
 }
 
 impl MoveSlots {
-    /// The slots of `piece` on `board`. A piece with more than [`MAX_SLOTS`]
-    /// slots falls back to [`MoveSlots::of_graph`].
-    pub fn of_piece(board: &Board, piece: &Piece) -> MoveSlots {
-        // Nothing stops it, so the fallback is never taken.
-        MoveSlots::of_piece_until(board, piece, &|| false).unwrap_or(MoveSlots {
-            width: 1,
-            slots: Vec::new(),
-        })
-    }
-
-    /// [`MoveSlots::of_piece`], giving up (None) when `stop` returns true (it
-    /// is asked every few thousand squares: the slots of a 4096x4096 board
-    /// take a second to fill).
-    pub fn of_piece_until(
-        board: &Board,
-        piece: &Piece,
-        stop: &dyn Fn() -> bool,
-    ) -> Option<MoveSlots> {
+    /// The slots of `piece` on `board`, built under `halt` (the slots of a
+    /// 4096x4096 board take a second to fill). A piece with more than
+    /// [`MAX_SLOTS`] slots falls back to [`MoveSlots::of_graph`].
+    pub fn of_piece<H: Halt>(board: &Board, piece: &Piece, halt: &H) -> Result<MoveSlots, H::Stop> {
         let n = board.len();
         let moves = piece.moves();
         let mut reach = vec![0usize; moves.len()];
         for s in 0..n as u32 {
-            if s > 0 && s.is_multiple_of(1 << 16) && stop() {
-                return None;
-            }
+            halt::poll(halt, s as usize)?;
             for (i, m) in moves.iter().enumerate() {
-                reach[i] = reach[i].max(ride(board, s, m, |_, _| {}));
+                reach[i] = reach[i].max(board.ray(s, m).count());
             }
         }
         let width: usize = reach.iter().sum();
         if width > MAX_SLOTS {
-            return MoveGraph::build_until(board, piece, stop).map(|g| MoveSlots::of_graph(&g));
+            return MoveGraph::build(board, piece, halt).map(|g| MoveSlots::of_graph(&g));
         }
         let width = width.max(1);
         let mut slots = vec![n as u32; n * width];
         for s in 0..n as u32 {
-            if s > 0 && s.is_multiple_of(1 << 16) && stop() {
-                return None;
-            }
+            halt::poll(halt, s as usize)?;
             let row = &mut slots[s as usize * width..(s as usize + 1) * width];
             let mut base = 0;
             for (i, m) in moves.iter().enumerate() {
-                ride(board, s, m, |step, t| row[base + step] = t);
+                for (step, t) in board.ray(s, m).enumerate() {
+                    row[base + step] = t;
+                }
                 base += reach[i];
             }
         }
-        Some(MoveSlots { width, slots })
+        Ok(MoveSlots { width, slots })
     }
 
     /// Slots read off a move graph: square `s`'s targets in order, padded
@@ -342,30 +317,6 @@ impl MoveSlots {
     }
 }
 
-/// Follows move `m` from square `s` the way [`MoveGraph::build`] does, calling
-/// `f(step, target)` for each square reached (step 0 is the first); returns
-/// the number of squares reached.
-fn ride(board: &Board, s: u32, m: &crate::model::Move, mut f: impl FnMut(usize, u32)) -> usize {
-    let cells = board.width() as usize * board.height() as usize;
-    let mut at = board.cell(s);
-    let mut steps = 0usize;
-    while (steps as u64) < u64::from(m.range) && steps < cells {
-        let Some(next) = board.offset(at, i64::from(m.dx), i64::from(m.dy)) else {
-            break;
-        };
-        let Some(t) = board.square_at(next) else {
-            break;
-        };
-        if t == s {
-            break;
-        }
-        f(steps, t);
-        at = next;
-        steps += 1;
-    }
-    steps
-}
-
 /// Every square's out-degree, and 0 for the sentinel square `n`.
 fn degrees(g: &MoveGraph) -> Vec<u32> {
     (0..g.len() as u32)
@@ -397,7 +348,7 @@ struct Problem<'a> {
     reserve_end: bool,
     /// The time limit or Ctrl-C: a walk on a huge board takes long enough
     /// to look at it on the way (the walk then ends early, still legal).
-    stop: &'a (dyn Fn() -> bool + Sync),
+    limits: &'a Limits<'a>,
 }
 
 /// One worker's scratch arrays, reused for every decode.
@@ -514,7 +465,7 @@ impl Problem<'_> {
         }
         visit!(cur);
         for gene in genes.iter_mut() {
-            if len.is_multiple_of(STOP_EVERY) && (self.stop)() {
+            if len.is_multiple_of(halt::POLL_EVERY) && self.limits.check().is_err() {
                 break;
             }
             let remaining = n - len;
@@ -678,6 +629,21 @@ fn individual_bytes(squares: u64) -> u64 {
 }
 
 /// An estimate, made before anything is allocated, of the bytes the genetic
+/// solver with `opts` needs for `piece` on `board`, besides the move graph:
+/// see [`memory_bytes`]. The move slots per square are bounded like the
+/// graph's moves; `threads` is how many workers may evaluate the population
+/// (rayon's pool size).
+pub fn estimate_bytes(board: &Board, piece: &Piece, opts: &GeneticOptions, threads: usize) -> u64 {
+    memory_bytes(
+        board.len(),
+        MoveGraph::max_moves_per_square(board, piece),
+        MoveGraph::estimate_bytes(board, piece),
+        &opts.params(),
+        threads,
+    )
+}
+
+/// An estimate, made before anything is allocated, of the bytes the genetic
 /// solver with `params` needs on a board of `squares` squares, besides the
 /// move graph it is given: the population (two generations of n − 1 genes
 /// and a few words per individual), the move slots (`slot_width` per square, four bytes each),
@@ -713,41 +679,48 @@ pub fn memory_bytes(
         .saturating_add(per_square)
 }
 
-/// Runs the genetic algorithm on `g` with move slots `slots` (of the same
-/// board and piece), seeded by `seed`.
+impl Solver for GeneticOptions {
+    fn id(&self) -> SolverId {
+        SolverId::of(SolverSpec::Genetic(*self))
+    }
+
+    /// Runs the genetic algorithm on the task, seeded by its seed; the move
+    /// slots are read off the board and piece under the run's limits.
+    fn solve<O: Observer>(&self, task: &Task<'_>, run: Run<'_, O>) -> Report {
+        let started = std::time::Instant::now();
+        let slots = match MoveSlots::of_piece(task.board, task.piece, &run.limits) {
+            Ok(slots) => slots,
+            Err(stop) => return Report::stopped(stop, started.elapsed(), self.id()),
+        };
+        let mut report = solve_with(task, &slots, &self.params(), run);
+        report.solver = self.id();
+        report.stats.elapsed = started.elapsed();
+        report
+    }
+}
+
+/// Runs the genetic algorithm with every parameter given (for experiments
+/// that change what the puzzle file cannot, like `reserve_end`) on the
+/// task's graph, with move slots `slots` of the same board and piece.
 ///
 /// The walk starts on the goal's start square, or on the first square (the
 /// first that is not `end`, when only the end is fixed). Generation 1 is the
 /// random population; the search stops at a tour, at the generation limit
-/// (`GaveUp { limit: Generations }`), or when `limits` say so; the best walk
-/// ever decoded is the partial path it gives up with. `limits` are checked
-/// once per generation with the generation count (so a node limit there
-/// counts generations, and the progress counter shows them); the best fitness
-/// so far goes to `limits.best`.
-pub fn solve<O: Observer>(
-    g: &MoveGraph,
-    slots: &MoveSlots,
-    goal: &Goal,
-    opts: &GeneticOptions,
-    seed: u64,
-    limits: &Limits,
-    obs: &mut O,
-) -> Report {
-    solve_with(g, slots, goal, &opts.params(), seed, limits, obs)
-}
-
-/// [`solve`] with every parameter given (for experiments that change what the
-/// puzzle file cannot, like `reserve_end`).
+/// (`GaveUp { limit: Generations }`), or when the run's limits say so; the
+/// best walk ever decoded is the partial path it gives up with. The limits
+/// are looked at once per generation with the generation count (a node
+/// budget there counts generations); progress counts generations, with the
+/// best fitness so far out of the squares.
 pub fn solve_with<O: Observer>(
-    g: &MoveGraph,
+    task: &Task<'_>,
     slots: &MoveSlots,
-    goal: &Goal,
     params: &Params,
-    seed: u64,
-    limits: &Limits,
-    obs: &mut O,
+    run: Run<'_, O>,
 ) -> Report {
     let started = Instant::now();
+    let (g, goal, seed) = (task.graph, &task.goal, task.seed);
+    let limits = &run.limits;
+    let obs = run.observer;
     let params = Params {
         population: params.population.max(1),
         elitism: params.elitism.min(params.population.max(1)),
@@ -759,7 +732,7 @@ pub fn solve_with<O: Observer>(
         },
         ..*params
     };
-    let solver = params.describe();
+    let solver = SolverId::of(SolverSpec::Genetic(params.options()));
     let n = g.len();
     let mut stats = Stats::default();
     if n == 0 || slots.len() != n {
@@ -780,13 +753,13 @@ pub fn solve_with<O: Observer>(
             0
         }
     });
-    let expired = || limits.expired();
-    let rev = g.reversed();
     // The reversed lists take a second and hundreds of megabytes on the
-    // largest boards: built under the time limit.
-    if !rev.prepare_lists_until(&expired) {
-        return Report::stopped_in_setup(limits, started.elapsed(), solver);
-    }
+    // largest boards: built under the limits.
+    let rev = halt::between_passes(limits, n).map(|()| g.reversed());
+    let rev = match rev.and_then(|r| r.prepare_lists(limits).map(|()| r)) {
+        Ok(r) => r,
+        Err(stop) => return Report::stopped(stop, started.elapsed(), solver),
+    };
     let (rev_off, rev_tg) = rev.raw();
     let mut closes = vec![false; n];
     if goal.closed {
@@ -809,11 +782,13 @@ pub fn solve_with<O: Observer>(
         closes,
         repair: params.repair,
         reserve_end: params.reserve_end,
-        stop: &expired,
+        limits,
     };
-    let Some(mut ga) = Ga::new(&problem, &params, seed) else {
-        return Report::stopped_in_setup(limits, started.elapsed(), solver);
+    let mut ga = match Ga::new(&problem, &params, seed) {
+        Ok(ga) => ga,
+        Err(stop) => return Report::stopped(stop, started.elapsed(), solver),
     };
+    run.progress.start(Unit::Generations, None);
     let mut best: Vec<u32> = Vec::new();
     let mut best_fitness = 0u32;
     let mut generation = 0u64;
@@ -827,14 +802,17 @@ pub fn solve_with<O: Observer>(
                 best.clear();
                 best.extend_from_slice(walk);
             }
-            obs.generation(generation, score.fitness as usize, walk, walk.len());
-        }
-        if let Some(p) = limits.best {
-            p.store(
-                u64::from(best_fitness),
-                std::sync::atomic::Ordering::Relaxed,
+            obs.event(
+                Event::Generation {
+                    generation,
+                    fitness: score.fitness as usize,
+                    legal: walk.len(),
+                },
+                walk,
             );
         }
+        run.progress.set(generation);
+        run.progress.best(u64::from(best_fitness), n as u64);
         if score.fitness as usize == n {
             break Outcome::Found(std::mem::take(&mut best));
         }
@@ -844,8 +822,8 @@ pub fn solve_with<O: Observer>(
                 best: std::mem::take(&mut best),
             };
         }
-        if let Some(stop) = limits.exceeded(generation) {
-            break stop.outcome(std::mem::take(&mut best));
+        if let Err(stop) = limits.check_work(generation) {
+            break Outcome::stopped(stop, std::mem::take(&mut best));
         }
         ga.breed();
     };
@@ -879,19 +857,19 @@ struct Ga<'p, 'a> {
 }
 
 impl<'p, 'a> Ga<'p, 'a> {
-    /// A random population; None if the time limit ran out while drawing
-    /// it (on the largest boards it is billions of genes).
-    fn new(problem: &'p Problem<'a>, params: &Params, seed: u64) -> Option<Ga<'p, 'a>> {
+    /// A random population, drawn under the limits (on the largest boards
+    /// it is billions of genes).
+    fn new(problem: &'p Problem<'a>, params: &Params, seed: u64) -> Result<Ga<'p, 'a>, Stop> {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let pop = params.population;
         let len = problem.n - 1;
         let w = problem.width as u16;
         let mut genes: Vec<u16> = Vec::with_capacity(pop * len);
         while genes.len() < pop * len {
-            let more = (pop * len - genes.len()).min(STOP_EVERY);
+            let more = (pop * len - genes.len()).min(halt::POLL_EVERY);
             genes.extend((0..more).map(|_| rng.random_range(0..w)));
-            if genes.len() < pop * len && (problem.stop)() {
-                return None;
+            if genes.len() < pop * len {
+                problem.limits.check()?;
             }
         }
         let forward: Vec<bool> = (0..pop).map(|_| rng.random_bool(0.5)).collect();
@@ -900,7 +878,7 @@ impl<'p, 'a> Ga<'p, 'a> {
         } else {
             1
         };
-        Some(Ga {
+        Ok(Ga {
             problem,
             params: *params,
             len,
@@ -1070,6 +1048,7 @@ impl<'p, 'a> Ga<'p, 'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::halt::Never;
     use crate::model::Cell;
 
     #[test]
@@ -1121,13 +1100,16 @@ mod tests {
             closer_list: Vec::new(),
             repair,
             reserve_end: false,
-            stop: &never,
+            limits: &NO_LIMITS,
         }
     }
 
-    fn never() -> bool {
-        false
-    }
+    static NO_LIMITS: Limits<'static> = Limits {
+        deadline: None,
+        nodes: None,
+        interrupt: None,
+        cancel: None,
+    };
 
     /// The write-up's decoding, on coordinates: try the gene's move; while it
     /// leaves the board or lands on a visited square, step the gene forward
@@ -1173,9 +1155,9 @@ mod tests {
         for (w, h) in [(5, 5), (6, 6), (8, 8), (7, 4)] {
             let board = Board::rectangle(w, h);
             let piece = Piece::leaper(1, 2, 1);
-            let g = MoveGraph::build(&board, &piece);
+            let Ok(g) = MoveGraph::build(&board, &piece, &Never);
             let rev = g.reversed();
-            let slots = MoveSlots::of_piece(&board, &piece);
+            let Ok(slots) = MoveSlots::of_piece(&board, &piece, &Never);
             let p = problem(&g, &rev, &slots, Repair::Cycle);
             let mut sc = Scratch::new(g.len());
             for _ in 0..200 {
@@ -1198,9 +1180,9 @@ mod tests {
     fn warnsdorff_repair_keeps_only_warnsdorff_moves() {
         let board = Board::rectangle(8, 8);
         let piece = Piece::leaper(1, 2, 1);
-        let g = MoveGraph::build(&board, &piece);
+        let Ok(g) = MoveGraph::build(&board, &piece, &Never);
         let rev = g.reversed();
-        let slots = MoveSlots::of_piece(&board, &piece);
+        let Ok(slots) = MoveSlots::of_piece(&board, &piece, &Never);
         let p = problem(&g, &rev, &slots, Repair::Warnsdorff);
         let mut sc = Scratch::new(g.len());
         let mut rng = ChaCha8Rng::seed_from_u64(1);

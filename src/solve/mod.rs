@@ -1,51 +1,31 @@
-//! Solvers. Each works on a [`MoveGraph`] and a [`Goal`] and returns a
-//! [`Report`]: an [`Outcome`] plus [`Stats`].
+//! Solvers, and the one interface they share.
+//!
+//! Every solver implements [`Solver`]: it takes a [`Task`] (the move graph,
+//! the board and piece it came from, the goal and the seed) and a [`Run`]
+//! (the limits to obey, the progress channel to publish into, the observer
+//! to tell its search events to) and returns a [`Report`]: an [`Outcome`],
+//! [`Stats`] and the [`SolverId`] that produced it. The options type of each
+//! solver is the solver. [`runner`] is the one place that chooses among
+//! them (`Auto` and its fallback live there).
 
 pub mod backtrack;
 mod close;
 pub mod event;
+pub mod genetic;
+mod identity;
 pub mod record;
 pub mod runner;
+pub mod warnsdorff;
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use crate::model::MoveGraph;
+pub use crate::halt::{Limit, Limits, Stop};
+pub use crate::model::Goal;
+pub use identity::{AutoPick, SolverId};
 
-/// What a tour must satisfy besides visiting every square once.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub struct Goal {
-    /// The last square must be one move from the first.
-    pub closed: bool,
-    /// Fixed first square, or any.
-    pub start: Option<u32>,
-    /// Fixed last square, or any (open tours only).
-    pub end: Option<u32>,
-}
-
-/// Which limit stopped a search.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Limit {
-    /// `--time-limit` ran out.
-    Time,
-    /// `node_limit` ran out.
-    Nodes,
-    /// `generations` ran out.
-    Generations,
-    /// `restarts` ran out.
-    Restarts,
-}
-
-impl std::fmt::Display for Limit {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(match self {
-            Limit::Time => "time limit",
-            Limit::Nodes => "node limit",
-            Limit::Generations => "generation limit",
-            Limit::Restarts => "restart limit",
-        })
-    }
-}
+use crate::model::{Board, MoveGraph, Piece};
+use crate::progress::Progress;
+use event::Observer;
 
 /// How a search ended.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -69,16 +49,6 @@ pub enum Outcome {
 }
 
 impl Outcome {
-    /// The process exit code the command line uses for this outcome.
-    pub fn exit_code(&self) -> i32 {
-        match self {
-            Outcome::Found(_) => 0,
-            Outcome::Impossible(_) => 1,
-            Outcome::GaveUp { .. } => 3,
-            Outcome::Interrupted { .. } => 130,
-        }
-    }
-
     /// The tour, or the best partial path.
     pub fn path(&self) -> &[u32] {
         match self {
@@ -87,9 +57,19 @@ impl Outcome {
             Outcome::GaveUp { best, .. } | Outcome::Interrupted { best } => best,
         }
     }
+
+    /// The outcome of work stopped by `stop` with best path `best`. A
+    /// cancelled search reads as interrupted; the runner, which cancelled
+    /// it, replaces it with the answer it has.
+    pub fn stopped(stop: Stop, best: Vec<u32>) -> Outcome {
+        match stop {
+            Stop::Limit(limit) => Outcome::GaveUp { limit, best },
+            Stop::Interrupted | Stop::Cancelled => Outcome::Interrupted { best },
+        }
+    }
 }
 
-/// Counters every solver keeps.
+/// What a run cost: the counters every solver keeps.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Stats {
     /// Squares entered (a start square counts).
@@ -100,108 +80,44 @@ pub struct Stats {
     pub generations: u64,
     /// Restarts (Warnsdorff) or extra start squares tried.
     pub restarts: u64,
+    /// Stuck walks repaired (Warnsdorff).
+    pub repairs: u64,
+    /// Pósa rotations made (Warnsdorff).
+    pub rotations: u64,
     /// Wall time of the search.
     pub elapsed: Duration,
 }
 
+impl Stats {
+    /// Adds the counters of a later stage of the same run.
+    pub fn add(&mut self, other: &Stats) {
+        self.nodes += other.nodes;
+        self.backtracks += other.backtracks;
+        self.generations += other.generations;
+        self.restarts += other.restarts;
+        self.repairs += other.repairs;
+        self.rotations += other.rotations;
+        self.elapsed += other.elapsed;
+    }
+}
+
 /// A solver's answer.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Report {
     /// How it ended.
     pub outcome: Outcome,
     /// What it cost.
     pub stats: Stats,
-    /// The solver and its options, for people (e.g. `backtrack (order: given)`).
-    pub solver: String,
-}
-
-/// Limits on a search: a deadline, a node budget and an interrupt flag.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Limits<'a> {
-    /// Stop at this instant.
-    pub deadline: Option<Instant>,
-    /// Stop after this many nodes.
-    pub nodes: Option<u64>,
-    /// Stop when this becomes true (set by a Ctrl-C handler).
-    pub interrupt: Option<&'a AtomicBool>,
-    /// Stop when this becomes true because the answer is known elsewhere
-    /// (the runner's proofs found no tour can exist); reported as
-    /// [`Stop::Interrupted`], which the runner then replaces.
-    pub cancel: Option<&'a AtomicBool>,
-    /// Where solvers publish their node count for a progress display.
-    pub progress: Option<&'a AtomicU64>,
-    /// Where a solver publishes its best score so far (the genetic solver's
-    /// best fitness) for a progress display.
-    pub best: Option<&'a AtomicU64>,
-}
-
-impl<'a> Limits<'a> {
-    /// No limits at all.
-    pub fn none() -> Limits<'static> {
-        Limits::default()
-    }
-
-    /// A limit of `secs` seconds from now.
-    pub fn with_time(self, secs: Option<f64>) -> Limits<'a> {
-        self.with_time_from(Instant::now(), secs)
-    }
-
-    /// A limit of `secs` seconds from `start` (when the command began, so
-    /// the limit covers reading the puzzle and building its graph too).
-    pub fn with_time_from(mut self, start: Instant, secs: Option<f64>) -> Limits<'a> {
-        self.deadline = secs.map(|s| start + Duration::from_secs_f64(s.max(0.0)));
-        self
-    }
-
-    /// Which limit, if any, has run out after `nodes` nodes. Cheap enough to
-    /// call every few thousand nodes.
-    pub fn exceeded(&self, nodes: u64) -> Option<Stop> {
-        if let Some(p) = self.progress {
-            p.store(nodes, Ordering::Relaxed);
-        }
-        if self.interrupted() {
-            return Some(Stop::Interrupted);
-        }
-        if let Some(max) = self.nodes
-            && nodes >= max
-        {
-            return Some(Stop::Limit(Limit::Nodes));
-        }
-        if let Some(d) = self.deadline
-            && Instant::now() >= d
-        {
-            return Some(Stop::Limit(Limit::Time));
-        }
-        None
-    }
-}
-
-impl Limits<'_> {
-    /// Whether Ctrl-C was pressed or the search was cancelled.
-    pub fn interrupted(&self) -> bool {
-        [self.interrupt, self.cancel]
-            .into_iter()
-            .flatten()
-            .any(|f| f.load(Ordering::Relaxed))
-    }
-
-    /// Whether the search should stop for a reason other than its node
-    /// count: an interrupt, a cancel or the deadline. For work that is not
-    /// counted in nodes (building, proofs, drawing).
-    pub fn expired(&self) -> bool {
-        self.interrupted() || self.deadline.is_some_and(|d| Instant::now() >= d)
-    }
+    /// Which solver, with which options.
+    pub solver: SolverId,
 }
 
 impl Report {
-    /// The report of a search stopped by `limits` (time limit or Ctrl-C)
-    /// before it had a path: while it was still setting up.
-    pub fn stopped_in_setup(limits: &Limits, elapsed: Duration, solver: String) -> Report {
+    /// The report of work stopped by `stop` before it had a path (while it
+    /// was still setting up).
+    pub fn stopped(stop: Stop, elapsed: Duration, solver: SolverId) -> Report {
         Report {
-            outcome: limits
-                .exceeded(0)
-                .unwrap_or(Stop::Interrupted)
-                .outcome(Vec::new()),
+            outcome: Outcome::stopped(stop, Vec::new()),
             stats: Stats {
                 elapsed,
                 ..Stats::default()
@@ -211,42 +127,89 @@ impl Report {
     }
 }
 
-/// Boards with at least this many squares look at the time limit between
-/// their solvers' whole-board setup passes (smaller ones finish a pass in
-/// well under a millisecond, and always get their first step).
-pub(crate) const LARGE_BOARD: usize = 1 << 16;
-
-/// Why a search stopped early.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Stop {
-    /// A limit ran out.
-    Limit(Limit),
-    /// Interrupted.
-    Interrupted,
+/// What to solve: the move graph, the board and piece it was built from,
+/// the goal and the seed of every random choice.
+#[derive(Clone, Copy, Debug)]
+pub struct Task<'t> {
+    /// The move graph: all most solvers see.
+    pub graph: &'t MoveGraph,
+    /// The board the graph was built on.
+    pub board: &'t Board,
+    /// The piece the graph was built from.
+    pub piece: &'t Piece,
+    /// Open or closed, start and end.
+    pub goal: Goal,
+    /// Seed of every random choice.
+    pub seed: u64,
 }
 
-impl Stop {
-    /// The outcome for a search stopped this way with best path `best`.
-    pub fn outcome(self, best: Vec<u32>) -> Outcome {
-        match self {
-            Stop::Limit(limit) => Outcome::GaveUp { limit, best },
-            Stop::Interrupted => Outcome::Interrupted { best },
+impl<'t> Task<'t> {
+    /// The task of `graph`, built from `piece` on `board`, for `goal`, seed 0.
+    pub fn new(graph: &'t MoveGraph, board: &'t Board, piece: &'t Piece, goal: Goal) -> Task<'t> {
+        Task {
+            graph,
+            board,
+            piece,
+            goal,
+            seed: 0,
+        }
+    }
+
+    /// This task with another seed.
+    pub fn with_seed(self, seed: u64) -> Task<'t> {
+        Task { seed, ..self }
+    }
+}
+
+/// How to run a solver: the limits it obeys, where it publishes progress,
+/// and who watches its search.
+pub struct Run<'r, O> {
+    /// When to stop.
+    pub limits: Limits<'r>,
+    /// Where to publish progress.
+    pub progress: &'r Progress,
+    /// Who is told every search event.
+    pub observer: &'r mut O,
+}
+
+impl<'r, O: Observer> Run<'r, O> {
+    /// A run with `limits`, publishing into `progress`, watched by `observer`.
+    pub fn new(limits: Limits<'r>, progress: &'r Progress, observer: &'r mut O) -> Run<'r, O> {
+        Run {
+            limits,
+            progress,
+            observer,
+        }
+    }
+
+    /// The same run, borrowed for one stage of a longer one.
+    pub fn reborrow(&mut self) -> Run<'_, O> {
+        Run {
+            limits: self.limits,
+            progress: self.progress,
+            observer: &mut *self.observer,
         }
     }
 }
 
-/// Squares from which the tour may close back to `start` (its predecessors).
-pub(crate) fn predecessors_mask(g: &MoveGraph, start: u32) -> Vec<bool> {
-    let mut mask = vec![false; g.len()];
-    for s in 0..g.len() as u32 {
-        if g.has_edge(s, start) {
-            mask[s as usize] = true;
-        }
+/// A solver: its options type, run on a task.
+pub trait Solver {
+    /// Solves `task` within `run`.
+    fn solve<O: Observer>(&self, task: &Task<'_>, run: Run<'_, O>) -> Report;
+
+    /// Who this solver is, as data.
+    fn id(&self) -> SolverId;
+
+    /// Solves `task` with no limits, publishing nowhere and watched by no
+    /// one (for examples and tests).
+    fn solve_quietly(&self, task: &Task<'_>) -> Report {
+        let progress = Progress::new();
+        self.solve(
+            task,
+            Run::new(Limits::none(), &progress, &mut event::NoObserver),
+        )
     }
-    mask
 }
-pub mod genetic;
-pub mod warnsdorff;
 
 /// Which solver a puzzle asks for, with its options.
 #[derive(Clone, Copy, Debug, PartialEq, Default, serde::Deserialize, serde::Serialize)]
@@ -260,4 +223,16 @@ pub enum SolverSpec {
     Warnsdorff(warnsdorff::WarnsdorffOptions),
     /// Genetic algorithm.
     Genetic(genetic::GeneticOptions),
+}
+
+impl SolverSpec {
+    /// The solver's kind, as a short name (`auto`, `backtrack`, …).
+    pub fn kind(&self) -> &'static str {
+        match self {
+            SolverSpec::Auto => "auto",
+            SolverSpec::Backtrack(_) => "backtrack",
+            SolverSpec::Warnsdorff(_) => "warnsdorff",
+            SolverSpec::Genetic(_) => "genetic",
+        }
+    }
 }

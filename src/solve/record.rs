@@ -1,4 +1,4 @@
-//! Bounded, even sampling of a long stream of search events.
+//! The recorder: bounded, even sampling of a long stream of search events.
 //!
 //! A search may take billions of steps; a GIF of it can show a few hundred.
 //! [`Recorder`] is an [`Observer`] that keeps a snapshot of the path at every
@@ -12,15 +12,20 @@
 //! it), so a long walk that only grows costs little more than the walk
 //! itself. Between snapshots an event costs a few integer operations.
 //!
+//! The snapshots are of the events as the solver sent them ([`Event`]):
+//! each kept one holds its event and the whole path after it. A rewrite
+//! (`Event::Rewrite { from }`) lowers the prefix known to be shared with the
+//! last snapshot to `from`, so in-place changes are stored exactly.
+//!
 //! ```
-//! use engine::solve::event::Observer;
+//! use engine::solve::event::{Event, Observer};
 //! use engine::solve::record::Recorder;
 //!
 //! let mut rec = Recorder::new(9);
 //! let mut path = Vec::new();
 //! for s in 0..1000u32 {
 //!     path.push(s);
-//!     rec.advance(&path);
+//!     rec.event(Event::Advance, &path);
 //! }
 //! assert!(rec.len() <= 9);
 //! let mut lens = Vec::new();
@@ -33,49 +38,31 @@
 //! assert!(lens.windows(2).all(|w| w[1] - w[0] == lens[1] - lens[0]));
 //! ```
 
-use crate::solve::event::Observer;
-
-/// What happened at a sampled moment.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Moment {
-    /// The search stepped onto the last square of the path.
-    Advance,
-    /// The search stepped back off this square (no longer on the path).
-    Retreat(u32),
-    /// A generation of the genetic solver: the path is its best
-    /// individual's walk, of which the first `legal` squares are legal.
-    Generation {
-        /// Generation number.
-        generation: u64,
-        /// The individual's fitness.
-        fitness: usize,
-        /// Length of the walk's legal prefix.
-        legal: usize,
-    },
-}
+use super::event::{Event, Observer};
 
 /// One kept snapshot, as handed out by [`Recorder::replay`].
 #[derive(Clone, Copy, Debug)]
 pub struct Sample<'a> {
-    /// Index of the event in the whole stream (0-based).
-    pub event: u64,
+    /// Index of the event in the whole stream (0-based; restarts are not
+    /// counted).
+    pub index: u64,
     /// What happened.
-    pub moment: Moment,
+    pub event: Event,
     /// The path (or walk) at that moment.
     pub path: &'a [u32],
     /// `path[..keep]` equals the previous sample's path (a lower bound on
     /// the shared prefix; 0 for the first sample).
     pub keep: usize,
-    /// `advance` events so far, this one included: the search's nodes.
+    /// Advances so far, this one included: the search's nodes.
     pub nodes: u64,
-    /// `restart` events so far.
+    /// Restarts so far.
     pub restarts: u64,
 }
 
 #[derive(Clone, Copy, Debug)]
 struct Entry {
-    event: u64,
-    moment: Moment,
+    index: u64,
+    event: Event,
     keep: usize,
     start: usize,
     end: usize,
@@ -104,15 +91,10 @@ pub struct Recorder {
     /// The snapshots' changed suffixes, one after another.
     data: Vec<u32>,
     /// The most squares `data` keeps after a snapshot is taken (see
-    /// [`RECORD_BUDGET`]).
+    /// [`budget::RECORD`](crate::budget::RECORD); only searches of long
+    /// paths that share little on huge boards come near it).
     max_data: usize,
 }
-
-/// The most bytes a [`Recorder`]'s snapshots may hold, besides the one just
-/// taken: past it, it thins early, and stops sampling if thinning does not
-/// help. Only searches of long paths that share little on huge boards come
-/// near it.
-pub const RECORD_BUDGET: u64 = 1 << 30;
 
 impl Recorder {
     /// A recorder keeping at most `max_samples` snapshots. An even number is
@@ -136,7 +118,7 @@ impl Recorder {
             last: Vec::new(),
             entries: Vec::new(),
             data: Vec::new(),
-            max_data: (RECORD_BUDGET / 4) as usize,
+            max_data: (crate::budget::RECORD / 4) as usize,
         }
     }
 
@@ -173,20 +155,20 @@ impl Recorder {
         self.entries.is_empty()
     }
 
-    /// Events seen (advances, retreats and generations; restarts are
-    /// counted separately and are not sampled).
+    /// Events seen (all but restarts, which are counted separately and are
+    /// not sampled).
     pub fn events(&self) -> u64 {
         // `left` counts down to the event numbered `next` (wrapping once
         // sampling has stopped).
         self.next.wrapping_add(1).wrapping_sub(self.left)
     }
 
-    /// `advance` events seen: the search's nodes.
+    /// Advances seen: the search's nodes.
     pub fn nodes(&self) -> u64 {
         self.nodes
     }
 
-    /// `restart` events seen.
+    /// Restarts seen.
     pub fn restarts(&self) -> u64 {
         self.restarts
     }
@@ -214,8 +196,8 @@ impl Recorder {
             path.truncate(e.keep);
             path.extend_from_slice(&self.data[e.start..e.end]);
             f(&Sample {
+                index: e.index,
                 event: e.event,
-                moment: e.moment,
                 path: &path,
                 keep: e.keep,
                 nodes: e.nodes,
@@ -227,18 +209,18 @@ impl Recorder {
 
     /// Counts one sampled-kind event and snapshots it if it is due.
     #[inline(always)]
-    fn tick(&mut self, moment: Moment, path: &[u32]) {
+    fn tick(&mut self, event: Event, path: &[u32]) {
         // Wraps from 0 to u64::MAX once sampling has stopped: never due again.
         self.left = self.left.wrapping_sub(1);
         if self.left == 0 {
-            self.take(moment, path);
+            self.take(event, path);
         }
     }
 
     #[cold]
     #[inline(never)]
-    fn take(&mut self, moment: Moment, path: &[u32]) {
-        let event = self.next;
+    fn take(&mut self, event: Event, path: &[u32]) {
+        let index = self.next;
         let mut keep = self.low.min(self.last.len()).min(path.len());
         while keep < path.len() && keep < self.last.len() && path[keep] == self.last[keep] {
             keep += 1;
@@ -246,8 +228,8 @@ impl Recorder {
         let start = self.data.len();
         self.data.extend_from_slice(&path[keep..]);
         self.entries.push(Entry {
+            index,
             event,
-            moment,
             keep,
             start,
             end: self.data.len(),
@@ -285,7 +267,7 @@ impl Recorder {
             }
             return;
         }
-        self.next = event + self.stride;
+        self.next = index + self.stride;
         self.left = self.stride;
     }
 
@@ -328,49 +310,39 @@ impl Recorder {
 }
 
 impl Observer for Recorder {
-    // Per the Observer contract, `advance` adds one square to the path and
-    // `retreat` removes one; a new path starts after `restart`. So only the
-    // squares from `low` on can differ from the last snapshot, where `low`
-    // is the shortest the path has been since: only a retreat (or a
-    // restart) can lower it, as an advance only extends the path.
+    // Only the squares from `low` on can differ from the last snapshot,
+    // where `low` is the shortest prefix the events have left untouched
+    // since: an advance only extends the path; a retreat shortens it; a
+    // rewrite from `i` leaves its first `i` squares; a restart or a new
+    // generation leaves nothing.
     #[inline(always)]
-    fn advance(&mut self, path: &[u32]) {
-        self.nodes += 1;
-        self.tick(Moment::Advance, path);
-    }
-
-    #[inline(always)]
-    fn retreat(&mut self, square: u32, path: &[u32]) {
-        let len = path.len();
-        if len < self.low {
-            self.low = len;
+    fn event(&mut self, event: Event, path: &[u32]) {
+        match event {
+            Event::Advance => self.nodes += 1,
+            Event::Retreat(_) => self.low = self.low.min(path.len()),
+            Event::Rewrite { from } => self.low = self.low.min(from),
+            Event::Restart => {
+                self.restarts += 1;
+                self.low = 0;
+                return;
+            }
+            Event::Generation { .. } => self.low = 0,
         }
-        self.tick(Moment::Retreat(square), path);
-    }
-
-    #[inline]
-    fn restart(&mut self) {
-        self.restarts += 1;
-        self.low = 0;
-    }
-
-    #[inline]
-    fn generation(&mut self, generation: u64, fitness: usize, walk: &[u32], legal: usize) {
-        self.low = 0;
-        self.tick(
-            Moment::Generation {
-                generation,
-                fitness,
-                legal: legal.min(walk.len()),
-            },
-            walk,
-        );
+        self.tick(event, path);
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn gen_event(g: u32, n: u32) -> Event {
+        Event::Generation {
+            generation: u64::from(g),
+            fitness: n as usize,
+            legal: n as usize,
+        }
+    }
 
     #[test]
     fn max_bytes_bounds_what_is_kept() {
@@ -383,7 +355,7 @@ mod tests {
             let mut most = 0;
             for g in 0..2000u32 {
                 let walk: Vec<u32> = (0..n).map(|i| (i + g) % n).collect();
-                rec.generation(u64::from(g), n as usize, &walk, n as usize);
+                rec.event(gen_event(g, n), &walk);
                 let kept = 4 * (rec.stored_squares() + rec.last_path().len()) as u64
                     + (rec.len() * std::mem::size_of::<Entry>()) as u64;
                 assert!(kept <= bound, "{frames}: {kept} > {bound}");
@@ -409,20 +381,20 @@ mod tests {
             let up = path.len() < 3 || !(x >> 33).is_multiple_of(3) && path.len() < 40;
             if up {
                 path.push((x >> 40) as u32 % 1000);
-                rec.advance(&path);
+                rec.event(Event::Advance, &path);
             } else {
                 let s = path.pop().unwrap_or(0);
-                rec.retreat(s, &path);
+                rec.event(Event::Retreat(s), &path);
             }
             truth.push(path.clone());
         }
         let mut seen = Vec::new();
         let mut prev: Vec<u32> = Vec::new();
         rec.replay(|s| {
-            assert_eq!(s.path, &truth[s.event as usize][..], "event {}", s.event);
+            assert_eq!(s.path, &truth[s.index as usize][..], "event {}", s.index);
             assert_eq!(&s.path[..s.keep], &prev[..s.keep]);
             prev = s.path.to_vec();
-            seen.push(s.event);
+            seen.push(s.index);
             Ok::<_, ()>(())
         })
         .unwrap();
@@ -450,14 +422,14 @@ mod tests {
         let mut truth = Vec::new();
         for g in 0..20_000u32 {
             let walk: Vec<u32> = (0..n).map(|i| (i * 7 + g) % n).collect();
-            rec.generation(u64::from(g), n as usize, &walk, n as usize);
+            rec.event(gen_event(g, n), &walk);
             truth.push(walk);
             assert!(rec.stored_squares() <= rec.max_data + 2 * n as usize);
         }
         let mut seen = Vec::new();
         rec.replay(|s| {
-            assert_eq!(s.path, &truth[s.event as usize][..], "event {}", s.event);
-            seen.push(s.event);
+            assert_eq!(s.path, &truth[s.index as usize][..], "event {}", s.index);
+            seen.push(s.index);
             Ok::<_, ()>(())
         })
         .unwrap();
@@ -476,7 +448,7 @@ mod tests {
         let mut path = Vec::new();
         for s in 0..100_000u32 {
             path.push(s);
-            rec.advance(&path);
+            rec.event(Event::Advance, &path);
         }
         assert!(rec.len() > 50);
     }
@@ -494,12 +466,12 @@ mod tests {
         let mut path = Vec::new();
         for s in 0..100_000u32 {
             path.push(s);
-            rec.advance(&path);
+            rec.event(Event::Advance, &path);
         }
         // Every snapshot shares its prefix with the previous one.
         assert!(rec.stored_squares() <= 100_000);
         rec.replay(|s| {
-            assert_eq!(s.path.len() as u64, s.event + 1);
+            assert_eq!(s.path.len() as u64, s.index + 1);
             Ok::<_, ()>(())
         })
         .unwrap();
@@ -508,31 +480,24 @@ mod tests {
     #[test]
     fn restarts_and_generations_are_recorded() {
         let mut rec = Recorder::new(50);
-        rec.advance(&[1]);
-        rec.advance(&[1, 2]);
-        rec.restart();
-        rec.advance(&[7]);
-        rec.generation(3, 9, &[4, 5, 6, 4], 3);
+        rec.event(Event::Advance, &[1]);
+        rec.event(Event::Advance, &[1, 2]);
+        rec.event(Event::Restart, &[]);
+        rec.event(Event::Advance, &[7]);
+        let generation = Event::Generation {
+            generation: 3,
+            fitness: 9,
+            legal: 3,
+        };
+        rec.event(generation, &[4, 5, 6, 4]);
         let mut got = Vec::new();
         rec.replay(|s| {
-            got.push((s.path.to_vec(), s.moment, s.restarts, s.nodes));
+            got.push((s.path.to_vec(), s.event, s.restarts, s.nodes));
             Ok::<_, ()>(())
         })
         .unwrap();
-        assert_eq!(got[2], (vec![7], Moment::Advance, 1, 3));
-        assert_eq!(
-            got[3],
-            (
-                vec![4, 5, 6, 4],
-                Moment::Generation {
-                    generation: 3,
-                    fitness: 9,
-                    legal: 3
-                },
-                1,
-                3
-            )
-        );
+        assert_eq!(got[2], (vec![7], Event::Advance, 1, 3));
+        assert_eq!(got[3], (vec![4, 5, 6, 4], generation, 1, 3));
     }
 
     #[test]
@@ -540,12 +505,12 @@ mod tests {
         for cap in [1, 2] {
             let mut rec = Recorder::new(cap);
             for s in 0..10u32 {
-                rec.advance(&[s]);
+                rec.event(Event::Advance, &[s]);
             }
             assert_eq!((rec.len(), rec.events()), (1, 10));
         }
         let mut rec = Recorder::new(0);
-        rec.advance(&[0]);
+        rec.event(Event::Advance, &[0]);
         assert!(rec.is_empty());
         assert_eq!(rec.events(), 1);
     }

@@ -1,22 +1,24 @@
 //! Solving a puzzle end to end: quick proofs first, then the chosen solver,
-//! then the independent verifier on whatever tour comes out.
+//! then the independent verifier on whatever tour comes out. This is the
+//! one place that chooses among solvers: `Auto` and its fallback live here.
 
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
 
+use super::backtrack::{BacktrackOptions, Order};
+use super::event::{Event, Observer};
+use super::warnsdorff::WarnsdorffOptions;
+use super::{AutoPick, Limit, Outcome, Report, Run, Solver, SolverId, SolverSpec, Stats, Task};
 use crate::analysis;
+use crate::halt::{Halt, OrFlag, Stop};
 use crate::model::MoveGraph;
 use crate::puzzle::Puzzle;
-use crate::solve::backtrack::{self, BacktrackOptions, Order};
-use crate::solve::event::Observer;
-use crate::solve::genetic;
-use crate::solve::warnsdorff::{self, WarnsdorffOptions};
-use crate::solve::{Limit, Limits, Outcome, Report, SolverSpec, Stats};
 use crate::verify::verify;
 
 /// A solver's answer failed verification: a bug, never a user error.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct InvalidTour {
-    /// The solver that produced it.
+    /// The solver that produced it, for people.
     pub solver: String,
     /// What the verifier found wrong.
     pub problem: String,
@@ -43,29 +45,25 @@ pub const AUTO_SMALL_CLOSED: usize = 30;
 /// What `Auto` picks for a puzzle, and why. Small boards get the complete
 /// backtracker; larger ones Warnsdorff's rule, which [`solve`] follows with
 /// the backtracker if it gives up.
-pub fn auto_choice(puzzle: &Puzzle, graph: &MoveGraph) -> (SolverSpec, String) {
-    let n = graph.len();
+pub fn auto_choice(puzzle: &Puzzle, graph: &MoveGraph) -> (SolverSpec, AutoPick) {
+    let squares = graph.len();
     let small = if puzzle.goal.closed {
         AUTO_SMALL_CLOSED
     } else {
         AUTO_SMALL_OPEN
     };
-    if n <= small {
+    if squares <= small {
         (
             SolverSpec::Backtrack(BacktrackOptions {
                 order: Order::Warnsdorff,
                 node_limit: None,
             }),
-            format!(
-                "auto picked backtrack (order: warnsdorff): {n} squares is small enough to search exhaustively, so it finds a tour or proves there is none"
-            ),
+            AutoPick::Small { squares },
         )
     } else {
         (
             SolverSpec::Warnsdorff(WarnsdorffOptions::default()),
-            format!(
-                "auto picked warnsdorff: {n} squares is too many to search exhaustively, and the rule finds tours in linear time; if it gives up, backtracking follows"
-            ),
+            AutoPick::Large { squares },
         )
     }
 }
@@ -76,27 +74,44 @@ pub fn auto_choice(puzzle: &Puzzle, graph: &MoveGraph) -> (SolverSpec, String) {
 /// answer (a tour means no proof exists; a proof cancels the search).
 pub const PROOFS_BESIDE: usize = 1 << 18;
 
-/// Solves `puzzle` on its move graph `graph`: proofs first (or beside the
-/// search on large boards), then the solver. Every tour is verified before
-/// it is returned.
+/// Solves `puzzle` on its move graph `graph` within `run`: proofs first (or
+/// beside the search on large boards), then the solver. Every tour is
+/// verified before it is returned.
+///
+/// ```
+/// use engine::halt::Never;
+/// use engine::progress::Progress;
+/// use engine::puzzle::Puzzle;
+/// use engine::solve::event::NoObserver;
+/// use engine::solve::{Limits, Outcome, Run};
+///
+/// let p = Puzzle::parse("k.ron", r#"Puzzle(board: "5x5", piece: "knight", start: "a1")"#).unwrap();
+/// let Ok(g) = p.graph(&Never);
+/// let progress = Progress::new();
+/// let mut quiet = NoObserver;
+/// let run = Run::new(Limits::none(), &progress, &mut quiet);
+/// let report = engine::solve::runner::solve(&p, &g, run).unwrap();
+/// let Outcome::Found(tour) = report.outcome else { panic!() };
+/// assert!(engine::verify::verify(&p.board, &p.piece, &p.goal, &tour).is_ok());
+/// ```
 pub fn solve<O: Observer>(
     puzzle: &Puzzle,
     graph: &MoveGraph,
-    limits: &Limits,
-    obs: &mut O,
+    run: Run<'_, O>,
 ) -> Result<Report, InvalidTour> {
-    let started = std::time::Instant::now();
-    let proofs = |stop: &dyn Fn() -> bool| {
-        let name = |s| puzzle.board.name(s);
-        analysis::analyse_board_until(
+    let started = Instant::now();
+    let task = puzzle.task(graph);
+    let proofs = |halt: &(dyn Fn() -> Result<(), Stop> + Sync)| {
+        let halt = Checked(halt);
+        analysis::analyse_board(
             graph,
-            &puzzle.goal,
+            &task.goal,
             &puzzle.board,
             &puzzle.piece,
-            &name,
-            stop,
+            &|s| puzzle.board.name(s),
+            &halt,
         )
-        .and_then(|a| a.impossible)
+        .map(|a| a.impossible)
     };
     let proven = |proof: String| Report {
         outcome: Outcome::Impossible(proof),
@@ -104,29 +119,37 @@ pub fn solve<O: Observer>(
             elapsed: started.elapsed(),
             ..Stats::default()
         },
-        solver: "check (no search needed)".to_string(),
+        solver: SolverId::proofs(),
     };
     let report = if graph.len() < PROOFS_BESIDE {
-        if let Some(proof) = proofs(&|| limits.expired()) {
-            return Ok(proven(proof));
+        let limits = run.limits;
+        match proofs(&|| limits.check()) {
+            Ok(Some(proof)) => return Ok(proven(proof)),
+            Ok(None) => search(puzzle, &task, run),
+            Err(stop) => Report::stopped(stop, started.elapsed(), SolverId::default()),
         }
-        search(puzzle, graph, limits, obs)
     } else {
         let cancel = AtomicBool::new(false);
         let found = AtomicBool::new(false);
-        let searching = Limits {
-            cancel: Some(&cancel),
-            ..*limits
-        };
+        let limits = run.limits;
         let (proof, report) = std::thread::scope(|scope| {
             let checker = scope.spawn(|| {
-                let proof = proofs(&|| found.load(Ordering::Relaxed) || limits.expired());
+                let halt = OrFlag {
+                    halt: &limits,
+                    flag: &found,
+                };
+                let proof = proofs(&|| halt.check()).ok().flatten();
                 if proof.is_some() {
                     cancel.store(true, Ordering::Relaxed);
                 }
                 proof
             });
-            let report = search(puzzle, graph, &searching, obs);
+            let beside = Run {
+                limits: limits.with_cancel(&cancel),
+                progress: run.progress,
+                observer: &mut *run.observer,
+            };
+            let report = search(puzzle, &task, beside);
             if matches!(report.outcome, Outcome::Found(_)) {
                 found.store(true, Ordering::Relaxed);
             }
@@ -140,7 +163,7 @@ pub fn solve<O: Observer>(
     if let Outcome::Found(tour) = &report.outcome {
         verify(&puzzle.board, &puzzle.piece, &puzzle.goal, tour).map_err(|problem| {
             InvalidTour {
-                solver: report.solver.clone(),
+                solver: report.solver.to_string(),
                 problem,
             }
         })?;
@@ -148,67 +171,49 @@ pub fn solve<O: Observer>(
     Ok(report)
 }
 
+/// A halt given as a check (the proofs run under the run's limits, or
+/// beside a search under those limits and the flag its tour raises).
+struct Checked<'a>(&'a (dyn Fn() -> Result<(), Stop> + Sync));
+
+impl Halt for Checked<'_> {
+    type Stop = Stop;
+    fn check(&self) -> Result<(), Stop> {
+        (self.0)()
+    }
+}
+
 /// The solver the puzzle asks for (Auto: picked by size, with Warnsdorff
 /// followed by backtracking if it gives up).
-fn search<O: Observer>(puzzle: &Puzzle, graph: &MoveGraph, limits: &Limits, obs: &mut O) -> Report {
-    let auto = puzzle.solver == SolverSpec::Auto;
-    let (spec, note) = match puzzle.solver {
+fn search<O: Observer>(puzzle: &Puzzle, task: &Task<'_>, mut run: Run<'_, O>) -> Report {
+    let (spec, pick) = match puzzle.solver {
         SolverSpec::Auto => {
-            let (s, why) = auto_choice(puzzle, graph);
+            let (s, why) = auto_choice(puzzle, task.graph);
             (s, Some(why))
         }
         s => (s, None),
     };
     let mut report = match spec {
-        SolverSpec::Backtrack(opts) => backtrack::solve(graph, &puzzle.goal, &opts, limits, obs),
-        SolverSpec::Genetic(opts) => {
-            let started = std::time::Instant::now();
-            match genetic::MoveSlots::of_piece_until(&puzzle.board, &puzzle.piece, &|| {
-                limits.expired()
-            }) {
-                Some(slots) => {
-                    genetic::solve(graph, &slots, &puzzle.goal, &opts, puzzle.seed, limits, obs)
-                }
-                None => {
-                    Report::stopped_in_setup(limits, started.elapsed(), opts.params().describe())
-                }
-            }
-        }
-        SolverSpec::Warnsdorff(opts) => {
-            warnsdorff::solve(graph, &puzzle.goal, &opts, puzzle.seed, limits, obs)
-        }
-        SolverSpec::Auto => backtrack::solve(
-            graph,
-            &puzzle.goal,
-            &BacktrackOptions::default(),
-            limits,
-            obs,
-        ),
+        SolverSpec::Backtrack(o) => o.solve(task, run.reborrow()),
+        SolverSpec::Warnsdorff(o) => o.solve(task, run.reborrow()),
+        SolverSpec::Genetic(o) => o.solve(task, run.reborrow()),
+        SolverSpec::Auto => BacktrackOptions::default().solve(task, run.reborrow()),
     };
     // Auto's fallback: Warnsdorff's rule gave up, so search exhaustively
     // (within whatever time limit is left).
-    if auto
+    if pick.is_some()
         && let Outcome::GaveUp {
             limit: Limit::Restarts,
             ..
         } = report.outcome
     {
         let first = report;
-        obs.restart();
-        report = backtrack::solve(
-            graph,
-            &puzzle.goal,
-            &BacktrackOptions::default(),
-            limits,
-            obs,
-        );
-        report.solver = format!("{}, then {}", first.solver, report.solver);
-        report.stats.nodes += first.stats.nodes;
-        report.stats.restarts += first.stats.restarts;
-        report.stats.elapsed += first.stats.elapsed;
+        run.observer.event(Event::Restart, &[]);
+        report = BacktrackOptions::default().solve(task, run.reborrow());
+        let mut ran = first.solver.ran;
+        ran.append(&mut report.solver.ran);
+        report.solver.ran = ran;
+        report.stats.add(&first.stats);
     }
-    if let Some(note) = note {
-        report.solver = format!("{} [{note}]", report.solver);
-    }
+    report.solver.auto = pick;
     report
 }

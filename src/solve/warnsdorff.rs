@@ -38,10 +38,15 @@ use std::time::Instant;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use super::close::{self, Budget, FAR};
-use super::{Goal, LARGE_BOARD, Limit, Limits, Outcome, Report, Stats, Stop};
+use super::close::{self, Budget};
+use super::event::{Event, Observer};
+use super::{
+    Goal, Limit, Limits, Outcome, Report, Run, Solver, SolverId, SolverSpec, Stats, Stop, Task,
+};
+use crate::halt::{self, Cadence, Halt};
+use crate::model::graph::walks::{self, FAR};
 use crate::model::{Adjacency, Adjacent, MoveGraph};
-use crate::solve::event::Observer;
+use crate::progress::{Progress, Unit};
 
 /// How ties between equally good squares are broken.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, serde::Deserialize, serde::Serialize)]
@@ -118,9 +123,6 @@ impl Policy {
     }
 }
 
-/// How often (in squares entered) the limits are checked.
-const CHECK_EVERY: u64 = 1 << 12;
-
 /// How far (in moves) a repair looks for unvisited squares before scanning
 /// the whole board.
 const REPAIR_RADIUS: u16 = 16;
@@ -130,39 +132,30 @@ const REPAIR_RADIUS: u16 = 16;
 /// found every large board measured (BENCHMARKS.md).
 pub const RIM_LIMIT: usize = 2048 * 2048;
 
-/// Runs the solver with the options of a puzzle file and its `seed`.
-pub fn solve<O: Observer>(
-    g: &MoveGraph,
-    goal: &Goal,
-    opts: &WarnsdorffOptions,
-    seed: u64,
-    limits: &Limits,
-    obs: &mut O,
-) -> Report {
-    let restarts = opts.restarts.unwrap_or(DEFAULT_RESTARTS);
-    let mut report = solve_with(
-        g,
-        goal,
-        Policy::of(opts.tie_break),
-        restarts,
-        seed,
-        limits,
-        obs,
-    );
-    report.solver = format!(
-        "warnsdorff (tie-break: {}{})",
-        match opts.tie_break {
-            TieBreak::First => "first",
-            TieBreak::Random => "random",
-            TieBreak::Lookahead => "lookahead",
-        },
-        report.solver
-    );
-    report
+impl Solver for WarnsdorffOptions {
+    fn id(&self) -> SolverId {
+        SolverId::of(SolverSpec::Warnsdorff(*self))
+    }
+
+    /// Runs the solver with these options and the task's seed.
+    fn solve<O: Observer>(&self, task: &Task<'_>, run: Run<'_, O>) -> Report {
+        let restarts = self.restarts.unwrap_or(DEFAULT_RESTARTS);
+        let mut report = solve_with(
+            task.graph,
+            &task.goal,
+            Policy::of(self.tie_break),
+            restarts,
+            task.seed,
+            run,
+        );
+        report.solver = self.id();
+        report
+    }
 }
 
-/// Runs the solver with an explicit policy. `report.solver` holds only a
-/// suffix describing repairs and rotations (see [`solve`]).
+/// Runs the solver with an explicit policy (for measuring variants the
+/// puzzle file cannot ask for). The report's solver is Warnsdorff's with
+/// default options.
 #[doc(hidden)]
 pub fn solve_with<O: Observer>(
     g: &MoveGraph,
@@ -170,11 +163,19 @@ pub fn solve_with<O: Observer>(
     policy: Policy,
     restarts: u32,
     seed: u64,
-    limits: &Limits,
-    obs: &mut O,
+    run: Run<'_, O>,
 ) -> Report {
     let started = Instant::now();
-    let rev = (!g.is_symmetric()).then(|| g.reversed());
+    let id = WarnsdorffOptions::default().id();
+    let rev = if g.is_symmetric() {
+        None
+    } else {
+        let rev = halt::between_passes(&run.limits, g.len()).map(|()| g.reversed());
+        match rev {
+            Ok(r) => Some(r),
+            Err(stop) => return Report::stopped(stop, started.elapsed(), id),
+        }
+    };
     let max = g.max_degree();
     let width = if max > <u32 as Word>::MAX_COUNT {
         Width::Wide
@@ -193,10 +194,12 @@ pub fn solve_with<O: Observer>(
         seed,
         symmetric: g.is_symmetric(),
     };
+    run.progress.start(Unit::Nodes, None);
     let mut report = match g.adjacency() {
-        Adjacency::Leaper(a) => with_back(a, rev.as_ref(), width, &cfg, limits, obs),
-        Adjacency::Lists(a) => with_back(a, rev.as_ref(), width, &cfg, limits, obs),
+        Adjacency::Leaper(a) => with_back(a, rev.as_ref(), width, &cfg, run),
+        Adjacency::Lists(a) => with_back(a, rev.as_ref(), width, &cfg, run),
     };
+    report.solver = id;
     report.stats.elapsed = started.elapsed();
     report
 }
@@ -214,13 +217,12 @@ fn with_back<A: Adjacent + Copy, O: Observer>(
     rev: Option<&MoveGraph>,
     width: Width,
     cfg: &Config,
-    limits: &Limits,
-    obs: &mut O,
+    run: Run<'_, O>,
 ) -> Report {
     match rev.map(MoveGraph::adjacency) {
-        None => with_width(fwd, fwd, width, cfg, limits, obs),
-        Some(Adjacency::Leaper(b)) => with_width(fwd, b, width, cfg, limits, obs),
-        Some(Adjacency::Lists(b)) => with_width(fwd, b, width, cfg, limits, obs),
+        None => with_width(fwd, fwd, width, cfg, run),
+        Some(Adjacency::Leaper(b)) => with_width(fwd, b, width, cfg, run),
+        Some(Adjacency::Lists(b)) => with_width(fwd, b, width, cfg, run),
     }
 }
 
@@ -229,13 +231,12 @@ fn with_width<A: Adjacent, B: Adjacent, O: Observer>(
     back: B,
     width: Width,
     cfg: &Config,
-    limits: &Limits,
-    obs: &mut O,
+    run: Run<'_, O>,
 ) -> Report {
     match width {
-        Width::Compact => Engine::<A, B, u8, O>::new(fwd, back, cfg, limits, obs).run(),
-        Width::Normal => Engine::<A, B, u32, O>::new(fwd, back, cfg, limits, obs).run(),
-        Width::Wide => Engine::<A, B, u64, O>::new(fwd, back, cfg, limits, obs).run(),
+        Width::Compact => Engine::<A, B, u8, O>::new(fwd, back, cfg, run).run(),
+        Width::Normal => Engine::<A, B, u32, O>::new(fwd, back, cfg, run).run(),
+        Width::Wide => Engine::<A, B, u64, O>::new(fwd, back, cfg, run).run(),
     }
 }
 
@@ -409,7 +410,7 @@ enum WalkEnd {
     Stopped(Stop),
 }
 
-struct Engine<'l, 'o, A, B, W, O> {
+struct Engine<'r, A, B, W, O> {
     fwd: A,
     back: B,
     n: usize,
@@ -435,17 +436,19 @@ struct Engine<'l, 'o, A, B, W, O> {
     reference: Vec<u32>,
     cands: Vec<u32>,
     rng: ChaCha8Rng,
-    limits: &'l Limits<'l>,
-    obs: &'o mut O,
+    limits: Limits<'r>,
+    progress: &'r Progress,
+    obs: &'r mut O,
     nodes: u64,
-    next_check: u64,
+    cadence: Cadence,
     repairs: u64,
     rotations: u64,
     best: Vec<u32>,
 }
 
-impl<'l, 'o, A: Adjacent, B: Adjacent, W: Word, O: Observer> Engine<'l, 'o, A, B, W, O> {
-    fn new(fwd: A, back: B, cfg: &Config, limits: &'l Limits<'l>, obs: &'o mut O) -> Self {
+impl<'r, A: Adjacent, B: Adjacent, W: Word, O: Observer> Engine<'r, A, B, W, O> {
+    fn new(fwd: A, back: B, cfg: &Config, run: Run<'r, O>) -> Self {
+        let limits = run.limits;
         let n = fwd.len();
         Engine {
             fwd,
@@ -467,9 +470,10 @@ impl<'l, 'o, A: Adjacent, B: Adjacent, W: Word, O: Observer> Engine<'l, 'o, A, B
             cands: Vec::new(),
             rng: ChaCha8Rng::seed_from_u64(cfg.seed),
             limits,
-            obs,
+            progress: run.progress,
+            obs: run.observer,
             nodes: 0,
-            next_check: CHECK_EVERY,
+            cadence: Cadence::new(&limits, 0),
             repairs: 0,
             rotations: 0,
             best: Vec::new(),
@@ -510,14 +514,12 @@ impl<'l, 'o, A: Adjacent, B: Adjacent, W: Word, O: Observer> Engine<'l, 'o, A, B
         for attempt in 0..=u64::from(self.restarts) {
             attempts = attempt + 1;
             if attempt > 0 {
-                self.obs.restart();
+                self.obs.event(Event::Restart, &[]);
             }
             // Each pass below is a sweep over every square: on large boards
-            // they add up, so look at the clock between them.
-            if n >= LARGE_BOARD
-                && let Some(stop) = self.limits.exceeded(self.nodes)
-            {
-                outcome = Some(stop.outcome(std::mem::take(&mut self.best)));
+            // they add up, so look at the limits between them.
+            if let Err(stop) = halt::between_passes(&self.limits, n) {
+                outcome = Some(Outcome::stopped(stop, std::mem::take(&mut self.best)));
                 break;
             }
             let start = match fixed_start {
@@ -548,7 +550,7 @@ impl<'l, 'o, A: Adjacent, B: Adjacent, W: Word, O: Observer> Engine<'l, 'o, A, B
             let first = self.state.is_empty();
             let search = !reference.is_empty()
                 && (reference != self.reference || (keep_goal && self.goal_dist.is_empty()));
-            let (fwd, n, limits) = (&self.fwd, self.n, self.limits);
+            let (fwd, n, limits) = (&self.fwd, self.n, &self.limits);
             // Far fields but no rim level and no distances to keep (always
             // so on the largest boards): the search writes the far fields
             // straight into the squares' words, with no distance map.
@@ -559,41 +561,33 @@ impl<'l, 'o, A: Adjacent, B: Adjacent, W: Word, O: Observer> Engine<'l, 'o, A, B
                 }
                 let state = &mut self.state;
                 for w in state.iter_mut() {
-                    *w = w.with_dist(close::FAR);
+                    *w = w.with_dist(FAR);
                 }
-                let reached = close::each_distance(
-                    fwd,
-                    reference.iter().copied(),
-                    &|| limits.expired(),
-                    |s, d| {
+                let reached =
+                    walks::each_distance(fwd, reference.iter().copied(), limits, |s, d| {
                         let w = &mut state[s as usize];
                         *w = w.with_dist(d);
-                    },
-                );
-                if reached.is_none() {
-                    let stop = limits.exceeded(self.nodes).unwrap_or(Stop::Interrupted);
-                    outcome = Some(stop.outcome(std::mem::take(&mut self.best)));
+                    });
+                if let Err(stop) = reached {
+                    outcome = Some(Outcome::stopped(stop, std::mem::take(&mut self.best)));
                     break;
                 }
                 self.goal_dist = Vec::new();
                 self.reference = reference;
             } else {
-                // The searches take a while on the largest boards: they give up
+                // The searches take a while on the largest boards: they stop
                 // at the deadline or on Ctrl-C like the walk.
-                let stop = || limits.expired();
                 let (depth, dist) = rayon::join(
-                    || (first && shape && n <= RIM_LIMIT).then(|| rim_depth(fwd, &stop)),
-                    || search.then(|| distances(fwd, n, &reference, &stop)),
+                    || (first && shape && n <= RIM_LIMIT).then(|| rim_depth(fwd, limits)),
+                    || search.then(|| walks::all_distances(fwd, reference.iter().copied(), limits)),
                 );
-                if matches!(depth, Some(None)) || matches!(dist, Some(None)) {
-                    let stop = self
-                        .limits
-                        .exceeded(self.nodes)
-                        .unwrap_or(Stop::Interrupted);
-                    outcome = Some(stop.outcome(std::mem::take(&mut self.best)));
-                    break;
-                }
-                let (depth, dist) = (depth.flatten(), dist.flatten());
+                let (depth, dist) = match (depth.transpose(), dist.transpose()) {
+                    (Ok(depth), Ok(dist)) => (depth, dist),
+                    (Err(stop), _) | (_, Err(stop)) => {
+                        outcome = Some(Outcome::stopped(stop, std::mem::take(&mut self.best)));
+                        break;
+                    }
+                };
                 if first {
                     self.state = match depth {
                         Some(d) => d.into_iter().map(W::with_depth).collect(),
@@ -612,10 +606,8 @@ impl<'l, 'o, A: Adjacent, B: Adjacent, W: Word, O: Observer> Engine<'l, 'o, A, B
                     self.goal_dist = Vec::new();
                 }
             }
-            if n >= LARGE_BOARD
-                && let Some(stop) = self.limits.exceeded(self.nodes)
-            {
-                outcome = Some(stop.outcome(std::mem::take(&mut self.best)));
+            if let Err(stop) = halt::between_passes(&self.limits, n) {
+                outcome = Some(Outcome::stopped(stop, std::mem::take(&mut self.best)));
                 break;
             }
             // On a directed graph a fixed end is kept for last instead.
@@ -624,7 +616,7 @@ impl<'l, 'o, A: Adjacent, B: Adjacent, W: Word, O: Observer> Engine<'l, 'o, A, B
             match self.walk(start, random, block) {
                 WalkEnd::Stopped(stop) => {
                     self.keep_best();
-                    outcome = Some(stop.outcome(std::mem::take(&mut self.best)));
+                    outcome = Some(Outcome::stopped(stop, std::mem::take(&mut self.best)));
                     break;
                 }
                 WalkEnd::Stuck => self.keep_best(),
@@ -651,8 +643,8 @@ impl<'l, 'o, A: Adjacent, B: Adjacent, W: Word, O: Observer> Engine<'l, 'o, A, B
                     self.keep_best();
                 }
             }
-            if let Some(stop) = self.limits.exceeded(self.nodes) {
-                outcome = Some(stop.outcome(std::mem::take(&mut self.best)));
+            if let Err(stop) = self.limits.check_work(self.nodes) {
+                outcome = Some(Outcome::stopped(stop, std::mem::take(&mut self.best)));
                 break;
             }
         }
@@ -665,19 +657,18 @@ impl<'l, 'o, A: Adjacent, B: Adjacent, W: Word, O: Observer> Engine<'l, 'o, A, B
         report
     }
 
+    /// The report of this run (the caller sets the solver and the time).
     fn report(&self, outcome: Outcome) -> Report {
-        let solver = if self.repairs > 0 || self.rotations > 0 {
-            format!("; {} repairs, {} rotations", self.repairs, self.rotations)
-        } else {
-            String::new()
-        };
+        self.progress.set(self.nodes);
         Report {
             outcome,
             stats: Stats {
                 nodes: self.nodes,
+                repairs: self.repairs,
+                rotations: self.rotations,
                 ..Stats::default()
             },
-            solver,
+            solver: SolverId::default(),
         }
     }
 
@@ -700,7 +691,7 @@ impl<'l, 'o, A: Adjacent, B: Adjacent, W: Word, O: Observer> Engine<'l, 'o, A, B
     /// same pass when the graph is symmetric: predecessors and targets are
     /// then the same squares).
     #[inline]
-    fn enter(&mut self, t: u32, block: Option<u32>) -> Option<Stop> {
+    fn enter(&mut self, t: u32, block: Option<u32>) -> Result<(), Stop> {
         self.state[t as usize].mark();
         if self.pos_valid {
             self.pos[t as usize] = self.path.len() as u32;
@@ -733,13 +724,13 @@ impl<'l, 'o, A: Adjacent, B: Adjacent, W: Word, O: Observer> Engine<'l, 'o, A, B
         }
         self.nodes += 1;
         if O::ACTIVE {
-            self.obs.advance(&self.path);
+            self.obs.event(Event::Advance, &self.path);
         }
-        if self.nodes >= self.next_check {
-            self.next_check = self.nodes + CHECK_EVERY;
-            return self.limits.exceeded(self.nodes);
+        if self.cadence.due(self.nodes) {
+            self.progress.set(self.nodes);
+            return self.cadence.look(&self.limits, self.nodes);
         }
-        None
+        Ok(())
     }
 
     /// Gathers into `cands` the unvisited targets of `v` with the smallest
@@ -778,7 +769,7 @@ impl<'l, 'o, A: Adjacent, B: Adjacent, W: Word, O: Observer> Engine<'l, 'o, A, B
         self.pos_valid = false;
         let mut next = start;
         loop {
-            if let Some(stop) = self.enter(next, block) {
+            if let Err(stop) = self.enter(next, block) {
                 return WalkEnd::Stopped(stop);
             }
             next = loop {
@@ -853,7 +844,7 @@ impl<'l, 'o, A: Adjacent, B: Adjacent, W: Word, O: Observer> Engine<'l, 'o, A, B
         self.path.reverse();
         self.pos_valid = false;
         if O::ACTIVE {
-            self.obs.advance(&self.path);
+            self.obs.event(Event::Rewrite { from: 0 }, &self.path);
         }
         self.repair_end()
     }
@@ -872,7 +863,7 @@ impl<'l, 'o, A: Adjacent, B: Adjacent, W: Word, O: Observer> Engine<'l, 'o, A, B
         let end = self.path[self.path.len() - 1];
         // Unvisited squares near the end, or anywhere if none is near.
         let state = &self.state;
-        close::distances(
+        walks::distances(
             &self.fwd,
             [end],
             |_| true,
@@ -928,7 +919,7 @@ impl<'l, 'o, A: Adjacent, B: Adjacent, W: Word, O: Observer> Engine<'l, 'o, A, B
         };
         // Distances from those squares through visited ones, less one: the
         // end must reach 0, next to an unvisited square.
-        close::distances(
+        walks::distances(
             &self.fwd,
             near.iter().copied(),
             |s| !state[s as usize].is_free(),
@@ -1010,7 +1001,12 @@ impl<'l, 'o, A: Adjacent, B: Adjacent, W: Word, O: Observer> Engine<'l, 'o, A, B
         self.back.each(u, |w| state[w as usize].dec());
         self.nodes += 1;
         if O::ACTIVE {
-            self.obs.advance(&self.path);
+            self.obs.event(
+                Event::Rewrite {
+                    from: from.min(insert),
+                },
+                &self.path,
+            );
         }
         true
     }
@@ -1055,30 +1051,18 @@ impl<'l, 'o, A: Adjacent, B: Adjacent, W: Word, O: Observer> Engine<'l, 'o, A, B
             }
             self.path.reverse();
             self.pos_valid = false;
+            if O::ACTIVE {
+                self.obs.event(Event::Rewrite { from: 0 }, &self.path);
+            }
             self.index_path();
             let start = self.path[0];
-            let limits = self.limits;
-            match distances(&self.fwd, self.n, &self.back_neighbours(start), &|| {
-                limits.expired()
-            }) {
-                Some(d) => turned = Some(d),
-                None => return false,
+            match walks::all_distances(&self.fwd, self.back_neighbours(start), &self.limits) {
+                Ok(d) => turned = Some(d),
+                Err(_) => return false,
             }
         }
         false
     }
-}
-
-/// Breadth-first distances from `sources` over `adj`'s `n` squares
-/// (saturating, FAR where unreached).
-fn distances<A: Adjacent>(
-    adj: &A,
-    n: usize,
-    sources: &[u32],
-    stop: &(dyn Fn() -> bool + Sync),
-) -> Option<Vec<u16>> {
-    debug_assert_eq!(adj.len(), n);
-    close::all_distances(adj, sources.iter().copied(), stop)
 }
 
 /// Keeps only the candidates with the smallest `key` (stable order).
@@ -1104,13 +1088,13 @@ fn keep_min(cands: &mut Vec<u32>, mut key: impl FnMut(u32) -> u32) {
 /// Moves from the rim: breadth-first distances from the squares with fewer
 /// moves than the most any square has (the edge of the board, the edges of
 /// holes). All 0 if every square has as many moves (a torus).
-fn rim_depth<A: Adjacent>(adj: &A, stop: &(dyn Fn() -> bool + Sync)) -> Option<Vec<u16>> {
+fn rim_depth<A: Adjacent, H: Halt>(adj: &A, halt: &H) -> Result<Vec<u16>, H::Stop> {
     let n = adj.len() as u32;
     let max = (0..n).map(|s| adj.degree(s)).max().unwrap_or(0);
     if (0..n).all(|s| adj.degree(s) == max) {
-        return Some(vec![0; n as usize]);
+        return Ok(vec![0; n as usize]);
     }
-    close::all_distances(adj, (0..n).filter(|&s| adj.degree(s) < max), stop)
+    walks::all_distances(adj, (0..n).filter(|&s| adj.degree(s) < max), halt)
 }
 
 /// Up to `count` start squares: fewest moves first, then board order.

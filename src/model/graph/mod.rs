@@ -5,7 +5,10 @@ use std::sync::OnceLock;
 
 use rayon::prelude::*;
 
+pub mod walks;
+
 use super::{Board, Piece, Topology};
+use crate::halt::{self, Halt, Never};
 
 /// Squares `0..n` with ordered target lists.
 ///
@@ -235,22 +238,16 @@ impl Iterator for Targets<'_> {
 }
 
 impl MoveGraph {
-    /// Builds the graph of `piece` on `board`. Leaps that leave the board or
-    /// land on a removed square are dropped; a ride stops at the edge or at a
-    /// removed square, and passes over visited squares (visits do not exist
-    /// yet here). A target reachable by several moves appears once, at its
-    /// first move; a move that wraps back onto its own square is dropped.
+    /// Builds the graph of `piece` on `board`, stopping when `halt` says
+    /// so (it is asked every few thousand squares). Leaps that leave the
+    /// board or land on a removed square are dropped; a ride stops at the
+    /// edge or at a removed square, and passes over visited squares (visits
+    /// do not exist yet here) — see [`Board::ray`]. A target reachable by
+    /// several moves appears once, at its first move; a move that wraps back
+    /// onto its own square is dropped.
     ///
     /// Up to 8 leaps on a full plain board get the implicit leaper layout.
-    pub fn build(board: &Board, piece: &Piece) -> MoveGraph {
-        // Nothing stops it, so the fallback is never taken.
-        MoveGraph::build_until(board, piece, &|| false)
-            .unwrap_or_else(|| MoveGraph::from_lists(&[]))
-    }
-
-    /// [`MoveGraph::build`], giving up (None) as soon as `stop` returns true;
-    /// it is asked every few thousand squares.
-    pub fn build_until(board: &Board, piece: &Piece, stop: &dyn Fn() -> bool) -> Option<MoveGraph> {
+    pub fn build<H: Halt>(board: &Board, piece: &Piece, halt: &H) -> Result<MoveGraph, H::Stop> {
         let moves = piece.moves();
         if board.is_full()
             && board.topology() == Topology::Plain
@@ -258,7 +255,7 @@ impl MoveGraph {
             && moves.iter().all(|m| m.range == 1 && (m.dx, m.dy) != (0, 0))
         {
             let v: Vec<(i32, i32)> = moves.iter().map(|m| (m.dx, m.dy)).collect();
-            return Some(MoveGraph::leaper(board.width(), board.height(), v));
+            return Ok(MoveGraph::leaper(board.width(), board.height(), v));
         }
         let n = board.len();
         let mut offsets = Vec::with_capacity(n + 1);
@@ -267,34 +264,12 @@ impl MoveGraph {
         let mut stamp = vec![0u32; n];
         offsets.push(0u32);
         for s in 0..n as u32 {
-            if s > 0 && s.is_multiple_of(1 << 14) && stop() {
-                return None;
-            }
-            let from = board.cell(s);
+            halt::poll(halt, s as usize)?;
             for m in piece.moves() {
-                let mut at = from;
-                let mut steps = 0u32;
-                while steps < m.range {
-                    let Some(next) = board.offset(at, i64::from(m.dx), i64::from(m.dy)) else {
-                        break;
-                    };
-                    let Some(t) = board.square_at(next) else {
-                        break;
-                    };
-                    if t == s {
-                        // Wrapped all the way round (torus): the ray is done.
-                        break;
-                    }
+                for t in board.ray(s, m) {
                     if stamp[t as usize] != s + 1 {
                         stamp[t as usize] = s + 1;
                         targets.push(t);
-                    }
-                    at = next;
-                    steps += 1;
-                    // A ride on a torus can cycle without meeting `s` again
-                    // only if it revisits cells; a ray has at most w*h steps.
-                    if steps as usize >= board.width() as usize * board.height() as usize {
-                        break;
                     }
                 }
             }
@@ -309,13 +284,40 @@ impl MoveGraph {
                 .any(|o| (o.dx, o.dy, o.range) == (-m.dx, -m.dy, m.range))
         });
         if opposites {
-            return Some(MoveGraph {
+            return Ok(MoveGraph {
                 repr: Repr::Lists(Lists { offsets, targets }),
                 lists: OnceLock::new(),
                 symmetric: true,
             });
         }
-        Some(MoveGraph::from_csr(offsets, targets))
+        Ok(MoveGraph::from_csr(offsets, targets))
+    }
+
+    /// An upper bound, reckoned before building, on the bytes of the move
+    /// graph of `piece` on `board`: four per move plus the per-square
+    /// arrays. A ride is bounded by how far it can go on the board (on a
+    /// wrapping board, until it has passed every cell).
+    pub fn estimate_bytes(board: &Board, piece: &Piece) -> u64 {
+        let n = board.len() as u64;
+        n.saturating_mul(MoveGraph::max_moves_per_square(board, piece).min(n))
+            .saturating_mul(4)
+            + n * 16
+    }
+
+    /// An upper bound on the moves of `piece` from one square of `board`:
+    /// each of its moves counted once per square it can ride to.
+    pub fn max_moves_per_square(board: &Board, piece: &Piece) -> u64 {
+        let (w, h) = (u64::from(board.width()), u64::from(board.height()));
+        let wraps = board.topology() != Topology::Plain;
+        piece
+            .moves()
+            .iter()
+            .map(|m| {
+                let step = u64::from(m.dx.unsigned_abs().max(m.dy.unsigned_abs())).max(1);
+                let reach = if wraps { w * h } else { w.max(h) / step };
+                u64::from(m.range).min(reach.max(1))
+            })
+            .fold(0u64, u64::saturating_add)
     }
 
     /// The implicit graph of distinct nonzero leaps `moves` (at most 8) on a
@@ -412,46 +414,36 @@ impl MoveGraph {
         match &self.repr {
             Repr::Lists(l) => l,
             Repr::Leaper(_) => self.lists.get_or_init(|| {
-                // Nothing stops it, so the fallback is never taken.
-                self.build_lists(&|| false).unwrap_or(Lists {
-                    offsets: vec![0],
-                    targets: Vec::new(),
-                })
+                let Ok(lists) = self.build_lists(&Never);
+                lists
             }),
         }
     }
 
-    fn build_lists(&self, stop: &dyn Fn() -> bool) -> Option<Lists> {
+    fn build_lists<H: Halt>(&self, halt: &H) -> Result<Lists, H::Stop> {
         let n = self.len();
         let mut offsets = Vec::with_capacity(n + 1);
         let mut targets = Vec::with_capacity(self.edge_count());
         offsets.push(0);
         for s in 0..n as u32 {
-            if s > 0 && s.is_multiple_of(1 << 16) && stop() {
-                return None;
-            }
+            halt::poll(halt, s as usize)?;
             targets.extend(self.neighbours(s));
             offsets.push(targets.len() as u32);
         }
-        Some(Lists { offsets, targets })
+        Ok(Lists { offsets, targets })
     }
 
     /// Makes sure the target lists exist (an implicit leaper graph builds
-    /// them on first use), giving up (false) when `stop` returns true. On
-    /// the largest boards they take a second and hundreds of megabytes, so
-    /// solvers that use [`MoveGraph::targets`] call this first under their
-    /// time limit.
-    pub fn prepare_lists_until(&self, stop: &dyn Fn() -> bool) -> bool {
+    /// them on first use), stopping when `halt` says so. On the largest
+    /// boards they take a second and hundreds of megabytes, so solvers that
+    /// use [`MoveGraph::targets`] call this first under their limits.
+    pub fn prepare_lists<H: Halt>(&self, halt: &H) -> Result<(), H::Stop> {
         if matches!(self.repr, Repr::Lists(_)) || self.lists.get().is_some() {
-            return true;
+            return Ok(());
         }
-        match self.build_lists(stop) {
-            Some(l) => {
-                let _ = self.lists.set(l);
-                true
-            }
-            None => false,
-        }
+        let l = self.build_lists(halt)?;
+        let _ = self.lists.set(l);
+        Ok(())
     }
 
     /// Targets of square `s`, in move order. On a leaper graph the first call
@@ -576,10 +568,15 @@ mod tests {
     use super::*;
     use crate::model::{Cell, Move, Topology};
 
+    fn build(b: &Board, p: &Piece) -> MoveGraph {
+        let Ok(g) = MoveGraph::build(b, p, &Never);
+        g
+    }
+
     #[test]
     fn knight_corner_has_two_moves_in_order() {
         let b = Board::rectangle(8, 8);
-        let g = MoveGraph::build(&b, &Piece::leaper(1, 2, 1));
+        let g = build(&b, &Piece::leaper(1, 2, 1));
         let names: Vec<String> = g.targets(0).iter().map(|&t| b.name(t)).collect();
         assert_eq!(names, ["b3", "c2"]);
         assert!(g.is_symmetric());
@@ -589,7 +586,7 @@ mod tests {
     #[test]
     fn rook_slides_stop_at_removed_squares() {
         let b = Board::new(4, 1, Topology::Plain, |c| c != Cell::new(2, 0));
-        let g = MoveGraph::build(&b, &Piece::leaper(0, 1, crate::model::UNLIMITED));
+        let g = build(&b, &Piece::leaper(0, 1, crate::model::UNLIMITED));
         let names: Vec<String> = g.targets(0).iter().map(|&t| b.name(t)).collect();
         assert_eq!(names, ["b1"]);
     }
@@ -597,17 +594,17 @@ mod tests {
     #[test]
     fn torus_wrap_has_no_duplicate_or_self_targets() {
         let b = Board::new(2, 2, Topology::Torus, |_| true);
-        let g = MoveGraph::build(&b, &Piece::leaper(0, 1, 1));
+        let g = build(&b, &Piece::leaper(0, 1, 1));
         // On a 2x2 torus, north and south reach the same square.
         assert_eq!(g.targets(0).len(), 2);
-        let rook = MoveGraph::build(&b, &Piece::leaper(0, 1, crate::model::UNLIMITED));
+        let rook = build(&b, &Piece::leaper(0, 1, crate::model::UNLIMITED));
         assert_eq!(rook.targets(0).len(), 2);
     }
 
     #[test]
     fn one_way_jumps_make_a_directed_graph() {
         let b = Board::rectangle(3, 3);
-        let g = MoveGraph::build(&b, &Piece::new([Move::leap(1, 2)]));
+        let g = build(&b, &Piece::new([Move::leap(1, 2)]));
         assert!(!g.is_symmetric());
     }
 
@@ -623,7 +620,7 @@ mod tests {
                 Piece::new([Move::leap(2, 3), Move::leap(-1, 0)]),
             ] {
                 let full = Board::rectangle(w, h);
-                let g = MoveGraph::build(&full, &piece);
+                let g = build(&full, &piece);
                 assert!(g.is_implicit());
                 // Lists built directly, square by square.
                 let lists: Vec<Vec<u32>> = (0..full.len() as u32)
@@ -676,7 +673,7 @@ mod tests {
         ];
         for b in &boards {
             for p in &pieces {
-                let g = MoveGraph::build(b, p);
+                let g = build(b, p);
                 assert_eq!(
                     g.is_symmetric(),
                     g.compute_symmetric(),
@@ -691,8 +688,9 @@ mod tests {
     fn building_stops_when_asked() {
         let b = Board::new(300, 300, Topology::Plain, |c| c != Cell::new(5, 5));
         let p = Piece::leaper(1, 2, 1);
-        assert!(MoveGraph::build_until(&b, &p, &|| true).is_none());
-        let g = MoveGraph::build_until(&b, &p, &|| false);
-        assert_eq!(g.map(|g| g.len()), Some(b.len()));
+        let stopped = crate::halt::Limits::none().with_time(Some(0.0));
+        assert!(MoveGraph::build(&b, &p, &stopped).is_err());
+        let Ok(g) = MoveGraph::build(&b, &p, &Never);
+        assert_eq!(g.len(), b.len());
     }
 }

@@ -1,0 +1,121 @@
+//! `engine archive`: the figures, the list and the runs of the local
+//! archive of saved tours.
+
+use std::path::PathBuf;
+
+use clap::Subcommand;
+
+use engine::error::Error;
+use engine::render::gif::{self, Scene};
+use engine::render::text;
+use engine::solve::Outcome;
+
+use super::gif::GifFlags;
+use super::interrupt::{self, INTERRUPTED};
+use super::{ArchiveFlag, DONE, bad_flag};
+
+/// The archive's subcommands.
+#[derive(Subcommand)]
+pub enum ArchiveCommand {
+    /// Per puzzle and solver: runs, distinct tours, nodes or generations, time, success rate.
+    Stats {
+        /// Only this puzzle (a puzzle file).
+        puzzle: Option<PathBuf>,
+        #[command(flatten)]
+        archive: ArchiveFlag,
+    },
+    /// The most recent runs.
+    List {
+        /// How many runs to list.
+        #[arg(long, default_value_t = 50)]
+        limit: usize,
+        #[command(flatten)]
+        archive: ArchiveFlag,
+    },
+    /// One run, printed as `run` prints it.
+    Show {
+        /// The run's id (from `archive list`).
+        id: String,
+        /// Print the numbered grid even for a large board.
+        #[arg(long)]
+        grid: bool,
+        #[command(flatten)]
+        archive: ArchiveFlag,
+        /// Write an animated GIF of the run's tour to OUT.
+        #[arg(long, value_name = "OUT")]
+        gif: Option<PathBuf>,
+        #[command(flatten)]
+        look: GifFlags,
+    },
+}
+
+/// Runs `engine archive …`; the exit code.
+pub fn exec(cmd: ArchiveCommand) -> Result<u8, Error> {
+    match cmd {
+        ArchiveCommand::Stats { puzzle, archive } => {
+            let only = puzzle.as_deref().map(super::load).transpose()?;
+            let store = archive.open()?;
+            let rows = store.stats(only.as_ref())?;
+            if rows.is_empty() {
+                println!("No runs saved in {} yet.", store.path().display());
+            } else {
+                print!("{}", text::archive_stats(&rows));
+            }
+            Ok(DONE)
+        }
+        ArchiveCommand::List { limit, archive } => {
+            let store = archive.open()?;
+            print!("{}", text::archive_list(&store.list(limit)?));
+            Ok(DONE)
+        }
+        ArchiveCommand::Show {
+            id,
+            grid,
+            archive,
+            gif: gif_path,
+            look,
+        } => {
+            let gif_opts = look.options()?;
+            let number: i64 = id.trim().parse().map_err(|_| {
+                bad_flag(
+                    "ID",
+                    &id,
+                    "a run id is a whole number (see `engine archive list`)",
+                )
+            })?;
+            let store = archive.open()?;
+            let Some(run) = store.show(number)? else {
+                return Err(bad_flag(
+                    "ID",
+                    &id,
+                    format!("no run {number} in {}", store.path().display()),
+                ));
+            };
+            let p = &run.puzzle;
+            super::gif::check_memory(p, &gif_opts, gif_path.is_some(), false)?;
+            let out = super::gif::pending(gif_path.as_deref())?;
+            print!(
+                "{}",
+                text::report_text(&super::title(p), &p.board, p.goal.closed, &run.report, grid)
+            );
+            println!("Saved {} from {}", run.created, p.file);
+            if let Some(file) = out {
+                let Outcome::Found(tour) = &run.report.outcome else {
+                    eprintln!(
+                        "run {number} has no tour, so no GIF was written to {}",
+                        file.path().display()
+                    );
+                    return Ok(DONE);
+                };
+                interrupt::install();
+                let scene = Scene::new(p);
+                let r =
+                    file.write(|w| gif::tour_gif(w, &scene, tour, &gif_opts, Some(&INTERRUPTED)));
+                if let Some(c) = super::gif::failed(&gif_path, r) {
+                    return Ok(c);
+                }
+            }
+            Ok(DONE)
+        }
+    }
+}

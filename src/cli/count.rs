@@ -1,0 +1,120 @@
+//! `engine count`: count every tour exactly, on all cores or as one shard
+//! of a larger job.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::time::Instant;
+
+use engine::analysis;
+use engine::count::{self, Symmetries};
+use engine::error::Error;
+use engine::halt::{Halt, Limits, Stop};
+use engine::progress::Progress;
+use engine::render::text;
+
+use super::interrupt::{self, INTERRUPTED};
+use super::{DONE, GAVE_UP, INTERRUPTED_CODE, bad_flag, progress};
+
+/// `engine count`'s flags.
+#[derive(clap::Args)]
+pub struct CountArgs {
+    /// The puzzle file (RON).
+    puzzle: PathBuf,
+    /// Worker threads (default: one per core).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    threads: Option<u16>,
+    /// Count only the K-th of N slices of the work (e.g. `3/8`) and print a
+    /// machine-readable line; the N counts add up to the whole count.
+    #[arg(long, value_name = "K/N")]
+    shard: Option<String>,
+    /// Stop after this many seconds (exit 3; the count so far is a lower bound).
+    #[arg(long, value_name = "SECS")]
+    time_limit: Option<f64>,
+    /// No progress bar.
+    #[arg(long, short)]
+    quiet: bool,
+}
+
+/// Parses `--shard K/N` (1 ≤ K ≤ N).
+fn parse_shard(text: &str) -> Result<count::Shard, Error> {
+    let bad = |msg: &str| bad_flag("--shard", text, msg.to_string());
+    let Some((k, n)) = text.split_once('/') else {
+        return Err(bad("a shard is written K/N, like 3/8 (the 3rd of 8)"));
+    };
+    let k: u32 = k
+        .trim()
+        .parse()
+        .map_err(|_| bad("K in K/N must be a whole number from 1 to N"))?;
+    let n: u32 = n
+        .trim()
+        .parse()
+        .map_err(|_| bad("N in K/N must be a whole number, at least 1"))?;
+    count::Shard::new(k, n).ok_or_else(|| {
+        bad(&format!(
+            "there is no shard {k} of {n}: K must be from 1 to N"
+        ))
+    })
+}
+
+/// The exit code of work stopped by `stop`.
+fn stopped_code(stop: Stop) -> u8 {
+    match stop {
+        Stop::Limit(_) => GAVE_UP,
+        Stop::Interrupted | Stop::Cancelled => INTERRUPTED_CODE,
+    }
+}
+
+/// Runs `engine count`; the exit code.
+pub fn exec(args: CountArgs) -> Result<u8, Error> {
+    let started = Instant::now();
+    interrupt::install();
+    let puzzle = super::load(&args.puzzle)?;
+    let shard = args.shard.as_deref().map(parse_shard).transpose()?;
+    super::check_time_limit(args.time_limit)?;
+    let limits = Limits {
+        interrupt: Some(&INTERRUPTED),
+        ..Limits::none()
+    }
+    .with_time_from(started, args.time_limit);
+    let goal = puzzle.goal;
+    let title = super::title(&puzzle);
+    let what = text::count_subject(&puzzle.board, &goal);
+    // The limit covers building the graph and the proofs too.
+    let stopped_before = |stop: Stop| {
+        println!("{title}\nat least 0 {what} (a lower bound: {stop} before counting began)");
+        Ok(stopped_code(stop))
+    };
+    let graph = match puzzle.graph(&limits) {
+        Ok(g) => g,
+        Err(stop) => return stopped_before(stop),
+    };
+    let name = |s| puzzle.board.name(s);
+    let proof = match analysis::analyse(&graph, &goal, &name, &limits) {
+        Ok(a) => a.impossible,
+        Err(stop) => return stopped_before(stop),
+    };
+    let mut out = format!("{title}\n");
+    if let Some(proof) = proof {
+        out.push_str(&text::count_proven(&what, &proof, goal.closed, shard));
+        print!("{out}");
+        return Ok(DONE);
+    }
+    if let Err(stop) = limits.check() {
+        return stopped_before(stop);
+    }
+    let sym = Symmetries::of_board(&puzzle.board, &graph);
+    let opts = count::CountOptions {
+        threads: args.threads.map(usize::from),
+        shard,
+        ..count::CountOptions::default()
+    };
+    let progress = Progress::new();
+    let counted = progress::shown("counting", &progress, args.quiet, || {
+        count::count(&graph, &goal, &sym, &opts, &limits, &progress)
+    });
+    out.push_str(&text::count_report(&what, &counted, shard));
+    let mut stdout = std::io::stdout().lock();
+    let _ = stdout.write_all(out.as_bytes());
+    let _ = stdout.flush();
+    Ok(counted.stopped.map_or(DONE, stopped_code))
+}

@@ -1,0 +1,20 @@
+//! The one Ctrl-C handler: the first Ctrl-C raises a flag that every halt
+//! of the command looks at; a second one exits at once, removing any output
+//! file still being written.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use engine::render::gif as output;
+
+/// Set by the first Ctrl-C.
+pub static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
+/// Installs the handler (once per process; later calls do nothing).
+pub fn install() {
+    let _ = ctrlc::set_handler(|| {
+        if INTERRUPTED.swap(true, Ordering::SeqCst) {
+            output::discard_pending();
+            std::process::exit(i32::from(super::INTERRUPTED_CODE));
+        }
+    });
+}

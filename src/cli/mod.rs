@@ -1,0 +1,133 @@
+//! The command line's shape: the subcommands and their flags, the flags they
+//! share, and the exit codes. Each subcommand's module turns its flags into a
+//! checked plan and runs it.
+
+pub mod archive;
+pub mod check;
+pub mod count;
+mod gif;
+mod interrupt;
+mod progress;
+pub mod run;
+
+use std::path::{Path, PathBuf};
+
+use clap::{Parser, Subcommand, ValueEnum};
+
+use engine::error::{Error, Span};
+use engine::puzzle::Puzzle;
+use engine::solve::Outcome;
+
+/// Exit code: done (a tour found, a count finished, a puzzle valid).
+pub const DONE: u8 = 0;
+/// Exit code: proven that no tour exists.
+pub const IMPOSSIBLE: u8 = 1;
+/// Exit code: bad input or usage.
+pub const BAD_INPUT: u8 = 2;
+/// Exit code: a limit ran out; nothing is proven.
+pub const GAVE_UP: u8 = 3;
+/// Exit code: a solver's tour failed verification (a bug).
+pub const BUG: u8 = 101;
+/// Exit code: interrupted by Ctrl-C.
+pub const INTERRUPTED_CODE: u8 = 130;
+
+/// The exit code for a search that ended with `outcome`.
+pub fn exit_code(outcome: &Outcome) -> u8 {
+    match outcome {
+        Outcome::Found(_) => DONE,
+        Outcome::Impossible(_) => IMPOSSIBLE,
+        Outcome::GaveUp { .. } => GAVE_UP,
+        Outcome::Interrupted { .. } => INTERRUPTED_CODE,
+    }
+}
+
+/// Tours of a piece over a board, from a declarative puzzle file.
+#[derive(Parser)]
+#[command(name = "engine", version, about)]
+pub struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The subcommands.
+#[derive(Subcommand)]
+pub enum Command {
+    /// Find a tour and print it.
+    Run(run::RunArgs),
+    /// Parse a puzzle and print what is known without searching.
+    Check(check::CheckArgs),
+    /// Count every tour exactly (directed; from the start square, or summed
+    /// over every start).
+    Count(count::CountArgs),
+    /// The local archive of tours saved with `run --save`.
+    #[command(subcommand)]
+    Archive(archive::ArchiveCommand),
+}
+
+/// Output format.
+#[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
+pub enum Format {
+    /// For people.
+    Text,
+    /// One JSON object.
+    Json,
+}
+
+/// `--archive`, shared by `run` and `archive`.
+#[derive(clap::Args)]
+pub struct ArchiveFlag {
+    /// The archive file (default: $ENGINE_ARCHIVE, else the platform's data directory).
+    #[arg(long, value_name = "DB")]
+    pub archive: Option<PathBuf>,
+}
+
+impl ArchiveFlag {
+    /// Opens the archive the flag (or the environment) names.
+    pub fn open(&self) -> Result<engine::archive::Archive, Error> {
+        let path = engine::archive::resolve_path(self.archive.as_deref()).ok_or_else(|| {
+            Error::whole_file(
+                "--archive",
+                "no data directory is known on this system; give --archive DB",
+            )
+        })?;
+        engine::archive::Archive::open(&path)
+    }
+}
+
+/// Reads and checks the puzzle file at `path`.
+pub fn load(path: &Path) -> Result<Puzzle, Error> {
+    Puzzle::load(path)
+}
+
+/// The first line of every report: name, piece, board and goal.
+pub fn title(p: &Puzzle) -> String {
+    format!(
+        "{} — {} on {} — {} tour{}",
+        p.name,
+        p.piece_text,
+        p.board.describe(),
+        if p.goal.closed { "closed" } else { "open" },
+        match p.goal.start {
+            Some(s) => format!(" from {}", p.board.name(s)),
+            None => String::new(),
+        }
+    )
+}
+
+/// An error about the value of a command-line flag.
+pub fn bad_flag(flag: &str, value: &str, message: impl Into<String>) -> Error {
+    Error::at(flag, value, Span::new(0, value.len()), message)
+}
+
+/// `--time-limit`, checked: a non-negative number of seconds.
+pub fn check_time_limit(secs: Option<f64>) -> Result<(), Error> {
+    match secs {
+        Some(t) if !(t.is_finite() && t >= 0.0) => Err(bad_flag(
+            "--time-limit",
+            &t.to_string(),
+            "the time limit must be a non-negative number of seconds",
+        )),
+        _ => Ok(()),
+    }
+}

@@ -1,0 +1,234 @@
+//! `engine run`: find a tour (or prove there is none), print it, and on
+//! request save it and draw the tour and the search as GIFs.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::time::Instant;
+
+use clap::ValueEnum;
+
+use engine::error::Error;
+use engine::halt::Limits;
+use engine::progress::Progress;
+use engine::render::gif::{self, Scene};
+use engine::render::text;
+use engine::solve::event::{NoObserver, Observer};
+use engine::solve::record::Recorder;
+use engine::solve::{Outcome, Report, Run, SolverId, SolverSpec, runner};
+
+use super::gif::GifFlags;
+use super::interrupt::{self, INTERRUPTED};
+use super::{ArchiveFlag, BUG, Format, progress};
+
+/// Which solver `--solver` names.
+#[derive(Clone, Copy, ValueEnum)]
+pub enum SolverName {
+    /// Pick by the puzzle's size.
+    Auto,
+    /// Complete backtracking.
+    Backtrack,
+    /// Warnsdorff's rule.
+    Warnsdorff,
+    /// The genetic algorithm.
+    Genetic,
+}
+
+/// `engine run`'s flags.
+#[derive(clap::Args)]
+pub struct RunArgs {
+    /// The puzzle file (RON).
+    puzzle: PathBuf,
+    /// Use this solver (with its default options) instead of the file's.
+    #[arg(long, value_enum)]
+    solver: Option<SolverName>,
+    /// Start square, like `b1`, `(1,0)` or `any`.
+    #[arg(long, value_name = "SQ")]
+    start: Option<String>,
+    /// Ask for a closed tour.
+    #[arg(long)]
+    closed: bool,
+    /// Seed of every random choice.
+    #[arg(long, value_name = "N")]
+    seed: Option<u64>,
+    /// Stop after this many seconds (exit 3).
+    #[arg(long, value_name = "SECS")]
+    time_limit: Option<f64>,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "text")]
+    format: Format,
+    /// Print the numbered grid even for a large board.
+    #[arg(long)]
+    grid: bool,
+    /// No progress display.
+    #[arg(long, short)]
+    quiet: bool,
+    /// Save the run to the archive (also `save: true` in the file).
+    #[arg(long)]
+    save: bool,
+    #[command(flatten)]
+    archive: ArchiveFlag,
+    /// Write an animated GIF of the tour found to OUT.
+    #[arg(long, value_name = "OUT")]
+    gif: Option<PathBuf>,
+    /// Write an animated GIF of the search to OUT.
+    #[arg(long, value_name = "OUT")]
+    search_gif: Option<PathBuf>,
+    #[command(flatten)]
+    look: GifFlags,
+}
+
+/// Runs `engine run`; the exit code.
+pub fn exec(args: RunArgs) -> Result<u8, Error> {
+    let started = Instant::now();
+    // First of all: reading a huge board takes a moment too.
+    interrupt::install();
+    let mut puzzle = super::load(&args.puzzle)?;
+    if let Some(s) = &args.start {
+        puzzle.set_start(s)?;
+    }
+    if args.closed {
+        puzzle.set_closed()?;
+    }
+    if let Some(seed) = args.seed {
+        puzzle.seed = seed;
+    }
+    if let Some(name) = args.solver {
+        puzzle.solver = match (name, puzzle.solver) {
+            (SolverName::Backtrack, s @ SolverSpec::Backtrack(_))
+            | (SolverName::Warnsdorff, s @ SolverSpec::Warnsdorff(_))
+            | (SolverName::Genetic, s @ SolverSpec::Genetic(_)) => s,
+            (SolverName::Auto, _) => SolverSpec::Auto,
+            (SolverName::Backtrack, _) => SolverSpec::Backtrack(Default::default()),
+            (SolverName::Warnsdorff, _) => SolverSpec::Warnsdorff(Default::default()),
+            (SolverName::Genetic, _) => SolverSpec::Genetic(Default::default()),
+        };
+        // The file's own genetic options were checked when it was read.
+        if let SolverSpec::Genetic(opts) = &puzzle.solver
+            && let Some((message, help)) =
+                engine::puzzle::genetic_too_big(&puzzle.board, &puzzle.piece, opts)
+        {
+            return Err(super::bad_flag("--solver", "genetic", message).with_help(help));
+        }
+    }
+    super::check_time_limit(args.time_limit)?;
+    // Open the archive first, so a bad archive fails before any search.
+    let mut store = if args.save || puzzle.save {
+        Some(args.archive.open()?)
+    } else {
+        None
+    };
+    let gif_opts = args.look.options()?;
+    super::gif::check_memory(
+        &puzzle,
+        &gif_opts,
+        args.gif.is_some(),
+        args.search_gif.is_some(),
+    )?;
+    let tour_out = super::gif::pending(args.gif.as_deref())?;
+    let search_out = super::gif::pending(args.search_gif.as_deref())?;
+    let limits = Limits {
+        interrupt: Some(&INTERRUPTED),
+        ..Limits::none()
+    }
+    .with_time_from(started, args.time_limit);
+    let progress = Progress::new();
+    let solved = progress::shown("searching", &progress, args.quiet, || {
+        // The time limit covers building the move graph: seconds on the
+        // largest boards.
+        let graph = match puzzle.graph(&limits) {
+            Ok(g) => g,
+            Err(stop) => {
+                return Ok((
+                    Report::stopped(stop, started.elapsed(), SolverId::default()),
+                    None,
+                ));
+            }
+        };
+        if search_out.is_some() {
+            let mut rec = Recorder::new(gif_opts.max_frames.saturating_sub(1));
+            solve_with(&puzzle, &graph, limits, &progress, &mut rec).map(|r| (r, Some(rec)))
+        } else {
+            solve_with(&puzzle, &graph, limits, &progress, &mut NoObserver).map(|r| (r, None))
+        }
+    });
+    let (report, recording) = match solved {
+        Ok(r) => r,
+        Err(bug) => {
+            eprintln!("{bug}");
+            return Ok(BUG);
+        }
+    };
+    let mut stdout = std::io::stdout().lock();
+    // Streamed: a 4096x4096 tour's move list is over 100 MB. Parts of it
+    // larger than the buffer go straight through.
+    let mut w = std::io::BufWriter::with_capacity(1 << 16, &mut stdout);
+    let _ = match args.format {
+        Format::Text => text::write_report_text(
+            &mut w,
+            &super::title(&puzzle),
+            &puzzle.board,
+            puzzle.goal.closed,
+            &report,
+            args.grid,
+        ),
+        Format::Json => text::write_report_json(
+            &mut w,
+            &puzzle.name,
+            &puzzle.board,
+            &puzzle.piece,
+            puzzle.goal.closed,
+            &report,
+        )
+        .and_then(|()| writeln!(w)),
+    };
+    let _ = w.flush();
+    drop(w);
+    if let Some(store) = store.as_mut()
+        && let Some(id) = store.record(&puzzle, &report)?
+        && args.format == Format::Text
+    {
+        let _ = writeln!(stdout, "Saved as run {id} in {}", store.path().display());
+    }
+    let _ = stdout.flush();
+    drop(stdout);
+    let code = super::exit_code(&report.outcome);
+    if matches!(report.outcome, Outcome::Interrupted { .. }) {
+        // No GIF after Ctrl-C: nothing has been written yet.
+        return Ok(code);
+    }
+    let scene = Scene::new(&puzzle);
+    if let Some(file) = tour_out {
+        match &report.outcome {
+            Outcome::Found(tour) => {
+                let r =
+                    file.write(|w| gif::tour_gif(w, &scene, tour, &gif_opts, Some(&INTERRUPTED)));
+                if let Some(c) = super::gif::failed(&args.gif, r) {
+                    return Ok(c);
+                }
+            }
+            _ => eprintln!(
+                "no tour, so no GIF was written to {}",
+                file.path().display()
+            ),
+        }
+    }
+    if let (Some(file), Some(rec)) = (search_out, &recording) {
+        let r =
+            file.write(|w| gif::search_gif(w, &scene, rec, &report, &gif_opts, Some(&INTERRUPTED)));
+        if let Some(c) = super::gif::failed(&args.search_gif, r) {
+            return Ok(c);
+        }
+    }
+    Ok(code)
+}
+
+/// Solves the puzzle on its graph, watched by `observer`.
+fn solve_with<O: Observer>(
+    puzzle: &engine::puzzle::Puzzle,
+    graph: &engine::model::MoveGraph,
+    limits: Limits<'_>,
+    progress: &Progress,
+    observer: &mut O,
+) -> Result<Report, runner::InvalidTour> {
+    runner::solve(puzzle, graph, Run::new(limits, progress, observer))
+}

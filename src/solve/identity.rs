@@ -1,0 +1,187 @@
+//! Solver identity as data: which solvers ran, with their options, and why
+//! `Auto` chose them; written for people in one place, its `Display`.
+
+use std::fmt;
+
+use super::SolverSpec;
+use super::backtrack::Order;
+use super::genetic::{Preset, Repair, Selection};
+use super::warnsdorff::TieBreak;
+
+/// Why `Auto` picked what it picked.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub enum AutoPick {
+    /// Small enough to search exhaustively: the complete search decides.
+    Small {
+        /// The board's squares.
+        squares: usize,
+    },
+    /// Too large to search exhaustively: Warnsdorff's rule, then the
+    /// complete search if it gives up.
+    Large {
+        /// The board's squares.
+        squares: usize,
+    },
+}
+
+/// Who produced a report.
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct SolverId {
+    /// The solvers that ran, in order, with the options they ran with
+    /// (never `Auto`); the last produced the outcome. Empty when none ran.
+    pub ran: Vec<SolverSpec>,
+    /// The answer came from the proofs, with no search.
+    pub proofs: bool,
+    /// Why `Auto` chose, when the puzzle asked for it.
+    pub auto: Option<AutoPick>,
+}
+
+impl SolverId {
+    /// One solver.
+    pub fn of(spec: SolverSpec) -> SolverId {
+        SolverId {
+            ran: vec![spec],
+            ..SolverId::default()
+        }
+    }
+
+    /// The proofs, which need no search.
+    pub fn proofs() -> SolverId {
+        SolverId {
+            proofs: true,
+            ..SolverId::default()
+        }
+    }
+
+    /// The kind of the solver that produced the outcome: a solver's kind
+    /// (`backtrack`, `warnsdorff`, `genetic`), `proofs`, or `none` when work
+    /// stopped before any solver ran.
+    pub fn kind(&self) -> &'static str {
+        match self.ran.last() {
+            Some(s) => s.kind(),
+            None if self.proofs => "proofs",
+            None => "none",
+        }
+    }
+}
+
+impl fmt::Display for SolverSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SolverSpec::Auto => f.write_str("auto"),
+            SolverSpec::Backtrack(o) => write!(
+                f,
+                "backtrack (order: {})",
+                match o.order {
+                    Order::Given => "given",
+                    Order::Warnsdorff => "warnsdorff",
+                }
+            ),
+            SolverSpec::Warnsdorff(o) => write!(
+                f,
+                "warnsdorff (tie-break: {})",
+                match o.tie_break {
+                    TieBreak::First => "first",
+                    TieBreak::Random => "random",
+                    TieBreak::Lookahead => "lookahead",
+                }
+            ),
+            SolverSpec::Genetic(o) => {
+                let p = o.params();
+                write!(
+                    f,
+                    "genetic (preset: {}, population: {}, mutation: {}, selection: {}, repair: {}, elitism: {})",
+                    match p.preset {
+                        Preset::Classic => "classic",
+                        Preset::Tuned => "tuned",
+                    },
+                    p.population,
+                    p.mutation,
+                    match p.selection {
+                        Selection::Roulette => "roulette",
+                        Selection::Tournament => "tournament",
+                    },
+                    match p.repair {
+                        Repair::Cycle => "cycle",
+                        Repair::Warnsdorff => "warnsdorff",
+                    },
+                    p.elitism
+                )
+            }
+        }
+    }
+}
+
+impl fmt::Display for AutoPick {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            AutoPick::Small { squares } => write!(
+                f,
+                "auto picked backtrack (order: warnsdorff): {squares} squares is small enough to search exhaustively, so it finds a tour or proves there is none"
+            ),
+            AutoPick::Large { squares } => write!(
+                f,
+                "auto picked warnsdorff: {squares} squares is too many to search exhaustively, and the rule finds tours in linear time; if it gives up, backtracking follows"
+            ),
+        }
+    }
+}
+
+impl fmt::Display for SolverId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.ran.is_empty() {
+            f.write_str(if self.proofs {
+                "proofs (no search needed)"
+            } else {
+                "none (stopped before any solver ran)"
+            })?;
+        }
+        for (i, s) in self.ran.iter().enumerate() {
+            if i > 0 {
+                f.write_str(", then ")?;
+            }
+            write!(f, "{s}")?;
+        }
+        if let Some(pick) = &self.auto {
+            write!(f, " [{pick}]")?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn identities_read_as_before() {
+        let bt = SolverSpec::Backtrack(Default::default());
+        let wd = SolverSpec::Warnsdorff(Default::default());
+        assert_eq!(
+            SolverId::of(bt).to_string(),
+            "backtrack (order: warnsdorff)"
+        );
+        let auto = SolverId {
+            ran: vec![wd, bt],
+            proofs: false,
+            auto: Some(AutoPick::Large { squares: 100 }),
+        };
+        let text = auto.to_string();
+        assert!(
+            text.starts_with("warnsdorff (tie-break: lookahead), then backtrack"),
+            "{text}"
+        );
+        assert!(
+            text.contains("[auto picked warnsdorff: 100 squares"),
+            "{text}"
+        );
+        assert_eq!(auto.kind(), "backtrack");
+        assert_eq!(SolverId::proofs().kind(), "proofs");
+        assert_eq!(SolverId::default().kind(), "none");
+        let ga = SolverSpec::Genetic(Default::default()).to_string();
+        assert!(
+            ga.starts_with("genetic (preset: tuned, population: 50"),
+            "{ga}"
+        );
+    }
+}
