@@ -648,6 +648,215 @@ mod tests {
         tour
     }
 
+    fn manifest(path: &str) -> PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR")).join(path)
+    }
+
+    fn load(path: &str) -> Puzzle {
+        match Puzzle::load(&manifest(path)) {
+            Ok(p) => p,
+            Err(e) => panic!("{e}"),
+        }
+    }
+
+    /// Solves `p` as `engine run` does.
+    fn run(p: &Puzzle) -> Report {
+        let Ok(g) = p.graph(&Never);
+        let progress = crate::progress::Progress::new();
+        let mut quiet = crate::solve::event::NoObserver;
+        let run = crate::solve::Run::new(crate::solve::Limits::none(), &progress, &mut quiet);
+        match crate::solve::runner::solve(p, &g, run) {
+            Ok(r) => r,
+            Err(e) => panic!("{e}"),
+        }
+    }
+
+    fn fresh() -> (tempfile::TempDir, Archive) {
+        let dir = match tempfile::tempdir() {
+            Ok(d) => d,
+            Err(e) => panic!("{e}"),
+        };
+        match Archive::open(&dir.path().join("a.sqlite")) {
+            Ok(a) => (dir, a),
+            Err(e) => panic!("{e}"),
+        }
+    }
+
+    fn stats_of(store: &Archive) -> Vec<StatsRow> {
+        match store.stats(None) {
+            Ok(r) => r,
+            Err(e) => panic!("{e}"),
+        }
+    }
+
+    /// Bug: five runs of one puzzle by one solver kind, each with its own
+    /// repairs and rotations (and here two tie-breaks), gave several rows.
+    #[test]
+    fn runs_of_one_solver_kind_share_one_row() {
+        let (_dir, mut store) = fresh();
+        let mut p = load("tests/data/giraffe-random.ron");
+        let mut results = Vec::new();
+        for seed in 1..=5 {
+            p.seed = seed;
+            if seed == 5 {
+                p.solver = crate::solve::SolverSpec::Warnsdorff(Default::default());
+            }
+            let r = run(&p);
+            assert!(matches!(r.outcome, Outcome::Found(_)), "{r:?}");
+            results.push((r.stats.repairs, r.stats.rotations));
+            assert!(matches!(store.record(&p, &r), Ok(Some(_))));
+        }
+        results.dedup();
+        assert!(results.len() > 1, "the runs differ: {results:?}");
+        let rows = stats_of(&store);
+        let table = crate::render::text::archive_stats(&rows);
+        assert_eq!(rows.len(), 1, "{table}");
+        assert_eq!(rows[0].runs, 5, "{table}");
+        assert_eq!(rows[0].solver, "warnsdorff", "{table}");
+    }
+
+    /// Bug: the start square and the tour kind did not split groups, and the
+    /// table showed neither.
+    #[test]
+    fn start_and_tour_kind_make_their_own_groups() {
+        let (_dir, mut store) = fresh();
+        let p = load("tests/data/knight8x8.ron");
+        for (start, closed) in [("a1", false), ("h8", false), ("d4", false), ("any", true)] {
+            let mut q = p.clone();
+            assert!(q.set_start(start).is_ok());
+            if closed {
+                assert!(q.set_closed().is_ok());
+            }
+            let r = run(&q);
+            assert!(matches!(r.outcome, Outcome::Found(_)), "{r:?}");
+            assert!(matches!(store.record(&q, &r), Ok(Some(_))));
+        }
+        let rows = stats_of(&store);
+        let table = crate::render::text::archive_stats(&rows);
+        assert_eq!(rows.len(), 3, "{table}");
+        let mut runs: Vec<u64> = rows.iter().map(|r| r.runs).collect();
+        runs.sort_unstable();
+        assert_eq!(runs, [1, 1, 2], "{table}");
+        let line = |words: &[&str]| {
+            table
+                .lines()
+                .filter(|l| words.iter().all(|w| l.contains(w)))
+                .count()
+        };
+        // a1 and h8 are one start square up to the board's symmetries.
+        assert_eq!(line(&["open", "a1", " 2 "]), 1, "{table}");
+        assert_eq!(line(&["open", "d4", " 1 "]), 1, "{table}");
+        assert_eq!(line(&["closed", " 1 "]), 1, "{table}");
+        assert_eq!(line(&["h8"]), 0, "{table}");
+    }
+
+    /// A copy of the archive the previous release wrote (tests/data/README).
+    fn v1_copy() -> (tempfile::TempDir, PathBuf) {
+        let dir = match tempfile::tempdir() {
+            Ok(d) => d,
+            Err(e) => panic!("{e}"),
+        };
+        let to = dir.path().join("archive-v1.sqlite");
+        if let Err(e) = std::fs::copy(manifest("tests/data/archive-v1.sqlite"), &to) {
+            panic!("{e}");
+        }
+        (dir, to)
+    }
+
+    /// The archive written by the previous release: after opening (and
+    /// migrating) it, its five Warnsdorff runs of one puzzle are one row, and
+    /// starts and tour kinds are their own rows.
+    #[test]
+    fn v1_runs_regroup() {
+        let (_dir, path) = v1_copy();
+        let store = match Archive::open(&path) {
+            Ok(a) => a,
+            Err(e) => panic!("{e}"),
+        };
+        let rows = stats_of(&store);
+        let table = crate::render::text::archive_stats(&rows);
+        let giraffe: Vec<&StatsRow> = rows
+            .iter()
+            .filter(|r| r.puzzle.starts_with("Giraffe"))
+            .collect();
+        assert_eq!(giraffe.len(), 1, "{table}");
+        assert_eq!((giraffe[0].runs, giraffe[0].distinct), (5, 5), "{table}");
+        assert_eq!(giraffe[0].solver, "warnsdorff", "{table}");
+        let knight = |words: &[&str]| -> Vec<u64> {
+            table
+                .lines()
+                .filter(|l| l.starts_with("Knight 8x8") && words.iter().all(|w| l.contains(w)))
+                .map(|l| {
+                    l.split_whitespace()
+                        .skip_while(|w| !w.chars().all(|c| c.is_ascii_digit()))
+                        .next()
+                        .and_then(|w| w.parse().ok())
+                        .unwrap_or(0)
+                })
+                .collect()
+        };
+        assert_eq!(knight(&["open", "a1", "backtrack"]), [2], "{table}");
+        assert_eq!(knight(&["open", "d4", "backtrack"]), [1], "{table}");
+        assert_eq!(knight(&["closed", "warnsdorff"]), [1], "{table}");
+    }
+
+    /// Every run of the previous release's archive is still there, and
+    /// `show` gives each one's solver and figures.
+    #[test]
+    fn v1_runs_show_their_solver_and_stats() {
+        let (_dir, path) = v1_copy();
+        let store = match Archive::open(&path) {
+            Ok(a) => a,
+            Err(e) => panic!("{e}"),
+        };
+        let runs = match store.list(100) {
+            Ok(r) => r,
+            Err(e) => panic!("{e}"),
+        };
+        assert_eq!(runs.len(), 16);
+        let show = |id: i64| match store.show(id) {
+            Ok(Some(s)) => s,
+            Ok(None) => panic!("run {id} is gone"),
+            Err(e) => panic!("{e}"),
+        };
+        let line = |id: i64| crate::render::text::stats_line(&show(id).report);
+        assert_eq!(
+            line(1),
+            "solver: warnsdorff (tie-break: random) · nodes: 576 · repairs: 1 · rotations: 2 · time: 114.6 µs"
+        );
+        assert_eq!(
+            line(5),
+            "solver: warnsdorff (tie-break: random) · nodes: 576 · repairs: 5 · rotations: 15 · time: 285.8 µs"
+        );
+        assert!(
+            line(6).starts_with("solver: backtrack (order: warnsdorff) [auto picked backtrack (order: warnsdorff): 64 squares is small"),
+            "{}",
+            line(6)
+        );
+        assert!(
+            line(10).starts_with("solver: warnsdorff (tie-break: lookahead), then backtrack (order: warnsdorff) [auto picked warnsdorff: 73 squares"),
+            "{}",
+            line(10)
+        );
+        assert!(
+            line(10).ends_with(" · nodes: 1270 · restarts: 20 · repairs: 21 · time: 24.4 ms"),
+            "{}",
+            line(10)
+        );
+        assert_eq!(
+            line(12),
+            "solver: genetic (preset: classic, population: 50, mutation: 0.01, selection: roulette, repair: cycle, elitism: 0) · generations: 6 · nodes: 12242 · time: 261.0 µs"
+        );
+        assert_eq!(
+            line(14),
+            "solver: proofs (no search needed) · nodes: 0 · time: 10.7 µs"
+        );
+        assert_eq!(
+            line(15),
+            "solver: backtrack (order: given) · nodes: 4096 · backtracks: 4042 · time: 85.4 µs"
+        );
+    }
+
     #[test]
     fn mirror_images_are_one_tour() {
         let (b, p) = knight5();
