@@ -541,13 +541,22 @@ pub fn count_proven(what: &str, proof: &str, closed: bool, shard: Option<Shard>)
     out
 }
 
-/// The table of `engine archive stats`.
+/// The table of `engine archive stats`: one line per puzzle (its tour kind,
+/// start and end as grouped) and solver kind.
 pub fn archive_stats(rows: &[StatsRow]) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "{:<28} {:<32} {:>5} {:>8} {:>8} {:>12} {:>12} {:>10}",
-        "puzzle", "solver", "runs", "success", "distinct", "mean n/gen", "median", "mean time"
+        "{:<28} {:<18} {:<10} {:>5} {:>8} {:>8} {:>12} {:>12} {:>10}",
+        "puzzle",
+        "tour",
+        "solver",
+        "runs",
+        "success",
+        "distinct",
+        "mean n/gen",
+        "median",
+        "mean time"
     );
     for r in rows {
         let generations = r.generations.iter().any(|&g| g > 0);
@@ -559,8 +568,9 @@ pub fn archive_stats(rows: &[StatsRow]) -> String {
         let (mean, median) = StatsRow::mean_median(values);
         let _ = writeln!(
             out,
-            "{:<28} {:<32} {:>5} {:>7.0}% {:>8} {:>12.1} {:>12.1} {:>10}",
+            "{:<28} {:<18} {:<10} {:>5} {:>7.0}% {:>8} {:>12.1} {:>12.1} {:>10}",
             r.puzzle,
+            r.tour,
             r.solver,
             r.runs,
             r.success_rate() * 100.0,
@@ -591,10 +601,11 @@ pub fn archive_list(rows: &[RunRow]) -> String {
         };
         let _ = writeln!(
             out,
-            "{:>5}  {}  {:<24} {:<10} {:<32} {work}, {}{}",
+            "{:>5}  {}  {:<24} {:<18} {:<10} {:<32} {work}, {}{}",
             r.id,
             r.created,
             r.name,
+            r.tour,
             r.status,
             r.solver,
             duration(std::time::Duration::from_secs_f64(r.time_ms.max(0.0) / 1e3)),
