@@ -6,9 +6,9 @@ use std::time::Instant;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use engine::puzzle::Puzzle;
-use engine::solve::backtrack::{self, BacktrackOptions, Order};
-use engine::solve::event::NoObserver;
-use engine::solve::{Limits, Outcome};
+use engine::halt::Never;
+use engine::solve::backtrack::{BacktrackOptions, Order};
+use engine::solve::{Outcome, Solver};
 
 const JS_ORDER: &str = r#"Puzzle(
     board: "8x8",
@@ -22,14 +22,14 @@ fn bench(c: &mut Criterion) {
         Ok(p) => p,
         Err(e) => panic!("{e}"),
     };
-    let g = p.graph();
+    let Ok(g) = p.graph(&Never);
     let given = BacktrackOptions {
         order: Order::Given,
         node_limit: None,
     };
     // One run outside criterion to report nodes and the rate.
     let t = Instant::now();
-    let r = backtrack::solve(&g, &p.goal, &given, &Limits::none(), &mut NoObserver);
+    let r = given.solve_quietly(&p.task(&g));
     let secs = t.elapsed().as_secs_f64();
     assert!(matches!(r.outcome, Outcome::Found(_)));
     eprintln!(
@@ -43,25 +43,13 @@ fn bench(c: &mut Criterion) {
     group.sample_size(10);
     group.bench_function("js_order_8x8_given", |b| {
         b.iter(|| {
-            backtrack::solve(
-                black_box(&g),
-                &p.goal,
-                &given,
-                &Limits::none(),
-                &mut NoObserver,
-            )
+            given.solve_quietly(&p.task(black_box(&g)))
         })
     });
     let warnsdorff = BacktrackOptions::default();
     group.bench_function("knight_8x8_from_b1_warnsdorff", |b| {
         b.iter(|| {
-            backtrack::solve(
-                black_box(&g),
-                &p.goal,
-                &warnsdorff,
-                &Limits::none(),
-                &mut NoObserver,
-            )
+            warnsdorff.solve_quietly(&p.task(black_box(&g)))
         })
     });
     group.finish();

@@ -15,8 +15,7 @@
 //! let p = Puzzle::parse("k.ron", r#"Puzzle(board: "5x5", piece: "knight", start: "a1")"#).unwrap();
 //! let Ok(g) = p.graph(&Never);
 //! let progress = Progress::new();
-//! let mut quiet = NoObserver;
-//! let run = Run::new(Limits::none(), &progress, &mut quiet);
+//! let run = Run::new(Limits::none(), &progress, NoObserver);
 //! let report = engine::solve::runner::solve(&p, &g, run).unwrap();
 //! let Outcome::Found(tour) = report.outcome else { panic!() };
 //! assert!(engine::verify::verify(&p.board, &p.piece, &p.goal, &tour).is_ok());

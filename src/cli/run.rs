@@ -148,7 +148,7 @@ pub fn exec(args: RunArgs) -> Result<u8, Error> {
             let mut rec = Recorder::new(gif_opts.max_frames.saturating_sub(1));
             solve_with(&puzzle, &graph, limits, &progress, &mut rec).map(|r| (r, Some(rec)))
         } else {
-            solve_with(&puzzle, &graph, limits, &progress, &mut NoObserver).map(|r| (r, None))
+            solve_with(&puzzle, &graph, limits, &progress, NoObserver).map(|r| (r, None))
         }
     });
     let (report, recording) = match solved {
@@ -228,7 +228,7 @@ fn solve_with<O: Observer>(
     graph: &engine::model::MoveGraph,
     limits: Limits<'_>,
     progress: &Progress,
-    observer: &mut O,
+    observer: O,
 ) -> Result<Report, runner::InvalidTour> {
     runner::solve(puzzle, graph, Run::new(limits, progress, observer))
 }

@@ -52,7 +52,7 @@ impl Solver for BacktrackOptions {
         let started = Instant::now();
         let (g, goal) = (task.graph, &task.goal);
         let limits = run.limits.with_nodes(self.node_limit);
-        let obs = run.observer;
+        let mut obs = run.observer;
         // Target lists take a second and hundreds of megabytes on the
         // largest boards: built under the limits.
         let setup = || -> Result<Option<Pruned>, Stop> {
@@ -88,8 +88,8 @@ impl Solver for BacktrackOptions {
             let mut goal_s = *goal;
             goal_s.start = Some(s);
             let r = match pruned.as_mut() {
-                None => given(g, &goal_s, &mut search, obs, &mut stats),
-                Some(p) => p.search(g, &goal_s, &mut search, obs, &mut stats),
+                None => given(g, &goal_s, &mut search, &mut obs, &mut stats),
+                Some(p) => p.search(g, &goal_s, &mut search, &mut obs, &mut stats),
             };
             match r {
                 Search::Found(t) => {
