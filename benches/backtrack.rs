@@ -5,8 +5,8 @@ use std::hint::black_box;
 use std::time::Instant;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use engine::puzzle::Puzzle;
 use engine::halt::Never;
+use engine::puzzle::Puzzle;
 use engine::solve::backtrack::{BacktrackOptions, Order};
 use engine::solve::{Outcome, Solver};
 
@@ -42,15 +42,11 @@ fn bench(c: &mut Criterion) {
     let mut group = c.benchmark_group("backtrack");
     group.sample_size(10);
     group.bench_function("js_order_8x8_given", |b| {
-        b.iter(|| {
-            given.solve_quietly(&p.task(black_box(&g)))
-        })
+        b.iter(|| given.solve_quietly(&p.task(black_box(&g))))
     });
     let warnsdorff = BacktrackOptions::default();
     group.bench_function("knight_8x8_from_b1_warnsdorff", |b| {
-        b.iter(|| {
-            warnsdorff.solve_quietly(&p.task(black_box(&g)))
-        })
+        b.iter(|| warnsdorff.solve_quietly(&p.task(black_box(&g))))
     });
     group.finish();
 }

@@ -80,7 +80,14 @@ fn main() {
         };
         let started = Instant::now();
         let cpu0 = cpu_seconds();
-        let c = count::count(&g, &puzzle.goal, &sym, &opts, &Limits::none(), &Progress::new());
+        let c = count::count(
+            &g,
+            &puzzle.goal,
+            &sym,
+            &opts,
+            &Limits::none(),
+            &Progress::new(),
+        );
         let wall = started.elapsed().as_secs_f64();
         let cpu = cpu_seconds().zip(cpu0).map(|(b, a)| b - a);
         println!(

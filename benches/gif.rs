@@ -5,13 +5,13 @@
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
+use engine::halt::Never;
+use engine::progress::Progress;
 use engine::puzzle::Puzzle;
 use engine::render::gif::{GifOptions, Scene, search_gif, tour_gif};
 use engine::solve::event::NoObserver;
 use engine::solve::record::Recorder;
 use engine::solve::runner;
-use engine::halt::Never;
-use engine::progress::Progress;
 use engine::solve::{Limits, Outcome, Run};
 use engine::verify::verify;
 
@@ -65,7 +65,12 @@ fn puzzle(text: &str) -> Puzzle {
 
 fn solved(p: &Puzzle) -> Vec<u32> {
     let Ok(g) = p.graph(&Never);
-    let r = runner::solve(p, &g, Run::new(Limits::none(), &Progress::new(), NoObserver)).expect("verified");
+    let r = runner::solve(
+        p,
+        &g,
+        Run::new(Limits::none(), &Progress::new(), NoObserver),
+    )
+    .expect("verified");
     let Outcome::Found(t) = r.outcome else {
         panic!("bench puzzle has a tour")
     };
@@ -122,13 +127,19 @@ fn main() {
     let mut last = None;
     for _ in 0..ROUNDS {
         let (t, c) = (Instant::now(), cpu());
-        let r = runner::solve(&p, &g, Run::new(Limits::none(), &Progress::new(), NoObserver)).expect("verified");
+        let r = runner::solve(
+            &p,
+            &g,
+            Run::new(Limits::none(), &Progress::new(), NoObserver),
+        )
+        .expect("verified");
         plain.push(t.elapsed());
         cpu_time[0] += cpu() - c;
         black_box(r);
         let (t, c) = (Instant::now(), cpu());
         let mut rec = Recorder::new(opts.max_frames - 1);
-        let report = runner::solve(&p, &g, Run::new(Limits::none(), &Progress::new(), &mut rec)).expect("verified");
+        let report = runner::solve(&p, &g, Run::new(Limits::none(), &Progress::new(), &mut rec))
+            .expect("verified");
         recorded.push(t.elapsed());
         cpu_time[1] += cpu() - c;
         let (t, c) = (Instant::now(), cpu());

@@ -149,14 +149,19 @@ fn solve(g: &MoveGraph, goal: &Goal) -> Report {
 
 /// The repairs and rotations a run made, for people.
 fn repairs(r: &Report) -> String {
-    format!("{} repairs, {} rotations", r.stats.repairs, r.stats.rotations)
+    format!(
+        "{} repairs, {} rotations",
+        r.stats.repairs, r.stats.rotations
+    )
 }
 
 fn timings(sizes: &[u32]) {
     let piece = knight();
     for &n in sizes {
         let (tb, board) = best_of(3, || Board::rectangle(n, n));
-        let (tg, g) = best_of(3, || MoveGraph::build(&board, &piece, &Never).unwrap_or_else(|never| match never {}));
+        let (tg, g) = best_of(3, || {
+            MoveGraph::build(&board, &piece, &Never).unwrap_or_else(|never| match never {})
+        });
         let runs = if n <= 1000 { 5 } else { 2 };
         let (ts, r) = best_of(runs, || solve(&g, &from_a1()));
         let r = check(&board, &piece, &from_a1(), r);
@@ -190,8 +195,15 @@ fn pipeline(n: u32) {
     });
     let (tg, g) = best_of(1, || p.graph(&Never).unwrap_or_else(|never| match never {}));
     let (tc, a) = best_of(1, || {
-        engine::analysis::analyse_board(&g, &p.goal, &p.board, &p.piece, &|s| p.board.name(s), &Never)
-            .unwrap_or_else(|never| match never {})
+        engine::analysis::analyse_board(
+            &g,
+            &p.goal,
+            &p.board,
+            &p.piece,
+            &|s| p.board.name(s),
+            &Never,
+        )
+        .unwrap_or_else(|never| match never {})
     });
     assert!(a.impossible.is_none());
     let (ts, r) = best_of(1, || {

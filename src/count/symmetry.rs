@@ -15,6 +15,7 @@
 //! is an automorphism of the graph — checked move by move, so a piece whose
 //! moves are not symmetric (a `jumps` piece, say) simply keeps fewer.
 
+use crate::model::symmetry::Transform;
 use crate::model::{Board, Cell, MoveGraph, Topology};
 
 /// Largest `group size × squares` kept in memory; beyond it translations
@@ -65,20 +66,11 @@ impl Symmetries {
         }
         let (w, h) = (board.width(), board.height());
         let topo = board.topology();
-        // The point group: x ↦ ±x, y ↦ ±y, and the swap x ↔ y when the
-        // rectangle is square and both axes behave alike.
+        // The point group: the rectangle's rotations and reflections
+        // (x ↦ ±x, y ↦ ±y, and the swap x ↔ y when the rectangle is square
+        // and both axes behave alike).
         let swap_ok = w == h && topo != Topology::Cylinder;
-        let mut dihedral: Vec<(bool, bool, bool)> = Vec::new();
-        for swap in [false, true] {
-            if swap && !swap_ok {
-                continue;
-            }
-            for fx in [false, true] {
-                for fy in [false, true] {
-                    dihedral.push((swap, fx, fy));
-                }
-            }
-        }
+        let dihedral: Vec<Transform> = Transform::all().filter(|t| swap_ok || !t.swap).collect();
         let shifts_x = if topo == Topology::Plain { 1 } else { w };
         let shifts_y = if topo == Topology::Torus { h } else { 1 };
         let mut translations: Vec<(u32, u32)> = Vec::new();
@@ -96,16 +88,10 @@ impl Symmetries {
         let mut stamp = vec![0u32; n];
         let mut image = vec![0u32; n];
         for &(a, b) in &translations {
-            for &(swap, fx, fy) in &dihedral {
+            for &tr in &dihedral {
                 let map = |c: Cell| -> Cell {
-                    let (mut x, mut y) = if swap { (c.y, c.x) } else { (c.x, c.y) };
-                    if fx {
-                        x = w - 1 - x;
-                    }
-                    if fy {
-                        y = h - 1 - y;
-                    }
-                    Cell::new((x + a) % w, (y + b) % h)
+                    let c = tr.cell(c, w, h);
+                    Cell::new((c.x + a) % w, (c.y + b) % h)
                 };
                 let mut ok = true;
                 for s in 0..n as u32 {

@@ -8,7 +8,7 @@ use pest::Parser;
 use pest::iterators::Pair;
 
 use crate::error::Span;
-use crate::model::{Board, Cell, MAX_SIDE, Move, Piece, Topology, UNLIMITED, file_index};
+use crate::model::{Board, Cell, MAX_SIDE, Move, Piece, Topology, UNLIMITED};
 
 #[derive(pest_derive::Parser)]
 #[grammar = "../grammar/piece.pest"]
@@ -460,13 +460,14 @@ fn square_cell(p: &Pair<BRule>, base: usize, width: u32, height: u32) -> Result<
         p.clone()
     };
     let (x, y): (i64, i64) = match inner.as_rule() {
-        BRule::algebraic => {
-            let s = inner.as_str();
-            let split = s.find(|c: char| c.is_ascii_digit()).unwrap_or(s.len());
-            let x = file_index(&s[..split]).map_or(i64::MAX, |v| v as i64);
-            let y = s[split..].parse::<i64>().map_or(i64::MAX, |r| r - 1);
-            (x, y)
-        }
+        BRule::algebraic => match Cell::parse_algebraic(inner.as_str()) {
+            // Off any board when the file or rank is out of range.
+            Some((x, y)) => (
+                i64::try_from(x).unwrap_or(i64::MAX),
+                i64::try_from(y).unwrap_or(i64::MAX),
+            ),
+            None => (i64::MAX, i64::MAX),
+        },
         _ => {
             let ints: Vec<Pair<BRule>> = inner.into_inner().collect();
             let v = |p: &Pair<BRule>| p.as_str().parse::<i64>().unwrap_or(i64::MAX);

@@ -205,10 +205,7 @@ pub trait Solver {
     /// one (for examples and tests).
     fn solve_quietly(&self, task: &Task<'_>) -> Report {
         let progress = Progress::new();
-        self.solve(
-            task,
-            Run::new(Limits::none(), &progress, event::NoObserver),
-        )
+        self.solve(task, Run::new(Limits::none(), &progress, event::NoObserver))
     }
 }
 
