@@ -29,6 +29,7 @@ pub mod error;
 #[doc(hidden)]
 pub mod fuzzing;
 pub mod model;
+pub mod output;
 pub mod puzzle;
 pub mod render;
 pub mod solve;

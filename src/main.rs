@@ -15,8 +15,9 @@ use engine::analysis;
 use engine::archive::{self, Archive};
 use engine::count;
 use engine::error::Error;
+use engine::output::{self, PendingFile};
 use engine::puzzle::Puzzle;
-use engine::render::gif::{self, GifError, GifOptions, PendingFile, Scene};
+use engine::render::gif::{self, GifError, GifOptions, Scene};
 use engine::render::text;
 use engine::solve::event::NoObserver;
 use engine::solve::record::Recorder;
@@ -241,7 +242,7 @@ fn run(args: RunArgs) -> Result<u8, Error> {
     let _ = ctrlc::set_handler(|| {
         if INTERRUPTED.swap(true, Ordering::SeqCst) {
             // A second Ctrl-C: stop at once, leaving no half-written GIF.
-            gif::discard_pending();
+            output::discard_pending();
             std::process::exit(130);
         }
     });

@@ -14,14 +14,11 @@
 //! Encoding uses one fixed palette (no colour quantisation). Each frame is
 //! the rectangle of what changed since the previous one, with unchanged
 //! pixels inside it transparent, compressed by the `gif` crate's LZW. Files
-//! are written through [`PendingFile`]: to a temporary file beside the
-//! output, renamed into place only when complete.
+//! are written through [`PendingFile`] (see [`crate::output`]): to a
+//! temporary file beside the output, renamed into place only when complete.
 
 use std::borrow::Cow;
-use std::fs::File;
-use std::io::{self, BufWriter, Write};
-use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::io::{self, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use font8x8::legacy::{BASIC_LEGACY, LATIN_LEGACY};
@@ -30,6 +27,8 @@ use crate::model::{Board, Cell, Topology};
 use crate::puzzle::Puzzle;
 use crate::solve::record::{Moment, Recorder};
 use crate::solve::{Outcome, Report};
+
+pub use crate::output::{PendingFile, discard_pending};
 
 /// Boards with more squares than this on a side are drawn path-only.
 pub const SQUARES_MAX_SIDE: u32 = 64;
@@ -1774,118 +1773,6 @@ pub fn memory(board: &Board, opts: &GifOptions, tour: bool, search: bool) -> Gif
         } else {
             0
         },
-    }
-}
-
-/// Temporary files being written, removed by [`discard_pending`].
-static PENDING: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
-
-fn pending() -> std::sync::MutexGuard<'static, Vec<PathBuf>> {
-    PENDING.lock().unwrap_or_else(|e| e.into_inner())
-}
-
-/// Removes every output file still being written (for a process about to
-/// exit without unwinding, like on a second Ctrl-C).
-pub fn discard_pending() {
-    for p in pending().drain(..) {
-        let _ = std::fs::remove_file(p);
-    }
-}
-
-/// An output file written whole or not at all: [`PendingFile::write`]
-/// writes a temporary file in the same directory and renames it onto the
-/// output only when complete; on any error (or a panic) the temporary file
-/// is removed, and [`discard_pending`] removes it before a hard exit.
-#[derive(Debug)]
-pub struct PendingFile {
-    path: PathBuf,
-    dir: PathBuf,
-    prefix: String,
-}
-
-impl PendingFile {
-    /// Checks that `path` can be written (by creating and removing a
-    /// temporary file beside it), so a missing or read-only directory is
-    /// found before any work is done. Nothing is left on disk.
-    pub fn create(path: &Path) -> io::Result<PendingFile> {
-        if path.is_dir() {
-            return Err(io::Error::other("it is a directory"));
-        }
-        let dir = match path.parent() {
-            Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-            _ => PathBuf::from("."),
-        };
-        let name = path
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        let file = PendingFile {
-            path: path.to_path_buf(),
-            dir,
-            prefix: format!(".{name}."),
-        };
-        if !file.dir.is_dir() {
-            return Err(io::Error::new(
-                io::ErrorKind::NotFound,
-                format!("there is no directory {}", file.dir.display()),
-            ));
-        }
-        // The temporary file's own name means nothing to the user.
-        let probe = file.temp().map_err(|e| {
-            io::Error::new(
-                e.kind(),
-                format!(
-                    "cannot create a file in {}: {}",
-                    file.dir.display(),
-                    e.kind()
-                ),
-            )
-        })?;
-        drop(probe);
-        Ok(file)
-    }
-
-    fn temp(&self) -> io::Result<tempfile::NamedTempFile> {
-        let mut b = tempfile::Builder::new();
-        b.prefix(&self.prefix).suffix(".part");
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::PermissionsExt;
-            // The final file gets the usual permissions (umask applies).
-            b.permissions(std::fs::Permissions::from_mode(0o666));
-        }
-        b.tempfile_in(&self.dir)
-    }
-
-    /// The output path.
-    pub fn path(&self) -> &Path {
-        &self.path
-    }
-
-    /// Writes the content with `f` to a temporary file, then renames it
-    /// onto the output path.
-    pub fn write<T>(
-        self,
-        f: impl FnOnce(&mut BufWriter<&File>) -> Result<T, GifError>,
-    ) -> Result<T, GifError> {
-        let tmp = self.temp()?;
-        let tmp_path = tmp.path().to_path_buf();
-        pending().push(tmp_path.clone());
-        let result = {
-            let mut w = BufWriter::with_capacity(1 << 16, tmp.as_file());
-            match f(&mut w) {
-                Ok(v) => w.flush().map(|_| v).map_err(GifError::Io),
-                Err(e) => Err(e),
-            }
-        };
-        // On error, dropping `tmp` removes the file.
-        let result = result.and_then(|v| {
-            tmp.persist(&self.path)
-                .map(|_| v)
-                .map_err(|e| GifError::Io(e.error))
-        });
-        pending().retain(|p| *p != tmp_path);
-        result
     }
 }
 
