@@ -9,7 +9,7 @@
 //! [`count`]. Where the layers meet, each protocol is one type: [`Halt`]
 //! for stopping, [`Progress`] for progress, [`solve::event::Event`] for the
 //! search as it happens, [`SolverId`] for who answered, and
-//! the GIF module's pending file for writing whole or not at all. Every tour is checked
+//! [`output`]'s file for writing whole or not at all. Every tour is checked
 //! by [`verify::verify`], which works from the board and piece directly.
 //!
 //! ```
@@ -42,6 +42,7 @@ pub mod error;
 pub mod fuzzing;
 pub mod halt;
 pub mod model;
+pub mod output;
 pub mod progress;
 pub mod puzzle;
 pub mod render;

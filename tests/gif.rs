@@ -442,7 +442,7 @@ fn pending_files_leave_nothing_behind() {
     assert!(PendingFile::create(&dir.path().join("nope/t.gif")).is_err());
     // Success renames into place and leaves only the output.
     let f = PendingFile::create(&out).expect("writable");
-    f.write(|w| {
+    f.write(|w| -> Result<(), gif::GifError> {
         use std::io::Write;
         w.write_all(b"done")?;
         Ok(())

@@ -11,7 +11,7 @@ use engine::render::text;
 use engine::solve::Outcome;
 
 use super::gif::GifFlags;
-use super::interrupt::{self, INTERRUPTED};
+use super::interrupt;
 use super::{ArchiveFlag, DONE, bad_flag};
 
 /// The archive's subcommands.
@@ -110,7 +110,7 @@ pub fn exec(cmd: ArchiveCommand) -> Result<u8, Error> {
                 interrupt::install();
                 let scene = Scene::new(p);
                 let r =
-                    file.write(|w| gif::tour_gif(w, &scene, tour, &gif_opts, Some(&INTERRUPTED)));
+                    file.write(|w| gif::tour_gif(w, &scene, tour, &gif_opts, &interrupt::limits()));
                 if let Some(c) = super::gif::failed(&gif_path, r) {
                     return Ok(c);
                 }

@@ -8,11 +8,11 @@ use std::time::Instant;
 use engine::analysis;
 use engine::count::{self, Symmetries};
 use engine::error::Error;
-use engine::halt::{Halt, Limits, Stop};
+use engine::halt::{Halt, Stop};
 use engine::progress::Progress;
 use engine::render::text;
 
-use super::interrupt::{self, INTERRUPTED};
+use super::interrupt;
 use super::{DONE, GAVE_UP, INTERRUPTED_CODE, bad_flag, progress};
 
 /// `engine count`'s flags.
@@ -71,11 +71,7 @@ pub fn exec(args: CountArgs) -> Result<u8, Error> {
     let puzzle = super::load(&args.puzzle)?;
     let shard = args.shard.as_deref().map(parse_shard).transpose()?;
     super::check_time_limit(args.time_limit)?;
-    let limits = Limits {
-        interrupt: Some(&INTERRUPTED),
-        ..Limits::none()
-    }
-    .with_time_from(started, args.time_limit);
+    let limits = interrupt::limits().with_time_from(started, args.time_limit);
     let goal = puzzle.goal;
     let title = super::title(&puzzle);
     let what = text::count_subject(&puzzle.board, &goal);

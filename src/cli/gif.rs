@@ -6,8 +6,9 @@ use std::path::{Path, PathBuf};
 
 use engine::budget;
 use engine::error::Error;
+use engine::output::PendingFile;
 use engine::puzzle::Puzzle;
-use engine::render::gif::{self, GifError, GifOptions, PendingFile};
+use engine::render::gif::{self, GifError, GifOptions};
 
 use super::{BAD_INPUT, INTERRUPTED_CODE, bad_flag};
 
@@ -136,8 +137,8 @@ pub fn failed<T>(path: &Option<PathBuf>, r: Result<T, GifError>) -> Option<u8> {
         .unwrap_or_default();
     match r {
         Ok(_) => None,
-        Err(GifError::Cancelled) => {
-            eprintln!("interrupted: no GIF was written to {name}");
+        Err(GifError::Stopped(stop)) => {
+            eprintln!("{stop}: no GIF was written to {name}");
             Some(INTERRUPTED_CODE)
         }
         Err(GifError::Io(e)) => {

@@ -4,10 +4,19 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use engine::render::gif as output;
+use engine::halt::Limits;
+use engine::output;
 
 /// Set by the first Ctrl-C.
 pub static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
+/// The limits of a command with no other limit: Ctrl-C.
+pub fn limits() -> Limits<'static> {
+    Limits {
+        interrupt: Some(&INTERRUPTED),
+        ..Limits::none()
+    }
+}
 
 /// Installs the handler (once per process; later calls do nothing).
 pub fn install() {

@@ -8,7 +8,7 @@ use std::time::Instant;
 use clap::ValueEnum;
 
 use engine::error::Error;
-use engine::halt::Limits;
+
 use engine::progress::Progress;
 use engine::render::gif::{self, Scene};
 use engine::render::text;
@@ -17,7 +17,7 @@ use engine::solve::record::Recorder;
 use engine::solve::{Outcome, Report, Run, SolverId, SolverSpec, runner};
 
 use super::gif::GifFlags;
-use super::interrupt::{self, INTERRUPTED};
+use super::interrupt;
 use super::{ArchiveFlag, BUG, Format, progress};
 
 /// Which solver `--solver` names.
@@ -126,11 +126,7 @@ pub fn exec(args: RunArgs) -> Result<u8, Error> {
     )?;
     let tour_out = super::gif::pending(args.gif.as_deref())?;
     let search_out = super::gif::pending(args.search_gif.as_deref())?;
-    let limits = Limits {
-        interrupt: Some(&INTERRUPTED),
-        ..Limits::none()
-    }
-    .with_time_from(started, args.time_limit);
+    let limits = interrupt::limits().with_time_from(started, args.time_limit);
     let progress = Progress::new();
     let solved = progress::shown("searching", &progress, args.quiet, || {
         // The time limit covers building the move graph: seconds on the
@@ -201,7 +197,7 @@ pub fn exec(args: RunArgs) -> Result<u8, Error> {
         match &report.outcome {
             Outcome::Found(tour) => {
                 let r =
-                    file.write(|w| gif::tour_gif(w, &scene, tour, &gif_opts, Some(&INTERRUPTED)));
+                    file.write(|w| gif::tour_gif(w, &scene, tour, &gif_opts, &interrupt::limits()));
                 if let Some(c) = super::gif::failed(&args.gif, r) {
                     return Ok(c);
                 }
@@ -213,8 +209,8 @@ pub fn exec(args: RunArgs) -> Result<u8, Error> {
         }
     }
     if let (Some(file), Some(rec)) = (search_out, &recording) {
-        let r =
-            file.write(|w| gif::search_gif(w, &scene, rec, &report, &gif_opts, Some(&INTERRUPTED)));
+        let r = file
+            .write(|w| gif::search_gif(w, &scene, rec, &report, &gif_opts, &interrupt::limits()));
         if let Some(c) = super::gif::failed(&args.search_gif, r) {
             return Ok(c);
         }
