@@ -8,6 +8,7 @@ use std::time::Instant;
 use clap::ValueEnum;
 
 use engine::error::Error;
+use engine::halt::Limits;
 
 use engine::progress::Progress;
 use engine::render::gif::{self, Scene};
