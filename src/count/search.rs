@@ -122,12 +122,21 @@ impl Tables {
         halt: &H,
     ) -> Result<Tables, H::Stop> {
         let n = g.len();
+        // Each step is a pass over every move: on the largest boards a
+        // tenth of a second or more, so the halt is asked between them.
         g.prepare_lists(halt)?;
         let (off, tg) = g.raw();
+        let off = off.to_vec();
+        halt::between_passes(halt, n)?;
+        let tg = tg.to_vec();
         halt::between_passes(halt, n)?;
         let rev = g.reversed();
+        halt::between_passes(halt, n)?;
         rev.prepare_lists(halt)?;
         let (roff, rtg) = rev.raw();
+        let roff = roff.to_vec();
+        halt::between_passes(halt, n)?;
+        let rtg = rtg.to_vec();
         halt::between_passes(halt, n)?;
         let small = n <= 64;
         let mask_of = |l: &[u32]| l.iter().fold(0u64, |m, &t| m | 1 << (t & 63));
@@ -164,10 +173,10 @@ impl Tables {
         }
         Ok(Tables {
             n,
-            off: off.to_vec(),
-            tg: tg.to_vec(),
-            roff: roff.to_vec(),
-            rtg: rtg.to_vec(),
+            off,
+            tg,
+            roff,
+            rtg,
             sym: g.is_symmetric(),
             ends,
             doubles,

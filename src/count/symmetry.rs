@@ -145,6 +145,11 @@ impl Symmetries {
         if g.len() != self.n {
             return Symmetries::none(g.len());
         }
+        if self.perms.len() == 1 {
+            // The identity alone: nothing to check (on the largest boards
+            // checking would build the whole target lists).
+            return self.clone();
+        }
         let mut stamp = vec![0u32; self.n];
         Symmetries {
             n: self.n,
