@@ -4,6 +4,8 @@ use engine::count::{self, CountOptions, Counted, Shard, Symmetries};
 use engine::model::{Board, MoveGraph, Piece};
 use engine::solve::{Goal, Limits};
 
+use crate::util::{closed, knight, open_from};
+
 fn count_on(board: &Board, piece: &Piece, goal: Goal, opts: CountOptions) -> Counted {
     let g = MoveGraph::build(board, piece);
     let sym = Symmetries::of_board(board, &g);
@@ -23,24 +25,6 @@ fn tours(w: u32, h: u32, piece: &Piece, goal: Goal) -> Counted {
 
 fn open() -> Goal {
     Goal::default()
-}
-
-fn closed() -> Goal {
-    Goal {
-        closed: true,
-        ..Goal::default()
-    }
-}
-
-fn from(square: u32) -> Goal {
-    Goal {
-        start: Some(square),
-        ..Goal::default()
-    }
-}
-
-fn knight() -> Piece {
-    Piece::leaper(1, 2, 1)
 }
 
 fn wazir() -> Piece {
@@ -68,7 +52,7 @@ fn knight_5x5_open_tours_a165134() {
     let mut sum = 0;
     for (y, row) in table.iter().enumerate() {
         for (x, &expected) in row.iter().enumerate() {
-            let c = tours(5, 5, &knight(), from((y * 5 + x) as u32));
+            let c = tours(5, 5, &knight(), open_from((y * 5 + x) as u32));
             assert_eq!(c.tours, expected, "from ({x},{y})");
             sum += c.tours;
         }
@@ -234,11 +218,11 @@ fn boards_over_64_squares() {
     let line = Board::rectangle(100, 1);
     assert_eq!(tours(100, 1, &wazir(), open()).tours, 2);
     assert_eq!(
-        count_on(&line, &wazir(), from(0), CountOptions::default()).tours,
+        count_on(&line, &wazir(), open_from(0), CountOptions::default()).tours,
         1
     );
     assert_eq!(
-        count_on(&line, &wazir(), from(1), CountOptions::default()).tours,
+        count_on(&line, &wazir(), open_from(1), CountOptions::default()).tours,
         0
     );
     assert_eq!(tours(100, 1, &wazir(), closed()).tours, 0);

@@ -1,9 +1,6 @@
 //! The genetic solver: both presets find verified tours, runs are
 //! reproducible, and a generation limit gives up with a legal partial path.
 
-mod common;
-
-use assert_cmd::Command;
 use engine::model::{Board, MoveGraph, Piece};
 use engine::puzzle::Puzzle;
 use engine::solve::event::Observer;
@@ -12,26 +9,7 @@ use engine::solve::{Goal, Limit, Limits, Outcome, Report};
 use engine::verify::verify;
 use proptest::prelude::*;
 
-fn puzzle(text: &str) -> Puzzle {
-    match Puzzle::parse("test.ron", text) {
-        Ok(p) => p,
-        Err(e) => panic!("{e}"),
-    }
-}
-
-/// Runs the genetic solver on `p` the way `engine run` does.
-fn run(p: &Puzzle) -> Report {
-    let g = p.graph();
-    match engine::solve::runner::solve(
-        p,
-        &g,
-        &Limits::none(),
-        &mut engine::solve::event::NoObserver,
-    ) {
-        Ok(r) => r,
-        Err(bug) => panic!("{bug}"),
-    }
-}
+use crate::util::{engine, puzzle, solve, tour_from_json};
 
 /// The tour of a `Found` outcome, verified against the puzzle.
 fn verified_tour(p: &Puzzle, r: &Report) -> Vec<u32> {
@@ -72,7 +50,7 @@ fn classic_solves_6x6_from_a_corner_with_a_fixed_seed() {
            solver: Genetic(preset: Classic, population: 50, mutation: 0.01, generations: 20000,
                            selection: Roulette, repair: Cycle))"#,
     );
-    let r = run(&p);
+    let r = solve(&p);
     let tour = verified_tour(&p, &r);
     assert_eq!(tour.len(), 36);
     assert!(r.stats.generations >= 1);
@@ -92,7 +70,7 @@ fn tuned_solves_open_and_closed_tours() {
         r#"Puzzle(board: "4x4", piece: "nightrider | wazir", tour: Closed, solver: Genetic())"#,
     ] {
         let p = puzzle(text);
-        let r = run(&p);
+        let r = solve(&p);
         verified_tour(&p, &r);
     }
 }
@@ -105,7 +83,7 @@ fn same_seed_same_generations_and_tour() {
                solver: Genetic(preset: {preset}))"#
         );
         let p = puzzle(&text);
-        let (a, b) = (run(&p), run(&p));
+        let (a, b) = (solve(&p), solve(&p));
         let ta = verified_tour(&p, &a);
         assert_eq!(ta, verified_tour(&p, &b), "{preset}");
         assert_eq!(a.stats.generations, b.stats.generations, "{preset}");
@@ -311,13 +289,6 @@ fn slots_name_exactly_the_graph_moves() {
     assert!(a1[2..].iter().all(Option::is_none));
 }
 
-fn engine_cmd() -> Command {
-    match Command::cargo_bin("engine") {
-        Ok(c) => c,
-        Err(e) => panic!("{e}"),
-    }
-}
-
 #[test]
 fn cli_exits_3_with_a_partial_path_when_generations_run_out() {
     let dir = match tempfile::tempdir() {
@@ -330,7 +301,7 @@ fn cli_exits_3_with_a_partial_path_when_generations_run_out() {
     if let Err(e) = std::fs::write(&path, text) {
         panic!("{e}");
     }
-    let out = engine_cmd()
+    let out = engine()
         .args(["run", "--format", "json"])
         .arg(&path)
         .output()
@@ -341,13 +312,13 @@ fn cli_exits_3_with_a_partial_path_when_generations_run_out() {
     assert_eq!(json["status"], "gave_up");
     assert_eq!(json["stats"]["generations"], 3);
     let p = puzzle(text);
-    let squares = common::tour_from_json(&p, &json);
+    let squares = tour_from_json(&p, &json);
     assert!(squares.len() > 1 && squares.len() < 100);
     assert_eq!(squares[0], 0);
     assert_legal_path(&p.board, &p.piece, &squares);
 
     // The text output says so and prints the path.
-    engine_cmd()
+    engine()
         .arg("run")
         .arg(&path)
         .assert()
@@ -362,7 +333,7 @@ fn cli_runs_the_genetic_example_puzzles() {
         let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
             .join("puzzles")
             .join(name);
-        engine_cmd()
+        engine()
             .arg("run")
             .arg(&path)
             .assert()

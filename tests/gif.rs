@@ -6,11 +6,13 @@ use engine::render::gif::{
     self, CLOSING, FLASH, GREEN, GifOptions, Layout, PendingFile, RAMP_START, RED, REMOVED, Scene,
     Style, TRANSPARENT, VISITED, search_gif, tour_gif,
 };
-use engine::solve::event::{NoObserver, Observer};
+use engine::solve::event::Observer;
 use engine::solve::record::Recorder;
 use engine::solve::runner;
 use engine::solve::{Limit, Limits, Outcome, Report, Stats};
 use engine::verify::verify;
+
+use crate::util::{files, puzzle, solve};
 
 /// A decoded GIF: its frames composed one over the other, as a viewer
 /// shows them.
@@ -82,17 +84,12 @@ fn decode_frames(bytes: &[u8], all: bool) -> Decoded {
     }
 }
 
-fn puzzle(text: &str) -> Puzzle {
-    Puzzle::parse("test.ron", text).expect("test puzzle parses")
-}
-
+/// The tour `engine run` finds for `p` (verified).
 fn tour_of(p: &Puzzle) -> Vec<u32> {
-    let g = p.graph();
-    let r = runner::solve(p, &g, &Limits::none(), &mut NoObserver).expect("no bug");
+    let r = solve(p);
     let Outcome::Found(t) = r.outcome else {
         panic!("expected a tour, got {:?}", r.outcome)
     };
-    verify(&p.board, &p.piece, &p.goal, &t).expect("a valid tour");
     t
 }
 
@@ -410,14 +407,7 @@ fn genetic_generations_show_legal_green_and_illegal_red() {
 fn pending_files_leave_nothing_behind() {
     let dir = tempfile::tempdir().expect("temp dir");
     let out = dir.path().join("t.gif");
-    let listing = || -> Vec<String> {
-        let mut v: Vec<String> = std::fs::read_dir(dir.path())
-            .expect("dir")
-            .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
-            .collect();
-        v.sort();
-        v
-    };
+    let listing = || files(dir.path());
     // Checking the path creates nothing.
     let f = PendingFile::create(&out).expect("writable");
     assert!(listing().is_empty());

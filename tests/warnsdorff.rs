@@ -13,23 +13,7 @@ use engine::verify::verify;
 use proptest::prelude::*;
 use rand::{RngExt, SeedableRng};
 
-fn knight() -> Piece {
-    Piece::leaper(1, 2, 1)
-}
-
-fn open_from(start: u32) -> Goal {
-    Goal {
-        start: Some(start),
-        ..Goal::default()
-    }
-}
-
-fn closed() -> Goal {
-    Goal {
-        closed: true,
-        ..Goal::default()
-    }
-}
+use crate::util::{closed, knight, open_from, puzzle, solve};
 
 /// Runs the solver; any tour must pass `verify`.
 fn run_with<O: Observer>(
@@ -386,40 +370,26 @@ fn limits_stop_the_search() {
     assert!(matches!(r.outcome, Outcome::Interrupted { .. }));
 }
 
-fn solve_file(name: &str, text: &str) -> Report {
-    let p = Puzzle::parse(name, text).unwrap_or_else(|e| panic!("{e}"));
-    let g = p.graph();
-    let r = engine::solve::runner::solve(&p, &g, &Limits::none(), &mut NoObserver)
-        .unwrap_or_else(|e| panic!("{e}"));
-    if let Outcome::Found(t) = &r.outcome {
-        assert_eq!(verify(&p.board, &p.piece, &p.goal, t), Ok(()));
-    }
-    r
-}
-
 #[test]
 fn auto_picks_by_size_and_falls_back_to_backtracking() {
-    let r = solve_file("a.ron", r#"Puzzle(board: "8x8", piece: "knight")"#);
+    let r = solve(&puzzle(r#"Puzzle(board: "8x8", piece: "knight")"#));
     assert!(r.solver.starts_with("backtrack"), "{}", r.solver);
-    let r = solve_file(
-        "b.ron",
+    let r = solve(&puzzle(
         r#"Puzzle(board: "60x60", piece: "knight", tour: Closed)"#,
-    );
+    ));
     assert!(r.solver.starts_with("warnsdorff"), "{}", r.solver);
     assert!(matches!(r.outcome, Outcome::Found(_)));
     // Only right, up and left: the tours are snakes, which the rule misses
     // and backtracking finds.
-    let r = solve_file(
-        "c.ron",
+    let r = solve(&puzzle(
         r#"Puzzle(board: "13x5", piece: "jumps (1,0), (0,1), (-1,0)", start: "a1")"#,
-    );
+    ));
     assert!(matches!(r.outcome, Outcome::Found(_)));
     assert!(r.solver.contains("then backtrack"), "{}", r.solver);
     // Schwenk's theorem settles it before any search.
-    let r = solve_file(
-        "d.ron",
+    let r = solve(&puzzle(
         r#"Puzzle(board: "4x60", piece: "knight", tour: Closed)"#,
-    );
+    ));
     assert!(matches!(&r.outcome, Outcome::Impossible(why) if why.contains("Schwenk")));
 }
 
