@@ -106,7 +106,7 @@ fn main() {
     let scene = Scene::new(&p);
     let (t, bytes) = best(30, || {
         let mut out = Vec::new();
-        tour_gif(&mut out, &scene, &tour, &opts, None).expect("gif");
+        tour_gif(&mut out, &scene, &tour, &opts, &Limits::none()).expect("gif");
         black_box(out)
     });
     println!(
@@ -144,7 +144,8 @@ fn main() {
         cpu_time[1] += cpu() - c;
         let (t, c) = (Instant::now(), cpu());
         let mut out = Vec::new();
-        let info = search_gif(&mut out, &scene, &rec, &report, &opts, None).expect("gif");
+        let info =
+            search_gif(&mut out, &scene, &rec, &report, &opts, &Limits::none()).expect("gif");
         encoded.push(t.elapsed());
         cpu_time[2] += cpu() - c;
         last = Some((report, rec, out, info));
@@ -255,7 +256,7 @@ fn main() {
         verify(&p.board, &p.piece, &p.goal, &tour).expect("valid tour");
         let (t, (bytes, info)) = best(3, || {
             let mut out = Vec::new();
-            let info = tour_gif(&mut out, &scene, &tour, &opts, None).expect("gif");
+            let info = tour_gif(&mut out, &scene, &tour, &opts, &Limits::none()).expect("gif");
             (out, info)
         });
         println!(

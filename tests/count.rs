@@ -1,15 +1,22 @@
 //! `engine count` against published counts. Each test names its source.
 
 use engine::count::{self, CountOptions, Counted, Shard, Symmetries};
-use engine::model::{Board, MoveGraph, Piece};
+use engine::model::{Board, Piece};
 use engine::solve::{Goal, Limits};
 
 use crate::util::{closed, knight, open_from};
 
 fn count_on(board: &Board, piece: &Piece, goal: Goal, opts: CountOptions) -> Counted {
-    let g = MoveGraph::build(board, piece);
+    let g = crate::util::graph(board, piece);
     let sym = Symmetries::of_board(board, &g);
-    let c = count::count(&g, &goal, &sym, &opts, &Limits::none(), None);
+    let c = count::count(
+        &g,
+        &goal,
+        &sym,
+        &opts,
+        &Limits::none(),
+        &engine::progress::Progress::new(),
+    );
     assert!(c.complete());
     c
 }
@@ -197,11 +204,18 @@ fn shards_add_up() {
 #[test]
 fn a_limit_gives_a_lower_bound() {
     let board = Board::rectangle(7, 7);
-    let g = MoveGraph::build(&board, &knight());
+    let g = crate::util::graph(&board, &knight());
     let sym = Symmetries::of_board(&board, &g);
     let limits = Limits::none().with_time(Some(0.3));
     let started = std::time::Instant::now();
-    let c = count::count(&g, &open(), &sym, &CountOptions::default(), &limits, None);
+    let c = count::count(
+        &g,
+        &open(),
+        &sym,
+        &CountOptions::default(),
+        &limits,
+        &engine::progress::Progress::new(),
+    );
     assert!(!c.complete());
     assert!(c.tours < 165_575_218_320);
     // Honoured: the whole count would take many hours.

@@ -1,11 +1,13 @@
 //! The genetic solver: both presets find verified tours, runs are
 //! reproducible, and a generation limit gives up with a legal partial path.
 
-use engine::model::{Board, MoveGraph, Piece};
+use engine::halt::Never;
+use engine::model::{Board, Piece};
+use engine::progress::Progress;
 use engine::puzzle::Puzzle;
-use engine::solve::event::Observer;
+use engine::solve::event::{Event, NoObserver, Observer};
 use engine::solve::genetic::{self, GeneticOptions, MoveSlots, Preset, Repair, Selection};
-use engine::solve::{Goal, Limit, Limits, Outcome, Report};
+use engine::solve::{Goal, Limit, Limits, Outcome, Report, Run, Task};
 use engine::verify::verify;
 use proptest::prelude::*;
 
@@ -54,7 +56,7 @@ fn classic_solves_6x6_from_a_corner_with_a_fixed_seed() {
     let tour = verified_tour(&p, &r);
     assert_eq!(tour.len(), 36);
     assert!(r.stats.generations >= 1);
-    assert!(r.solver.contains("classic"), "{}", r.solver);
+    assert!(r.solver.to_string().contains("classic"), "{}", r.solver);
 }
 
 #[test]
@@ -95,8 +97,8 @@ fn same_seed_same_generations_and_tour() {
 fn parallel_evaluation_gives_the_same_run_as_sequential() {
     let board = Board::rectangle(16, 16);
     let piece = Piece::leaper(1, 2, 1);
-    let g = MoveGraph::build(&board, &piece);
-    let slots = MoveSlots::of_piece(&board, &piece);
+    let g = crate::util::graph(&board, &piece);
+    let Ok(slots) = MoveSlots::of_piece(&board, &piece, &Never);
     let goal = Goal {
         closed: true,
         start: Some(0),
@@ -107,15 +109,10 @@ fn parallel_evaluation_gives_the_same_run_as_sequential() {
     let mut runs = Vec::new();
     for parallel_work in [usize::MAX, 0] {
         params.parallel_work = parallel_work;
-        let r = genetic::solve_with(
-            &g,
-            &slots,
-            &goal,
-            &params,
-            4,
-            &Limits::none(),
-            &mut Events::default(),
-        );
+        let task = Task::new(&g, &board, &piece, goal).with_seed(4);
+        let progress = Progress::new();
+        let run = Run::new(Limits::none(), &progress, Events::default());
+        let r = genetic::solve_with(&task, &slots, &params, run);
         runs.push((
             verified_tour_of(&board, &piece, &goal, &r),
             r.stats.generations,
@@ -141,9 +138,16 @@ struct Events {
 }
 
 impl Observer for Events {
-    fn generation(&mut self, generation: u64, fitness: usize, walk: &[u32], legal: usize) {
-        self.generations
-            .push((generation, fitness, walk.to_vec(), legal));
+    fn event(&mut self, event: Event, walk: &[u32]) {
+        if let Event::Generation {
+            generation,
+            fitness,
+            legal,
+        } = event
+        {
+            self.generations
+                .push((generation, fitness, walk.to_vec(), legal));
+        }
     }
 }
 
@@ -151,8 +155,7 @@ impl Observer for Events {
 fn a_generation_limit_gives_up_with_the_best_legal_path() {
     let board = Board::rectangle(10, 10);
     let piece = Piece::leaper(1, 2, 1);
-    let g = MoveGraph::build(&board, &piece);
-    let slots = MoveSlots::of_piece(&board, &piece);
+    let g = crate::util::graph(&board, &piece);
     let goal = Goal {
         closed: false,
         start: Some(0),
@@ -164,7 +167,16 @@ fn a_generation_limit_gives_up_with_the_best_legal_path() {
         ..GeneticOptions::default()
     };
     let mut events = Events::default();
-    let r = genetic::solve(&g, &slots, &goal, &opts, 1, &Limits::none(), &mut events);
+    let r = crate::util::run_solver(
+        &opts,
+        &g,
+        &board,
+        &piece,
+        &goal,
+        1,
+        Limits::none(),
+        &mut events,
+    );
     let Outcome::GaveUp { limit, best } = &r.outcome else {
         panic!("expected to give up: {:?}", r.outcome);
     };
@@ -189,8 +201,7 @@ fn a_generation_limit_gives_up_with_the_best_legal_path() {
 fn a_time_limit_gives_up_after_the_first_generation() {
     let board = Board::rectangle(20, 20);
     let piece = Piece::leaper(1, 2, 1);
-    let g = MoveGraph::build(&board, &piece);
-    let slots = MoveSlots::of_piece(&board, &piece);
+    let g = crate::util::graph(&board, &piece);
     let goal = Goal {
         closed: false,
         start: Some(0),
@@ -201,15 +212,7 @@ fn a_time_limit_gives_up_after_the_first_generation() {
         ..GeneticOptions::default()
     };
     let limits = Limits::none().with_time(Some(0.0));
-    let r = genetic::solve(
-        &g,
-        &slots,
-        &goal,
-        &opts,
-        1,
-        &limits,
-        &mut engine::solve::event::NoObserver,
-    );
+    let r = crate::util::run_solver(&opts, &g, &board, &piece, &goal, 1, limits, NoObserver);
     let Outcome::GaveUp { limit, best } = &r.outcome else {
         panic!("expected to give up: {:?}", r.outcome);
     };
@@ -267,8 +270,8 @@ fn slots_name_exactly_the_graph_moves() {
     ];
     for (b, pc) in cases {
         let p = puzzle(&format!("Puzzle(board: {b:?}, piece: {pc:?})"));
-        let g = p.graph();
-        let slots = MoveSlots::of_piece(&p.board, &p.piece);
+        let g = crate::util::graph_of(&p);
+        let Ok(slots) = MoveSlots::of_piece(&p.board, &p.piece, &Never);
         assert_eq!(slots.len(), g.len());
         for s in 0..g.len() as u32 {
             let mut from_slots: Vec<u32> = slots.slots(s).flatten().collect();
@@ -281,7 +284,7 @@ fn slots_name_exactly_the_graph_moves() {
     }
     // A leaper has one slot per move, in the piece's order.
     let p = puzzle(r#"Puzzle(board: "8x8", piece: "knight")"#);
-    let slots = MoveSlots::of_piece(&p.board, &p.piece);
+    let Ok(slots) = MoveSlots::of_piece(&p.board, &p.piece, &Never);
     assert_eq!(slots.width(), 8);
     let a1: Vec<Option<String>> = slots.slots(0).map(|t| t.map(|t| p.board.name(t))).collect();
     assert_eq!(a1[0].as_deref(), Some("b3"));
@@ -362,15 +365,14 @@ proptest! {
         prop_assume!(board.len() >= 2);
         let p = puzzle(&format!("Puzzle(board: \"1x1\", piece: {piece:?})"));
         let piece = p.piece;
-        let g = MoveGraph::build(&board, &piece);
-        let slots = MoveSlots::of_piece(&board, &piece);
+        let g = crate::util::graph(&board, &piece);
         let goal = Goal { closed, start: None, end: None };
         let opts = GeneticOptions {
             preset: if classic { Preset::Classic } else { Preset::Tuned },
             generations: Some(200),
             ..GeneticOptions::default()
         };
-        let r = genetic::solve(&g, &slots, &goal, &opts, seed, &Limits::none(), &mut engine::solve::event::NoObserver);
+        let r = crate::util::run_solver(&opts, &g, &board, &piece, &goal, seed, Limits::none(), NoObserver);
         match &r.outcome {
             Outcome::Found(t) => prop_assert!(verify(&board, &piece, &goal, t).is_ok()),
             Outcome::GaveUp { best, .. } => assert_legal_path(&board, &piece, best),

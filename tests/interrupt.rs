@@ -188,3 +188,26 @@ fn ctrl_c_during_setup_of_the_largest_boards() {
     assert_eq!(v["status"], "interrupted");
     assert!(t.elapsed() < Duration::from_secs(4), "{:?}", t.elapsed());
 }
+
+/// `count` sets up its tables after the proofs: on a 16-million-square
+/// board that took seconds with no look at the time limit, so a limit that
+/// ran out after the proofs was overrun by several seconds.
+#[test]
+fn count_honours_a_time_limit_that_runs_out_after_the_proofs() {
+    let (_dir, file) =
+        crate::util::setup(r#"Puzzle(board: "4096x4096", piece: "knight", start: "a1")"#);
+    for limit in [0.6, 1.0] {
+        let t = Instant::now();
+        let out = engine_process()
+            .args(["count", "--quiet", "--time-limit", &limit.to_string()])
+            .arg(&file)
+            .output()
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(out.status.code(), Some(3));
+        assert!(String::from_utf8_lossy(&out.stdout).contains("lower bound"));
+        // Freeing a gigabyte of tables takes a moment too; before, this
+        // took 4 to 6 seconds.
+        let took = t.elapsed().as_secs_f64();
+        assert!(took < limit + 2.0, "--time-limit {limit}: {took:.2} s");
+    }
+}

@@ -150,10 +150,7 @@ fn a_search_gif_of_a_huge_board_fits_at_the_default_frames() {
     };
     let m = engine::render::gif::memory(&board, &opts, true, true);
     let path = 4 * board.len() as u64;
-    assert!(
-        m.recording <= engine::solve::record::RECORD_BUDGET + 4 * path,
-        "{m:?}"
-    );
-    assert!(m.recording >= engine::solve::record::RECORD_BUDGET, "{m:?}");
+    assert!(m.recording <= engine::budget::RECORD + 4 * path, "{m:?}");
+    assert!(m.recording >= engine::budget::RECORD, "{m:?}");
     assert!(m.total() < engine::render::gif::GIF_BUDGET, "{m:?}");
 }

@@ -9,6 +9,7 @@ mod cli;
 mod count;
 mod count_cli;
 mod count_rules;
+mod events;
 mod fuzz_corpus;
 mod genetic_solver;
 mod gif;

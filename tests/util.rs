@@ -5,10 +5,12 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 use std::time::Duration;
 
-use engine::model::{Cell, Piece};
+use engine::halt::Never;
+use engine::model::{Board, Cell, MoveGraph, Piece};
+use engine::progress::Progress;
 use engine::puzzle::Puzzle;
-use engine::solve::event::NoObserver;
-use engine::solve::{Goal, Limits, Outcome, Report};
+use engine::solve::event::{NoObserver, Observer};
+use engine::solve::{Goal, Limits, Outcome, Report, Run, Solver, Task};
 use engine::verify::verify;
 
 /// The `engine` binary built for these tests, as a plain process (to spawn
@@ -79,13 +81,55 @@ pub fn puzzle(text: &str) -> Puzzle {
 
 /// Solves `p` the way `engine run` does; any tour found must pass `verify`.
 pub fn solve(p: &Puzzle) -> Report {
-    let g = p.graph();
-    let r = engine::solve::runner::solve(p, &g, &Limits::none(), &mut NoObserver)
+    solve_within(p, Limits::none(), NoObserver)
+}
+
+/// [`solve`] within `limits`, watched by `observer`.
+pub fn solve_within<O: Observer>(p: &Puzzle, limits: Limits<'_>, observer: O) -> Report {
+    let g = graph_of(p);
+    let progress = Progress::new();
+    let r = engine::solve::runner::solve(p, &g, Run::new(limits, &progress, observer))
         .unwrap_or_else(|e| panic!("{e}"));
     if let Outcome::Found(t) = &r.outcome {
         assert_eq!(verify(&p.board, &p.piece, &p.goal, t), Ok(()));
     }
     r
+}
+
+/// The move graph of a puzzle.
+pub fn graph_of(p: &Puzzle) -> MoveGraph {
+    let Ok(g) = p.graph(&Never);
+    g
+}
+
+/// What `engine check` knows of `g` (built on `board`) for `goal`.
+pub fn analysis(g: &MoveGraph, goal: &Goal, board: &Board) -> engine::analysis::Analysis {
+    let Ok(a) = engine::analysis::analyse(g, goal, &|s| board.name(s), &Never);
+    a
+}
+
+/// The move graph of `piece` on `board`.
+pub fn graph(board: &Board, piece: &Piece) -> MoveGraph {
+    let Ok(g) = MoveGraph::build(board, piece, &Never);
+    g
+}
+
+/// Runs `solver` on the graph `g` of `piece` on `board` for `goal` with
+/// `seed`, within `limits`, watched by `observer` (the tour is not checked).
+#[allow(clippy::too_many_arguments)]
+pub fn run_solver<S: Solver, O: Observer>(
+    solver: &S,
+    g: &MoveGraph,
+    board: &Board,
+    piece: &Piece,
+    goal: &Goal,
+    seed: u64,
+    limits: Limits<'_>,
+    observer: O,
+) -> Report {
+    let task = Task::new(g, board, piece, *goal).with_seed(seed);
+    let progress = Progress::new();
+    solver.solve(&task, Run::new(limits, &progress, observer))
 }
 
 /// The knight.
