@@ -5,8 +5,10 @@
 use std::fmt;
 use std::path::Path;
 
+mod board;
 pub mod lang;
 mod locate;
+mod piece;
 
 use serde::Deserialize;
 use serde::de::{MapAccess, Visitor};

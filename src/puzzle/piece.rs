@@ -1,0 +1,365 @@
+//! Piece expressions: `knight`, `leaper 1 2`, `rider 0 1 max 4`,
+//! `jumps (1,2), (2,-1)`, Betza words, unions and named pieces — parsed with
+//! the grammar in `grammar/piece.pest` and resolved into a [`Piece`].
+
+use pest::Parser;
+use pest::iterators::Pair;
+
+use super::lang::{LangError, pest_error, span_of};
+use crate::error::Span;
+use crate::model::{Move, Piece, UNLIMITED};
+
+#[derive(pest_derive::Parser)]
+#[grammar = "../grammar/piece.pest"]
+struct PieceParser;
+
+/// Deepest nesting of parentheses a piece expression may use.
+pub const MAX_NESTING: usize = 32;
+
+/// The parser recurses on parentheses; refuse absurd nesting before it does.
+fn check_nesting(text: &str, base: usize) -> Result<(), LangError> {
+    let mut depth = 0usize;
+    for (i, c) in text.char_indices() {
+        match c {
+            '(' => {
+                depth += 1;
+                if depth > MAX_NESTING {
+                    return Err(LangError::new(
+                        Span::new(base + i, base + i + 1),
+                        format!("parentheses nested more than {MAX_NESTING} deep"),
+                    ));
+                }
+            }
+            ')' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+/// Largest absolute value of a number in a jump.
+pub const MAX_JUMP: i64 = 1 << 20;
+
+/// A piece expression before names are resolved.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PieceExpr {
+    /// Moves known without looking anything up.
+    Moves(Piece),
+    /// A name: from `pieces`, a built-in, or (for words of atom letters) Betza.
+    Name(String, Span),
+    /// Left then right, repeats dropped.
+    Union(Vec<PieceExpr>),
+}
+
+/// Parses a piece expression. `base` is the offset of `text` in its file.
+pub fn parse_piece(text: &str, base: usize) -> Result<PieceExpr, LangError> {
+    check_nesting(text, base)?;
+    let mut pairs =
+        PieceParser::parse(Rule::piece, text).map_err(|e| pest_error(e, base, piece_rule_name))?;
+    let piece = pairs
+        .next()
+        .ok_or_else(|| LangError::new(Span::new(base, base), "empty piece"))?;
+    let union = piece
+        .into_inner()
+        .next()
+        .ok_or_else(|| LangError::new(Span::new(base, base), "empty piece"))?;
+    piece_union(union, base)
+}
+
+fn piece_union(pair: Pair<Rule>, base: usize) -> Result<PieceExpr, LangError> {
+    let mut parts = Vec::new();
+    for p in pair.into_inner() {
+        if p.as_rule() == Rule::term {
+            parts.push(piece_term(p, base)?);
+        }
+    }
+    Ok(if parts.len() == 1 {
+        parts.remove(0)
+    } else {
+        PieceExpr::Union(parts)
+    })
+}
+
+fn piece_term(pair: Pair<Rule>, base: usize) -> Result<PieceExpr, LangError> {
+    let inner = pair
+        .into_inner()
+        .next()
+        .ok_or_else(|| LangError::new(Span::default(), "empty term"))?;
+    let span = span_of(&inner, base);
+    match inner.as_rule() {
+        Rule::leaper | Rule::rider => {
+            let rider = inner.as_rule() == Rule::rider;
+            let ints: Vec<Pair<Rule>> = inner.into_inner().collect();
+            let m = int_value(&ints[0], base)?;
+            let n = int_value(&ints[1], base)?;
+            if m == 0 && n == 0 {
+                return Err(LangError::new(
+                    span,
+                    "a jump of (0,0) does not move the piece",
+                ));
+            }
+            let range = if rider {
+                match ints.get(2) {
+                    Some(k) => {
+                        let v = int_value(k, base)?;
+                        if v < 1 {
+                            return Err(LangError::new(
+                                span_of(k, base),
+                                format!("`max` must be at least 1, not {v}"),
+                            ));
+                        }
+                        u32::try_from(v).unwrap_or(UNLIMITED)
+                    }
+                    None => UNLIMITED,
+                }
+            } else {
+                1
+            };
+            Ok(PieceExpr::Moves(Piece::leaper(m as i32, n as i32, range)))
+        }
+        Rule::jumps => {
+            let mut moves = Vec::new();
+            for j in inner.into_inner() {
+                let js = span_of(&j, base);
+                let ints: Vec<Pair<Rule>> = j.into_inner().collect();
+                let dx = int_value(&ints[0], base)?;
+                let dy = int_value(&ints[1], base)?;
+                if dx == 0 && dy == 0 {
+                    return Err(LangError::new(
+                        js,
+                        "a jump of (0,0) does not move the piece",
+                    ));
+                }
+                moves.push(Move::leap(dx as i32, dy as i32));
+            }
+            Ok(PieceExpr::Moves(Piece::new(moves)))
+        }
+        Rule::group => {
+            let u = inner
+                .into_inner()
+                .next()
+                .ok_or_else(|| LangError::new(span, "empty parentheses"))?;
+            piece_union(u, base)
+        }
+        Rule::betza | Rule::name => Ok(PieceExpr::Name(inner.as_str().to_string(), span)),
+        _ => Err(LangError::new(span, "unexpected piece term")),
+    }
+}
+
+fn int_value(p: &Pair<Rule>, base: usize) -> Result<i64, LangError> {
+    let span = span_of(p, base);
+    match p.as_str().parse::<i64>() {
+        Ok(v) if v.abs() <= MAX_JUMP => Ok(v),
+        _ => Err(LangError::new(
+            span,
+            format!("number too large (at most {MAX_JUMP} either way)"),
+        )),
+    }
+}
+
+/// The built-in piece names and their expressions.
+pub const BUILTINS: [(&str, &str); 13] = [
+    ("knight", "leaper 1 2"),
+    ("camel", "leaper 1 3"),
+    ("zebra", "leaper 2 3"),
+    ("giraffe", "leaper 1 4"),
+    ("wazir", "leaper 0 1"),
+    ("ferz", "leaper 1 1"),
+    ("dabbaba", "leaper 0 2"),
+    ("alfil", "leaper 2 2"),
+    ("king", "leaper 0 1 | leaper 1 1"),
+    ("rook", "rider 0 1"),
+    ("bishop", "rider 1 1"),
+    ("queen", "rider 0 1 | rider 1 1"),
+    ("nightrider", "rider 1 2"),
+];
+
+/// The moves of a word of Betza atom letters, or None if it is not one.
+///
+/// ```
+/// let p = engine::puzzle::lang::betza("NN").unwrap();
+/// assert!(p.moves().iter().all(|m| m.is_rider()));
+/// ```
+pub fn betza(word: &str) -> Option<Piece> {
+    let atom = |c: u8| -> Option<(i32, i32)> {
+        Some(match c {
+            b'W' => (0, 1),
+            b'F' => (1, 1),
+            b'D' => (0, 2),
+            b'N' => (1, 2),
+            b'A' => (2, 2),
+            b'H' => (0, 3),
+            b'C' => (1, 3),
+            b'Z' => (2, 3),
+            b'G' => (3, 3),
+            _ => return None,
+        })
+    };
+    let b = word.as_bytes();
+    if b.is_empty() {
+        return None;
+    }
+    let mut piece = Piece::default();
+    let mut i = 0;
+    while i < b.len() {
+        let (m, n) = atom(b[i])?;
+        let doubled = i + 1 < b.len() && b[i + 1] == b[i];
+        let range = if doubled { UNLIMITED } else { 1 };
+        piece = piece.union(&Piece::leaper(m, n, range));
+        i += if doubled { 2 } else { 1 };
+    }
+    Some(piece)
+}
+
+/// A named piece definition: its name, its expression text, and where that
+/// text starts in the file.
+#[derive(Clone, Debug)]
+pub struct PieceDef {
+    /// The name used to refer to it.
+    pub name: String,
+    /// The expression.
+    pub text: String,
+    /// Offset of `text` in the file.
+    pub base: usize,
+}
+
+/// Parses and resolves a piece expression against `defs` and the built-ins.
+/// Names in `defs` take precedence over built-in names and Betza words.
+pub fn resolve_piece(text: &str, base: usize, defs: &[PieceDef]) -> Result<Piece, LangError> {
+    let expr = parse_piece(text, base)?;
+    let mut stack = Vec::new();
+    resolve(&expr, defs, &mut stack)
+}
+
+fn resolve(
+    expr: &PieceExpr,
+    defs: &[PieceDef],
+    stack: &mut Vec<String>,
+) -> Result<Piece, LangError> {
+    match expr {
+        PieceExpr::Moves(p) => Ok(p.clone()),
+        PieceExpr::Union(parts) => {
+            let mut piece = Piece::default();
+            for p in parts {
+                piece = piece.union(&resolve(p, defs, stack)?);
+            }
+            Ok(piece)
+        }
+        PieceExpr::Name(name, span) => {
+            if let Some(def) = defs.iter().find(|d| &d.name == name) {
+                if let Some(i) = stack.iter().position(|s| s == name) {
+                    let mut cycle: Vec<&str> = stack[i..].iter().map(String::as_str).collect();
+                    cycle.push(name);
+                    return Err(LangError::new(
+                        *span,
+                        format!("cycle in `pieces`: {}", cycle.join(" -> ")),
+                    ));
+                }
+                stack.push(name.clone());
+                let inner = parse_piece(&def.text, def.base)?;
+                let piece = resolve(&inner, defs, stack)?;
+                stack.pop();
+                return Ok(piece);
+            }
+            if let Some((_, text)) = BUILTINS.iter().find(|(n, _)| n == name) {
+                return resolve(&parse_piece(text, 0)?, &[], &mut Vec::new());
+            }
+            if let Some(p) = betza(name) {
+                return Ok(p);
+            }
+            let mut known: Vec<&str> = defs.iter().map(|d| d.name.as_str()).collect();
+            known.extend(BUILTINS.iter().map(|(n, _)| *n));
+            Err(LangError::new(
+                *span,
+                format!("unknown piece `{name}` (known: {})", known.join(", ")),
+            ))
+        }
+    }
+}
+
+fn piece_rule_name(r: &Rule) -> String {
+    match r {
+        Rule::int => "a number",
+        Rule::union_op => "`|` or `+`",
+        Rule::term | Rule::union => "a piece (e.g. `leaper 1 2`, `knight`, `NC`)",
+        Rule::jump => "a jump like `(1,2)`",
+        Rule::EOI => "end of the piece",
+        _ => "a piece expression",
+    }
+    .to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn piece(text: &str) -> Result<Piece, LangError> {
+        resolve_piece(text, 0, &[])
+    }
+
+    fn vectors(p: &Piece) -> Vec<(i32, i32, u32)> {
+        p.moves().iter().map(|m| (m.dx, m.dy, m.range)).collect()
+    }
+
+    #[test]
+    fn leaper_rider_and_jumps() {
+        assert_eq!(piece("leaper 1 2").map(|p| p.moves().len()), Ok(8));
+        assert_eq!(piece("leaper 0 1").map(|p| p.moves().len()), Ok(4));
+        let r = piece("rider 1 1 max 2").unwrap_or_default();
+        assert!(r.moves().iter().all(|m| m.range == 2));
+        let j = piece("jumps (1,2), (2,-1)").unwrap_or_default();
+        assert_eq!(vectors(&j), [(1, 2, 1), (2, -1, 1)]);
+    }
+
+    #[test]
+    fn betza_and_builtins_agree() {
+        assert_eq!(piece("N"), piece("knight"));
+        assert_eq!(piece("NN"), piece("nightrider"));
+        assert_eq!(piece("WF"), piece("king"));
+        assert_eq!(piece("WW"), piece("rook"));
+        assert_eq!(piece("NC").map(|p| p.moves().len()), Ok(16));
+        assert_eq!(piece("N | C"), piece("NC"));
+        assert_eq!(piece("(N + C)"), piece("NC"));
+    }
+
+    #[test]
+    fn errors_point_at_the_text() {
+        let e = piece("leaper 0 0").unwrap_err();
+        assert_eq!((e.span.start, e.span.end), (0, 10));
+        let e = piece("rider 1 1 max -1").unwrap_err();
+        assert_eq!(&"rider 1 1 max -1"[e.span.start..e.span.end], "-1");
+        let e = piece("knight | wizard").unwrap_err();
+        assert_eq!(e.span.start, 9);
+        assert!(e.message.contains("unknown piece `wizard`"));
+        let e = piece("leaper 1").unwrap_err();
+        assert!(e.message.contains("number"), "{}", e.message);
+    }
+
+    #[test]
+    fn deep_nesting_is_refused_not_overflowed() {
+        let deep = format!("{}N{}", "(".repeat(100_000), ")".repeat(100_000));
+        let e = piece(&deep).unwrap_err();
+        assert_eq!(e.span.start, MAX_NESTING);
+        let ok = format!("{}N{}", "(".repeat(MAX_NESTING), ")".repeat(MAX_NESTING));
+        assert_eq!(piece(&ok), piece("N"));
+    }
+
+    #[test]
+    fn cycles_are_found() {
+        let defs = [
+            PieceDef {
+                name: "a".into(),
+                text: "b | N".into(),
+                base: 100,
+            },
+            PieceDef {
+                name: "b".into(),
+                text: "a".into(),
+                base: 200,
+            },
+        ];
+        let e = resolve_piece("a", 0, &defs).unwrap_err();
+        assert!(e.message.contains("a -> b -> a"), "{}", e.message);
+        assert_eq!(e.span.start, 200);
+    }
+}
