@@ -46,8 +46,9 @@ impl<'de> Deserialize<'de> for PieceMap {
             }
             fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<PieceMap, A::Error> {
                 let mut out: Vec<(String, String)> = Vec::new();
+                let mut names = std::collections::HashSet::new();
                 while let Some((k, v)) = map.next_entry::<String, String>()? {
-                    if out.iter().any(|(name, _)| *name == k) {
+                    if !names.insert(k.clone()) {
                         return Err(serde::de::Error::custom(format!(
                             "duplicate piece name `{k}` in `pieces`"
                         )));
@@ -177,6 +178,7 @@ impl Puzzle {
         let board_base = loc.field("board").unwrap_or(0);
         let board = lang::parse_board(&doc.board, board_base).map_err(lang_err)?;
 
+        let entries = loc.map_entries();
         let defs: Vec<PieceDef> = doc
             .pieces
             .0
@@ -184,15 +186,13 @@ impl Puzzle {
             .map(|(name, expr)| PieceDef {
                 name: name.clone(),
                 text: expr.clone(),
-                base: loc.map_value(name).unwrap_or(0),
+                base: entries.get(name.as_str()).map_or(0, |e| e.1),
             })
             .collect();
-        for d in &defs {
-            lang::resolve_piece(&d.name, loc.map_key(&d.name).unwrap_or(d.base), &defs)
-                .map_err(lang_err)?;
-        }
+        // Each definition is resolved once, however often it is used.
+        let mut pieces = lang::Resolver::new(&defs).map_err(lang_err)?;
         let piece_base = loc.field("piece").unwrap_or(0);
-        let piece = lang::resolve_piece(&doc.piece, piece_base, &defs).map_err(lang_err)?;
+        let piece = pieces.piece(&doc.piece, piece_base).map_err(lang_err)?;
         let need = MoveGraph::estimate_bytes(&board, &piece);
         if need > budget::GRAPH {
             return Err(Error::at(
