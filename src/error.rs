@@ -166,7 +166,9 @@ impl fmt::Display for Error {
             // A long line is shown as a window around the caret.
             let at = self.col.saturating_sub(1).min(chars.len());
             let from = at.saturating_sub(SHOW_BEFORE);
-            let to = (at + self.width.max(1) + SHOW_AFTER).min(chars.len());
+            // A long span is underlined only at its start.
+            let span = self.width.clamp(1, SHOW_SPAN);
+            let to = (at + span + SHOW_AFTER).min(chars.len());
             let mut shown: String = chars[from..to].iter().collect();
             let mut pad = at - from;
             if from > 0 {
@@ -176,7 +178,7 @@ impl fmt::Display for Error {
             if to < chars.len() {
                 shown.push('…');
             }
-            let width = self.width.min(to.saturating_sub(at)).max(1);
+            let width = span.min(to.saturating_sub(at)).max(1);
             write!(f, "\n{:gutter$} |", "")?;
             write!(f, "\n{number:gutter$} | {shown}")?;
             write!(
@@ -219,6 +221,8 @@ pub fn escape_controls(text: &str) -> std::borrow::Cow<'_, str> {
 /// Characters of a long source line shown before and after the caret.
 const SHOW_BEFORE: usize = 60;
 const SHOW_AFTER: usize = 40;
+/// The most characters of a span underlined.
+const SHOW_SPAN: usize = 60;
 
 /// Byte offset of a 1-based line and character column in `text` (clamped).
 pub fn offset_of(text: &str, line: usize, col: usize) -> usize {

@@ -14,6 +14,7 @@ mod fuzz_corpus;
 mod genetic_solver;
 mod gif;
 mod gif_cli;
+mod hostile;
 mod interrupt;
 mod memory_limits;
 mod props;

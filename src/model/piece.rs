@@ -52,7 +52,7 @@ impl Piece {
     /// linear in the moves (long `jumps` lists are hashed).
     pub fn extend(&mut self, moves: impl IntoIterator<Item = Move>) {
         let moves = moves.into_iter();
-        if self.moves.len() + moves.size_hint().0 <= 32 {
+        if self.moves.len() + moves.size_hint().1.unwrap_or(usize::MAX) <= 32 {
             for m in moves {
                 if !self.moves.contains(&m) {
                     self.moves.push(m);

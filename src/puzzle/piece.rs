@@ -2,7 +2,7 @@
 //! `jumps (1,2), (2,-1)`, Betza words, unions and named pieces — parsed with
 //! the grammar in `grammar/piece.pest` and resolved into a [`Piece`].
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::rc::Rc;
 
 use pest::Parser;
@@ -251,7 +251,7 @@ pub const MAX_MOVES: usize = 4096;
 /// The most work resolving a file's pieces may take, in moves read and
 /// written: each definition is resolved once, but a definition may still
 /// read several large ones; past this the file is refused.
-pub const MAX_RESOLVE_WORK: usize = 1 << 24;
+pub const MAX_RESOLVE_WORK: usize = 1 << 21;
 
 /// Parses and resolves a piece expression against `defs` and the built-ins.
 /// Names in `defs` take precedence over built-in names and Betza words.
@@ -269,6 +269,8 @@ pub struct Resolver<'d> {
     done: Vec<Option<Rc<Piece>>>,
     builtins: HashMap<&'static str, Rc<Piece>>,
     work: usize,
+    /// The definitions being resolved (all false between two resolutions).
+    on_stack: Vec<bool>,
 }
 
 impl<'d> Resolver<'d> {
@@ -287,6 +289,7 @@ impl<'d> Resolver<'d> {
             done: vec![None; defs.len()],
             builtins: HashMap::new(),
             work: 0,
+            on_stack: vec![false; defs.len()],
         };
         let exprs = defs
             .iter()
@@ -306,9 +309,7 @@ impl<'d> Resolver<'d> {
         }
         // The definitions being resolved, outermost first; `on_stack` marks them.
         let mut stack: Vec<usize> = vec![root];
-        let mut on_stack = vec![false; 0];
-        on_stack.resize(self.defs.len(), false);
-        on_stack[root] = true;
+        self.on_stack[root] = true;
         while let Some(&top) = stack.last() {
             // The first name it uses that is not resolved yet, if any.
             let mut pending = None;
@@ -323,7 +324,7 @@ impl<'d> Resolver<'d> {
                 }
             });
             match pending {
-                Some((j, span)) if on_stack[j] => {
+                Some((j, span)) if self.on_stack[j] => {
                     let from = stack.iter().position(|&k| k == j).unwrap_or(0);
                     let mut names: Vec<&str> = stack[from..]
                         .iter()
@@ -336,7 +337,7 @@ impl<'d> Resolver<'d> {
                     ));
                 }
                 Some((j, _)) => {
-                    on_stack[j] = true;
+                    self.on_stack[j] = true;
                     stack.push(j);
                 }
                 None => {
@@ -353,7 +354,7 @@ impl<'d> Resolver<'d> {
                         ));
                     }
                     self.done[top] = Some(piece);
-                    on_stack[top] = false;
+                    self.on_stack[top] = false;
                     stack.pop();
                 }
             }
@@ -378,26 +379,22 @@ impl<'d> Resolver<'d> {
                 }
                 let total: usize = sets.iter().map(|s| s.moves().len()).sum();
                 self.spend(total, *span)?;
-                let mut seen = HashSet::new();
-                let mut moves = Vec::new();
-                for m in sets.iter().flat_map(|s| s.moves()) {
-                    if seen.insert(*m) {
-                        moves.push(*m);
-                        if moves.len() > MAX_MOVES {
-                            return Err(LangError::new(
-                                *span,
-                                format!(
-                                    "this union has more than the {MAX_MOVES} moves a piece may have"
-                                ),
-                            ));
-                        }
-                    }
+                let piece = Piece::new(sets.iter().flat_map(|s| s.moves()).copied());
+                let moves = piece.moves();
+                if moves.len() > MAX_MOVES {
+                    return Err(LangError::new(
+                        *span,
+                        format!(
+                            "this union has {} moves, more than the {MAX_MOVES} a piece may have",
+                            moves.len()
+                        ),
+                    ));
                 }
                 // A union that adds nothing to a part is that part.
-                if let Some(s) = sets.iter().find(|s| s.moves() == moves.as_slice()) {
+                if let Some(s) = sets.iter().find(|s| s.moves() == moves) {
                     return Ok(Rc::clone(s));
                 }
-                Ok(Rc::new(Piece::new(moves)))
+                Ok(Rc::new(piece))
             }
         }
     }
