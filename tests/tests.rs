@@ -10,6 +10,7 @@ mod count;
 mod count_cli;
 mod count_rules;
 mod events;
+mod faults;
 mod fuzz_corpus;
 mod genetic_solver;
 mod gif;
