@@ -148,7 +148,9 @@ fn identity(p: &Path) -> Option<Identity> {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),
     };
-    Some(Identity::Place(std::fs::canonicalize(dir).ok()?.join(p.file_name()?)))
+    Some(Identity::Place(
+        std::fs::canonicalize(dir).ok()?.join(p.file_name()?),
+    ))
 }
 
 /// An output file written whole or not at all: [`PendingFile::write`]

@@ -56,9 +56,25 @@ fn outputs_never_overwrite_an_input_or_each_other() {
     assert_eq!(code, Some(0), "{err}");
     let db = std::fs::read(d.join("x.db")).unwrap_or_else(|e| panic!("{e}"));
     for args in [
-        &["run", "p.ron", "--save", "--archive", "x.db", "--gif", "x.db"][..],
+        &[
+            "run",
+            "p.ron",
+            "--save",
+            "--archive",
+            "x.db",
+            "--gif",
+            "x.db",
+        ][..],
         &["run", "p.ron", "--archive", "x.db", "--search-gif", "x.db"],
-        &["run", "p.ron", "--save", "--archive", "x.db", "--gif", "x.db-journal"],
+        &[
+            "run",
+            "p.ron",
+            "--save",
+            "--archive",
+            "x.db",
+            "--gif",
+            "x.db-journal",
+        ],
     ] {
         let (code, stdout, err) = run_in(d, args);
         assert_eq!(code, Some(2), "{args:?}: {err}");
@@ -73,7 +89,10 @@ fn outputs_never_overwrite_an_input_or_each_other() {
     assert!(err.contains("--gif: this is the archive"), "{err}");
     assert_eq!(std::fs::read(d.join("x.db")).ok(), Some(db));
     // Both GIFs to one file.
-    let (code, _, err) = run_in(d, &["run", "p.ron", "--gif", "g.gif", "--search-gif", "g.gif"]);
+    let (code, _, err) = run_in(
+        d,
+        &["run", "p.ron", "--gif", "g.gif", "--search-gif", "g.gif"],
+    );
     assert_eq!(code, Some(2), "{err}");
     assert!(
         err.starts_with("error: --search-gif: --gif writes to this file already"),
@@ -96,7 +115,10 @@ fn outputs_must_be_regular_files() {
         let (code, stdout, err) = run_in(d, &["run", "p.ron", "--gif", out]);
         assert_eq!(code, Some(2), "{out}: {err}");
         assert!(stdout.is_empty());
-        assert!(err.starts_with("error: --gif: cannot write a GIF here"), "{err}");
+        assert!(
+            err.starts_with("error: --gif: cannot write a GIF here"),
+            "{err}"
+        );
         assert!(err.contains(what), "{out}: {err}");
     }
     assert_eq!(files(d), ["fifo", "folder", "p.ron"]);
@@ -132,7 +154,10 @@ fn a_symbolic_link_is_followed() {
         .unwrap_or_else(|e| panic!("{e}"));
     let (code, _, err) = run_in(d, &["run", "p.ron", "--gif", "dangling.gif"]);
     assert_eq!(code, Some(2), "{err}");
-    assert!(err.contains("symbolic link to a file that does not exist"), "{err}");
+    assert!(
+        err.contains("symbolic link to a file that does not exist"),
+        "{err}"
+    );
     assert!(!d.join("missing").exists());
 }
 
@@ -207,12 +232,19 @@ fn stale_temporaries_are_swept_and_live_ones_kept() {
 #[test]
 fn sigterm_while_writing_a_gif_leaves_no_temporary() {
     // A 300x300 tour GIF takes a while to write; the search before it is quick.
-    let (dir, _) = setup(
-        r#"Puzzle(board: "300x300", piece: "knight", start: "a1", solver: Warnsdorff())"#,
-    );
+    let (dir, _) =
+        setup(r#"Puzzle(board: "300x300", piece: "knight", start: "a1", solver: Warnsdorff())"#);
     let d = dir.path();
     let mut child = engine_process()
-        .args(["run", "p.ron", "--quiet", "--gif", "t.gif", "--max-frames", "100000"])
+        .args([
+            "run",
+            "p.ron",
+            "--quiet",
+            "--gif",
+            "t.gif",
+            "--max-frames",
+            "100000",
+        ])
         .current_dir(d)
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
@@ -293,8 +325,11 @@ fn a_closed_or_full_stdout_is_never_a_panic_nor_a_silent_loss() {
     let d = dir.path();
     let (code, _, err) = run_in(d, &["run", "p.ron", "--save", "--archive", "a.db"]);
     assert_eq!(code, Some(0), "{err}");
-    std::fs::write(d.join("count.ron"), r#"Puzzle(board: "5x5", piece: "knight")"#)
-        .unwrap_or_else(|e| panic!("{e}"));
+    std::fs::write(
+        d.join("count.ron"),
+        r#"Puzzle(board: "5x5", piece: "knight")"#,
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
     let cases: &[(&[&str], i32)] = &[
         (&["run", "p.ron", "--quiet"], 0),
         (&["run", "p.ron", "--quiet", "--format", "json"], 0),
@@ -313,7 +348,9 @@ fn a_closed_or_full_stdout_is_never_a_panic_nor_a_silent_loss() {
         let (got, err) = full_disk(d, args);
         assert_eq!(got, Some(2), "{args:?} > /dev/full: {err}");
         assert!(
-            err.starts_with("error: standard output: cannot write the output: No space left on device"),
+            err.starts_with(
+                "error: standard output: cannot write the output: No space left on device"
+            ),
             "{args:?} > /dev/full: {err}"
         );
     }
@@ -330,7 +367,8 @@ fn node_limits_are_exact_and_zero_is_refused() {
                         "Puzzle(board: \"7x8\", piece: \"knight\", tour: {tour}, start: \"{start}\", solver: Backtrack(order: {order}, node_limit: {n}))"
                     );
                     let (dir, _) = setup(&text);
-                    let (code, out, err) = run_in(dir.path(), &["run", "p.ron", "--format", "json"]);
+                    let (code, out, err) =
+                        run_in(dir.path(), &["run", "p.ron", "--format", "json"]);
                     let v: serde_json::Value =
                         serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {out} {err}"));
                     if v["status"] == "found" {
@@ -344,10 +382,14 @@ fn node_limits_are_exact_and_zero_is_refused() {
         }
     }
     // A tour completed by the n-th node is found with a limit of n, not n − 1.
-    let (dir, _) = setup(r#"Puzzle(board: "5x5", piece: "knight", start: "a1", solver: Backtrack(node_limit: 25))"#);
+    let (dir, _) = setup(
+        r#"Puzzle(board: "5x5", piece: "knight", start: "a1", solver: Backtrack(node_limit: 25))"#,
+    );
     let (code, out, err) = run_in(dir.path(), &["run", "p.ron", "--format", "json"]);
     assert_eq!(code, Some(0), "{out}{err}");
-    let (dir, _) = setup(r#"Puzzle(board: "5x5", piece: "knight", start: "a1", solver: Backtrack(node_limit: 24))"#);
+    let (dir, _) = setup(
+        r#"Puzzle(board: "5x5", piece: "knight", start: "a1", solver: Backtrack(node_limit: 24))"#,
+    );
     let (code, _, err) = run_in(dir.path(), &["run", "p.ron"]);
     assert_eq!(code, Some(3), "{err}");
 }
@@ -378,7 +420,10 @@ fn a_byte_order_mark_is_accepted() {
     let (dir, _) = setup("\u{FEFF}Puzzle(board: \"4x4 - z9\", piece: \"N\")");
     let (code, _, err) = run_in(dir.path(), &["check", "p.ron"]);
     assert_eq!(code, Some(2));
-    assert!(err.starts_with("error: p.ron:1:22: z9 is off the 4x4 board"), "{err}");
+    assert!(
+        err.starts_with("error: p.ron:1:22: z9 is off the 4x4 board"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -396,11 +441,17 @@ fn control_characters_never_reach_the_terminal() {
     ] {
         let (code, out, err) = run_in(d, args);
         assert!(matches!(code, Some(0 | 1)), "{args:?}: {err}");
-        assert!(!out.contains('\u{1b}') && !out.contains('\u{7}'), "{args:?}: {out:?}");
+        assert!(
+            !out.contains('\u{1b}') && !out.contains('\u{7}'),
+            "{args:?}: {out:?}"
+        );
         assert!(!err.contains('\u{1b}'), "{args:?}: {err:?}");
     }
     let (_, out, _) = run_in(d, &["check", "p.ron"]);
-    assert!(out.starts_with("Evil\\u{1b}]0;owned\\u{7}\\u{1b}[2J — N\\t| C on 5x5"), "{out}");
+    assert!(
+        out.starts_with("Evil\\u{1b}]0;owned\\u{7}\\u{1b}[2J — N\\t| C on 5x5"),
+        "{out}"
+    );
     // In messages too: a file name and a quoted name.
     let (dir, _) = setup("Puzzle(board: \"5x5\", piece: \"N\", unknown\\u{1b}: 1)");
     let (_, _, err) = run_in(dir.path(), &["check", "p.ron"]);
@@ -412,8 +463,14 @@ fn flags_are_reported_as_flags() {
     let (dir, _) = setup(SMALL);
     let d = dir.path();
     for (args, start) in [
-        (&["run", "p.ron", "--start", "z9"][..], "error: --start: z9 is off the 5x5 board"),
-        (&["run", "p.ron", "--cell", "1"], "error: --cell: the cell size"),
+        (
+            &["run", "p.ron", "--start", "z9"][..],
+            "error: --start: z9 is off the 5x5 board",
+        ),
+        (
+            &["run", "p.ron", "--cell", "1"],
+            "error: --cell: the cell size",
+        ),
         (&["count", "p.ron", "--shard", "0/2"], "error: --shard: "),
     ] {
         let (code, _, err) = run_in(d, args);

@@ -116,9 +116,7 @@ fn each_command(text: &str, ends: Ends, what: &str) {
 /// A 4x4 board has no closed knight's tour (Schwenk): a puzzle on it whose
 /// piece turns out to be the knight ends with that proof.
 fn closed_4x4(piece: &str, pieces: &str) -> String {
-    format!(
-        "Puzzle(board: \"4x4\", tour: Closed, piece: \"{piece}\", pieces: {{ {pieces} }})"
-    )
+    format!("Puzzle(board: \"4x4\", tour: Closed, piece: \"{piece}\", pieces: {{ {pieces} }})")
 }
 
 #[test]
@@ -167,10 +165,7 @@ fn long_alias_chains() {
         // Defined from the bottom up, used from the top.
         let reversed: Vec<String> = defs.iter().rev().cloned().collect();
         each_command(
-            &closed_4x4(
-                "p0",
-                &format!("\"p{len}\": \"N\", {}", reversed.join(", ")),
-            ),
+            &closed_4x4("p0", &format!("\"p{len}\": \"N\", {}", reversed.join(", "))),
             Ends::Proof,
             "alias chain, reversed",
         );
@@ -201,7 +196,14 @@ fn deep_nesting() {
     }
     // Nesting spread over definitions: each at most 32 deep, 2,000 in all.
     let defs: Vec<String> = (0..2000)
-        .map(|i| format!("\"p{i}\": \"{}p{}{}\"", "(".repeat(30), i + 1, ")".repeat(30)))
+        .map(|i| {
+            format!(
+                "\"p{i}\": \"{}p{}{}\"",
+                "(".repeat(30),
+                i + 1,
+                ")".repeat(30)
+            )
+        })
         .collect();
     let text = closed_4x4("p0", &format!("{}, \"p2000\": \"N\"", defs.join(", ")));
     each_command(&text, Ends::Proof, "nesting through definitions");
@@ -231,7 +233,11 @@ fn huge_jump_lists() {
     }
     for n in [4097, 200_000] {
         let text = format!("Puzzle(board: \"3x3\", piece: \"{}\")", far(n));
-        each_command(&text, Ends::Refused("more than 4096 jumps"), "too many jumps");
+        each_command(
+            &text,
+            Ends::Refused("more than 4096 jumps"),
+            "too many jumps",
+        );
     }
     // Repeats are dropped, but a list longer than the cap is refused as written.
     let same = format!("jumps {}", vec!["(5,5)"; 100_000].join(", "));
@@ -267,7 +273,11 @@ fn huge_jump_lists() {
         a.join(", "),
         defs.join(", ")
     );
-    each_command(&text, Ends::Refused("moves in all"), "many copies of a long list");
+    each_command(
+        &text,
+        Ends::Refused("moves in all"),
+        "many copies of a long list",
+    );
     // A Betza word of a million letters is nine atoms.
     let word = "NC".repeat(500_000);
     each_command(
@@ -282,14 +292,24 @@ fn huge_boards_with_long_range_pieces() {
     // Refused by the move graph's memory estimate, in every command.
     for piece in ["rook", "queen", "nightrider", "rider 1 0 max 2000", "WWNN"] {
         let text = format!("Puzzle(board: \"4096x4096\", piece: \"{piece}\")");
-        each_command(&text, Ends::Refused("allowed"), "a rider on the largest board");
+        each_command(
+            &text,
+            Ends::Refused("allowed"),
+            "a rider on the largest board",
+        );
     }
-    let jumps: Vec<String> = (0..300).map(|i| format!("({},{})", i + 1, 2 * i + 1)).collect();
+    let jumps: Vec<String> = (0..300)
+        .map(|i| format!("({},{})", i + 1, 2 * i + 1))
+        .collect();
     let text = format!(
         "Puzzle(board: \"4096x4096\", piece: \"jumps {}\")",
         jumps.join(", ")
     );
-    each_command(&text, Ends::Refused("allowed"), "300 jumps on the largest board");
+    each_command(
+        &text,
+        Ends::Refused("allowed"),
+        "300 jumps on the largest board",
+    );
     // Within the budget but seconds of work: the time limit covers setup in
     // every command, `check` included.
     let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));

@@ -129,9 +129,7 @@ const MAX_SECONDS: f64 = 1e9;
 pub fn seconds(text: &str) -> Result<f64, String> {
     match text.trim().parse::<f64>() {
         Ok(t) if (0.0..=MAX_SECONDS).contains(&t) => Ok(t),
-        Ok(t) if t > MAX_SECONDS => Err(format!(
-            "a time limit is at most {MAX_SECONDS:e} seconds"
-        )),
+        Ok(t) if t > MAX_SECONDS => Err(format!("a time limit is at most {MAX_SECONDS:e} seconds")),
         _ => Err("a time limit is a non-negative number of seconds".to_string()),
     }
 }

@@ -128,7 +128,10 @@ pub fn exec(args: RunArgs) -> Result<u8, Error> {
     let [tour_out, search_out] = super::gif::outputs(
         Some(&args.puzzle),
         &[args.archive.archive.as_deref(), archive],
-        [("--gif", args.gif.as_deref()), ("--search-gif", args.search_gif.as_deref())],
+        [
+            ("--gif", args.gif.as_deref()),
+            ("--search-gif", args.search_gif.as_deref()),
+        ],
     )?;
     let limits = interrupt::limits().with_time_from(started, args.time_limit);
     let progress = Progress::new();
@@ -188,8 +191,7 @@ pub fn exec(args: RunArgs) -> Result<u8, Error> {
         && let Some(id) = store.record(&puzzle, &report)?
         && args.format == Format::Text
     {
-        writeln!(stdout, "Saved as run {id} in {}", store.path().display())
-            .map_err(out::failed)?;
+        writeln!(stdout, "Saved as run {id} in {}", store.path().display()).map_err(out::failed)?;
     }
     stdout.flush().map_err(out::failed)?;
     drop(stdout);

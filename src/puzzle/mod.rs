@@ -343,7 +343,8 @@ impl Puzzle {
             return Ok(());
         }
         let square = self.board.name(start);
-        let why = "an open tour cannot start and end on the same square (a closed tour has no `end`)";
+        let why =
+            "an open tour cannot start and end on the same square (a closed tour has no `end`)";
         let end_at = |span: Span| Error::at(&self.file, &self.text, span, "");
         match (flag, self.start_span, self.end_span) {
             (Some(flag), _, Some(end)) => {

@@ -137,7 +137,9 @@ fn piece_term(pair: Pair<Rule>, base: usize) -> Result<PieceExpr, LangError> {
                 if moves.len() == MAX_MOVES {
                     return Err(LangError::new(
                         js,
-                        format!("more than {MAX_MOVES} jumps: a piece may have at most {MAX_MOVES} moves"),
+                        format!(
+                            "more than {MAX_MOVES} jumps: a piece may have at most {MAX_MOVES} moves"
+                        ),
                     ));
                 }
                 moves.push(Move::leap(dx as i32, dy as i32));
