@@ -174,9 +174,15 @@ impl Board {
     /// The cell reached from `from` by the vector (dx, dy), wrapping as the
     /// topology says; None if it leaves the board (removed cells are returned).
     pub fn offset(&self, from: Cell, dx: i64, dy: i64) -> Option<Cell> {
+        self.locate(i64::from(from.x) + dx, i64::from(from.y) + dy)
+    }
+
+    /// The cell at (x, y) of the plane the board is folded from: the board
+    /// itself for `0 ≤ x < width`, `0 ≤ y < height`, and beyond it the cell
+    /// the wrapping edges lead to (None where an edge stops the piece).
+    pub fn locate(&self, x: i64, y: i64) -> Option<Cell> {
         let (w, h) = (i64::from(self.width), i64::from(self.height));
-        let mut x = i64::from(from.x) + dx;
-        let mut y = i64::from(from.y) + dy;
+        let (mut x, mut y) = (x, y);
         match self.topology {
             Topology::Plain => {}
             Topology::Cylinder => x = x.rem_euclid(w),
@@ -195,15 +201,21 @@ impl Board {
     /// The squares move `m` reaches from square `s`, in order: the landing
     /// square of a leap; each square of a ride, until the edge, a removed
     /// square or the move's range stops it, or it wraps back onto `s`
-    /// (a ride passes over every square whether visited or not). The move
-    /// graph and the genetic solver's move slots are both read off this walk.
+    /// (a ride passes over every square whether visited or not). A lame
+    /// move is also stopped by a removed square (or the edge) on its path
+    /// ([`Move::path`]). A ride goes straight on in the plane the board is
+    /// folded from ([`Board::locate`]). The move graph and the genetic
+    /// solver's move slots are both read off this walk.
     pub fn ray<'b>(&'b self, s: u32, m: &Move) -> Ray<'b> {
+        let c = self.cell(s);
         Ray {
             board: self,
             from: s,
-            at: self.cell(s),
+            x: i64::from(c.x),
+            y: i64::from(c.y),
             dx: i64::from(m.dx),
             dy: i64::from(m.dy),
+            path: if m.lame { m.path() } else { Vec::new() },
             left: u64::from(m.range).min(u64::from(self.width) * u64::from(self.height)),
         }
     }
@@ -228,9 +240,13 @@ impl Board {
 pub struct Ray<'b> {
     board: &'b Board,
     from: u32,
-    at: Cell,
+    /// Where the ray is, in the plane the board is folded from.
+    x: i64,
+    y: i64,
     dx: i64,
     dy: i64,
+    /// A lame move's path, relative to each step's start.
+    path: Vec<(i32, i32)>,
     /// Steps still allowed: the move's range, and never more than the
     /// board's cells (a ride on a torus that never meets its own square).
     left: u64,
@@ -244,11 +260,20 @@ impl Iterator for Ray<'_> {
         if self.left == 0 {
             return None;
         }
-        let next = self.board.offset(self.at, self.dx, self.dy);
-        let t = next.and_then(|c| self.board.square_at(c));
-        match (next, t) {
-            (Some(c), Some(t)) if t != self.from => {
-                self.at = c;
+        let (x, y) = (self.x, self.y);
+        let open = |(px, py): &(i32, i32)| {
+            self.board
+                .locate(x + i64::from(*px), y + i64::from(*py))
+                .is_some_and(|c| self.board.is_square(c))
+        };
+        let t = (self.path.iter().all(open))
+            .then(|| self.board.locate(x + self.dx, y + self.dy))
+            .flatten()
+            .and_then(|c| self.board.square_at(c));
+        match t {
+            Some(t) if t != self.from => {
+                self.x += self.dx;
+                self.y += self.dy;
                 self.left -= 1;
                 Some(t)
             }

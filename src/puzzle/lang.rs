@@ -22,6 +22,8 @@ pub struct LangError {
     pub span: Span,
     /// What is wrong.
     pub message: String,
+    /// How to write it instead, when known.
+    pub help: Option<String>,
 }
 
 impl LangError {
@@ -29,7 +31,14 @@ impl LangError {
         LangError {
             span,
             message: message.into(),
+            help: None,
         }
+    }
+
+    /// Adds a hint.
+    pub(super) fn with_help(mut self, help: impl Into<String>) -> LangError {
+        self.help = Some(help.into());
+        self
     }
 }
 

@@ -252,7 +252,9 @@ impl MoveGraph {
         if board.is_full()
             && board.topology() == Topology::Plain
             && moves.len() <= 8
-            && moves.iter().all(|m| m.range == 1 && (m.dx, m.dy) != (0, 0))
+            && moves
+                .iter()
+                .all(|m| m.range == 1 && !m.lame && (m.dx, m.dy) != (0, 0))
         {
             let v: Vec<(i32, i32)> = moves.iter().map(|m| (m.dx, m.dy)).collect();
             return Ok(MoveGraph::leaper(board.width(), board.height(), v));
@@ -278,10 +280,12 @@ impl MoveGraph {
         // Every move's opposite is a move with the same range: then each
         // ray can be run backwards over the same squares, so every move can
         // be made back and there is nothing to compare.
+        // (A lame move's way back passes other squares: compare.)
         let opposites = moves.iter().all(|m| {
-            moves
-                .iter()
-                .any(|o| (o.dx, o.dy, o.range) == (-m.dx, -m.dy, m.range))
+            !m.lame
+                && moves
+                    .iter()
+                    .any(|o| (o.dx, o.dy, o.range, o.lame) == (-m.dx, -m.dy, m.range, false))
         });
         if opposites {
             return Ok(MoveGraph {
@@ -680,6 +684,46 @@ mod tests {
                     "{p} on {}",
                     b.describe()
                 );
+            }
+        }
+    }
+
+    /// Lame moves: the graph's targets are exactly the squares the
+    /// verifier's own geometry allows, on boards with holes.
+    #[test]
+    fn lame_moves_agree_with_the_verifier() {
+        let lame = |p: Piece| Piece::new(p.moves().iter().map(|m| Move { lame: true, ..*m }));
+        let pieces = [
+            lame(Piece::leaper(1, 2, 1)),
+            lame(Piece::leaper(2, 3, 1)),
+            lame(Piece::leaper(0, 2, 1)),
+            lame(Piece::leaper(2, 2, 1)),
+            lame(Piece::leaper(1, 2, 3)),
+        ];
+        for (w, h) in [(5u32, 5u32), (7, 6)] {
+            for seed in 0..6u32 {
+                let board = Board::new(w, h, Topology::Plain, |c| {
+                    (c.x * 7 + c.y * 13 + seed * 5) % 6 != 0
+                });
+                for p in &pieces {
+                    let g = build(&board, p);
+                    for s in 0..board.len() as u32 {
+                        let mut mine: Vec<u32> = g.neighbours(s).collect();
+                        mine.sort_unstable();
+                        let theirs: Vec<u32> = (0..board.len() as u32)
+                            .filter(|&t| {
+                                crate::verify::legal(&board, p, board.cell(s), board.cell(t))
+                            })
+                            .collect();
+                        assert_eq!(
+                            mine,
+                            theirs,
+                            "{p} on {} at {}",
+                            board.describe(),
+                            board.name(s)
+                        );
+                    }
+                }
             }
         }
     }
