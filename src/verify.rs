@@ -165,12 +165,29 @@ pub fn legal(board: &Board, piece: &Piece, a: Cell, b: Cell) -> bool {
         return false;
     }
     let (w, h) = (i64::from(board.width()), i64::from(board.height()));
-    let wraps_x = board.topology() != Topology::Plain;
-    let wraps_y = board.topology() == Topology::Torus;
+    let topology = board.topology();
     // The cell at (x, y), wrapped as the topology says; None off the board.
+    // A twisted seam (Möbius: the file seam; Klein: the rank seam) mirrors
+    // the other coordinate each time it is crossed.
     let place = |x: i64, y: i64| -> Option<Cell> {
-        let x = if wraps_x { x.rem_euclid(w) } else { x };
-        let y = if wraps_y { y.rem_euclid(h) } else { y };
+        let (mut x, mut y) = (x, y);
+        let laps = |v: i64, side: i64| (v - v.rem_euclid(side)) / side;
+        match topology {
+            Topology::Plain => {}
+            Topology::Cylinder | Topology::Mobius => {
+                if topology == Topology::Mobius && laps(x, w).rem_euclid(2) == 1 {
+                    y = (h - 1) - y;
+                }
+                x = x.rem_euclid(w);
+            }
+            Topology::Torus | Topology::Klein => {
+                if topology == Topology::Klein && laps(y, h).rem_euclid(2) == 1 {
+                    x = (w - 1) - x;
+                }
+                x = x.rem_euclid(w);
+                y = y.rem_euclid(h);
+            }
+        }
         ((0..w).contains(&x) && (0..h).contains(&y)).then(|| Cell::new(x as u32, y as u32))
     };
     piece.moves().iter().any(|m| {

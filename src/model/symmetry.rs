@@ -79,7 +79,12 @@ pub fn symmetries(board: &Board, piece: &Piece) -> Vec<Transform> {
     moves.dedup();
     Transform::all()
         .filter(|t| {
-            if t.swap && (w != h || board.topology() == Topology::Cylinder) {
+            // Swapping files and ranks needs both to wrap alike.
+            if t.swap
+                && (w != h
+                    || board.topology().wraps_files() != board.topology().wraps_ranks()
+                    || matches!(board.topology(), Topology::Mobius | Topology::Klein))
+            {
                 return false;
             }
             let mut images: Vec<(i32, i32, u32, bool)> = moves
