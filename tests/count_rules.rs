@@ -171,7 +171,13 @@ fn cases(pieces: BoxedStrategy<Piece>) -> impl Strategy<Value = Case> {
             (
                 Just((w, h)),
                 prop::collection::vec(prop::bool::weighted(0.1), cells),
-                prop_oneof![6 => Just(Topology::Plain), 1 => Just(Topology::Cylinder), 1 => Just(Topology::Torus)],
+                prop_oneof![
+                    6 => Just(Topology::Plain),
+                    1 => Just(Topology::Cylinder),
+                    1 => Just(Topology::Torus),
+                    1 => Just(Topology::Mobius),
+                    1 => Just(Topology::Klein),
+                ],
                 pieces.clone(),
                 any::<bool>(),
                 any::<prop::sample::Index>(),

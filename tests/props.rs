@@ -86,13 +86,15 @@ fn board_strategy() -> impl Strategy<Value = Board> {
         2u32..6,
         1u32..5,
         prop::collection::vec(any::<bool>(), 20),
-        0u8..3,
+        0u8..5,
     )
         .prop_filter_map("at most 16 squares, at least 1", |(w, h, holes, topo)| {
             let topology = match topo {
                 0 => Topology::Plain,
                 1 => Topology::Cylinder,
-                _ => Topology::Torus,
+                2 => Topology::Torus,
+                3 => Topology::Mobius,
+                _ => Topology::Klein,
             };
             // Remove roughly one square in five.
             let b = Board::new(w, h, topology, |c: Cell| {

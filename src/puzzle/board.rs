@@ -20,7 +20,7 @@ fn board_rule_name(r: &BRule) -> String {
     match r {
         BRule::int => "a number",
         BRule::dims => "a size like `8x8`",
-        BRule::topology => "`torus` or `cylinder`",
+        BRule::topology => "`torus`, `cylinder`, `mobius` or `klein`",
         BRule::removed => "`-` and the removed squares",
         BRule::item | BRule::square | BRule::algebraic | BRule::coord => {
             "a square like `b3` or `(1,2)`"
@@ -35,7 +35,7 @@ fn board_rule_name(r: &BRule) -> String {
 /// Parses a board expression (or a picture of `.` and `#`).
 pub fn parse_board(text: &str, base: usize) -> Result<Board, LangError> {
     let first = text.trim_start().chars().next();
-    if text.contains('\n') || matches!(first, Some('.' | '#')) {
+    if text.contains('\n') || matches!(first, Some('.' | '#' | '|')) {
         return parse_picture(text, base);
     }
     let mut pairs =
@@ -58,10 +58,12 @@ pub fn parse_board(text: &str, base: usize) -> Result<Board, LangError> {
                 if topology.is_some() {
                     return Err(LangError::new(span_of(&p, base), "topology given twice"));
                 }
-                topology = Some(if p.as_str().eq_ignore_ascii_case("torus") {
-                    Topology::Torus
-                } else {
-                    Topology::Cylinder
+                let word = p.as_str().to_ascii_lowercase();
+                topology = Some(match word.as_str() {
+                    "torus" => Topology::Torus,
+                    "mobius" => Topology::Mobius,
+                    "klein" => Topology::Klein,
+                    _ => Topology::Cylinder,
                 });
             }
             BRule::removed => removed_items.extend(p.into_inner()),
@@ -186,7 +188,9 @@ fn leading_ws(text: &str) -> usize {
 
 /// A picture board: one line per rank, top rank first; `.` a square, `#` a
 /// removed square. Blank lines and surrounding spaces are ignored; shorter
-/// lines are padded on the right with removed squares.
+/// lines are padded on the right with removed squares. A line that starts
+/// with the edge marker `|` (and may end with one) keeps its spaces: each is
+/// a removed square.
 fn parse_picture(text: &str, base: usize) -> Result<Board, LangError> {
     let mut rows: Vec<Vec<bool>> = Vec::new();
     let mut offset = 0;
@@ -194,12 +198,23 @@ fn parse_picture(text: &str, base: usize) -> Result<Board, LangError> {
         let body = line.trim_end_matches(['\n', '\r']);
         let lead = body.len() - body.trim_start().len();
         let trimmed = body.trim();
-        if !trimmed.is_empty() {
+        // A row may start at an edge marker `|` (and end at another): then
+        // its spaces are removed squares, so a shape can be drawn centred.
+        let (marked, lead, trimmed) = match trimmed.strip_prefix('|') {
+            Some(rest) => (
+                true,
+                lead + 1,
+                rest.strip_suffix('|').unwrap_or(rest.trim_end()),
+            ),
+            None => (false, lead, trimmed),
+        };
+        if marked || !trimmed.is_empty() {
             let mut row = Vec::new();
             for (i, c) in trimmed.char_indices() {
                 match c {
                     '.' => row.push(true),
                     '#' => row.push(false),
+                    ' ' if marked => row.push(false),
                     _ => {
                         let at = base + offset + lead + i;
                         return Err(LangError::new(
@@ -243,6 +258,26 @@ fn parse_picture(text: &str, base: usize) -> Result<Board, LangError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn edge_markers_keep_leading_spaces() {
+        let centred =
+            parse_board("\n  |  ..\n  | ....\n  |......\n", 0).unwrap_or_else(|e| panic!("{e:?}"));
+        assert_eq!(
+            (centred.width(), centred.height(), centred.len()),
+            (6, 3, 12)
+        );
+        // The top rank's squares are c3 and d3, centred over a1..f1.
+        let names: Vec<String> = (0..centred.len() as u32).map(|s| centred.name(s)).collect();
+        assert_eq!(&names[names.len() - 2..], ["c3", "d3"]);
+        // Without markers the same lines are left-aligned, as before.
+        let left =
+            parse_board("\n    ..\n   ....\n  ......\n", 0).unwrap_or_else(|e| panic!("{e:?}"));
+        assert_eq!(left.name(left.len() as u32 - 1), "b3");
+        // A closing marker keeps trailing spaces too.
+        let b = parse_board("|. |\n|...|\n", 0).unwrap_or_else(|e| panic!("{e:?}"));
+        assert_eq!((b.width(), b.len()), (3, 4));
+    }
 
     #[test]
     fn boards() {

@@ -23,6 +23,8 @@ pub struct LangError {
     pub span: Span,
     /// What is wrong.
     pub message: String,
+    /// How to write it instead, when known.
+    pub help: Option<String>,
 }
 
 impl LangError {
@@ -30,7 +32,14 @@ impl LangError {
         LangError {
             span,
             message: message.into(),
+            help: None,
         }
+    }
+
+    /// Adds a hint.
+    pub(super) fn with_help(mut self, help: impl Into<String>) -> LangError {
+        self.help = Some(help.into());
+        self
     }
 }
 

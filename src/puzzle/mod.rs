@@ -5,6 +5,7 @@
 use std::fmt;
 use std::path::Path;
 
+pub mod betza;
 mod board;
 pub mod lang;
 mod locate;
@@ -232,7 +233,13 @@ impl Puzzle {
             err
         })?;
         let loc = Locator::new(text);
-        let lang_err = |e: LangError| Error::at(file, text, e.span, e.message);
+        let lang_err = |e: LangError| {
+            let err = Error::at(file, text, e.span, e.message);
+            match e.help {
+                Some(h) => err.with_help(h),
+                None => err,
+            }
+        };
 
         let board_base = loc.field("board").unwrap_or(0);
         let board = lang::parse_board(&doc.board, board_base).map_err(lang_err)?;

@@ -187,50 +187,38 @@ pub const BUILTINS: [(&str, &str); 13] = [
     ("nightrider", "rider 1 2"),
 ];
 
-/// The moves of a word of Betza atom letters, or None if it is not one.
+/// The moves of a Betza word (see [`super::betza`]), or None if it is not
+/// a well-formed one.
 ///
 /// ```
 /// let p = engine::puzzle::lang::betza("NN").unwrap();
 /// assert!(p.moves().iter().all(|m| m.is_rider()));
+/// assert!(engine::puzzle::lang::betza("ffN").is_some());
 /// ```
 pub fn betza(word: &str) -> Option<Piece> {
-    let atom = |c: u8| -> Option<(i32, i32)> {
-        Some(match c {
-            b'W' => (0, 1),
-            b'F' => (1, 1),
-            b'D' => (0, 2),
-            b'N' => (1, 2),
-            b'A' => (2, 2),
-            b'H' => (0, 3),
-            b'C' => (1, 3),
-            b'Z' => (2, 3),
-            b'G' => (3, 3),
-            _ => return None,
+    super::betza::parse(word).ok().flatten()
+}
+
+/// Betza words a misspelt name is compared with, for suggestions.
+const COMMON_BETZA: [&str; 12] = ["W", "F", "D", "N", "A", "C", "Z", "K", "Q", "R", "B", "NN"];
+
+/// Names close to `name` among `known` (case aside, or within two edits),
+/// closest first: the "did you mean" of an unknown piece.
+fn suggestions<'a>(name: &str, known: impl Iterator<Item = &'a str>) -> Vec<&'a str> {
+    let lower = name.to_lowercase();
+    let mut close: Vec<(usize, &str)> = known
+        .filter_map(|k| {
+            let d = if k.to_lowercase() == lower {
+                0
+            } else {
+                strsim::damerau_levenshtein(&lower, &k.to_lowercase())
+            };
+            (d <= 2 && d < name.len().max(2)).then_some((d, k))
         })
-    };
-    let b = word.as_bytes();
-    if b.is_empty() {
-        return None;
-    }
-    // Each (letter, doubled) once, in order of first appearance: a long
-    // word costs its length, not its length times its moves.
-    let mut parts: Vec<(u8, bool)> = Vec::new();
-    let mut i = 0;
-    while i < b.len() {
-        atom(b[i])?;
-        let doubled = i + 1 < b.len() && b[i + 1] == b[i];
-        if !parts.contains(&(b[i], doubled)) {
-            parts.push((b[i], doubled));
-        }
-        i += if doubled { 2 } else { 1 };
-    }
-    let mut piece = Piece::default();
-    for (c, doubled) in parts {
-        let (m, n) = atom(c)?;
-        let range = if doubled { UNLIMITED } else { 1 };
-        piece = piece.union(&Piece::leaper(m, n, range));
-    }
-    Some(piece)
+        .collect();
+    close.sort();
+    close.dedup_by(|a, b| a.1 == b.1);
+    close.into_iter().map(|(_, k)| k).take(3).collect()
 }
 
 /// A named piece definition: its name, its expression text, and where that
@@ -430,24 +418,56 @@ impl<'d> Resolver<'d> {
             self.builtins.insert(key, Rc::clone(&p));
             return Ok(p);
         }
-        if let Some(p) = betza(name) {
+        // Betza's atoms are capitals: `nc` is most likely `NC`.
+        let betza_word = super::betza::parse(name);
+        if let Ok(Some(p)) = betza_word {
             return Ok(Rc::new(p));
         }
-        // A short list of the names it could have been.
-        let mut known: Vec<&str> = self.defs.iter().map(|d| d.name.as_str()).collect();
-        known.extend(BUILTINS.iter().map(|(n, _)| *n));
-        const SHOWN: usize = 20;
-        let more = known.len().saturating_sub(SHOWN);
-        known.truncate(SHOWN);
-        let tail = if more > 0 {
-            format!(" and {more} more")
-        } else {
-            String::new()
+        let names = || {
+            self.defs
+                .iter()
+                .map(|d| d.name.as_str())
+                .chain(BUILTINS.iter().map(|(n, _)| *n))
+                .chain(COMMON_BETZA)
         };
-        Err(LangError::new(
-            span,
-            format!("unknown piece `{name}` (known: {}{tail})", known.join(", ")),
-        ))
+        let upper = name.to_uppercase();
+        let mut close: Vec<String> = Vec::new();
+        let lowercase = !name.bytes().any(|b| b.is_ascii_uppercase());
+        if lowercase && super::betza::parse(&upper).is_ok_and(|p| p.is_some()) {
+            close.push(upper);
+        }
+        let capitals = !close.is_empty();
+        close.extend(
+            suggestions(name, names())
+                .into_iter()
+                .filter(|c| !(capitals && COMMON_BETZA.contains(c)))
+                .map(String::from),
+        );
+        let did_you_mean = (!close.is_empty()).then(|| {
+            let list: Vec<String> = close.iter().map(|c| format!("`{c}`")).collect();
+            format!("did you mean {}?", list.join(" or "))
+        });
+        // A misspelt name (not a Betza word) is the likelier mistake.
+        let misspelt = close.iter().any(|c| !COMMON_BETZA.contains(&c.as_str()));
+        if let Err(e) = betza_word
+            && !misspelt
+        {
+            // A word in Betza's letters that is not well formed: unless it
+            // is a misspelt name, say what is wrong with it.
+            let at = Span::new(span.start + e.start, span.start + e.end);
+            let err = LangError::new(at, format!("in the Betza word `{name}`: {}", e.message));
+            return Err(match e.help {
+                Some(h) => err.with_help(h),
+                None => err,
+            });
+        }
+        let builtins: Vec<&str> = BUILTINS.iter().map(|(n, _)| *n).collect();
+        let help = format!(
+            "{}pieces are built-in names ({}), names from `pieces`, Betza words (`N`, `fN`, `NN`, `R4`, `nN`), `leaper m n`, `rider m n max k` or `jumps (x,y), …`",
+            did_you_mean.map(|d| format!("{d} ")).unwrap_or_default(),
+            builtins.join(", ")
+        );
+        Err(LangError::new(span, format!("unknown piece `{name}`")).with_help(help))
     }
 
     /// Parses `text` (at offset `base` in its file) and resolves it against

@@ -175,11 +175,10 @@ impl<'a> Painter<'a> {
                 }
             }
             // Dashes along the edges that wrap.
-            let (wrap_x, wrap_y) = match board.topology() {
-                Topology::Plain => (false, false),
-                Topology::Cylinder => (true, false),
-                Topology::Torus => (true, true),
-            };
+            let (wrap_x, wrap_y) = (
+                board.topology().wraps_files(),
+                board.topology().wraps_ranks(),
+            );
             // A dash across the middle of each edge square's outer side, or
             // every 16 pixels when squares are small.
             let b = lay.board;
@@ -235,30 +234,19 @@ impl<'a> Painter<'a> {
             i64::from(cb.x),
             i64::from(cb.y),
         );
-        let (mut dx, mut dy) = (bx - ax, by - ay);
-        let topo = self.board.topology();
-        if topo != Topology::Plain {
-            if 2 * dx > lay.cols {
-                dx -= lay.cols;
-            } else if 2 * dx < -lay.cols {
-                dx += lay.cols;
-            }
-        }
-        if topo == Topology::Torus {
-            if 2 * dy > lay.rows {
-                dy -= lay.rows;
-            } else if 2 * dy < -lay.rows {
-                dy += lay.rows;
-            }
-        }
+        // The short way, across a wrapping edge if need be: out of one
+        // side towards b's place beyond it, and in from a's place beyond
+        // the other side (mirrored across a twisted edge).
+        let (dx, dy) = self.board.shortest_vector(ca, cb);
         let pa = lay.centre_px(ax, ay);
         let pb = lay.centre_px(bx, by);
         if (ax + dx, ay + dy) == (bx, by) {
             [Some((pa, pb)), None]
         } else {
+            let (ex, ey) = self.board.shortest_vector(cb, ca);
             [
                 Some((pa, lay.centre_px(ax + dx, ay + dy))),
-                Some((lay.centre_px(bx - dx, by - dy), pb)),
+                Some((lay.centre_px(bx + ex, by + ey), pb)),
             ]
         }
     }
