@@ -15,6 +15,14 @@
 //!   and the target is left as it was: never created, or unchanged.
 //! - [`discard_pending`] removes every temporary file still being written,
 //!   for a process about to exit without unwinding (a second Ctrl-C).
+//! - The target is a regular file or does not exist yet: a directory, a
+//!   device, a FIFO or a socket is refused by [`PendingFile::create`]. A
+//!   symbolic link is followed: the file it points to is replaced and the
+//!   link stays; a link to nothing is refused.
+//! - A temporary file is locked while it is written. A process killed
+//!   outright (SIGKILL, a power cut) cannot remove its own, so the next
+//!   write to the same target removes the temporaries of that target that
+//!   no process holds and that have not changed for a minute.
 //!
 //! Errors are the caller's own type, anything an [`io::Error`] converts
 //! into.
@@ -23,6 +31,7 @@ use std::fs::File;
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
+use std::time::Duration;
 
 /// Temporary files being written, removed by [`discard_pending`].
 static PENDING: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
@@ -39,6 +48,111 @@ pub fn discard_pending() {
     }
 }
 
+/// Random characters in a temporary file's name.
+const TEMP_RANDOM: usize = 6;
+
+/// How long a temporary file no process holds must have been unchanged
+/// before a later write removes it (a writer locks its file right after
+/// creating it; this covers the moment in between).
+pub const STALE_AFTER: Duration = Duration::from_secs(60);
+
+/// The file a write to `path` replaces: `path` itself, or for a symbolic
+/// link the file it points to. Refused: a link to nothing, and anything
+/// that exists but is not a regular file.
+fn target_of(path: &Path) -> io::Result<PathBuf> {
+    let refuse = |what: &str| {
+        io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!("it is {what}, not a regular file"),
+        )
+    };
+    let link = match std::fs::symlink_metadata(path) {
+        Ok(m) => m,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(path.to_path_buf()),
+        Err(e) => return Err(e),
+    };
+    let (target, meta) = if link.file_type().is_symlink() {
+        let meta = std::fs::metadata(path).map_err(|_| {
+            io::Error::new(
+                io::ErrorKind::NotFound,
+                "it is a symbolic link to a file that does not exist",
+            )
+        })?;
+        (std::fs::canonicalize(path)?, meta)
+    } else {
+        (path.to_path_buf(), link)
+    };
+    if meta.is_file() {
+        Ok(target)
+    } else {
+        Err(refuse(kind_of(&meta)))
+    }
+}
+
+/// What a file that is not a regular file is, for messages.
+pub fn kind_of(meta: &std::fs::Metadata) -> &'static str {
+    let t = meta.file_type();
+    if t.is_dir() {
+        return "a directory";
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if t.is_char_device() {
+            return "a character device";
+        }
+        if t.is_block_device() {
+            return "a block device";
+        }
+        if t.is_fifo() {
+            return "a FIFO (named pipe)";
+        }
+        if t.is_socket() {
+            return "a socket";
+        }
+    }
+    if t.is_file() {
+        "a regular file"
+    } else {
+        "a special file"
+    }
+}
+
+/// Whether the paths `a` and `b` name the same file: the same file on disk
+/// when both exist (through links too), else the same place.
+pub fn same_file(a: &Path, b: &Path) -> bool {
+    match (identity(a), identity(b)) {
+        (Some(x), Some(y)) => x == y,
+        _ => false,
+    }
+}
+
+#[derive(PartialEq, Eq)]
+enum Identity {
+    #[cfg(unix)]
+    Inode(u64, u64),
+    Place(PathBuf),
+}
+
+fn identity(p: &Path) -> Option<Identity> {
+    #[cfg(unix)]
+    if let Ok(m) = std::fs::metadata(p) {
+        use std::os::unix::fs::MetadataExt;
+        return Some(Identity::Inode(m.dev(), m.ino()));
+    }
+    if let Ok(c) = std::fs::canonicalize(p) {
+        return Some(Identity::Place(c));
+    }
+    // Not there yet: its folder, resolved, and its name.
+    let dir = match p.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    Some(Identity::Place(
+        std::fs::canonicalize(dir).ok()?.join(p.file_name()?),
+    ))
+}
+
 /// An output file written whole or not at all: [`PendingFile::write`]
 /// writes a temporary file in the same directory and renames it onto the
 /// output only when complete; on any error (or a panic) the temporary file
@@ -53,21 +167,21 @@ pub struct PendingFile {
 impl PendingFile {
     /// Checks that `path` can be written (by creating and removing a
     /// temporary file beside it), so a missing or read-only directory is
-    /// found before any work is done. Nothing is left on disk.
+    /// found before any work is done. Nothing is left on disk. A `path`
+    /// that is not a regular file is refused; a symbolic link stands for
+    /// the file it points to.
     pub fn create(path: &Path) -> io::Result<PendingFile> {
-        if path.is_dir() {
-            return Err(io::Error::other("it is a directory"));
-        }
-        let dir = match path.parent() {
+        let target = target_of(path)?;
+        let dir = match target.parent() {
             Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
             _ => PathBuf::from("."),
         };
-        let name = path
+        let name = target
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
         let file = PendingFile {
-            path: path.to_path_buf(),
+            path: target,
             dir,
             prefix: format!(".{name}."),
         };
@@ -92,9 +206,50 @@ impl PendingFile {
         Ok(file)
     }
 
+    /// Removes this target's temporaries left by processes that died
+    /// writing them: unlocked (so no process is writing them) and unchanged
+    /// for [`STALE_AFTER`]. Anything it cannot be sure of is left alone.
+    fn sweep(&self) {
+        let Ok(entries) = std::fs::read_dir(&self.dir) else {
+            return;
+        };
+        for entry in entries.flatten() {
+            let name = entry.file_name();
+            let Some(name) = name.to_str() else { continue };
+            let is_ours = name
+                .strip_prefix(&self.prefix)
+                .and_then(|rest| rest.strip_suffix(".part"))
+                .is_some_and(|mid| {
+                    mid.len() == TEMP_RANDOM && mid.bytes().all(|b| b.is_ascii_alphanumeric())
+                });
+            if !is_ours {
+                continue;
+            }
+            let path = entry.path();
+            let Ok(meta) = std::fs::symlink_metadata(&path) else {
+                continue;
+            };
+            let old = meta
+                .modified()
+                .ok()
+                .and_then(|m| m.elapsed().ok())
+                .is_some_and(|age| age >= STALE_AFTER);
+            if !meta.is_file() || !old {
+                continue;
+            }
+            let Ok(f) = File::open(&path) else { continue };
+            // A writer holds its lock until the file is renamed or removed.
+            if f.try_lock().is_ok() {
+                let _ = std::fs::remove_file(&path);
+            }
+        }
+    }
+
     fn temp(&self) -> io::Result<tempfile::NamedTempFile> {
         let mut b = tempfile::Builder::new();
-        b.prefix(&self.prefix).suffix(".part");
+        b.prefix(&self.prefix)
+            .suffix(".part")
+            .rand_bytes(TEMP_RANDOM);
         #[cfg(unix)]
         {
             use std::os::unix::fs::PermissionsExt;
@@ -117,7 +272,11 @@ impl PendingFile {
         self,
         f: impl FnOnce(&mut BufWriter<&File>) -> Result<T, E>,
     ) -> Result<T, E> {
+        self.sweep();
         let tmp = self.temp()?;
+        // Held until the file is renamed or removed: a sweep by another
+        // process leaves it alone.
+        tmp.as_file().lock()?;
         let tmp_path = tmp.path().to_path_buf();
         pending().push(tmp_path.clone());
         let result = {

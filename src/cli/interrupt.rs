@@ -1,6 +1,7 @@
 //! The one Ctrl-C handler: the first Ctrl-C raises a flag that every halt
 //! of the command looks at; a second one exits at once, removing any output
-//! file still being written.
+//! file still being written. SIGTERM and SIGHUP are handled the same way, so
+//! a process asked to end leaves no temporary file behind either.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 

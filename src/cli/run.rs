@@ -19,7 +19,7 @@ use engine::solve::{Outcome, Report, Run, SolverId, SolverSpec, runner};
 
 use super::gif::GifFlags;
 use super::interrupt;
-use super::{ArchiveFlag, BUG, Format, progress};
+use super::{ArchiveFlag, BUG, Format, out, progress};
 
 /// Which solver `--solver` names.
 #[derive(Clone, Copy, ValueEnum)]
@@ -37,7 +37,7 @@ pub enum SolverName {
 /// `engine run`'s flags.
 #[derive(clap::Args)]
 pub struct RunArgs {
-    /// The puzzle file (RON).
+    /// The puzzle file (RON), or `-` for standard input.
     puzzle: PathBuf,
     /// Use this solver (with its default options) instead of the file's.
     #[arg(long, value_enum)]
@@ -52,7 +52,7 @@ pub struct RunArgs {
     #[arg(long, value_name = "N")]
     seed: Option<u64>,
     /// Stop after this many seconds (exit 3).
-    #[arg(long, value_name = "SECS")]
+    #[arg(long, value_name = "SECS", value_parser = super::seconds)]
     time_limit: Option<f64>,
     /// Output format.
     #[arg(long, value_enum, default_value = "text")]
@@ -111,7 +111,6 @@ pub fn exec(args: RunArgs) -> Result<u8, Error> {
             return Err(super::bad_flag("--solver", "genetic", message).with_help(help));
         }
     }
-    super::check_time_limit(args.time_limit)?;
     // Open the archive first, so a bad archive fails before any search.
     let mut store = if args.save || puzzle.save {
         Some(args.archive.open()?)
@@ -125,8 +124,15 @@ pub fn exec(args: RunArgs) -> Result<u8, Error> {
         args.gif.is_some(),
         args.search_gif.is_some(),
     )?;
-    let tour_out = super::gif::pending(args.gif.as_deref())?;
-    let search_out = super::gif::pending(args.search_gif.as_deref())?;
+    let archive = store.as_ref().map(|s| s.path());
+    let [tour_out, search_out] = super::gif::outputs(
+        Some(&args.puzzle),
+        &[args.archive.archive.as_deref(), archive],
+        [
+            ("--gif", args.gif.as_deref()),
+            ("--search-gif", args.search_gif.as_deref()),
+        ],
+    )?;
     let limits = interrupt::limits().with_time_from(started, args.time_limit);
     let progress = Progress::new();
     let solved = progress::shown("searching", &progress, args.quiet, || {
@@ -151,15 +157,15 @@ pub fn exec(args: RunArgs) -> Result<u8, Error> {
     let (report, recording) = match solved {
         Ok(r) => r,
         Err(bug) => {
-            eprintln!("{bug}");
+            out::warn(bug);
             return Ok(BUG);
         }
     };
-    let mut stdout = std::io::stdout().lock();
+    let mut stdout = out::stdout();
     // Streamed: a 4096x4096 tour's move list is over 100 MB. Parts of it
     // larger than the buffer go straight through.
     let mut w = std::io::BufWriter::with_capacity(1 << 16, &mut stdout);
-    let _ = match args.format {
+    match args.format {
         Format::Text => text::write_report_text(
             &mut w,
             &super::title(&puzzle),
@@ -177,16 +183,17 @@ pub fn exec(args: RunArgs) -> Result<u8, Error> {
             &report,
         )
         .and_then(|()| writeln!(w)),
-    };
-    let _ = w.flush();
+    }
+    .and_then(|()| w.flush())
+    .map_err(out::failed)?;
     drop(w);
     if let Some(store) = store.as_mut()
         && let Some(id) = store.record(&puzzle, &report)?
         && args.format == Format::Text
     {
-        let _ = writeln!(stdout, "Saved as run {id} in {}", store.path().display());
+        writeln!(stdout, "Saved as run {id} in {}", store.path().display()).map_err(out::failed)?;
     }
-    let _ = stdout.flush();
+    stdout.flush().map_err(out::failed)?;
     drop(stdout);
     let code = super::exit_code(&report.outcome);
     if matches!(report.outcome, Outcome::Interrupted { .. }) {
@@ -203,10 +210,10 @@ pub fn exec(args: RunArgs) -> Result<u8, Error> {
                     return Ok(c);
                 }
             }
-            _ => eprintln!(
+            _ => out::warn(format_args!(
                 "no tour, so no GIF was written to {}",
                 file.path().display()
-            ),
+            )),
         }
     }
     if let (Some(file), Some(rec)) = (search_out, &recording) {

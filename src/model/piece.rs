@@ -87,10 +87,21 @@ impl Piece {
         p
     }
 
-    /// Appends moves not already present (the union of move sets).
+    /// Appends moves not already present (the union of move sets), in time
+    /// linear in the moves (long `jumps` lists are hashed).
     pub fn extend(&mut self, moves: impl IntoIterator<Item = Move>) {
+        let moves = moves.into_iter();
+        if self.moves.len() + moves.size_hint().1.unwrap_or(usize::MAX) <= 32 {
+            for m in moves {
+                if !self.moves.contains(&m) {
+                    self.moves.push(m);
+                }
+            }
+            return;
+        }
+        let mut seen: std::collections::HashSet<Move> = self.moves.iter().copied().collect();
         for m in moves {
-            if !self.moves.contains(&m) {
+            if seen.insert(m) {
                 self.moves.push(m);
             }
         }

@@ -12,7 +12,8 @@ use crate::error::Span;
 
 pub use super::board::{parse_board, parse_square};
 pub use super::piece::{
-    BUILTINS, MAX_JUMP, MAX_NESTING, PieceDef, PieceExpr, betza, parse_piece, resolve_piece,
+    BUILTINS, MAX_JUMP, MAX_MOVES, MAX_NESTING, MAX_RESOLVE_WORK, PieceDef, PieceExpr, Resolver,
+    betza, parse_piece, resolve_piece,
 };
 
 /// A language error: what is wrong and where (absolute byte span).

@@ -2,6 +2,9 @@
 //! `jumps (1,2), (2,-1)`, Betza words, unions and named pieces — parsed with
 //! the grammar in `grammar/piece.pest` and resolved into a [`Piece`].
 
+use std::collections::HashMap;
+use std::rc::Rc;
+
 use pest::Parser;
 use pest::iterators::Pair;
 
@@ -47,8 +50,8 @@ pub enum PieceExpr {
     Moves(Piece),
     /// A name: from `pieces`, a built-in, or (for words of atom letters) Betza.
     Name(String, Span),
-    /// Left then right, repeats dropped.
-    Union(Vec<PieceExpr>),
+    /// Left then right, repeats dropped; the span of the whole union.
+    Union(Vec<PieceExpr>, Span),
 }
 
 /// Parses a piece expression. `base` is the offset of `text` in its file.
@@ -67,6 +70,7 @@ pub fn parse_piece(text: &str, base: usize) -> Result<PieceExpr, LangError> {
 }
 
 fn piece_union(pair: Pair<Rule>, base: usize) -> Result<PieceExpr, LangError> {
+    let span = span_of(&pair, base);
     let mut parts = Vec::new();
     for p in pair.into_inner() {
         if p.as_rule() == Rule::term {
@@ -76,7 +80,7 @@ fn piece_union(pair: Pair<Rule>, base: usize) -> Result<PieceExpr, LangError> {
     Ok(if parts.len() == 1 {
         parts.remove(0)
     } else {
-        PieceExpr::Union(parts)
+        PieceExpr::Union(parts, span)
     })
 }
 
@@ -130,6 +134,14 @@ fn piece_term(pair: Pair<Rule>, base: usize) -> Result<PieceExpr, LangError> {
                         "a jump of (0,0) does not move the piece",
                     ));
                 }
+                if moves.len() == MAX_MOVES {
+                    return Err(LangError::new(
+                        js,
+                        format!(
+                            "more than {MAX_MOVES} jumps: a piece may have at most {MAX_MOVES} moves"
+                        ),
+                    ));
+                }
                 moves.push(Move::leap(dx as i32, dy as i32));
             }
             Ok(PieceExpr::Moves(Piece::new(moves)))
@@ -148,11 +160,12 @@ fn piece_term(pair: Pair<Rule>, base: usize) -> Result<PieceExpr, LangError> {
 
 fn int_value(p: &Pair<Rule>, base: usize) -> Result<i64, LangError> {
     let span = span_of(p, base);
+    // Parsed exactly: a number of any length is either in range or not.
     match p.as_str().parse::<i64>() {
-        Ok(v) if v.abs() <= MAX_JUMP => Ok(v),
+        Ok(v) if v.unsigned_abs() <= MAX_JUMP.unsigned_abs() => Ok(v),
         _ => Err(LangError::new(
             span,
-            format!("number too large (at most {MAX_JUMP} either way)"),
+            format!("number out of range: at most {MAX_JUMP} either way"),
         )),
     }
 }
@@ -220,97 +233,282 @@ pub struct PieceDef {
     pub base: usize,
 }
 
+/// The most moves one piece (a definition, or the puzzle's `piece`) may
+/// have: more than any board can use sensibly, few enough that a piece's
+/// moves are always cheap to list and compare.
+pub const MAX_MOVES: usize = 4096;
+
+/// The most work resolving a file's pieces may take, in moves read and
+/// written: each definition is resolved once, but a definition may still
+/// read several large ones; past this the file is refused.
+pub const MAX_RESOLVE_WORK: usize = 1 << 21;
+
 /// Parses and resolves a piece expression against `defs` and the built-ins.
 /// Names in `defs` take precedence over built-in names and Betza words.
 pub fn resolve_piece(text: &str, base: usize, defs: &[PieceDef]) -> Result<Piece, LangError> {
-    let expr = parse_piece(text, base)?;
-    let mut stack = Vec::new();
-    resolve(&expr, defs, &mut stack)
+    Resolver::new(defs)?.piece(text, base)
 }
 
-fn resolve(
-    expr: &PieceExpr,
-    defs: &[PieceDef],
-    stack: &mut Vec<String>,
-) -> Result<Piece, LangError> {
-    match expr {
-        PieceExpr::Moves(p) => Ok(p.clone()),
-        PieceExpr::Union(parts) => {
-            let mut piece = Piece::default();
-            for p in parts {
-                piece = piece.union(&resolve(p, defs, stack)?);
-            }
-            Ok(piece)
+/// A set of named pieces, each resolved once into its moves: a name used a
+/// thousand times, or a chain of aliases, costs what its text costs, never
+/// what its expansion would.
+pub struct Resolver<'d> {
+    defs: &'d [PieceDef],
+    index: HashMap<&'d str, usize>,
+    /// Each definition's moves, shared by every name that refers to it.
+    done: Vec<Option<Rc<Piece>>>,
+    builtins: HashMap<&'static str, Rc<Piece>>,
+    work: usize,
+    /// The definitions being resolved (all false between two resolutions).
+    on_stack: Vec<bool>,
+}
+
+impl<'d> Resolver<'d> {
+    /// Parses and resolves every definition in `defs` (in file order, so the
+    /// first error in the file is the one reported). Definitions form no
+    /// cycle, and none has more than [`MAX_MOVES`] moves.
+    pub fn new(defs: &'d [PieceDef]) -> Result<Resolver<'d>, LangError> {
+        let mut index = HashMap::with_capacity(defs.len());
+        for (i, d) in defs.iter().enumerate() {
+            // The first definition of a name wins (the puzzle refuses repeats).
+            index.entry(d.name.as_str()).or_insert(i);
         }
-        PieceExpr::Name(name, span) => {
-            if let Some(def) = defs.iter().find(|d| &d.name == name) {
-                if let Some(i) = stack.iter().position(|s| s == name) {
-                    let mut cycle: Vec<&str> = stack[i..].iter().map(String::as_str).collect();
-                    cycle.push(name);
+        let mut r = Resolver {
+            defs,
+            index,
+            done: vec![None; defs.len()],
+            builtins: HashMap::new(),
+            work: 0,
+            on_stack: vec![false; defs.len()],
+        };
+        let exprs = defs
+            .iter()
+            .map(|d| parse_piece(&d.text, d.base))
+            .collect::<Result<Vec<_>, _>>()?;
+        for root in 0..defs.len() {
+            r.resolve_from(root, &exprs)?;
+        }
+        Ok(r)
+    }
+
+    /// Resolves definition `root` and everything it uses, depth first on an
+    /// explicit stack (a chain of aliases may be as long as the file).
+    fn resolve_from(&mut self, root: usize, exprs: &[PieceExpr]) -> Result<(), LangError> {
+        if self.done[root].is_some() {
+            return Ok(());
+        }
+        // The definitions being resolved, outermost first; `on_stack` marks them.
+        let mut stack: Vec<usize> = vec![root];
+        self.on_stack[root] = true;
+        while let Some(&top) = stack.last() {
+            // The first name it uses that is not resolved yet, if any.
+            let mut pending = None;
+            names_in(&exprs[top], &mut |name, span| {
+                if pending.is_some() {
+                    return;
+                }
+                if let Some(&j) = self.index.get(name)
+                    && self.done[j].is_none()
+                {
+                    pending = Some((j, span));
+                }
+            });
+            match pending {
+                Some((j, span)) if self.on_stack[j] => {
+                    let from = stack.iter().position(|&k| k == j).unwrap_or(0);
+                    let mut names: Vec<&str> = stack[from..]
+                        .iter()
+                        .map(|&k| self.defs[k].name.as_str())
+                        .collect();
+                    names.push(&self.defs[j].name);
                     return Err(LangError::new(
-                        *span,
-                        format!("cycle in `pieces`: {}", cycle.join(" -> ")),
+                        span,
+                        format!("cycle in `pieces`: {}", arrow_list(&names)),
                     ));
                 }
-                stack.push(name.clone());
-                let inner = parse_piece(&def.text, def.base)?;
-                let piece = resolve(&inner, defs, stack)?;
-                stack.pop();
-                return Ok(piece);
-            }
-            if let Some((_, text)) = BUILTINS.iter().find(|(n, _)| n == name) {
-                return resolve(&parse_piece(text, 0)?, &[], &mut Vec::new());
-            }
-            let names = || {
-                defs.iter()
-                    .map(|d| d.name.as_str())
-                    .chain(BUILTINS.iter().map(|(n, _)| *n))
-                    .chain(COMMON_BETZA)
-            };
-            // Betza's atoms are capitals: `nc` is most likely `NC`.
-            let upper = name.to_uppercase();
-            let mut close: Vec<String> = Vec::new();
-            let lowercase = !name.bytes().any(|b| b.is_ascii_uppercase());
-            if lowercase && super::betza::parse(&upper).is_ok_and(|p| p.is_some()) {
-                close.push(upper);
-            }
-            let capitals = !close.is_empty();
-            close.extend(
-                suggestions(name, names())
-                    .into_iter()
-                    .filter(|c| !(capitals && COMMON_BETZA.contains(c)))
-                    .map(String::from),
-            );
-            let did_you_mean = (!close.is_empty()).then(|| {
-                let list: Vec<String> = close.iter().map(|c| format!("`{c}`")).collect();
-                format!("did you mean {}?", list.join(" or "))
-            });
-            // A misspelt name (not a Betza word) is the likelier mistake.
-            let misspelt = close.iter().any(|c| !COMMON_BETZA.contains(&c.as_str()));
-            match super::betza::parse(name) {
-                Ok(Some(p)) => return Ok(p),
-                // A word in Betza's letters that is not well formed: unless
-                // it is a misspelt name, say what is wrong with it.
-                Err(e) if !misspelt => {
-                    let at = Span::new(span.start + e.start, span.start + e.end);
-                    let err =
-                        LangError::new(at, format!("in the Betza word `{name}`: {}", e.message));
-                    return Err(match e.help {
-                        Some(h) => err.with_help(h),
-                        None => err,
-                    });
+                Some((j, _)) => {
+                    self.on_stack[j] = true;
+                    stack.push(j);
                 }
-                _ => {}
+                None => {
+                    let piece = self.eval(&exprs[top])?;
+                    let d = &self.defs[top];
+                    if piece.moves().len() > MAX_MOVES {
+                        return Err(LangError::new(
+                            Span::new(d.base, d.base + d.text.len()),
+                            format!(
+                                "`{}` has {} moves, more than the {MAX_MOVES} a piece may have",
+                                d.name,
+                                piece.moves().len()
+                            ),
+                        ));
+                    }
+                    self.done[top] = Some(piece);
+                    self.on_stack[top] = false;
+                    stack.pop();
+                }
             }
-            let builtins: Vec<&str> = BUILTINS.iter().map(|(n, _)| *n).collect();
-            let help = format!(
-                "{}pieces are built-in names ({}), names from `pieces`, Betza words (`N`, `fN`, `NN`, `R4`, `nN`), `leaper m n`, `rider m n max k` or `jumps (x,y), …`",
-                did_you_mean.map(|d| format!("{d} ")).unwrap_or_default(),
-                builtins.join(", ")
-            );
-            Err(LangError::new(*span, format!("unknown piece `{name}`")).with_help(help))
+        }
+        Ok(())
+    }
+
+    /// The moves of `expr`, every name in it already resolved.
+    fn eval(&mut self, expr: &PieceExpr) -> Result<Rc<Piece>, LangError> {
+        match expr {
+            // Its size is in proportion to its text.
+            PieceExpr::Moves(p) => Ok(Rc::new(p.clone())),
+            PieceExpr::Name(name, span) => self.named(name, *span),
+            PieceExpr::Union(parts, span) => {
+                let mut sets: Vec<Rc<Piece>> = Vec::with_capacity(parts.len());
+                for p in parts {
+                    let set = self.eval(p)?;
+                    // The same definition named twice adds nothing.
+                    if !sets.iter().any(|s| Rc::ptr_eq(s, &set)) {
+                        sets.push(set);
+                    }
+                }
+                let total: usize = sets.iter().map(|s| s.moves().len()).sum();
+                self.spend(total, *span)?;
+                let piece = Piece::new(sets.iter().flat_map(|s| s.moves()).copied());
+                let moves = piece.moves();
+                if moves.len() > MAX_MOVES {
+                    return Err(LangError::new(
+                        *span,
+                        format!(
+                            "this union has {} moves, more than the {MAX_MOVES} a piece may have",
+                            moves.len()
+                        ),
+                    ));
+                }
+                // A union that adds nothing to a part is that part.
+                if let Some(s) = sets.iter().find(|s| s.moves() == moves) {
+                    return Ok(Rc::clone(s));
+                }
+                Ok(Rc::new(piece))
+            }
         }
     }
+
+    /// Counts `moves` of work against [`MAX_RESOLVE_WORK`].
+    fn spend(&mut self, moves: usize, span: Span) -> Result<(), LangError> {
+        self.work += moves;
+        if self.work > MAX_RESOLVE_WORK {
+            return Err(LangError::new(
+                span,
+                format!(
+                    "the piece definitions expand to more than {MAX_RESOLVE_WORK} moves in all; a piece may have at most {MAX_MOVES}"
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// The moves a name stands for: a definition, a built-in, or a Betza word.
+    fn named(&mut self, name: &str, span: Span) -> Result<Rc<Piece>, LangError> {
+        if let Some(&i) = self.index.get(name) {
+            return self.done[i]
+                .clone()
+                .ok_or_else(|| LangError::new(span, format!("`{name}` is not resolved yet")));
+        }
+        if let Some((key, text)) = BUILTINS.iter().find(|(n, _)| *n == name) {
+            if let Some(p) = self.builtins.get(key) {
+                return Ok(Rc::clone(p));
+            }
+            let p = Rc::new(Resolver::new(&[])?.piece(text, 0)?);
+            self.builtins.insert(key, Rc::clone(&p));
+            return Ok(p);
+        }
+        // Betza's atoms are capitals: `nc` is most likely `NC`.
+        let betza_word = super::betza::parse(name);
+        if let Ok(Some(p)) = betza_word {
+            return Ok(Rc::new(p));
+        }
+        let names = || {
+            self.defs
+                .iter()
+                .map(|d| d.name.as_str())
+                .chain(BUILTINS.iter().map(|(n, _)| *n))
+                .chain(COMMON_BETZA)
+        };
+        let upper = name.to_uppercase();
+        let mut close: Vec<String> = Vec::new();
+        let lowercase = !name.bytes().any(|b| b.is_ascii_uppercase());
+        if lowercase && super::betza::parse(&upper).is_ok_and(|p| p.is_some()) {
+            close.push(upper);
+        }
+        let capitals = !close.is_empty();
+        close.extend(
+            suggestions(name, names())
+                .into_iter()
+                .filter(|c| !(capitals && COMMON_BETZA.contains(c)))
+                .map(String::from),
+        );
+        let did_you_mean = (!close.is_empty()).then(|| {
+            let list: Vec<String> = close.iter().map(|c| format!("`{c}`")).collect();
+            format!("did you mean {}?", list.join(" or "))
+        });
+        // A misspelt name (not a Betza word) is the likelier mistake.
+        let misspelt = close.iter().any(|c| !COMMON_BETZA.contains(&c.as_str()));
+        if let Err(e) = betza_word
+            && !misspelt
+        {
+            // A word in Betza's letters that is not well formed: unless it
+            // is a misspelt name, say what is wrong with it.
+            let at = Span::new(span.start + e.start, span.start + e.end);
+            let err = LangError::new(at, format!("in the Betza word `{name}`: {}", e.message));
+            return Err(match e.help {
+                Some(h) => err.with_help(h),
+                None => err,
+            });
+        }
+        let builtins: Vec<&str> = BUILTINS.iter().map(|(n, _)| *n).collect();
+        let help = format!(
+            "{}pieces are built-in names ({}), names from `pieces`, Betza words (`N`, `fN`, `NN`, `R4`, `nN`), `leaper m n`, `rider m n max k` or `jumps (x,y), …`",
+            did_you_mean.map(|d| format!("{d} ")).unwrap_or_default(),
+            builtins.join(", ")
+        );
+        Err(LangError::new(span, format!("unknown piece `{name}`")).with_help(help))
+    }
+
+    /// Parses `text` (at offset `base` in its file) and resolves it against
+    /// the definitions.
+    pub fn piece(&mut self, text: &str, base: usize) -> Result<Piece, LangError> {
+        let expr = parse_piece(text, base)?;
+        let p = self.eval(&expr)?;
+        if p.moves().len() > MAX_MOVES {
+            return Err(LangError::new(
+                Span::new(base, base + text.len()),
+                format!(
+                    "the piece has {} moves, more than the {MAX_MOVES} a piece may have",
+                    p.moves().len()
+                ),
+            ));
+        }
+        Ok(Rc::unwrap_or_clone(p))
+    }
+}
+
+/// Calls `f` with every name `expr` uses, left to right.
+fn names_in(expr: &PieceExpr, f: &mut impl FnMut(&str, Span)) {
+    match expr {
+        PieceExpr::Moves(_) => {}
+        PieceExpr::Name(n, span) => f(n, *span),
+        PieceExpr::Union(parts, _) => parts.iter().for_each(|p| names_in(p, f)),
+    }
+}
+
+/// `a -> b -> c`, shortened in the middle when long.
+fn arrow_list(names: &[&str]) -> String {
+    const EACH_END: usize = 4;
+    if names.len() <= 2 * EACH_END + 1 {
+        return names.join(" -> ");
+    }
+    format!(
+        "{} -> … ({} more) … -> {}",
+        names[..EACH_END].join(" -> "),
+        names.len() - 2 * EACH_END,
+        names[names.len() - EACH_END..].join(" -> ")
+    )
 }
 
 fn piece_rule_name(r: &Rule) -> String {
