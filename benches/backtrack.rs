@@ -5,10 +5,10 @@ use std::hint::black_box;
 use std::time::Instant;
 
 use criterion::{Criterion, criterion_group, criterion_main};
+use engine::halt::Never;
 use engine::puzzle::Puzzle;
-use engine::solve::backtrack::{self, BacktrackOptions, Order};
-use engine::solve::event::NoObserver;
-use engine::solve::{Limits, Outcome};
+use engine::solve::backtrack::{BacktrackOptions, Order};
+use engine::solve::{Outcome, Solver};
 
 const JS_ORDER: &str = r#"Puzzle(
     board: "8x8",
@@ -22,14 +22,14 @@ fn bench(c: &mut Criterion) {
         Ok(p) => p,
         Err(e) => panic!("{e}"),
     };
-    let g = p.graph();
+    let Ok(g) = p.graph(&Never);
     let given = BacktrackOptions {
         order: Order::Given,
         node_limit: None,
     };
     // One run outside criterion to report nodes and the rate.
     let t = Instant::now();
-    let r = backtrack::solve(&g, &p.goal, &given, &Limits::none(), &mut NoObserver);
+    let r = given.solve_quietly(&p.task(&g));
     let secs = t.elapsed().as_secs_f64();
     assert!(matches!(r.outcome, Outcome::Found(_)));
     eprintln!(
@@ -42,27 +42,11 @@ fn bench(c: &mut Criterion) {
     let mut group = c.benchmark_group("backtrack");
     group.sample_size(10);
     group.bench_function("js_order_8x8_given", |b| {
-        b.iter(|| {
-            backtrack::solve(
-                black_box(&g),
-                &p.goal,
-                &given,
-                &Limits::none(),
-                &mut NoObserver,
-            )
-        })
+        b.iter(|| given.solve_quietly(&p.task(black_box(&g))))
     });
     let warnsdorff = BacktrackOptions::default();
     group.bench_function("knight_8x8_from_b1_warnsdorff", |b| {
-        b.iter(|| {
-            backtrack::solve(
-                black_box(&g),
-                &p.goal,
-                &warnsdorff,
-                &Limits::none(),
-                &mut NoObserver,
-            )
-        })
+        b.iter(|| warnsdorff.solve_quietly(&p.task(black_box(&g))))
     });
     group.finish();
 }

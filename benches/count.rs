@@ -6,18 +6,19 @@
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use engine::count::{self, CountOptions, Symmetries};
-use engine::model::{Board, MoveGraph, Piece};
-use engine::solve::{Goal, Limits};
+use engine::halt::{Limits, Never};
+use engine::model::{Board, Goal, MoveGraph, Piece};
+use engine::progress::Progress;
 
 fn knight_count(n: u32, goal: Goal, threads: usize) -> u128 {
     let board = Board::rectangle(n, n);
-    let g = MoveGraph::build(&board, &Piece::leaper(1, 2, 1));
+    let Ok(g) = MoveGraph::build(&board, &Piece::leaper(1, 2, 1), &Never);
     let sym = Symmetries::of_board(&board, &g);
     let opts = CountOptions {
         threads: Some(threads),
         ..CountOptions::default()
     };
-    count::count(&g, &goal, &sym, &opts, &Limits::none(), None).tours
+    count::count(&g, &goal, &sym, &opts, &Limits::none(), &Progress::new()).tours
 }
 
 fn bench(c: &mut Criterion) {

@@ -10,8 +10,9 @@
 use std::time::Instant;
 
 use engine::count::{self, CountOptions, Shard, Symmetries};
+use engine::halt::{Limits, Never};
+use engine::progress::Progress;
 use engine::puzzle::Puzzle;
-use engine::solve::Limits;
 
 fn arg<T: std::str::FromStr>(args: &[String], name: &str, default: T) -> T {
     args.iter()
@@ -59,7 +60,7 @@ fn main() {
             std::process::exit(2);
         }
     };
-    let g = puzzle.graph();
+    let Ok(g) = puzzle.graph(&Never);
     let sym = Symmetries::of_board(&puzzle.board, &g);
     println!(
         "{file}: {shards} shards, sampling {}, {threads} thread(s)",
@@ -79,7 +80,14 @@ fn main() {
         };
         let started = Instant::now();
         let cpu0 = cpu_seconds();
-        let c = count::count(&g, &puzzle.goal, &sym, &opts, &Limits::none(), None);
+        let c = count::count(
+            &g,
+            &puzzle.goal,
+            &sym,
+            &opts,
+            &Limits::none(),
+            &Progress::new(),
+        );
         let wall = started.elapsed().as_secs_f64();
         let cpu = cpu_seconds().zip(cpu0).map(|(b, a)| b - a);
         println!(

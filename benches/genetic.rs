@@ -22,11 +22,13 @@
 
 use std::time::{Duration, Instant};
 
+use engine::halt::Never;
 use engine::model::MoveGraph;
+use engine::progress::Progress;
 use engine::puzzle::Puzzle;
 use engine::solve::event::NoObserver;
 use engine::solve::genetic::{self, GeneticOptions, MoveSlots, Preset, Repair, Selection};
-use engine::solve::{Goal, Limits, Outcome};
+use engine::solve::{self, Goal, Limits, Outcome, SolverSpec, Task};
 
 struct Args {
     opts: GeneticOptions,
@@ -171,11 +173,12 @@ fn row(a: &Args, opts: &GeneticOptions, size: u32, closed: bool) {
         }
     };
     let (board, piece) = (puzzle.board, puzzle.piece);
-    let graph = MoveGraph::build(&board, &piece);
+    let Ok(graph) = MoveGraph::build(&board, &piece, &Never);
     let slots = if a.graph_slots {
         MoveSlots::of_graph(&graph)
     } else {
-        MoveSlots::of_piece(&board, &piece)
+        let Ok(slots) = MoveSlots::of_piece(&board, &piece, &Never);
+        slots
     };
     let goal = Goal {
         closed,
@@ -196,15 +199,10 @@ fn row(a: &Args, opts: &GeneticOptions, size: u32, closed: bool) {
     for seed in 1..=a.seeds {
         let limits = Limits::none().with_time(a.time_limit);
         let t = Instant::now();
-        let r = genetic::solve_with(
-            &graph,
-            &slots,
-            &goal,
-            &params,
-            seed,
-            &limits,
-            &mut NoObserver,
-        );
+        let task = Task::new(&graph, &board, &piece, goal).with_seed(seed);
+        let progress = Progress::new();
+        let run = solve::Run::new(limits, &progress, NoObserver);
+        let r = genetic::solve_with(&task, &slots, &params, run);
         let time = t.elapsed();
 
         let found = match &r.outcome {
@@ -267,7 +265,7 @@ fn row(a: &Args, opts: &GeneticOptions, size: u32, closed: bool) {
 fn table(a: &Args, opts: &GeneticOptions, sizes: &[u32], closed: bool) {
     println!(
         "\n{} — {} {} tours from a1, seeds 1..={}\n",
-        opts.params().describe(),
+        SolverSpec::Genetic(*opts),
         if closed { "closed" } else { "open" },
         a.piece,
         a.seeds

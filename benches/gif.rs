@@ -5,12 +5,14 @@
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
+use engine::halt::Never;
+use engine::progress::Progress;
 use engine::puzzle::Puzzle;
 use engine::render::gif::{GifOptions, Scene, search_gif, tour_gif};
 use engine::solve::event::NoObserver;
 use engine::solve::record::Recorder;
 use engine::solve::runner;
-use engine::solve::{Limits, Outcome};
+use engine::solve::{Limits, Outcome, Run};
 use engine::verify::verify;
 
 fn best<T>(runs: usize, mut f: impl FnMut() -> T) -> (Duration, T) {
@@ -62,8 +64,13 @@ fn puzzle(text: &str) -> Puzzle {
 }
 
 fn solved(p: &Puzzle) -> Vec<u32> {
-    let g = p.graph();
-    let r = runner::solve(p, &g, &Limits::none(), &mut NoObserver).expect("verified");
+    let Ok(g) = p.graph(&Never);
+    let r = runner::solve(
+        p,
+        &g,
+        Run::new(Limits::none(), &Progress::new(), NoObserver),
+    )
+    .expect("verified");
     let Outcome::Found(t) = r.outcome else {
         panic!("bench puzzle has a tour")
     };
@@ -99,7 +106,7 @@ fn main() {
     let scene = Scene::new(&p);
     let (t, bytes) = best(30, || {
         let mut out = Vec::new();
-        tour_gif(&mut out, &scene, &tour, &opts, None).expect("gif");
+        tour_gif(&mut out, &scene, &tour, &opts, &Limits::none()).expect("gif");
         black_box(out)
     });
     println!(
@@ -111,7 +118,7 @@ fn main() {
 
     // 2. The plain 8x8 backtracking search, with and without recording.
     let p = puzzle(include_str!("gif-search-8x8.ron"));
-    let g = p.graph();
+    let Ok(g) = p.graph(&Never);
     let scene = Scene::new(&p);
     // Interleaved rounds, so that a busy machine slows all three alike.
     const ROUNDS: usize = 5;
@@ -120,18 +127,25 @@ fn main() {
     let mut last = None;
     for _ in 0..ROUNDS {
         let (t, c) = (Instant::now(), cpu());
-        let r = runner::solve(&p, &g, &Limits::none(), &mut NoObserver).expect("verified");
+        let r = runner::solve(
+            &p,
+            &g,
+            Run::new(Limits::none(), &Progress::new(), NoObserver),
+        )
+        .expect("verified");
         plain.push(t.elapsed());
         cpu_time[0] += cpu() - c;
         black_box(r);
         let (t, c) = (Instant::now(), cpu());
         let mut rec = Recorder::new(opts.max_frames - 1);
-        let report = runner::solve(&p, &g, &Limits::none(), &mut rec).expect("verified");
+        let report = runner::solve(&p, &g, Run::new(Limits::none(), &Progress::new(), &mut rec))
+            .expect("verified");
         recorded.push(t.elapsed());
         cpu_time[1] += cpu() - c;
         let (t, c) = (Instant::now(), cpu());
         let mut out = Vec::new();
-        let info = search_gif(&mut out, &scene, &rec, &report, &opts, None).expect("gif");
+        let info =
+            search_gif(&mut out, &scene, &rec, &report, &opts, &Limits::none()).expect("gif");
         encoded.push(t.elapsed());
         cpu_time[2] += cpu() - c;
         last = Some((report, rec, out, info));
@@ -242,7 +256,7 @@ fn main() {
         verify(&p.board, &p.piece, &p.goal, &tour).expect("valid tour");
         let (t, (bytes, info)) = best(3, || {
             let mut out = Vec::new();
-            let info = tour_gif(&mut out, &scene, &tour, &opts, None).expect("gif");
+            let info = tour_gif(&mut out, &scene, &tour, &opts, &Limits::none()).expect("gif");
             (out, info)
         });
         println!(

@@ -16,10 +16,12 @@
 
 use std::time::{Duration, Instant};
 
+use engine::halt::Never;
 use engine::model::{Board, MoveGraph, Piece, Topology};
+use engine::progress::Progress;
 use engine::solve::event::NoObserver;
 use engine::solve::warnsdorff::{self, DEFAULT_RESTARTS, Policy, Second, TieBreak};
-use engine::solve::{Goal, Limits, Outcome, Report};
+use engine::solve::{Goal, Limits, Outcome, Report, Run};
 
 fn knight() -> Piece {
     Piece::leaper(1, 2, 1)
@@ -48,14 +50,14 @@ fn run(
     policy: Policy,
     restarts: u32,
 ) -> Report {
+    let progress = Progress::new();
     let r = warnsdorff::solve_with(
         g,
         goal,
         policy,
         restarts,
         0,
-        &Limits::none(),
-        &mut NoObserver,
+        Run::new(Limits::none(), &progress, NoObserver),
     );
     check(board, piece, goal, r)
 }
@@ -134,13 +136,22 @@ fn best_of<T>(k: usize, mut f: impl FnMut() -> T) -> (Timing, T) {
 
 /// The solver with default options, unverified (for timing).
 fn solve(g: &MoveGraph, goal: &Goal) -> Report {
-    warnsdorff::solve(
+    let progress = Progress::new();
+    warnsdorff::solve_with(
         g,
         goal,
-        &Default::default(),
+        Policy::of(TieBreak::Lookahead),
+        DEFAULT_RESTARTS,
         0,
-        &Limits::none(),
-        &mut NoObserver,
+        Run::new(Limits::none(), &progress, NoObserver),
+    )
+}
+
+/// The repairs and rotations a run made, for people.
+fn repairs(r: &Report) -> String {
+    format!(
+        "{} repairs, {} rotations",
+        r.stats.repairs, r.stats.rotations
     )
 }
 
@@ -148,7 +159,9 @@ fn timings(sizes: &[u32]) {
     let piece = knight();
     for &n in sizes {
         let (tb, board) = best_of(3, || Board::rectangle(n, n));
-        let (tg, g) = best_of(3, || MoveGraph::build(&board, &piece));
+        let (tg, g) = best_of(3, || {
+            MoveGraph::build(&board, &piece, &Never).unwrap_or_else(|never| match never {})
+        });
         let runs = if n <= 1000 { 5 } else { 2 };
         let (ts, r) = best_of(runs, || solve(&g, &from_a1()));
         let r = check(&board, &piece, &from_a1(), r);
@@ -156,7 +169,7 @@ fn timings(sizes: &[u32]) {
             "{n}x{n} open from a1: board {tb}, graph {tg}, search {ts} (best of {runs}), found {}, restarts {}, {}",
             found(&r),
             r.stats.restarts,
-            r.solver
+            repairs(&r)
         );
         if n <= 2000 {
             let (tc, r) = best_of(3, || solve(&g, &closed()));
@@ -165,7 +178,7 @@ fn timings(sizes: &[u32]) {
                 "{n}x{n} closed:       search {tc} (best of 3), found {}, restarts {}, {}",
                 found(&r),
                 r.stats.restarts,
-                r.solver
+                repairs(&r)
             );
         }
     }
@@ -180,20 +193,21 @@ fn pipeline(n: u32) {
     let (tp, p) = best_of(1, || {
         engine::puzzle::Puzzle::parse("bench.ron", &text).unwrap_or_else(|e| panic!("{e}"))
     });
-    let (tg, g) = best_of(1, || p.graph());
+    let (tg, g) = best_of(1, || p.graph(&Never).unwrap_or_else(|never| match never {}));
     let (tc, a) = best_of(1, || {
-        engine::analysis::analyse_board(&g, &p.goal, &p.board, &p.piece, &|s| p.board.name(s))
+        engine::analysis::analyse_board(
+            &g,
+            &p.goal,
+            &p.board,
+            &p.piece,
+            &|s| p.board.name(s),
+            &Never,
+        )
+        .unwrap_or_else(|never| match never {})
     });
     assert!(a.impossible.is_none());
     let (ts, r) = best_of(1, || {
-        warnsdorff::solve(
-            &g,
-            &p.goal,
-            &Default::default(),
-            p.seed,
-            &Limits::none(),
-            &mut NoObserver,
-        )
+        engine::solve::Solver::solve_quietly(&warnsdorff::WarnsdorffOptions::default(), &p.task(&g))
     });
     let Outcome::Found(t) = &r.outcome else {
         panic!("no tour");
@@ -208,9 +222,10 @@ fn pipeline(n: u32) {
     let (tp, p) = best_of(1, || {
         engine::puzzle::Puzzle::parse("bench.ron", &text).unwrap_or_else(|e| panic!("{e}"))
     });
-    let (tg, g) = best_of(1, || p.graph());
+    let (tg, g) = best_of(1, || p.graph(&Never).unwrap_or_else(|never| match never {}));
     let (tr, r) = best_of(1, || {
-        engine::solve::runner::solve(&p, &g, &Limits::none(), &mut NoObserver)
+        let progress = Progress::new();
+        engine::solve::runner::solve(&p, &g, Run::new(Limits::none(), &progress, NoObserver))
             .unwrap_or_else(|e| panic!("{e}"))
     });
     assert!(matches!(r.outcome, Outcome::Found(_)));
@@ -255,7 +270,7 @@ fn sweep(lo: u32, hi: u32, step: usize) {
     for n in (lo..=hi).step_by(step) {
         count += 1;
         let board = Board::rectangle(n, n);
-        let g = MoveGraph::build(&board, &piece);
+        let Ok(g) = MoveGraph::build(&board, &piece, &Never);
         let r = run(
             &board,
             &piece,
@@ -269,7 +284,7 @@ fn sweep(lo: u32, hi: u32, step: usize) {
         } else if r.stats.restarts > 0 {
             restarted.push((n, r.stats.restarts));
         }
-        if !r.solver.is_empty() {
+        if r.stats.repairs > 0 || r.stats.rotations > 0 {
             repaired += 1;
         }
         if n % 100 == 0 {
@@ -323,7 +338,7 @@ fn compare(lo: u32, hi: u32) {
         let mut fails = Vec::new();
         for n in lo..=hi {
             let board = Board::rectangle(n, n);
-            let g = MoveGraph::build(&board, &piece);
+            let Ok(g) = MoveGraph::build(&board, &piece, &Never);
             if !found(&run(&board, &piece, &g, &from_a1(), policy, 0)) {
                 fails.push(n);
             }
@@ -349,7 +364,7 @@ fn rect(lo: u32, hi: u32) {
     for m in lo..=hi {
         for n in lo..=hi {
             let board = Board::rectangle(m, n);
-            let g = MoveGraph::build(&board, &piece);
+            let Ok(g) = MoveGraph::build(&board, &piece, &Never);
             count += 1;
             if !found(&run(
                 &board,
@@ -380,7 +395,7 @@ fn closed_sweep(lo: u32, hi: u32, step: usize) {
     let mut slowest = (Duration::ZERO, 0);
     for n in (lo..=hi).step_by(step).filter(|n| n % 2 == 0) {
         let board = Board::rectangle(n, n);
-        let g = MoveGraph::build(&board, &piece);
+        let Ok(g) = MoveGraph::build(&board, &piece, &Never);
         let t = Instant::now();
         let r = run(&board, &piece, &g, &closed(), lookahead(), DEFAULT_RESTARTS);
         slowest = slowest.max((t.elapsed(), n));
@@ -438,9 +453,9 @@ fn leapers() {
         let mut proven = Vec::new();
         for n in lo..=hi {
             let board = Board::new(n, n, topology, |_| true);
-            let g = MoveGraph::build(&board, &piece);
+            let Ok(g) = MoveGraph::build(&board, &piece, &Never);
             let goal = Goal::default();
-            let analysis = engine::analysis::analyse(&g, &goal, &|s| board.name(s));
+            let Ok(analysis) = engine::analysis::analyse(&g, &goal, &|s| board.name(s), &Never);
             if analysis.impossible.is_some() {
                 proven.push(n);
                 continue;

@@ -165,9 +165,16 @@ pub fn schwenk(board: &Board, piece: &Piece) -> Option<Schwenk> {
 fn is_knight(piece: &Piece) -> bool {
     let moves = piece.moves();
     moves.len() == 8
-        && moves.iter().all(|&Move { dx, dy, range }| {
-            range == 1 && matches!((dx.abs(), dy.abs()), (1, 2) | (2, 1))
-        })
+        && moves.iter().all(
+            |&Move {
+                 dx,
+                 dy,
+                 range,
+                 lame,
+             }| {
+                range == 1 && !lame && matches!((dx.abs(), dy.abs()), (1, 2) | (2, 1))
+            },
+        )
 }
 
 /// The first proof that applies, or None.

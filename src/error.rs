@@ -30,11 +30,16 @@ impl Span {
 }
 
 /// A user-facing error: message plus location and the offending text.
+///
+/// An error in a file names `file:line:col`; one about something with no
+/// lines — a command-line flag, standard output, an output path — has
+/// `line` 0 and names only the thing (`--start: …`), showing a flag's value
+/// with a caret under it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Error {
-    /// File (or flag) the text came from.
+    /// File (or flag, or other thing) the text came from.
     pub file: String,
-    /// 1-based line.
+    /// 1-based line, or 0 for no position.
     pub line: usize,
     /// 1-based column, in characters.
     pub col: usize,
@@ -97,6 +102,31 @@ impl Error {
         }
     }
 
+    /// An error about `what` (an output path, standard output, an
+    /// archive), which has no line to point at.
+    pub fn about(what: &str, message: impl Into<String>) -> Error {
+        Error {
+            line: 0,
+            col: 0,
+            ..Error::whole_file(what, message)
+        }
+    }
+
+    /// An error in the value of the command-line flag `flag` (like
+    /// `--start`), at byte range `span` of `value`: reported as the flag,
+    /// with the flag and its value shown and a caret under the span.
+    pub fn flag(flag: &str, value: &str, span: Span, message: impl Into<String>) -> Error {
+        let shown = format!("{flag} {value}");
+        let at = Span::new(flag.len() + 1 + span.start, flag.len() + 1 + span.end);
+        let located = Error::at(flag, &shown, at, message);
+        Error {
+            line: 0,
+            // A value on several lines shows only its first.
+            source_line: shown.lines().next().unwrap_or_default().to_string(),
+            ..located
+        }
+    }
+
     /// Adds a hint printed under the caret.
     pub fn with_help(mut self, help: impl Into<String>) -> Error {
         self.help = Some(help.into());
@@ -106,13 +136,22 @@ impl Error {
 
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        writeln!(
-            f,
-            "error: {}:{}:{}: {}",
-            self.file, self.line, self.col, self.message
-        )?;
+        // Names and messages may quote the user's text: control characters
+        // are shown escaped, never sent to the terminal.
+        let file = escape_controls(&self.file);
+        let message = escape_controls(&self.message);
+        if self.line == 0 {
+            write!(f, "error: {file}: {message}")?;
+        } else {
+            write!(f, "error: {file}:{}:{}: {message}", self.line, self.col)?;
+        }
         if !self.source_line.is_empty() {
-            let gutter = self.line.to_string().len();
+            let number = if self.line == 0 {
+                String::new()
+            } else {
+                self.line.to_string()
+            };
+            let gutter = number.len();
             // Tabs are shown as one space so the caret lines up, and other
             // control characters visibly.
             let chars: Vec<char> = self
@@ -127,7 +166,9 @@ impl fmt::Display for Error {
             // A long line is shown as a window around the caret.
             let at = self.col.saturating_sub(1).min(chars.len());
             let from = at.saturating_sub(SHOW_BEFORE);
-            let to = (at + self.width.max(1) + SHOW_AFTER).min(chars.len());
+            // A long span is underlined only at its start.
+            let span = self.width.clamp(1, SHOW_SPAN);
+            let to = (at + span + SHOW_AFTER).min(chars.len());
             let mut shown: String = chars[from..to].iter().collect();
             let mut pad = at - from;
             if from > 0 {
@@ -137,12 +178,12 @@ impl fmt::Display for Error {
             if to < chars.len() {
                 shown.push('…');
             }
-            let width = self.width.min(to.saturating_sub(at)).max(1);
-            writeln!(f, "{:gutter$} |", "")?;
-            writeln!(f, "{} | {}", self.line, shown)?;
+            let width = span.min(to.saturating_sub(at)).max(1);
+            write!(f, "\n{:gutter$} |", "")?;
+            write!(f, "\n{number:gutter$} | {shown}")?;
             write!(
                 f,
-                "{:gutter$} | {}{}",
+                "\n{:gutter$} | {}{}",
                 "",
                 " ".repeat(pad),
                 "^".repeat(width)
@@ -151,7 +192,7 @@ impl fmt::Display for Error {
                 write!(f, " {help}")?;
             }
         } else if let Some(help) = &self.help {
-            write!(f, "  help: {help}")?;
+            write!(f, "\n  help: {help}")?;
         }
         Ok(())
     }
@@ -159,9 +200,29 @@ impl fmt::Display for Error {
 
 impl std::error::Error for Error {}
 
+/// `text` with its control characters (escape sequences, carriage returns,
+/// newlines…) written as escapes like `\u{1b}`, so printing it cannot
+/// change the terminal.
+pub fn escape_controls(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.chars().any(char::is_control) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if c.is_control() {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
+
 /// Characters of a long source line shown before and after the caret.
 const SHOW_BEFORE: usize = 60;
 const SHOW_AFTER: usize = 40;
+/// The most characters of a span underlined.
+const SHOW_SPAN: usize = 60;
 
 /// Byte offset of a 1-based line and character column in `text` (clamped).
 pub fn offset_of(text: &str, line: usize, col: usize) -> usize {

@@ -266,6 +266,7 @@ pub fn between_passes<H: Halt + ?Sized>(halt: &H, squares: usize) -> Result<(), 
 #[derive(Clone, Copy, Debug)]
 pub struct Cadence {
     next: u64,
+    every: u64,
     budget: u64,
 }
 
@@ -275,9 +276,17 @@ impl Cadence {
 
     /// A cadence for `halt`, with `work` done so far.
     pub fn new<H: Halt + ?Sized>(halt: &H, work: u64) -> Cadence {
+        Cadence::with_every(halt, work, Self::EVERY)
+    }
+
+    /// A cadence looking every `every` units of work (for loops whose look
+    /// costs more, like the counter's, which reports to other threads).
+    pub fn with_every<H: Halt + ?Sized>(halt: &H, work: u64, every: u64) -> Cadence {
         let budget = halt.budget().unwrap_or(u64::MAX);
+        let every = every.max(1);
         Cadence {
-            next: (work + Self::EVERY).min(budget),
+            next: (work + every).min(budget),
+            every,
             budget,
         }
     }
@@ -304,9 +313,9 @@ impl Cadence {
     #[inline(never)]
     pub fn look<H: Halt + ?Sized>(&mut self, halt: &H, work: u64) -> Result<(), H::Stop> {
         self.next = if work < self.budget {
-            (work + Self::EVERY).min(self.budget)
+            (work + self.every).min(self.budget)
         } else {
-            work + Self::EVERY
+            work + self.every
         };
         halt.check_work(work)
     }

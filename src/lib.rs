@@ -1,9 +1,16 @@
 //! `engine`: a declarative puzzle-spec engine for tours of a piece over a board.
 //!
-//! A puzzle file (RON) names a board and a piece in two small languages; both
-//! become a [`model::MoveGraph`] — squares `0..n` with ordered target lists —
-//! which is all any solver sees. Every tour is checked by [`verify::verify`],
-//! which works from the board and piece directly.
+//! A puzzle file (RON) names a board and a piece in two small languages
+//! ([`puzzle`]); both become a [`MoveGraph`] — squares `0..n` with ordered
+//! target lists — and a [`Goal`], which is all any solver sees ([`model`]).
+//! Proofs that need no search live in [`analysis`]; the solvers, their one
+//! interface ([`Solver`]: a [`Task`] and a [`Run`] in, a [`Report`] out) and
+//! the runner that chooses among them in [`solve`]; exact counting in
+//! [`count`]. Where the layers meet, each protocol is one type: [`Halt`]
+//! for stopping, [`Progress`] for progress, [`solve::event::Event`] for the
+//! search as it happens, [`SolverId`] for who answered, and
+//! [`output`]'s file for writing whole or not at all. Every tour is checked
+//! by [`verify::verify`], which works from the board and piece directly.
 //!
 //! ```
 //! use engine::halt::Never;
@@ -15,8 +22,7 @@
 //! let p = Puzzle::parse("k.ron", r#"Puzzle(board: "5x5", piece: "knight", start: "a1")"#).unwrap();
 //! let Ok(g) = p.graph(&Never);
 //! let progress = Progress::new();
-//! let mut quiet = NoObserver;
-//! let run = Run::new(Limits::none(), &progress, &mut quiet);
+//! let run = Run::new(Limits::none(), &progress, NoObserver);
 //! let report = engine::solve::runner::solve(&p, &g, run).unwrap();
 //! let Outcome::Found(tour) = report.outcome else { panic!() };
 //! assert!(engine::verify::verify(&p.board, &p.piece, &p.goal, &tour).is_ok());
@@ -36,8 +42,15 @@ pub mod error;
 pub mod fuzzing;
 pub mod halt;
 pub mod model;
+pub mod output;
 pub mod progress;
 pub mod puzzle;
 pub mod render;
 pub mod solve;
 pub mod verify;
+
+pub use halt::{Halt, Limit, Limits, Never, Stop};
+pub use model::{Board, Cell, Goal, MoveGraph, Piece, Topology};
+pub use progress::{Progress, Unit};
+pub use puzzle::Puzzle;
+pub use solve::{Outcome, Report, Run, Solver, SolverId, SolverSpec, Stats, Task};

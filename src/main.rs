@@ -20,7 +20,7 @@ fn main() -> ExitCode {
     match code {
         Ok(code) => ExitCode::from(code),
         Err(e) => {
-            eprintln!("{e}");
+            cli::out::warn(e);
             ExitCode::from(cli::BAD_INPUT)
         }
     }

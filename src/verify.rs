@@ -106,7 +106,8 @@ pub fn verify(board: &Board, piece: &Piece, goal: &Goal, tour: &[u32]) -> Result
 /// when its vector is one of them (what [`legal`] decides, without walking
 /// each move). None otherwise.
 fn plain_leaps(board: &Board, piece: &Piece) -> Option<Vec<(i64, i64)>> {
-    (board.topology() == Topology::Plain && piece.moves().iter().all(|m| m.range == 1)).then(|| {
+    let simple = piece.moves().iter().all(|m| m.range == 1 && !m.lame);
+    (board.topology() == Topology::Plain && simple).then(|| {
         piece
             .moves()
             .iter()
@@ -164,25 +165,74 @@ pub fn legal(board: &Board, piece: &Piece, a: Cell, b: Cell) -> bool {
         return false;
     }
     let (w, h) = (i64::from(board.width()), i64::from(board.height()));
-    let wraps_x = board.topology() != Topology::Plain;
-    let wraps_y = board.topology() == Topology::Torus;
+    let topology = board.topology();
+    // The cell at (x, y), wrapped as the topology says; None off the board.
+    // A twisted seam (Möbius: the file seam; Klein: the rank seam) mirrors
+    // the other coordinate each time it is crossed.
+    let place = |x: i64, y: i64| -> Option<Cell> {
+        let (mut x, mut y) = (x, y);
+        let laps = |v: i64, side: i64| (v - v.rem_euclid(side)) / side;
+        match topology {
+            Topology::Plain => {}
+            Topology::Cylinder | Topology::Mobius => {
+                if topology == Topology::Mobius && laps(x, w).rem_euclid(2) == 1 {
+                    y = (h - 1) - y;
+                }
+                x = x.rem_euclid(w);
+            }
+            Topology::Torus | Topology::Klein => {
+                if topology == Topology::Klein && laps(y, h).rem_euclid(2) == 1 {
+                    x = (w - 1) - x;
+                }
+                x = x.rem_euclid(w);
+                y = y.rem_euclid(h);
+            }
+        }
+        ((0..w).contains(&x) && (0..h).contains(&y)).then(|| Cell::new(x as u32, y as u32))
+    };
     piece.moves().iter().any(|m| {
+        let (dx, dy) = (i64::from(m.dx), i64::from(m.dy));
         let (mut x, mut y) = (i64::from(a.x), i64::from(a.y));
+        // A lame leap passes `long - 1` squares: orthogonal steps along its
+        // longer leg while the legs differ, then diagonal ones.
+        let long = dx.abs().max(dy.abs());
+        let straight = long - dx.abs().min(dy.abs());
+        let blocked = |x: i64, y: i64| -> bool {
+            (1..long).any(|k| {
+                let (ox, oy) = if k <= straight {
+                    if dx.abs() >= dy.abs() {
+                        (k * dx.signum(), 0)
+                    } else {
+                        (0, k * dy.signum())
+                    }
+                } else {
+                    let diag = k - straight;
+                    if dx.abs() >= dy.abs() {
+                        (
+                            straight * dx.signum() + diag * dx.signum(),
+                            diag * dy.signum(),
+                        )
+                    } else {
+                        (
+                            diag * dx.signum(),
+                            straight * dy.signum() + diag * dy.signum(),
+                        )
+                    }
+                };
+                !place(x + ox, y + oy).is_some_and(|c| board.is_square(c))
+            })
+        };
         // A ride longer than the board's cell count revisits cells.
         let steps = u64::from(m.range).min((w * h) as u64);
         for _ in 0..steps {
-            x += i64::from(m.dx);
-            y += i64::from(m.dy);
-            if wraps_x {
-                x = ((x % w) + w) % w;
-            }
-            if wraps_y {
-                y = ((y % h) + h) % h;
-            }
-            if x < 0 || y < 0 || x >= w || y >= h {
+            if m.lame && blocked(x, y) {
                 return false;
             }
-            let c = Cell::new(x as u32, y as u32);
+            x += dx;
+            y += dy;
+            let Some(c) = place(x, y) else {
+                return false;
+            };
             if c == b {
                 return true;
             }
@@ -197,6 +247,37 @@ pub fn legal(board: &Board, piece: &Piece, a: Cell, b: Cell) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn lame_moves_are_blocked_by_removed_squares_on_their_path() {
+        // The xiangqi horse from a1 to b3 passes a2; to c2 it passes b1.
+        let piece = Piece::new([crate::model::Move {
+            lame: true,
+            ..crate::model::Move::leap(1, 2)
+        }]);
+        let open = Board::rectangle(3, 3);
+        assert!(legal(&open, &piece, Cell::new(0, 0), Cell::new(1, 2)));
+        let a2 = Board::new(3, 3, Topology::Plain, |c| c != Cell::new(0, 1));
+        assert!(!legal(&a2, &piece, Cell::new(0, 0), Cell::new(1, 2)));
+        let b1 = Board::new(3, 3, Topology::Plain, |c| c != Cell::new(1, 0));
+        assert!(legal(&b1, &piece, Cell::new(0, 0), Cell::new(1, 2)));
+        // The zebra's (2,3) passes one orthogonal then one diagonal square.
+        let zebra = Piece::new([crate::model::Move {
+            lame: true,
+            ..crate::model::Move::leap(2, 3)
+        }]);
+        let board = Board::rectangle(4, 4);
+        assert!(legal(&board, &zebra, Cell::new(0, 0), Cell::new(2, 3)));
+        for hole in [Cell::new(0, 1), Cell::new(1, 2)] {
+            let holed = Board::new(4, 4, Topology::Plain, |c| c != hole);
+            assert!(
+                !legal(&holed, &zebra, Cell::new(0, 0), Cell::new(2, 3)),
+                "{hole}"
+            );
+        }
+        let other = Board::new(4, 4, Topology::Plain, |c| c != Cell::new(1, 1));
+        assert!(legal(&other, &zebra, Cell::new(0, 0), Cell::new(2, 3)));
+    }
 
     #[test]
     fn rejects_bad_tours() {

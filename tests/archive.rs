@@ -1,29 +1,15 @@
 //! The tour archive: deduplication by canonical form, figures, concurrency,
 //! refusing files that are not archives, and where the archive lives.
 
-mod common;
-
 use std::path::Path;
-use std::process::Command;
 
-use assert_cmd::cargo::cargo_bin_cmd;
 use engine::archive::Archive;
 use engine::model::symmetry::{square_maps, symmetries};
-use engine::puzzle::Puzzle;
-use engine::solve::event::NoObserver;
-use engine::solve::{Limits, Outcome, Report};
+use engine::solve::{Outcome, Report};
 use engine::verify::verify;
 use predicates::prelude::*;
 
-fn solve(p: &Puzzle) -> Report {
-    let g = p.graph();
-    let r = engine::solve::runner::solve(p, &g, &Limits::none(), &mut NoObserver)
-        .unwrap_or_else(|e| panic!("{e}"));
-    if let Outcome::Found(t) = &r.outcome {
-        assert_eq!(verify(&p.board, &p.piece, &p.goal, t), Ok(()));
-    }
-    r
-}
+use crate::util::{engine, engine_process, load, solve};
 
 fn with_tour(r: &Report, tour: Vec<u32>) -> Report {
     Report {
@@ -36,7 +22,7 @@ fn with_tour(r: &Report, tour: Vec<u32>) -> Report {
 fn a_tour_and_its_mirror_images_count_once() {
     let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
     let mut store = Archive::open(&dir.path().join("a.db")).unwrap_or_else(|e| panic!("{e}"));
-    let p = common::load(Path::new("puzzles/knight5x5-corner.ron"));
+    let p = load(Path::new("puzzles/knight5x5-corner.ron"));
     let r = solve(&p);
     let Outcome::Found(tour) = r.outcome.clone() else {
         panic!("5x5 from a1 has tours")
@@ -68,7 +54,7 @@ fn a_tour_and_its_mirror_images_count_once() {
 fn a_closed_tour_rotated_and_reversed_counts_once() {
     let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
     let mut store = Archive::open(&dir.path().join("a.db")).unwrap_or_else(|e| panic!("{e}"));
-    let p = common::load(Path::new("puzzles/knight8x8-closed.ron"));
+    let p = load(Path::new("puzzles/knight8x8-closed.ron"));
     let r = solve(&p);
     let Outcome::Found(tour) = r.outcome.clone() else {
         panic!("8x8 has closed tours")
@@ -94,7 +80,7 @@ fn a_closed_tour_rotated_and_reversed_counts_once() {
 fn stats_figures() {
     let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
     let mut store = Archive::open(&dir.path().join("a.db")).unwrap_or_else(|e| panic!("{e}"));
-    let p = common::load(Path::new("puzzles/knight5x5-corner.ron"));
+    let p = load(Path::new("puzzles/knight5x5-corner.ron"));
     let r = solve(&p);
     let mut nodes = Vec::new();
     for (i, extra) in [0u64, 10, 30].iter().enumerate() {
@@ -109,7 +95,7 @@ fn stats_figures() {
         }
         store.record(&p, &run).unwrap_or_else(|e| panic!("{e}"));
     }
-    let other = common::load(Path::new("puzzles/knight4x4.ron"));
+    let other = load(Path::new("puzzles/knight4x4.ron"));
     store
         .record(&other, &solve(&other))
         .unwrap_or_else(|e| panic!("{e}"));
@@ -128,7 +114,6 @@ fn stats_figures() {
 fn concurrent_writers_all_land() {
     let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
     let db = dir.path().join("shared.db");
-    let bin = assert_cmd::cargo::cargo_bin!("engine");
     // Twelve processes race to save into one new archive.
     let racing: Vec<_> = (0..12)
         .map(|i| {
@@ -137,7 +122,7 @@ fn concurrent_writers_all_land() {
             } else {
                 "puzzles/knight8x8-closed.ron"
             };
-            Command::new(bin)
+            engine_process()
                 .args(["run", puzzle, "--save", "--quiet", "--archive"])
                 .arg(&db)
                 .stdout(std::process::Stdio::null())
@@ -163,14 +148,16 @@ fn files_that_are_not_archives_are_refused_and_untouched() {
         vec!["archive", "stats"],
         vec!["run", "puzzles/holed4x4.ron", "--save"],
     ] {
-        cargo_bin_cmd!("engine")
+        engine()
             .args(&args)
             .arg("--archive")
             .arg(&junk)
             .assert()
             .code(2)
             .stdout(predicate::str::is_empty())
-            .stderr(predicate::str::contains("junk.db:1:1"))
+            .stderr(predicate::str::contains(
+                "junk.db: is not an engine archive",
+            ))
             .stderr(predicate::str::contains("not an engine archive"));
     }
     assert_eq!(
@@ -194,33 +181,33 @@ fn the_default_path_can_be_overridden() {
     let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
     let via_env = dir.path().join("env/archive.db");
     let via_flag = dir.path().join("flag.db");
-    cargo_bin_cmd!("engine")
+    engine()
         .env("ENGINE_ARCHIVE", &via_env)
         .args(["run", "puzzles/holed4x4.ron", "--save"])
         .assert()
         .code(0)
         .stdout(predicate::str::contains("Saved as run 1"));
     assert!(via_env.exists(), "created on first use, with its folder");
-    cargo_bin_cmd!("engine")
+    engine()
         .env("ENGINE_ARCHIVE", &via_env)
         .args(["run", "puzzles/holed4x4.ron", "--save", "--archive"])
         .arg(&via_flag)
         .assert()
         .code(0);
     assert!(via_flag.exists());
-    cargo_bin_cmd!("engine")
+    engine()
         .env("ENGINE_ARCHIVE", &via_env)
         .args(["archive", "list"])
         .assert()
         .code(0)
         .stdout(predicate::str::contains("Holed 4x4").count(1));
-    cargo_bin_cmd!("engine")
+    engine()
         .env("ENGINE_ARCHIVE", &via_env)
         .args(["archive", "show", "1"])
         .assert()
         .code(0)
         .stdout(predicate::str::contains("Found an open tour of 11 squares"));
-    cargo_bin_cmd!("engine")
+    engine()
         .env("ENGINE_ARCHIVE", &via_env)
         .args(["archive", "show", "9"])
         .assert()
@@ -238,7 +225,7 @@ fn save_true_in_the_file_saves() {
     )
     .unwrap_or_else(|e| panic!("{e}"));
     let db = dir.path().join("a.db");
-    cargo_bin_cmd!("engine")
+    engine()
         .arg("run")
         .arg(&puzzle)
         .arg("--archive")
@@ -275,14 +262,14 @@ fn show_draws_a_saved_tour() {
     let db_arg = db.to_string_lossy().into_owned();
     let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
     for puzzle in ["puzzles/knight5x5-corner.ron", "puzzles/knight4x4.ron"] {
-        cargo_bin_cmd!("engine")
+        engine()
             .current_dir(manifest)
             .args(["run", puzzle, "--save", "--quiet", "--archive", &db_arg])
             .assert()
             .code(predicate::in_iter([0, 1]));
     }
     let gif = dir.path().join("t.gif");
-    let out = cargo_bin_cmd!("engine")
+    let out = engine()
         .args(["archive", "show", "1", "--archive", &db_arg, "--cell", "20"])
         .arg("--gif")
         .arg(&gif)
@@ -295,7 +282,7 @@ fn show_draws_a_saved_tour() {
         String::from_utf8_lossy(&out.stderr)
     );
     // The tour printed is the saved one, and it is a tour.
-    let p = common::load(&manifest.join("puzzles/knight5x5-corner.ron"));
+    let p = load(&manifest.join("puzzles/knight5x5-corner.ron"));
     let text = String::from_utf8_lossy(&out.stdout);
     let names: Vec<&str> = text
         .lines()
@@ -327,7 +314,7 @@ fn show_draws_a_saved_tour() {
     assert_eq!(frames, tour.len());
     // The 4x4 run proved there is no tour: nothing to draw.
     let none = dir.path().join("none.gif");
-    cargo_bin_cmd!("engine")
+    engine()
         .args(["archive", "show", "2", "--archive", &db_arg])
         .arg("--gif")
         .arg(&none)

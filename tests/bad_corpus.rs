@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use assert_cmd::cargo::cargo_bin_cmd;
+use crate::util::engine;
 
 #[test]
 fn every_bad_file_fails_cleanly() {
@@ -35,7 +35,7 @@ fn every_bad_file_fails_cleanly() {
     for (name, code, fragment) in cases {
         let path = dir.join(name);
         for sub in ["run", "check"] {
-            let out = cargo_bin_cmd!("engine")
+            let out = engine()
                 .args(
                     [sub, "--quiet"]
                         .iter()

@@ -1,18 +1,12 @@
 //! The command line as a user runs it: every example puzzle, every exit code,
 //! every bad-input message.
 
-mod common;
-
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 use std::time::Duration;
 
-use assert_cmd::cargo::cargo_bin_cmd;
 use predicates::prelude::*;
 
-fn engine() -> assert_cmd::Command {
-    cargo_bin_cmd!("engine")
-}
+use crate::util::{assert_verified, engine, engine_process, interrupt_after, load};
 
 fn puzzles() -> Vec<PathBuf> {
     let mut v: Vec<PathBuf> = std::fs::read_dir("puzzles")
@@ -64,11 +58,11 @@ fn every_puzzle_runs_with_its_documented_outcome() {
         );
         let v: serde_json::Value = serde_json::from_slice(&out.stdout)
             .unwrap_or_else(|e| panic!("{}: bad JSON: {e}", path.display()));
-        let p = common::load(&path);
+        let p = load(&path);
         match want {
             0 => {
                 assert_eq!(v["status"], "found", "{}", path.display());
-                common::assert_verified(&p, &v);
+                assert_verified(&p, &v);
             }
             1 => {
                 assert_eq!(v["status"], "impossible");
@@ -154,9 +148,9 @@ fn flags_override_the_file() {
     assert_eq!(out.status.code(), Some(0));
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap_or_default();
     assert_eq!(v["squares"][0], "c3");
-    let mut p = common::load(Path::new("puzzles/knight5x5-corner.ron"));
+    let mut p = load(Path::new("puzzles/knight5x5-corner.ron"));
     p.goal.start = p.board.square_at(engine::model::Cell::new(2, 2));
-    common::assert_verified(&p, &v);
+    assert_verified(&p, &v);
     // 5x5 has no closed knight's tour: the colour count proves it.
     engine()
         .args(["run", "puzzles/knight5x5-corner.ron", "--closed"])
@@ -285,7 +279,7 @@ fn bad_flags_exit_2() {
         .args(["run", "puzzles/holed4x4.ron", "--start", "z9"])
         .assert()
         .code(2)
-        .stderr(predicate::str::contains("--start:1:1"))
+        .stderr(predicate::str::contains("error: --start: "))
         .stderr(predicate::str::contains("off the 4x4 board"));
     engine()
         .args(["run", "puzzles/holed4x4.ron", "--start", "b1"])
@@ -317,21 +311,10 @@ fn ctrl_c_prints_the_partial_path_and_exits_130() {
         "long.ron",
         br#"Puzzle(board: "10x10", piece: "jumps (1,2), (1,-2), (-1,2), (-1,-2), (2,1), (2,-1), (-2,1), (-2,-1)", start: "b1", tour: Closed, solver: Backtrack(order: Given))"#,
     );
-    let bin = assert_cmd::cargo::cargo_bin!("engine");
-    let child = Command::new(bin)
-        .args(["run", "--format", "json"])
-        .arg(&p)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap_or_else(|e| panic!("{e}"));
-    std::thread::sleep(Duration::from_millis(400));
-    let killed = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap_or_else(|e| panic!("{e}"));
-    assert!(killed.success());
-    let out = child.wait_with_output().unwrap_or_else(|e| panic!("{e}"));
+    let out = interrupt_after(
+        engine_process().args(["run", "--format", "json"]).arg(&p),
+        Duration::from_millis(400),
+    );
     assert_eq!(
         out.status.code(),
         Some(130),

@@ -1,13 +1,22 @@
 //! `engine count` against published counts. Each test names its source.
 
 use engine::count::{self, CountOptions, Counted, Shard, Symmetries};
-use engine::model::{Board, MoveGraph, Piece};
+use engine::model::{Board, Piece};
 use engine::solve::{Goal, Limits};
 
+use crate::util::{closed, knight, open_from};
+
 fn count_on(board: &Board, piece: &Piece, goal: Goal, opts: CountOptions) -> Counted {
-    let g = MoveGraph::build(board, piece);
+    let g = crate::util::graph(board, piece);
     let sym = Symmetries::of_board(board, &g);
-    let c = count::count(&g, &goal, &sym, &opts, &Limits::none(), None);
+    let c = count::count(
+        &g,
+        &goal,
+        &sym,
+        &opts,
+        &Limits::none(),
+        &engine::progress::Progress::new(),
+    );
     assert!(c.complete());
     c
 }
@@ -23,24 +32,6 @@ fn tours(w: u32, h: u32, piece: &Piece, goal: Goal) -> Counted {
 
 fn open() -> Goal {
     Goal::default()
-}
-
-fn closed() -> Goal {
-    Goal {
-        closed: true,
-        ..Goal::default()
-    }
-}
-
-fn from(square: u32) -> Goal {
-    Goal {
-        start: Some(square),
-        ..Goal::default()
-    }
-}
-
-fn knight() -> Piece {
-    Piece::leaper(1, 2, 1)
 }
 
 fn wazir() -> Piece {
@@ -68,7 +59,7 @@ fn knight_5x5_open_tours_a165134() {
     let mut sum = 0;
     for (y, row) in table.iter().enumerate() {
         for (x, &expected) in row.iter().enumerate() {
-            let c = tours(5, 5, &knight(), from((y * 5 + x) as u32));
+            let c = tours(5, 5, &knight(), open_from((y * 5 + x) as u32));
             assert_eq!(c.tours, expected, "from ({x},{y})");
             sum += c.tours;
         }
@@ -213,11 +204,18 @@ fn shards_add_up() {
 #[test]
 fn a_limit_gives_a_lower_bound() {
     let board = Board::rectangle(7, 7);
-    let g = MoveGraph::build(&board, &knight());
+    let g = crate::util::graph(&board, &knight());
     let sym = Symmetries::of_board(&board, &g);
     let limits = Limits::none().with_time(Some(0.3));
     let started = std::time::Instant::now();
-    let c = count::count(&g, &open(), &sym, &CountOptions::default(), &limits, None);
+    let c = count::count(
+        &g,
+        &open(),
+        &sym,
+        &CountOptions::default(),
+        &limits,
+        &engine::progress::Progress::new(),
+    );
     assert!(!c.complete());
     assert!(c.tours < 165_575_218_320);
     // Honoured: the whole count would take many hours.
@@ -234,11 +232,11 @@ fn boards_over_64_squares() {
     let line = Board::rectangle(100, 1);
     assert_eq!(tours(100, 1, &wazir(), open()).tours, 2);
     assert_eq!(
-        count_on(&line, &wazir(), from(0), CountOptions::default()).tours,
+        count_on(&line, &wazir(), open_from(0), CountOptions::default()).tours,
         1
     );
     assert_eq!(
-        count_on(&line, &wazir(), from(1), CountOptions::default()).tours,
+        count_on(&line, &wazir(), open_from(1), CountOptions::default()).tours,
         0
     );
     assert_eq!(tours(100, 1, &wazir(), closed()).tours, 0);

@@ -171,7 +171,13 @@ fn cases(pieces: BoxedStrategy<Piece>) -> impl Strategy<Value = Case> {
             (
                 Just((w, h)),
                 prop::collection::vec(prop::bool::weighted(0.1), cells),
-                prop_oneof![6 => Just(Topology::Plain), 1 => Just(Topology::Cylinder), 1 => Just(Topology::Torus)],
+                prop_oneof![
+                    6 => Just(Topology::Plain),
+                    1 => Just(Topology::Cylinder),
+                    1 => Just(Topology::Torus),
+                    1 => Just(Topology::Mobius),
+                    1 => Just(Topology::Klein),
+                ],
                 pieces.clone(),
                 any::<bool>(),
                 any::<prop::sample::Index>(),
@@ -199,7 +205,14 @@ fn cases(pieces: BoxedStrategy<Piece>) -> impl Strategy<Value = Case> {
 }
 
 fn run(case: &Case, g: &MoveGraph, sym: &Symmetries, opts: CountOptions) -> Counted {
-    let c = count::count(g, &case.goal, sym, &opts, &Limits::none(), None);
+    let c = count::count(
+        g,
+        &case.goal,
+        sym,
+        &opts,
+        &Limits::none(),
+        &engine::progress::Progress::new(),
+    );
     assert!(c.complete());
     c
 }
@@ -289,7 +302,7 @@ fn agrees(case: &Case) -> Result<(), TestCaseError> {
     let Some(truth) = enumerate(&case.board, &case.piece, &case.goal, 400_000) else {
         return Err(TestCaseError::reject("too many tours to enumerate"));
     };
-    let g = MoveGraph::build(&case.board, &case.piece);
+    let g = crate::util::graph(&case.board, &case.piece);
     let sym = Symmetries::of_board(&case.board, &g);
     for (name, opts) in configurations() {
         let c = run(case, &g, &sym, opts);
@@ -338,8 +351,8 @@ proptest! {
     /// declare a puzzle impossible that has a tour.
     #[test]
     fn proofs_of_impossibility_hold(case in case_strategy()) {
-        let g = MoveGraph::build(&case.board, &case.piece);
-        let a = engine::analysis::analyse(&g, &case.goal, &|s| case.board.name(s));
+        let g = crate::util::graph(&case.board, &case.piece);
+        let Ok(a) = engine::analysis::analyse(&g, &case.goal, &|s| case.board.name(s), &engine::halt::Never);
         if a.impossible.is_some() {
             let c = run(&case, &g, &Symmetries::none(g.len()), CountOptions {
                 threads: Some(1),
@@ -367,7 +380,7 @@ fn one_way_closing_moves() {
         ..Goal::default()
     };
     let truth = enumerate(&board, &piece, &goal, 1_000_000).expect("small");
-    let g = MoveGraph::build(&board, &piece);
+    let g = crate::util::graph(&board, &piece);
     assert!(!g.is_symmetric());
     let sym = Symmetries::of_board(&board, &g);
     let case = Case { board, piece, goal };
@@ -380,7 +393,7 @@ fn one_way_closing_moves() {
 
 /// Nodes of a count of `goal` on `board` with `piece` under `pruning`.
 fn nodes(board: &Board, piece: &Piece, goal: Goal, pruning: Pruning) -> (u64, u128) {
-    let g = MoveGraph::build(board, piece);
+    let g = crate::util::graph(board, piece);
     let sym = Symmetries::of_board(board, &g);
     let opts = CountOptions {
         threads: Some(1),
@@ -389,7 +402,14 @@ fn nodes(board: &Board, piece: &Piece, goal: Goal, pruning: Pruning) -> (u64, u1
         tasks: Some(1),
         ..CountOptions::default()
     };
-    let c = count::count(&g, &goal, &sym, &opts, &Limits::none(), None);
+    let c = count::count(
+        &g,
+        &goal,
+        &sym,
+        &opts,
+        &Limits::none(),
+        &engine::progress::Progress::new(),
+    );
     (c.stats.nodes, c.tours)
 }
 

@@ -1,37 +1,17 @@
 //! The genetic solver: both presets find verified tours, runs are
 //! reproducible, and a generation limit gives up with a legal partial path.
 
-mod common;
-
-use assert_cmd::Command;
-use engine::model::{Board, MoveGraph, Piece};
+use engine::halt::Never;
+use engine::model::{Board, Piece};
+use engine::progress::Progress;
 use engine::puzzle::Puzzle;
-use engine::solve::event::Observer;
+use engine::solve::event::{Event, NoObserver, Observer};
 use engine::solve::genetic::{self, GeneticOptions, MoveSlots, Preset, Repair, Selection};
-use engine::solve::{Goal, Limit, Limits, Outcome, Report};
+use engine::solve::{Goal, Limit, Limits, Outcome, Report, Run, Task};
 use engine::verify::verify;
 use proptest::prelude::*;
 
-fn puzzle(text: &str) -> Puzzle {
-    match Puzzle::parse("test.ron", text) {
-        Ok(p) => p,
-        Err(e) => panic!("{e}"),
-    }
-}
-
-/// Runs the genetic solver on `p` the way `engine run` does.
-fn run(p: &Puzzle) -> Report {
-    let g = p.graph();
-    match engine::solve::runner::solve(
-        p,
-        &g,
-        &Limits::none(),
-        &mut engine::solve::event::NoObserver,
-    ) {
-        Ok(r) => r,
-        Err(bug) => panic!("{bug}"),
-    }
-}
+use crate::util::{engine, puzzle, solve, tour_from_json};
 
 /// The tour of a `Found` outcome, verified against the puzzle.
 fn verified_tour(p: &Puzzle, r: &Report) -> Vec<u32> {
@@ -72,11 +52,11 @@ fn classic_solves_6x6_from_a_corner_with_a_fixed_seed() {
            solver: Genetic(preset: Classic, population: 50, mutation: 0.01, generations: 20000,
                            selection: Roulette, repair: Cycle))"#,
     );
-    let r = run(&p);
+    let r = solve(&p);
     let tour = verified_tour(&p, &r);
     assert_eq!(tour.len(), 36);
     assert!(r.stats.generations >= 1);
-    assert!(r.solver.contains("classic"), "{}", r.solver);
+    assert!(r.solver.to_string().contains("classic"), "{}", r.solver);
 }
 
 #[test]
@@ -92,7 +72,7 @@ fn tuned_solves_open_and_closed_tours() {
         r#"Puzzle(board: "4x4", piece: "nightrider | wazir", tour: Closed, solver: Genetic())"#,
     ] {
         let p = puzzle(text);
-        let r = run(&p);
+        let r = solve(&p);
         verified_tour(&p, &r);
     }
 }
@@ -105,7 +85,7 @@ fn same_seed_same_generations_and_tour() {
                solver: Genetic(preset: {preset}))"#
         );
         let p = puzzle(&text);
-        let (a, b) = (run(&p), run(&p));
+        let (a, b) = (solve(&p), solve(&p));
         let ta = verified_tour(&p, &a);
         assert_eq!(ta, verified_tour(&p, &b), "{preset}");
         assert_eq!(a.stats.generations, b.stats.generations, "{preset}");
@@ -117,8 +97,8 @@ fn same_seed_same_generations_and_tour() {
 fn parallel_evaluation_gives_the_same_run_as_sequential() {
     let board = Board::rectangle(16, 16);
     let piece = Piece::leaper(1, 2, 1);
-    let g = MoveGraph::build(&board, &piece);
-    let slots = MoveSlots::of_piece(&board, &piece);
+    let g = crate::util::graph(&board, &piece);
+    let Ok(slots) = MoveSlots::of_piece(&board, &piece, &Never);
     let goal = Goal {
         closed: true,
         start: Some(0),
@@ -129,15 +109,10 @@ fn parallel_evaluation_gives_the_same_run_as_sequential() {
     let mut runs = Vec::new();
     for parallel_work in [usize::MAX, 0] {
         params.parallel_work = parallel_work;
-        let r = genetic::solve_with(
-            &g,
-            &slots,
-            &goal,
-            &params,
-            4,
-            &Limits::none(),
-            &mut Events::default(),
-        );
+        let task = Task::new(&g, &board, &piece, goal).with_seed(4);
+        let progress = Progress::new();
+        let run = Run::new(Limits::none(), &progress, Events::default());
+        let r = genetic::solve_with(&task, &slots, &params, run);
         runs.push((
             verified_tour_of(&board, &piece, &goal, &r),
             r.stats.generations,
@@ -163,9 +138,16 @@ struct Events {
 }
 
 impl Observer for Events {
-    fn generation(&mut self, generation: u64, fitness: usize, walk: &[u32], legal: usize) {
-        self.generations
-            .push((generation, fitness, walk.to_vec(), legal));
+    fn event(&mut self, event: Event, walk: &[u32]) {
+        if let Event::Generation {
+            generation,
+            fitness,
+            legal,
+        } = event
+        {
+            self.generations
+                .push((generation, fitness, walk.to_vec(), legal));
+        }
     }
 }
 
@@ -173,8 +155,7 @@ impl Observer for Events {
 fn a_generation_limit_gives_up_with_the_best_legal_path() {
     let board = Board::rectangle(10, 10);
     let piece = Piece::leaper(1, 2, 1);
-    let g = MoveGraph::build(&board, &piece);
-    let slots = MoveSlots::of_piece(&board, &piece);
+    let g = crate::util::graph(&board, &piece);
     let goal = Goal {
         closed: false,
         start: Some(0),
@@ -186,7 +167,16 @@ fn a_generation_limit_gives_up_with_the_best_legal_path() {
         ..GeneticOptions::default()
     };
     let mut events = Events::default();
-    let r = genetic::solve(&g, &slots, &goal, &opts, 1, &Limits::none(), &mut events);
+    let r = crate::util::run_solver(
+        &opts,
+        &g,
+        &board,
+        &piece,
+        &goal,
+        1,
+        Limits::none(),
+        &mut events,
+    );
     let Outcome::GaveUp { limit, best } = &r.outcome else {
         panic!("expected to give up: {:?}", r.outcome);
     };
@@ -211,8 +201,7 @@ fn a_generation_limit_gives_up_with_the_best_legal_path() {
 fn a_time_limit_gives_up_after_the_first_generation() {
     let board = Board::rectangle(20, 20);
     let piece = Piece::leaper(1, 2, 1);
-    let g = MoveGraph::build(&board, &piece);
-    let slots = MoveSlots::of_piece(&board, &piece);
+    let g = crate::util::graph(&board, &piece);
     let goal = Goal {
         closed: false,
         start: Some(0),
@@ -223,15 +212,7 @@ fn a_time_limit_gives_up_after_the_first_generation() {
         ..GeneticOptions::default()
     };
     let limits = Limits::none().with_time(Some(0.0));
-    let r = genetic::solve(
-        &g,
-        &slots,
-        &goal,
-        &opts,
-        1,
-        &limits,
-        &mut engine::solve::event::NoObserver,
-    );
+    let r = crate::util::run_solver(&opts, &g, &board, &piece, &goal, 1, limits, NoObserver);
     let Outcome::GaveUp { limit, best } = &r.outcome else {
         panic!("expected to give up: {:?}", r.outcome);
     };
@@ -289,8 +270,8 @@ fn slots_name_exactly_the_graph_moves() {
     ];
     for (b, pc) in cases {
         let p = puzzle(&format!("Puzzle(board: {b:?}, piece: {pc:?})"));
-        let g = p.graph();
-        let slots = MoveSlots::of_piece(&p.board, &p.piece);
+        let g = crate::util::graph_of(&p);
+        let Ok(slots) = MoveSlots::of_piece(&p.board, &p.piece, &Never);
         assert_eq!(slots.len(), g.len());
         for s in 0..g.len() as u32 {
             let mut from_slots: Vec<u32> = slots.slots(s).flatten().collect();
@@ -303,19 +284,12 @@ fn slots_name_exactly_the_graph_moves() {
     }
     // A leaper has one slot per move, in the piece's order.
     let p = puzzle(r#"Puzzle(board: "8x8", piece: "knight")"#);
-    let slots = MoveSlots::of_piece(&p.board, &p.piece);
+    let Ok(slots) = MoveSlots::of_piece(&p.board, &p.piece, &Never);
     assert_eq!(slots.width(), 8);
     let a1: Vec<Option<String>> = slots.slots(0).map(|t| t.map(|t| p.board.name(t))).collect();
     assert_eq!(a1[0].as_deref(), Some("b3"));
     assert_eq!(a1[1].as_deref(), Some("c2"));
     assert!(a1[2..].iter().all(Option::is_none));
-}
-
-fn engine_cmd() -> Command {
-    match Command::cargo_bin("engine") {
-        Ok(c) => c,
-        Err(e) => panic!("{e}"),
-    }
 }
 
 #[test]
@@ -330,7 +304,7 @@ fn cli_exits_3_with_a_partial_path_when_generations_run_out() {
     if let Err(e) = std::fs::write(&path, text) {
         panic!("{e}");
     }
-    let out = engine_cmd()
+    let out = engine()
         .args(["run", "--format", "json"])
         .arg(&path)
         .output()
@@ -341,13 +315,13 @@ fn cli_exits_3_with_a_partial_path_when_generations_run_out() {
     assert_eq!(json["status"], "gave_up");
     assert_eq!(json["stats"]["generations"], 3);
     let p = puzzle(text);
-    let squares = common::tour_from_json(&p, &json);
+    let squares = tour_from_json(&p, &json);
     assert!(squares.len() > 1 && squares.len() < 100);
     assert_eq!(squares[0], 0);
     assert_legal_path(&p.board, &p.piece, &squares);
 
     // The text output says so and prints the path.
-    engine_cmd()
+    engine()
         .arg("run")
         .arg(&path)
         .assert()
@@ -362,7 +336,7 @@ fn cli_runs_the_genetic_example_puzzles() {
         let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
             .join("puzzles")
             .join(name);
-        engine_cmd()
+        engine()
             .arg("run")
             .arg(&path)
             .assert()
@@ -391,15 +365,14 @@ proptest! {
         prop_assume!(board.len() >= 2);
         let p = puzzle(&format!("Puzzle(board: \"1x1\", piece: {piece:?})"));
         let piece = p.piece;
-        let g = MoveGraph::build(&board, &piece);
-        let slots = MoveSlots::of_piece(&board, &piece);
+        let g = crate::util::graph(&board, &piece);
         let goal = Goal { closed, start: None, end: None };
         let opts = GeneticOptions {
             preset: if classic { Preset::Classic } else { Preset::Tuned },
             generations: Some(200),
             ..GeneticOptions::default()
         };
-        let r = genetic::solve(&g, &slots, &goal, &opts, seed, &Limits::none(), &mut engine::solve::event::NoObserver);
+        let r = crate::util::run_solver(&opts, &g, &board, &piece, &goal, seed, Limits::none(), NoObserver);
         match &r.outcome {
             Outcome::Found(t) => prop_assert!(verify(&board, &piece, &goal, t).is_ok()),
             Outcome::GaveUp { best, .. } => assert_legal_path(&board, &piece, best),

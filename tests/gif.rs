@@ -1,16 +1,19 @@
 //! The GIFs, decoded with the `gif` crate and checked pixel by pixel.
 
 use engine::model::Cell;
+use engine::progress::Progress;
 use engine::puzzle::Puzzle;
 use engine::render::gif::{
     self, CLOSING, FLASH, GREEN, GifOptions, Layout, PendingFile, RAMP_START, RED, REMOVED, Scene,
     Style, TRANSPARENT, VISITED, search_gif, tour_gif,
 };
-use engine::solve::event::{NoObserver, Observer};
+use engine::solve::event::{Event, Observer};
 use engine::solve::record::Recorder;
 use engine::solve::runner;
-use engine::solve::{Limit, Limits, Outcome, Report, Stats};
+use engine::solve::{Limit, Limits, Outcome, Report, Run, Stats};
 use engine::verify::verify;
+
+use crate::util::{files, puzzle, solve};
 
 /// A decoded GIF: its frames composed one over the other, as a viewer
 /// shows them.
@@ -82,23 +85,18 @@ fn decode_frames(bytes: &[u8], all: bool) -> Decoded {
     }
 }
 
-fn puzzle(text: &str) -> Puzzle {
-    Puzzle::parse("test.ron", text).expect("test puzzle parses")
-}
-
+/// The tour `engine run` finds for `p` (verified).
 fn tour_of(p: &Puzzle) -> Vec<u32> {
-    let g = p.graph();
-    let r = runner::solve(p, &g, &Limits::none(), &mut NoObserver).expect("no bug");
+    let r = solve(p);
     let Outcome::Found(t) = r.outcome else {
         panic!("expected a tour, got {:?}", r.outcome)
     };
-    verify(&p.board, &p.piece, &p.goal, &t).expect("a valid tour");
     t
 }
 
 fn tour_bytes(p: &Puzzle, tour: &[u32], opts: &GifOptions) -> (Vec<u8>, gif::GifInfo) {
     let mut out = Vec::new();
-    let info = tour_gif(&mut out, &Scene::new(p), tour, opts, None).expect("written");
+    let info = tour_gif(&mut out, &Scene::new(p), tour, opts, &Limits::none()).expect("written");
     (out, info)
 }
 
@@ -267,7 +265,7 @@ fn report(outcome: Outcome) -> Report {
     Report {
         outcome,
         stats: Stats::default(),
-        solver: "test".to_string(),
+        solver: engine::solve::SolverId::default(),
     }
 }
 
@@ -276,20 +274,22 @@ fn search_gif_of_a_backtracking_search() {
     let p = puzzle(
         r#"Puzzle(board: "5x5", piece: "knight", start: "a1", solver: Backtrack(order: Given))"#,
     );
-    let g = p.graph();
+    let g = crate::util::graph_of(&p);
     let opts = GifOptions {
         max_frames: 25,
         ..GifOptions::default()
     };
     let mut rec = Recorder::new(opts.max_frames - 1);
-    let r = runner::solve(&p, &g, &Limits::none(), &mut rec).expect("no bug");
+    let r = runner::solve(&p, &g, Run::new(Limits::none(), &Progress::new(), &mut rec))
+        .expect("no bug");
     let Outcome::Found(tour) = &r.outcome else {
         panic!("5x5 has a tour from a1")
     };
     verify(&p.board, &p.piece, &p.goal, tour).expect("valid");
     assert!(rec.events() > 1000, "a real search: {}", rec.events());
     let mut out = Vec::new();
-    let info = search_gif(&mut out, &Scene::new(&p), &rec, &r, &opts, None).expect("written");
+    let info =
+        search_gif(&mut out, &Scene::new(&p), &rec, &r, &opts, &Limits::none()).expect("written");
     let d = decode(&out);
     assert!(d.shown.len() <= 25 && d.shown.len() >= 12);
     assert_eq!(d.shown.len(), rec.len() + 1);
@@ -308,19 +308,20 @@ fn search_gif_never_exceeds_max_frames() {
     let p = puzzle(
         r#"Puzzle(board: "6x6", piece: "knight", start: "a1", solver: Backtrack(order: Given, node_limit: 300000))"#,
     );
-    let g = p.graph();
+    let g = crate::util::graph_of(&p);
     for max in [2usize, 3, 4, 7, 64, 600] {
         let opts = GifOptions {
             max_frames: max,
             ..GifOptions::default()
         };
         let mut rec = Recorder::new(max - 1);
-        let r = runner::solve(&p, &g, &Limits::none(), &mut rec).expect("no bug");
+        let r = runner::solve(&p, &g, Run::new(Limits::none(), &Progress::new(), &mut rec))
+            .expect("no bug");
         if let Outcome::Found(t) = &r.outcome {
             verify(&p.board, &p.piece, &p.goal, t).expect("valid");
         }
         let mut out = Vec::new();
-        search_gif(&mut out, &Scene::new(&p), &rec, &r, &opts, None).expect("written");
+        search_gif(&mut out, &Scene::new(&p), &rec, &r, &opts, &Limits::none()).expect("written");
         let d = decode(&out);
         assert!(d.shown.len() <= max, "{} > {max}", d.shown.len());
         assert!(d.shown.len() >= 2.min(max));
@@ -338,10 +339,10 @@ fn retreats_flash_red() {
     };
     let (a1, b3, c1) = (sq("a1"), sq("b3"), sq("c1"));
     let mut rec = Recorder::new(99);
-    rec.advance(&[a1]);
-    rec.advance(&[a1, b3]);
-    rec.advance(&[a1, b3, c1]);
-    rec.retreat(c1, &[a1, b3]);
+    rec.event(Event::Advance, &[a1]);
+    rec.event(Event::Advance, &[a1, b3]);
+    rec.event(Event::Advance, &[a1, b3, c1]);
+    rec.event(Event::Retreat(c1), &[a1, b3]);
     let mut out = Vec::new();
     let r = report(Outcome::GaveUp {
         limit: Limit::Nodes,
@@ -353,7 +354,7 @@ fn retreats_flash_red() {
         &rec,
         &r,
         &GifOptions::default(),
-        None,
+        &Limits::none(),
     )
     .expect("written");
     let d = decode(&out);
@@ -375,8 +376,22 @@ fn genetic_generations_show_legal_green_and_illegal_red() {
     // a1 -> b3 -> c5 legal, then c5 -> c4 is no knight move.
     let walk = [at(0, 0), at(1, 2), at(2, 4), at(2, 3), at(0, 4)];
     let mut rec = Recorder::new(9);
-    rec.generation(1, 2, &walk, 3);
-    rec.generation(2, 3, &walk, 3);
+    rec.event(
+        Event::Generation {
+            generation: 1,
+            fitness: 2,
+            legal: 3,
+        },
+        &walk,
+    );
+    rec.event(
+        Event::Generation {
+            generation: 2,
+            fitness: 3,
+            legal: 3,
+        },
+        &walk,
+    );
     let mut out = Vec::new();
     let r = report(Outcome::GaveUp {
         limit: Limit::Generations,
@@ -388,7 +403,7 @@ fn genetic_generations_show_legal_green_and_illegal_red() {
         &rec,
         &r,
         &GifOptions::default(),
-        None,
+        &Limits::none(),
     )
     .expect("written");
     let d = decode(&out);
@@ -410,14 +425,7 @@ fn genetic_generations_show_legal_green_and_illegal_red() {
 fn pending_files_leave_nothing_behind() {
     let dir = tempfile::tempdir().expect("temp dir");
     let out = dir.path().join("t.gif");
-    let listing = || -> Vec<String> {
-        let mut v: Vec<String> = std::fs::read_dir(dir.path())
-            .expect("dir")
-            .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
-            .collect();
-        v.sort();
-        v
-    };
+    let listing = || files(dir.path());
     // Checking the path creates nothing.
     let f = PendingFile::create(&out).expect("writable");
     assert!(listing().is_empty());
@@ -425,7 +433,7 @@ fn pending_files_leave_nothing_behind() {
     let r: Result<(), gif::GifError> = f.write(|w| {
         use std::io::Write;
         w.write_all(b"GIF89a partial")?;
-        Err(gif::GifError::Cancelled)
+        Err(gif::GifError::Stopped(engine::halt::Stop::Interrupted))
     });
     assert!(r.is_err());
     assert!(listing().is_empty());
@@ -435,14 +443,14 @@ fn pending_files_leave_nothing_behind() {
         assert_eq!(listing().len(), 1, "the temporary file");
         gif::discard_pending();
         assert!(listing().is_empty());
-        Err(gif::GifError::Cancelled)
+        Err(gif::GifError::Stopped(engine::halt::Stop::Interrupted))
     });
     assert!(r.is_err());
     // A missing directory is found up front.
     assert!(PendingFile::create(&dir.path().join("nope/t.gif")).is_err());
     // Success renames into place and leaves only the output.
     let f = PendingFile::create(&out).expect("writable");
-    f.write(|w| {
+    f.write(|w| -> Result<(), gif::GifError> {
         use std::io::Write;
         w.write_all(b"done")?;
         Ok(())
@@ -462,9 +470,15 @@ fn cancelling_stops_between_frames() {
         &Scene::new(&p),
         &tour,
         &GifOptions::default(),
-        Some(&flag),
+        &Limits {
+            interrupt: Some(&flag),
+            ..Limits::none()
+        },
     );
-    assert!(matches!(r, Err(gif::GifError::Cancelled)));
+    assert!(matches!(
+        r,
+        Err(gif::GifError::Stopped(engine::halt::Stop::Interrupted))
+    ));
 }
 
 /// Drives a recorder the way Warnsdorff's rule does: a walk that dies,
@@ -473,13 +487,13 @@ fn warnsdorff_events(rec: &mut Recorder, tour: &[u32], dead_end: usize) {
     let mut path = Vec::new();
     for &s in tour.iter().rev().take(dead_end) {
         path.push(s);
-        rec.advance(&path);
+        rec.event(Event::Advance, &path);
     }
-    rec.restart();
+    rec.event(Event::Restart, &[]);
     path.clear();
     for &s in tour {
         path.push(s);
-        rec.advance(&path);
+        rec.event(Event::Advance, &path);
     }
 }
 
@@ -498,7 +512,7 @@ fn warnsdorff_walks_and_restarts() {
         &rec,
         &r,
         &GifOptions::default(),
-        None,
+        &Limits::none(),
     )
     .expect("written");
     let d = decode(&out);
@@ -526,7 +540,8 @@ fn path_only_search_gif() {
     warnsdorff_events(&mut rec, &tour, 3000);
     let r = report(Outcome::Found(tour.clone()));
     let mut out = Vec::new();
-    let info = search_gif(&mut out, &Scene::new(&p), &rec, &r, &opts, None).expect("written");
+    let info =
+        search_gif(&mut out, &Scene::new(&p), &rec, &r, &opts, &Limits::none()).expect("written");
     assert_eq!(info.style, Style::PathOnly);
     let d = decode_frames(&out, false);
     assert!(d.shown.len() <= 50 && d.shown.len() >= 25);

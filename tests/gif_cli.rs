@@ -1,33 +1,11 @@
 //! `engine run --gif / --search-gif` as a user runs it: files written whole
 //! or not at all, whatever happens.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use assert_cmd::Command;
-use engine::model::Cell;
-use engine::puzzle::Puzzle;
 use engine::verify::verify;
 
-fn engine() -> Command {
-    Command::cargo_bin("engine").expect("the engine binary")
-}
-
-/// A temporary directory holding one puzzle file.
-fn setup(puzzle: &str) -> (tempfile::TempDir, PathBuf) {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let file = dir.path().join("p.ron");
-    std::fs::write(&file, puzzle).expect("puzzle written");
-    (dir, file)
-}
-
-fn listing(dir: &Path) -> Vec<String> {
-    let mut v: Vec<String> = std::fs::read_dir(dir)
-        .expect("dir")
-        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
-        .collect();
-    v.sort();
-    v
-}
+use crate::util::{ctrl_c, engine, engine_process, files, load, setup, tour_from_json};
 
 /// Frame count and size of a GIF file, decoded with the `gif` crate.
 fn frames(path: &Path) -> (usize, u16, u16) {
@@ -43,18 +21,9 @@ fn frames(path: &Path) -> (usize, u16, u16) {
 
 /// Checks the tour printed by `--format json` with the verifier.
 fn verify_json(puzzle_file: &Path, stdout: &[u8]) -> usize {
-    let p = Puzzle::load(puzzle_file).expect("puzzle");
+    let p = load(puzzle_file);
     let v: serde_json::Value = serde_json::from_slice(stdout).expect("JSON");
-    let tour: Vec<u32> = v["tour"]
-        .as_array()
-        .expect("tour")
-        .iter()
-        .map(|xy| {
-            let x = xy[0].as_u64().expect("x") as u32;
-            let y = xy[1].as_u64().expect("y") as u32;
-            p.board.square_at(Cell::new(x, y)).expect("a square")
-        })
-        .collect();
+    let tour = tour_from_json(&p, &v);
     verify(&p.board, &p.piece, &p.goal, &tour).expect("a valid tour");
     tour.len()
 }
@@ -79,7 +48,7 @@ fn writes_both_gifs_and_nothing_else() {
         .assert()
         .success();
     let n = verify_json(&file, &out.get_output().stdout);
-    assert_eq!(listing(dir.path()), ["p.ron", "search.gif", "tour.gif"]);
+    assert_eq!(files(dir.path()), ["p.ron", "search.gif", "tour.gif"]);
     let (count, w, h) = frames(&dir.path().join("tour.gif"));
     assert_eq!((count, w), (n, 256));
     assert!(h > 4 * 48);
@@ -115,7 +84,7 @@ fn a_missing_directory_fails_before_searching() {
         .code(2)
         .stdout("")
         .stderr(predicates::str::contains("cannot write a GIF"));
-    assert_eq!(listing(dir.path()), ["p.ron"]);
+    assert_eq!(files(dir.path()), ["p.ron"]);
 }
 
 #[test]
@@ -137,7 +106,7 @@ fn bad_gif_flags_are_usage_errors() {
             .code(2)
             .stderr(predicates::str::contains(args[0]));
     }
-    assert_eq!(listing(dir.path()), ["p.ron"]);
+    assert_eq!(files(dir.path()), ["p.ron"]);
 }
 
 #[test]
@@ -156,7 +125,7 @@ fn giving_up_writes_no_tour_gif_but_the_search_gif() {
         .assert()
         .code(3)
         .stderr(predicates::str::contains("no GIF was written"));
-    assert_eq!(listing(dir.path()), ["p.ron", "search.gif"]);
+    assert_eq!(files(dir.path()), ["p.ron", "search.gif"]);
     let (count, _, _) = frames(&dir.path().join("search.gif"));
     assert!((16..=30).contains(&count), "{count}");
 }
@@ -173,21 +142,20 @@ fn a_proof_without_search_still_gets_its_search_gif() {
         .arg(dir.path().join("search.gif"))
         .assert()
         .code(1);
-    assert_eq!(listing(dir.path()), ["p.ron", "search.gif"]);
+    assert_eq!(files(dir.path()), ["p.ron", "search.gif"]);
     assert_eq!(frames(&dir.path().join("search.gif")).0, 1);
 }
 
 #[cfg(unix)]
 #[test]
 fn ctrl_c_leaves_no_gif() {
-    use std::process::{Command as Std, Stdio};
+    use std::process::Stdio;
     use std::time::{Duration, Instant};
     // A closed 8x8 tour by plain backtracking from a1 takes far too long.
     let (dir, file) = setup(
         r#"Puzzle(board: "8x8", piece: "knight", tour: Closed, solver: Backtrack(order: Given))"#,
     );
-    let bin = assert_cmd::cargo::cargo_bin("engine");
-    let mut child = Std::new(bin)
+    let mut child = engine_process()
         .arg("run")
         .arg(&file)
         .arg("--gif")
@@ -199,11 +167,7 @@ fn ctrl_c_leaves_no_gif() {
         .spawn()
         .expect("started");
     std::thread::sleep(Duration::from_millis(1000));
-    let killed = Std::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .expect("kill runs");
-    assert!(killed.success());
+    ctrl_c(&child);
     let started = Instant::now();
     let status = loop {
         if let Some(s) = child.try_wait().expect("wait") {
@@ -216,5 +180,5 @@ fn ctrl_c_leaves_no_gif() {
         std::thread::sleep(Duration::from_millis(20));
     };
     assert_eq!(status.code(), Some(130));
-    assert_eq!(listing(dir.path()), ["p.ron"]);
+    assert_eq!(files(dir.path()), ["p.ron"]);
 }

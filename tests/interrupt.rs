@@ -2,11 +2,9 @@
 //! result is printed, no output file is left behind, and the exit code is 130.
 //! Also: a time limit stops each of them with exit 3.
 
-mod common;
-
-use std::path::Path;
-use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
+
+use crate::util::{engine_process, files, interrupt_after, load, tour_from_json};
 
 /// Long-running puzzles, one per solver (each runs for minutes if left alone).
 const LONG: &[(&str, &str)] = &[
@@ -24,54 +22,25 @@ const LONG: &[(&str, &str)] = &[
     ),
 ];
 
-fn engine_bin() -> &'static Path {
-    assert_cmd::cargo::cargo_bin!("engine")
-}
-
-fn interrupt_after(args: &[&str], dir: &Path, wait: Duration) -> std::process::Output {
-    let child = Command::new(engine_bin())
-        .args(args)
-        .current_dir(dir)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap_or_else(|e| panic!("{e}"));
-    std::thread::sleep(wait);
-    let status = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap_or_else(|e| panic!("{e}"));
-    assert!(status.success());
-    child.wait_with_output().unwrap_or_else(|e| panic!("{e}"))
-}
-
-fn files_in(dir: &Path) -> Vec<String> {
-    let mut v: Vec<String> = std::fs::read_dir(dir)
-        .unwrap_or_else(|e| panic!("{e}"))
-        .filter_map(|e| e.ok().map(|e| e.file_name().to_string_lossy().into_owned()))
-        .collect();
-    v.sort();
-    v
-}
-
 #[test]
 fn ctrl_c_during_every_solver() {
     for (name, text) in LONG {
         let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
         std::fs::write(dir.path().join(name), text).unwrap_or_else(|e| panic!("{e}"));
-        let before = files_in(dir.path());
+        let before = files(dir.path());
         let out = interrupt_after(
-            &[
-                "run",
-                name,
-                "--format",
-                "json",
-                "--gif",
-                "t.gif",
-                "--search-gif",
-                "s.gif",
-            ],
-            dir.path(),
+            engine_process()
+                .args([
+                    "run",
+                    name,
+                    "--format",
+                    "json",
+                    "--gif",
+                    "t.gif",
+                    "--search-gif",
+                    "s.gif",
+                ])
+                .current_dir(dir.path()),
             Duration::from_millis(700),
         );
         let err = String::from_utf8_lossy(&out.stderr);
@@ -80,8 +49,8 @@ fn ctrl_c_during_every_solver() {
             .unwrap_or_else(|e| panic!("{name}: {e}: {}", String::from_utf8_lossy(&out.stdout)));
         assert_eq!(v["status"], "interrupted", "{name}");
         // The partial path printed is a legal path of the piece.
-        let p = common::load(&dir.path().join(name));
-        let path = common::tour_from_json(&p, &v);
+        let p = load(&dir.path().join(name));
+        let path = tour_from_json(&p, &v);
         assert!(!path.is_empty(), "{name}: a partial path is printed");
         for w in path.windows(2) {
             assert!(
@@ -89,19 +58,16 @@ fn ctrl_c_during_every_solver() {
                 "{name}: the partial path is legal"
             );
         }
-        assert_eq!(
-            files_in(dir.path()),
-            before,
-            "{name}: no output file is left"
-        );
+        assert_eq!(files(dir.path()), before, "{name}: no output file is left");
     }
 }
 
 #[test]
 fn ctrl_c_during_count() {
     let out = interrupt_after(
-        &["count", "puzzles/count-knight7x7.ron", "--quiet"],
-        Path::new(env!("CARGO_MANIFEST_DIR")),
+        engine_process()
+            .args(["count", "puzzles/count-knight7x7.ron", "--quiet"])
+            .current_dir(env!("CARGO_MANIFEST_DIR")),
         Duration::from_millis(700),
     );
     let text = String::from_utf8_lossy(&out.stdout);
@@ -121,7 +87,7 @@ fn time_limits_stop_every_solver_and_count() {
         let file = dir.path().join(name);
         std::fs::write(&file, text).unwrap_or_else(|e| panic!("{e}"));
         let t = Instant::now();
-        let out = Command::new(engine_bin())
+        let out = engine_process()
             .args(["run", "--quiet", "--time-limit", "0.3"])
             .arg(&file)
             .output()
@@ -131,7 +97,7 @@ fn time_limits_stop_every_solver_and_count() {
         // catches a limit that is not honoured at all.
         assert!(t.elapsed() < Duration::from_secs(5), "{name}");
     }
-    let out = Command::new(engine_bin())
+    let out = engine_process()
         .args([
             "count",
             "puzzles/count-knight7x7.ron",
@@ -164,7 +130,7 @@ fn time_limits_cover_setup_on_the_largest_boards() {
         let file = dir.path().join("huge.ron");
         std::fs::write(&file, text).unwrap_or_else(|e| panic!("{e}"));
         let t = Instant::now();
-        let out = Command::new(engine_bin())
+        let out = engine_process()
             .args(["run", "--quiet", "--format", "json", "--time-limit", "0.3"])
             .arg(&file)
             .output()
@@ -182,7 +148,7 @@ fn time_limits_cover_setup_on_the_largest_boards() {
         );
         // `count` builds the same graph and runs the same proofs first.
         let t = Instant::now();
-        let out = Command::new(engine_bin())
+        let out = engine_process()
             .args(["count", "--quiet", "--time-limit", "0.3"])
             .arg(&file)
             .output()
@@ -206,8 +172,9 @@ fn ctrl_c_during_setup_of_the_largest_boards() {
     std::fs::write(dir.path().join("huge.ron"), text).unwrap_or_else(|e| panic!("{e}"));
     let t = Instant::now();
     let out = interrupt_after(
-        &["run", "huge.ron", "--format", "json"],
-        dir.path(),
+        engine_process()
+            .args(["run", "huge.ron", "--format", "json"])
+            .current_dir(dir.path()),
         Duration::from_millis(500),
     );
     assert_eq!(
@@ -220,4 +187,27 @@ fn ctrl_c_during_setup_of_the_largest_boards() {
         serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(v["status"], "interrupted");
     assert!(t.elapsed() < Duration::from_secs(4), "{:?}", t.elapsed());
+}
+
+/// `count` sets up its tables after the proofs: on a 16-million-square
+/// board that took seconds with no look at the time limit, so a limit that
+/// ran out after the proofs was overrun by several seconds.
+#[test]
+fn count_honours_a_time_limit_that_runs_out_after_the_proofs() {
+    let (_dir, file) =
+        crate::util::setup(r#"Puzzle(board: "4096x4096", piece: "knight", start: "a1")"#);
+    for limit in [0.6, 1.0] {
+        let t = Instant::now();
+        let out = engine_process()
+            .args(["count", "--quiet", "--time-limit", &limit.to_string()])
+            .arg(&file)
+            .output()
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(out.status.code(), Some(3));
+        assert!(String::from_utf8_lossy(&out.stdout).contains("lower bound"));
+        // Freeing a gigabyte of tables takes a moment too; before, this
+        // took 4 to 6 seconds.
+        let took = t.elapsed().as_secs_f64();
+        assert!(took < limit + 2.0, "--time-limit {limit}: {took:.2} s");
+    }
 }

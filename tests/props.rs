@@ -3,10 +3,9 @@
 //! independent exhaustive check (dynamic programming over subsets of squares,
 //! with moves taken from the verifier's own geometry, not the move graph).
 
-use engine::model::{Board, Cell, MoveGraph, Piece, Topology, UNLIMITED};
-use engine::solve::backtrack::{self, BacktrackOptions, Order};
-use engine::solve::event::NoObserver;
-use engine::solve::{Goal, Limits, Outcome};
+use engine::model::{Board, Cell, Piece, Topology, UNLIMITED};
+use engine::solve::backtrack::{BacktrackOptions, Order};
+use engine::solve::{Goal, Outcome, Solver, Task};
 use engine::verify::{legal, verify};
 use proptest::prelude::*;
 
@@ -87,13 +86,15 @@ fn board_strategy() -> impl Strategy<Value = Board> {
         2u32..6,
         1u32..5,
         prop::collection::vec(any::<bool>(), 20),
-        0u8..3,
+        0u8..5,
     )
         .prop_filter_map("at most 16 squares, at least 1", |(w, h, holes, topo)| {
             let topology = match topo {
                 0 => Topology::Plain,
                 1 => Topology::Cylinder,
-                _ => Topology::Torus,
+                2 => Topology::Torus,
+                3 => Topology::Mobius,
+                _ => Topology::Klein,
             };
             // Remove roughly one square in five.
             let b = Board::new(w, h, topology, |c: Cell| {
@@ -123,11 +124,11 @@ proptest! {
             start: start_pick.map(|s| (s % n) as u32),
             end: if closed { None } else { end_pick.map(|e| (e % n) as u32) },
         };
-        let g = MoveGraph::build(&board, &piece);
+        let g = crate::util::graph(&board, &piece);
         let exists = brute_force(&board, &piece, &goal);
         // As `engine run` does: the quick proofs first. They never contradict
         // brute force.
-        let a = engine::analysis::analyse(&g, &goal, &|s| board.name(s));
+        let Ok(a) = engine::analysis::analyse(&g, &goal, &|s| board.name(s), &engine::halt::Never);
         if a.impossible.is_some() {
             prop_assert!(!exists, "check proved impossible but a tour exists: {:?}", a.impossible);
             return Ok(());
@@ -137,7 +138,7 @@ proptest! {
         // node limit keeps each case short (a search that gives up proves nothing
         // and is skipped).
         let opts = BacktrackOptions { order, node_limit: Some(2_000_000) };
-        let report = backtrack::solve(&g, &goal, &opts, &Limits::none(), &mut NoObserver);
+        let report = opts.solve_quietly(&Task::new(&g, &board, &piece, goal));
         match &report.outcome {
             Outcome::Found(t) => {
                 prop_assert_eq!(verify(&board, &piece, &goal, t), Ok(()));
@@ -192,8 +193,8 @@ proptest! {
     #[test]
     fn check_parts_agree_with_search(board in board_strategy(), piece in piece_strategy()) {
         prop_assume!(!piece.moves().is_empty());
-        let g = MoveGraph::build(&board, &piece);
-        let a = engine::analysis::analyse(&g, &Goal::default(), &|s| board.name(s));
+        let g = crate::util::graph(&board, &piece);
+        let Ok(a) = engine::analysis::analyse(&g, &Goal::default(), &|s| board.name(s), &engine::halt::Never);
         let (parts, colours) = parts_and_colours(&board, &piece);
         prop_assert_eq!(a.components, parts);
         prop_assert_eq!(a.bipartite.is_some(), colours.is_some());

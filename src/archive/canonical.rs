@@ -96,7 +96,12 @@ pub fn canonical_board(b: &Board, piece: &Piece) -> String {
     let mut moves: Vec<String> = piece
         .moves()
         .iter()
-        .map(|m| format!("{},{},{}", m.dx, m.dy, m.range))
+        .map(|m| {
+            // Lame moves are marked; plain ones read as before, so archives
+            // made before lame moves existed keep their puzzles.
+            let lame = if m.lame { ",n" } else { "" };
+            format!("{},{},{}{lame}", m.dx, m.dy, m.range)
+        })
         .collect();
     moves.sort();
     moves.dedup();

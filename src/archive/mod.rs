@@ -48,7 +48,7 @@ pub fn resolve_path(flag: Option<&Path>) -> Option<PathBuf> {
 }
 
 fn db_error(path: &Path, what: &str, e: impl std::fmt::Display) -> Error {
-    Error::whole_file(&path.display().to_string(), format!("{what}: {e}"))
+    Error::about(&path.display().to_string(), format!("{what}: {e}"))
 }
 
 impl Archive {
@@ -57,11 +57,28 @@ impl Archive {
     /// archive is refused and never written to.
     pub fn open(path: &Path) -> Result<Archive, Error> {
         let shown = path.display().to_string();
-        if path.is_dir() {
-            return Err(Error::whole_file(
-                &shown,
-                "is a directory, not an archive file",
-            ));
+        // Only a regular file (through any symbolic link) is opened: a
+        // device or a FIFO would block, or gain a stray journal beside it.
+        match std::fs::metadata(path) {
+            Ok(m) if !m.is_file() => {
+                return Err(Error::about(
+                    &shown,
+                    format!(
+                        "is {}, not an archive file; it was left untouched",
+                        crate::output::kind_of(&m)
+                    ),
+                ));
+            }
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                return Err(db_error(path, "cannot read the archive", e));
+            }
+            _ if std::fs::symlink_metadata(path).is_ok() && !path.exists() => {
+                return Err(Error::about(
+                    &shown,
+                    "is a symbolic link to a file that does not exist; it was left untouched",
+                ));
+            }
+            _ => {}
         }
         if path.exists() {
             let mut head = [0u8; 16];
@@ -69,7 +86,7 @@ impl Archive {
                 .and_then(|mut f| f.read(&mut head))
                 .map_err(|e| db_error(path, "cannot read the archive", e))?;
             if read > 0 && (read < 16 || &head != b"SQLite format 3\0") {
-                return Err(Error::whole_file(
+                return Err(Error::about(
                     &shown,
                     "is not an engine archive (not an SQLite database); it was left untouched",
                 ));
@@ -113,7 +130,7 @@ impl Archive {
             .map_err(read)?;
         if app_id != APPLICATION_ID && (app_id != 0 || tables > 0) {
             // Dropping `tx` rolls back; nothing was written.
-            return Err(Error::whole_file(
+            return Err(Error::about(
                 &shown,
                 "is an SQLite database but not an engine archive; it was left untouched",
             ));
@@ -122,7 +139,7 @@ impl Archive {
             .pragma_query_value(None, "user_version", |r| r.get(0))
             .map_err(read)?;
         if version > VERSION {
-            return Err(Error::whole_file(
+            return Err(Error::about(
                 &shown,
                 format!(
                     "was written by a newer engine (schema {version}; this one knows {VERSION})"

@@ -5,14 +5,14 @@ use std::path::PathBuf;
 
 use clap::Subcommand;
 
-use engine::error::Error;
+use engine::error::{Error, escape_controls};
 use engine::render::gif::{self, Scene};
 use engine::render::text;
 use engine::solve::Outcome;
 
 use super::gif::GifFlags;
-use super::interrupt::{self, INTERRUPTED};
-use super::{ArchiveFlag, DONE, bad_flag};
+use super::interrupt;
+use super::{ArchiveFlag, DONE, bad_flag, out};
 
 /// The archive's subcommands.
 #[derive(Subcommand)]
@@ -57,15 +57,18 @@ pub fn exec(cmd: ArchiveCommand) -> Result<u8, Error> {
             let store = archive.open()?;
             let rows = store.stats(only.as_ref())?;
             if rows.is_empty() {
-                println!("No runs saved in {} yet.", store.path().display());
+                out::print(&format!(
+                    "No runs saved in {} yet.\n",
+                    store.path().display()
+                ))?;
             } else {
-                print!("{}", text::archive_stats(&rows));
+                out::print(&text::archive_stats(&rows))?;
             }
             Ok(DONE)
         }
         ArchiveCommand::List { limit, archive } => {
             let store = archive.open()?;
-            print!("{}", text::archive_list(&store.list(limit)?));
+            out::print(&text::archive_list(&store.list(limit)?))?;
             Ok(DONE)
         }
         ArchiveCommand::Show {
@@ -93,24 +96,29 @@ pub fn exec(cmd: ArchiveCommand) -> Result<u8, Error> {
             };
             let p = &run.puzzle;
             super::gif::check_memory(p, &gif_opts, gif_path.is_some(), false)?;
-            let out = super::gif::pending(gif_path.as_deref())?;
-            print!(
-                "{}",
-                text::report_text(&super::title(p), &p.board, p.goal.closed, &run.report, grid)
-            );
-            println!("Saved {} from {}", run.created, p.file);
-            if let Some(file) = out {
+            let [gif_out] = super::gif::outputs(
+                None,
+                &[Some(store.path())],
+                [("--gif", gif_path.as_deref())],
+            )?;
+            out::print(&format!(
+                "{}Saved {} from {}\n",
+                text::report_text(&super::title(p), &p.board, p.goal.closed, &run.report, grid),
+                run.created,
+                escape_controls(&p.file)
+            ))?;
+            if let Some(file) = gif_out {
                 let Outcome::Found(tour) = &run.report.outcome else {
-                    eprintln!(
+                    out::warn(format_args!(
                         "run {number} has no tour, so no GIF was written to {}",
                         file.path().display()
-                    );
+                    ));
                     return Ok(DONE);
                 };
                 interrupt::install();
                 let scene = Scene::new(p);
                 let r =
-                    file.write(|w| gif::tour_gif(w, &scene, tour, &gif_opts, Some(&INTERRUPTED)));
+                    file.write(|w| gif::tour_gif(w, &scene, tour, &gif_opts, &interrupt::limits()));
                 if let Some(c) = super::gif::failed(&gif_path, r) {
                     return Ok(c);
                 }

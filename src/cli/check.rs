@@ -1,49 +1,70 @@
 //! `engine check`: parse a puzzle and print what is known without
-//! searching; exit 1 when a proof rules every tour out.
+//! searching; exit 1 when a proof rules every tour out. The time limit and
+//! Ctrl-C cover building the move graph and the proofs, as in `run`.
 
 use std::path::PathBuf;
+use std::time::Instant;
 
 use engine::analysis;
 use engine::error::Error;
-use engine::halt::Never;
+use engine::halt::Stop;
 use engine::render::text;
 
-use super::{DONE, IMPOSSIBLE};
+use super::{DONE, GAVE_UP, IMPOSSIBLE, INTERRUPTED_CODE, interrupt, out};
 
 /// `engine check`'s flags.
 #[derive(clap::Args)]
 pub struct CheckArgs {
-    /// The puzzle file (RON).
+    /// The puzzle file (RON), or `-` for standard input.
     puzzle: PathBuf,
     /// Print the grid even for a large board.
     #[arg(long)]
     grid: bool,
+    /// Stop after this many seconds (exit 3; nothing is proven).
+    #[arg(long, value_name = "SECS", value_parser = super::seconds)]
+    time_limit: Option<f64>,
 }
 
 /// Runs `engine check`; the exit code.
 pub fn exec(args: CheckArgs) -> Result<u8, Error> {
+    let started = Instant::now();
+    interrupt::install();
     let puzzle = super::load(&args.puzzle)?;
-    let Ok(graph) = puzzle.graph(&Never);
+    let limits = interrupt::limits().with_time_from(started, args.time_limit);
+    let title = super::title(&puzzle);
+    let stopped = |stop: Stop| {
+        out::print(&format!(
+            "{title}\nchecks stopped: {stop} before they finished; nothing is proven\n"
+        ))?;
+        Ok(match stop {
+            Stop::Limit(_) => GAVE_UP,
+            Stop::Interrupted | Stop::Cancelled => INTERRUPTED_CODE,
+        })
+    };
+    let graph = match puzzle.graph(&limits) {
+        Ok(g) => g,
+        Err(stop) => return stopped(stop),
+    };
     let name = |s| puzzle.board.name(s);
-    let Ok(a) = analysis::analyse_board(
+    let a = match analysis::analyse_board(
         &graph,
         &puzzle.goal,
         &puzzle.board,
         &puzzle.piece,
         &name,
-        &Never,
-    );
-    print!(
-        "{}",
-        text::check_report(
-            &super::title(&puzzle),
-            &puzzle.board,
-            &puzzle.piece_text,
-            &puzzle.piece,
-            &a,
-            args.grid
-        )
-    );
+        &limits,
+    ) {
+        Ok(a) => a,
+        Err(stop) => return stopped(stop),
+    };
+    out::print(&text::check_report(
+        &title,
+        &puzzle.board,
+        &puzzle.piece_text,
+        &puzzle.piece,
+        &a,
+        args.grid,
+    ))?;
     Ok(if a.impossible.is_some() {
         IMPOSSIBLE
     } else {

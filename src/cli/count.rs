@@ -1,24 +1,22 @@
 //! `engine count`: count every tour exactly, on all cores or as one shard
 //! of a larger job.
 
-use std::io::Write;
 use std::path::PathBuf;
 use std::time::Instant;
 
 use engine::analysis;
 use engine::count::{self, Symmetries};
 use engine::error::Error;
-use engine::halt::{Halt, Limits, Stop};
+use engine::halt::{Halt, Stop};
 use engine::progress::Progress;
 use engine::render::text;
 
-use super::interrupt::{self, INTERRUPTED};
-use super::{DONE, GAVE_UP, INTERRUPTED_CODE, bad_flag, progress};
+use super::{DONE, GAVE_UP, INTERRUPTED_CODE, bad_flag, interrupt, out, progress};
 
 /// `engine count`'s flags.
 #[derive(clap::Args)]
 pub struct CountArgs {
-    /// The puzzle file (RON).
+    /// The puzzle file (RON), or `-` for standard input.
     puzzle: PathBuf,
     /// Worker threads (default: one per core).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
@@ -28,7 +26,7 @@ pub struct CountArgs {
     #[arg(long, value_name = "K/N")]
     shard: Option<String>,
     /// Stop after this many seconds (exit 3; the count so far is a lower bound).
-    #[arg(long, value_name = "SECS")]
+    #[arg(long, value_name = "SECS", value_parser = super::seconds)]
     time_limit: Option<f64>,
     /// No progress bar.
     #[arg(long, short)]
@@ -70,18 +68,15 @@ pub fn exec(args: CountArgs) -> Result<u8, Error> {
     interrupt::install();
     let puzzle = super::load(&args.puzzle)?;
     let shard = args.shard.as_deref().map(parse_shard).transpose()?;
-    super::check_time_limit(args.time_limit)?;
-    let limits = Limits {
-        interrupt: Some(&INTERRUPTED),
-        ..Limits::none()
-    }
-    .with_time_from(started, args.time_limit);
+    let limits = interrupt::limits().with_time_from(started, args.time_limit);
     let goal = puzzle.goal;
     let title = super::title(&puzzle);
     let what = text::count_subject(&puzzle.board, &goal);
     // The limit covers building the graph and the proofs too.
     let stopped_before = |stop: Stop| {
-        println!("{title}\nat least 0 {what} (a lower bound: {stop} before counting began)");
+        out::print(&format!(
+            "{title}\nat least 0 {what} (a lower bound: {stop} before counting began)\n"
+        ))?;
         Ok(stopped_code(stop))
     };
     let graph = match puzzle.graph(&limits) {
@@ -96,7 +91,7 @@ pub fn exec(args: CountArgs) -> Result<u8, Error> {
     let mut out = format!("{title}\n");
     if let Some(proof) = proof {
         out.push_str(&text::count_proven(&what, &proof, goal.closed, shard));
-        print!("{out}");
+        super::out::print(&out)?;
         return Ok(DONE);
     }
     if let Err(stop) = limits.check() {
@@ -113,8 +108,6 @@ pub fn exec(args: CountArgs) -> Result<u8, Error> {
         count::count(&graph, &goal, &sym, &opts, &limits, &progress)
     });
     out.push_str(&text::count_report(&what, &counted, shard));
-    let mut stdout = std::io::stdout().lock();
-    let _ = stdout.write_all(out.as_bytes());
-    let _ = stdout.flush();
+    super::out::print(&out)?;
     Ok(counted.stopped.map_or(DONE, stopped_code))
 }

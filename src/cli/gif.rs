@@ -6,8 +6,9 @@ use std::path::{Path, PathBuf};
 
 use engine::budget;
 use engine::error::Error;
+use engine::output::PendingFile;
 use engine::puzzle::Puzzle;
-use engine::render::gif::{self, GifError, GifOptions, PendingFile};
+use engine::render::gif::{self, GifError, GifOptions};
 
 use super::{BAD_INPUT, INTERRUPTED_CODE, bad_flag};
 
@@ -57,18 +58,48 @@ impl GifFlags {
     }
 }
 
-/// The GIF output file at `path`, if one is asked for: checked before any
-/// work, so a bad output path fails at once; it is written only at the end.
-pub fn pending(path: Option<&Path>) -> Result<Option<PendingFile>, Error> {
-    path.map(|p| {
-        PendingFile::create(p).map_err(|e| {
-            Error::whole_file(
-                &p.display().to_string(),
-                format!("cannot write a GIF here: {e}"),
-            )
-        })
-    })
-    .transpose()
+/// The GIF output files the flags name (`(flag, path)`), checked before
+/// any work so a bad output fails at once, with nothing written: each must
+/// be a regular file or not exist yet (a symbolic link stands for the file
+/// it points to), and none may be the puzzle file, the archive (or its
+/// journal), or another output. They are written only at the end.
+pub fn outputs<const N: usize>(
+    puzzle: Option<&Path>,
+    archives: &[Option<&Path>],
+    flags: [(&str, Option<&Path>); N],
+) -> Result<[Option<PendingFile>; N], Error> {
+    // Standard input (`-`) is no file.
+    let puzzle = puzzle.filter(|p| p.as_os_str() != "-");
+    let mut inputs: Vec<(&str, Option<PathBuf>)> =
+        vec![("the puzzle file", puzzle.map(Path::to_path_buf))];
+    for a in archives.iter().flatten() {
+        inputs.push(("the archive", Some(a.to_path_buf())));
+        for suffix in ["-wal", "-shm", "-journal"] {
+            let mut name = a.as_os_str().to_owned();
+            name.push(suffix);
+            inputs.push(("the archive's journal", Some(name.into())));
+        }
+    }
+    let inputs: Vec<(&str, Option<&Path>)> =
+        inputs.iter().map(|(w, p)| (*w, p.as_deref())).collect();
+    super::distinct_outputs(&flags, &inputs)?;
+    let mut out = Vec::with_capacity(N);
+    for (flag, path) in flags {
+        out.push(
+            path.map(|p| {
+                PendingFile::create(p).map_err(|e| {
+                    bad_flag(
+                        flag,
+                        &p.display().to_string(),
+                        format!("cannot write a GIF here: {e}"),
+                    )
+                })
+            })
+            .transpose()?,
+        );
+    }
+    out.try_into()
+        .map_err(|_| Error::about("GIF", "the outputs could not be listed"))
 }
 
 /// Refuses GIFs that would need more than [`budget::GIF`], before the
@@ -136,15 +167,12 @@ pub fn failed<T>(path: &Option<PathBuf>, r: Result<T, GifError>) -> Option<u8> {
         .unwrap_or_default();
     match r {
         Ok(_) => None,
-        Err(GifError::Cancelled) => {
-            eprintln!("interrupted: no GIF was written to {name}");
+        Err(GifError::Stopped(stop)) => {
+            super::out::warn(format_args!("{stop}: no GIF was written to {name}"));
             Some(INTERRUPTED_CODE)
         }
         Err(GifError::Io(e)) => {
-            eprintln!(
-                "{}",
-                Error::whole_file(&name, format!("cannot write the GIF: {e}"))
-            );
+            super::out::warn(Error::about(&name, format!("cannot write the GIF: {e}")));
             Some(BAD_INPUT)
         }
     }

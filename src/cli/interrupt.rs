@@ -1,13 +1,23 @@
 //! The one Ctrl-C handler: the first Ctrl-C raises a flag that every halt
 //! of the command looks at; a second one exits at once, removing any output
-//! file still being written.
+//! file still being written. SIGTERM and SIGHUP are handled the same way, so
+//! a process asked to end leaves no temporary file behind either.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use engine::render::gif as output;
+use engine::halt::Limits;
+use engine::output;
 
 /// Set by the first Ctrl-C.
 pub static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
+/// The limits of a command with no other limit: Ctrl-C.
+pub fn limits() -> Limits<'static> {
+    Limits {
+        interrupt: Some(&INTERRUPTED),
+        ..Limits::none()
+    }
+}
 
 /// Installs the handler (once per process; later calls do nothing).
 pub fn install() {

@@ -7,6 +7,7 @@ pub mod check;
 pub mod count;
 mod gif;
 mod interrupt;
+pub mod out;
 mod progress;
 pub mod run;
 
@@ -86,7 +87,7 @@ impl ArchiveFlag {
     /// Opens the archive the flag (or the environment) names.
     pub fn open(&self) -> Result<engine::archive::Archive, Error> {
         let path = engine::archive::resolve_path(self.archive.as_deref()).ok_or_else(|| {
-            Error::whole_file(
+            Error::about(
                 "--archive",
                 "no data directory is known on this system; give --archive DB",
             )
@@ -117,17 +118,55 @@ pub fn title(p: &Puzzle) -> String {
 
 /// An error about the value of a command-line flag.
 pub fn bad_flag(flag: &str, value: &str, message: impl Into<String>) -> Error {
-    Error::at(flag, value, Span::new(0, value.len()), message)
+    Error::flag(flag, value, Span::new(0, value.len()), message)
 }
 
-/// `--time-limit`, checked: a non-negative number of seconds.
-pub fn check_time_limit(secs: Option<f64>) -> Result<(), Error> {
-    match secs {
-        Some(t) if !(t.is_finite() && t >= 0.0) => Err(bad_flag(
-            "--time-limit",
-            &t.to_string(),
-            "the time limit must be a non-negative number of seconds",
-        )),
-        _ => Ok(()),
+/// The longest `--time-limit`, in seconds (about 30 years).
+const MAX_SECONDS: f64 = 1e9;
+
+/// Parses `--time-limit`: a number of seconds from 0 to [`MAX_SECONDS`],
+/// judged as written (`1e400` is too large, not infinite).
+pub fn seconds(text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(t) if (0.0..=MAX_SECONDS).contains(&t) => Ok(t),
+        Ok(t) if t > MAX_SECONDS => Err(format!("a time limit is at most {MAX_SECONDS:e} seconds")),
+        _ => Err("a time limit is a non-negative number of seconds".to_string()),
     }
+}
+
+/// Refuses outputs that would destroy an input or each other: each of
+/// `outputs` (flag, path) must differ from each of `inputs` (what it is,
+/// path) and from every other output. Run before any work, so nothing is
+/// written when this fails.
+pub fn distinct_outputs(
+    outputs: &[(&str, Option<&Path>)],
+    inputs: &[(&str, Option<&Path>)],
+) -> Result<(), Error> {
+    let outputs: Vec<(&str, &Path)> = outputs
+        .iter()
+        .filter_map(|(f, p)| p.map(|p| (*f, p)))
+        .collect();
+    for (i, (flag, path)) in outputs.iter().enumerate() {
+        let shown = path.display().to_string();
+        for (what, input) in inputs.iter().filter_map(|(w, p)| p.map(|p| (*w, p))) {
+            if engine::output::same_file(path, input) {
+                return Err(bad_flag(
+                    flag,
+                    &shown,
+                    format!("this is {what}; it would be overwritten"),
+                ));
+            }
+        }
+        if let Some((other, _)) = outputs[..i]
+            .iter()
+            .find(|(_, p)| engine::output::same_file(path, p))
+        {
+            return Err(bad_flag(
+                flag,
+                &shown,
+                format!("{other} writes to this file already; give each output its own file"),
+            ));
+        }
+    }
+    Ok(())
 }

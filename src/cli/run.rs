@@ -9,6 +9,7 @@ use clap::ValueEnum;
 
 use engine::error::Error;
 use engine::halt::Limits;
+
 use engine::progress::Progress;
 use engine::render::gif::{self, Scene};
 use engine::render::text;
@@ -17,8 +18,8 @@ use engine::solve::record::Recorder;
 use engine::solve::{Outcome, Report, Run, SolverId, SolverSpec, runner};
 
 use super::gif::GifFlags;
-use super::interrupt::{self, INTERRUPTED};
-use super::{ArchiveFlag, BUG, Format, progress};
+use super::interrupt;
+use super::{ArchiveFlag, BUG, Format, out, progress};
 
 /// Which solver `--solver` names.
 #[derive(Clone, Copy, ValueEnum)]
@@ -36,7 +37,7 @@ pub enum SolverName {
 /// `engine run`'s flags.
 #[derive(clap::Args)]
 pub struct RunArgs {
-    /// The puzzle file (RON).
+    /// The puzzle file (RON), or `-` for standard input.
     puzzle: PathBuf,
     /// Use this solver (with its default options) instead of the file's.
     #[arg(long, value_enum)]
@@ -51,7 +52,7 @@ pub struct RunArgs {
     #[arg(long, value_name = "N")]
     seed: Option<u64>,
     /// Stop after this many seconds (exit 3).
-    #[arg(long, value_name = "SECS")]
+    #[arg(long, value_name = "SECS", value_parser = super::seconds)]
     time_limit: Option<f64>,
     /// Output format.
     #[arg(long, value_enum, default_value = "text")]
@@ -110,7 +111,6 @@ pub fn exec(args: RunArgs) -> Result<u8, Error> {
             return Err(super::bad_flag("--solver", "genetic", message).with_help(help));
         }
     }
-    super::check_time_limit(args.time_limit)?;
     // Open the archive first, so a bad archive fails before any search.
     let mut store = if args.save || puzzle.save {
         Some(args.archive.open()?)
@@ -124,13 +124,16 @@ pub fn exec(args: RunArgs) -> Result<u8, Error> {
         args.gif.is_some(),
         args.search_gif.is_some(),
     )?;
-    let tour_out = super::gif::pending(args.gif.as_deref())?;
-    let search_out = super::gif::pending(args.search_gif.as_deref())?;
-    let limits = Limits {
-        interrupt: Some(&INTERRUPTED),
-        ..Limits::none()
-    }
-    .with_time_from(started, args.time_limit);
+    let archive = store.as_ref().map(|s| s.path());
+    let [tour_out, search_out] = super::gif::outputs(
+        Some(&args.puzzle),
+        &[args.archive.archive.as_deref(), archive],
+        [
+            ("--gif", args.gif.as_deref()),
+            ("--search-gif", args.search_gif.as_deref()),
+        ],
+    )?;
+    let limits = interrupt::limits().with_time_from(started, args.time_limit);
     let progress = Progress::new();
     let solved = progress::shown("searching", &progress, args.quiet, || {
         // The time limit covers building the move graph: seconds on the
@@ -148,21 +151,21 @@ pub fn exec(args: RunArgs) -> Result<u8, Error> {
             let mut rec = Recorder::new(gif_opts.max_frames.saturating_sub(1));
             solve_with(&puzzle, &graph, limits, &progress, &mut rec).map(|r| (r, Some(rec)))
         } else {
-            solve_with(&puzzle, &graph, limits, &progress, &mut NoObserver).map(|r| (r, None))
+            solve_with(&puzzle, &graph, limits, &progress, NoObserver).map(|r| (r, None))
         }
     });
     let (report, recording) = match solved {
         Ok(r) => r,
         Err(bug) => {
-            eprintln!("{bug}");
+            out::warn(bug);
             return Ok(BUG);
         }
     };
-    let mut stdout = std::io::stdout().lock();
+    let mut stdout = out::stdout();
     // Streamed: a 4096x4096 tour's move list is over 100 MB. Parts of it
     // larger than the buffer go straight through.
     let mut w = std::io::BufWriter::with_capacity(1 << 16, &mut stdout);
-    let _ = match args.format {
+    match args.format {
         Format::Text => text::write_report_text(
             &mut w,
             &super::title(&puzzle),
@@ -180,16 +183,17 @@ pub fn exec(args: RunArgs) -> Result<u8, Error> {
             &report,
         )
         .and_then(|()| writeln!(w)),
-    };
-    let _ = w.flush();
+    }
+    .and_then(|()| w.flush())
+    .map_err(out::failed)?;
     drop(w);
     if let Some(store) = store.as_mut()
         && let Some(id) = store.record(&puzzle, &report)?
         && args.format == Format::Text
     {
-        let _ = writeln!(stdout, "Saved as run {id} in {}", store.path().display());
+        writeln!(stdout, "Saved as run {id} in {}", store.path().display()).map_err(out::failed)?;
     }
-    let _ = stdout.flush();
+    stdout.flush().map_err(out::failed)?;
     drop(stdout);
     let code = super::exit_code(&report.outcome);
     if matches!(report.outcome, Outcome::Interrupted { .. }) {
@@ -201,20 +205,20 @@ pub fn exec(args: RunArgs) -> Result<u8, Error> {
         match &report.outcome {
             Outcome::Found(tour) => {
                 let r =
-                    file.write(|w| gif::tour_gif(w, &scene, tour, &gif_opts, Some(&INTERRUPTED)));
+                    file.write(|w| gif::tour_gif(w, &scene, tour, &gif_opts, &interrupt::limits()));
                 if let Some(c) = super::gif::failed(&args.gif, r) {
                     return Ok(c);
                 }
             }
-            _ => eprintln!(
+            _ => out::warn(format_args!(
                 "no tour, so no GIF was written to {}",
                 file.path().display()
-            ),
+            )),
         }
     }
     if let (Some(file), Some(rec)) = (search_out, &recording) {
-        let r =
-            file.write(|w| gif::search_gif(w, &scene, rec, &report, &gif_opts, Some(&INTERRUPTED)));
+        let r = file
+            .write(|w| gif::search_gif(w, &scene, rec, &report, &gif_opts, &interrupt::limits()));
         if let Some(c) = super::gif::failed(&args.search_gif, r) {
             return Ok(c);
         }
@@ -228,7 +232,7 @@ fn solve_with<O: Observer>(
     graph: &engine::model::MoveGraph,
     limits: Limits<'_>,
     progress: &Progress,
-    observer: &mut O,
+    observer: O,
 ) -> Result<Report, runner::InvalidTour> {
     runner::solve(puzzle, graph, Run::new(limits, progress, observer))
 }

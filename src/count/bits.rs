@@ -6,7 +6,8 @@
 //! a count of 0, of 1, of at most 1" are masks. A node's state is a few words
 //! and lives on the stack, so stepping back is just popping it.
 
-use super::search::{CHECK_EVERY, MEMO_MAX, Memo, PARTS_MIN, Tables};
+use super::search::{MEMO_MAX, Memo, PARTS_MIN, Tables};
+use crate::halt::{Cadence, Halt};
 
 /// Planes of a counter: enough for 63, the most moves into a square of a
 /// 64-square board.
@@ -198,28 +199,31 @@ fn still_connected(t: &Tables, prev: u32, h: u32, rest: u64) -> bool {
 
 /// Counts the tours that extend `prefix` (a path of distinct squares along
 /// moves); like `search::count_from`.
-pub(super) fn count_prefix(
+pub(super) fn count_prefix<H: Halt>(
     t: &Tables,
     class: usize,
     prefix: &[u32],
     memo: &Memo,
     nodes: &mut u64,
-    check: &mut dyn FnMut(u64) -> bool,
+    cadence: &mut Cadence,
+    halt: &H,
 ) -> Result<u128, u128> {
     if t.sym {
-        run::<false>(t, class, prefix, memo, nodes, check)
+        run::<false, H>(t, class, prefix, memo, nodes, cadence, halt)
     } else {
-        run::<true>(t, class, prefix, memo, nodes, check)
+        run::<true, H>(t, class, prefix, memo, nodes, cadence, halt)
     }
 }
 
-fn run<const DIRECTED: bool>(
+#[allow(clippy::too_many_arguments)]
+fn run<const DIRECTED: bool, H: Halt>(
     t: &Tables,
     class: usize,
     prefix: &[u32],
     memo: &Memo,
     nodes: &mut u64,
-    check: &mut dyn FnMut(u64) -> bool,
+    cadence: &mut Cadence,
+    halt: &H,
 ) -> Result<u128, u128> {
     let Some(&head) = prefix.last() else {
         return Ok(0);
@@ -250,7 +254,6 @@ fn run<const DIRECTED: bool>(
         }),
     }
     let mut total: u128 = 0;
-    let mut since = 0u64;
     while let Some(top) = stack.last_mut() {
         if top.moves == 0 {
             if top.cached
@@ -273,12 +276,8 @@ fn run<const DIRECTED: bool>(
             top.outr
         };
         *nodes += 1;
-        since += 1;
-        if since >= CHECK_EVERY {
-            since = 0;
-            if check(*nodes) {
-                return Err(total);
-            }
+        if cadence.tick(halt, *nodes).is_err() {
+            return Err(total);
         }
         match eval::<DIRECTED>(t, ends, top_head, to, rest, &inh, &outr) {
             Eval::Count(c) => total += u128::from(c),

@@ -46,7 +46,7 @@ use std::time::Instant;
 
 pub use symmetry::Symmetries;
 
-use crate::halt::{self, Halt, Limits, Stop};
+use crate::halt::{self, Cadence, Halt, Limits, Stop};
 use crate::model::graph::walks::predecessors_mask;
 use crate::model::{Goal, MoveGraph};
 use crate::progress::{Progress, Unit};
@@ -325,8 +325,8 @@ impl Sink<'_> {
 /// count; true if some path could still go deeper than `depth`.
 fn collect(st: &mut State, group: &Symmetries, depth: usize, sink: &mut Sink) -> bool {
     sink.nodes += 1;
-    if sink.nodes.is_multiple_of(4096) {
-        sink.stop = sink.stop.or_else(|| sink.limits.check().err());
+    if let Err(stop) = halt::poll(sink.limits, sink.nodes as usize) {
+        sink.stop = sink.stop.or(Some(stop));
     }
     if sink.stop.is_some() {
         return false;
@@ -387,6 +387,41 @@ impl Shared<'_> {
     }
 }
 
+/// One worker's halt: its node count goes into the shared total, which is
+/// what the limits' node budget counts; any worker's stop stops them all.
+struct Worker<'s> {
+    shared: &'s Shared<'s>,
+    /// Nodes of this worker already added to the total.
+    reported: AtomicU64,
+}
+
+impl Worker<'_> {
+    /// Adds the nodes not yet reported to the total.
+    fn flush(&self, nodes: u64) {
+        let delta = nodes - self.reported.swap(nodes, Ordering::Relaxed);
+        self.shared.nodes.fetch_add(delta, Ordering::Relaxed);
+    }
+}
+
+impl Halt for Worker<'_> {
+    type Stop = ();
+    fn check(&self) -> Result<(), ()> {
+        if self.shared.stop.load(Ordering::Relaxed) {
+            Err(())
+        } else {
+            Ok(())
+        }
+    }
+    fn check_work(&self, nodes: u64) -> Result<(), ()> {
+        let delta = nodes - self.reported.swap(nodes, Ordering::Relaxed);
+        if self.shared.check(delta) {
+            Err(())
+        } else {
+            Ok(())
+        }
+    }
+}
+
 /// A worker's view of one graph: its search state, and the cache of
 /// endings all workers share.
 struct Searcher<'t> {
@@ -402,13 +437,15 @@ impl<'t> Searcher<'t> {
         class: usize,
         bitboard: bool,
         nodes: &mut u64,
-        check: &mut dyn FnMut(u64) -> bool,
+        cadence: &mut Cadence,
+        halt: &Worker,
     ) -> Result<u128, u128> {
         if bitboard {
-            bits::count_prefix(self.st.tables(), class, prefix, self.memo, nodes, check)
+            let t = self.st.tables();
+            bits::count_prefix(t, class, prefix, self.memo, nodes, cadence, halt)
         } else {
             self.st.set_prefix(prefix, class);
-            search::count_from(&mut self.st, self.memo, nodes, check)
+            search::count_from(&mut self.st, self.memo, nodes, cadence, halt)
         }
     }
 
@@ -454,9 +491,12 @@ fn run_pass(
             .zip(memo_back.as_ref())
             .map(|(t, m)| Searcher::new(t, m));
         let (mut sum, mut sum_back, mut done) = (0u128, 0u128, 0usize);
-        let reported = std::cell::Cell::new(0u64);
+        let halt = Worker {
+            shared,
+            reported: AtomicU64::new(0),
+        };
         let mut nodes = 0u64;
-        let mut check = |now: u64| shared.check(now - reported.replace(now));
+        let mut cadence = Cadence::with_every(&halt, 0, search::CHECK_EVERY);
         while !shared.stop.load(Ordering::Relaxed) {
             let i = next.fetch_add(1, Ordering::Relaxed);
             let Some(&task) = mine.get(i) else {
@@ -466,7 +506,7 @@ fn run_pass(
             let class = pass.class_of[prefix[0] as usize];
             let w = u128::from(pass.weights[task]);
             // Tours found before a stop are real tours: a lower bound.
-            match main.count(prefix, class, bitboard, &mut nodes, &mut check) {
+            match main.count(prefix, class, bitboard, &mut nodes, &mut cadence, &halt) {
                 Ok(c) => sum += c * w,
                 Err(c) => {
                     sum += c * w;
@@ -476,7 +516,7 @@ fn run_pass(
             if let (Some(b), Some(t)) = (back.as_mut(), pass.two_way.as_ref())
                 && t.is_path(prefix)
             {
-                match b.count(prefix, class, bitboard, &mut nodes, &mut check) {
+                match b.count(prefix, class, bitboard, &mut nodes, &mut cadence, &halt) {
                     Ok(c) => sum_back += c * w,
                     Err(_) => break,
                 }
@@ -484,9 +524,7 @@ fn run_pass(
             done += 1;
             shared.progress.add(1);
         }
-        shared
-            .nodes
-            .fetch_add(nodes - reported.get(), Ordering::Relaxed);
+        halt.flush(nodes);
         (sum, sum_back, done)
     };
     let results: Vec<(u128, u128, usize)> = if threads <= 1 {

@@ -63,7 +63,7 @@
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering, fence};
 
 use super::Pruning;
-use crate::halt::{self, Halt};
+use crate::halt::{self, Cadence, Halt};
 
 /// Cache only nodes with at least this many unvisited squares, by default:
 /// three eighths of the board, at least 8. A lookup usually misses the
@@ -122,12 +122,21 @@ impl Tables {
         halt: &H,
     ) -> Result<Tables, H::Stop> {
         let n = g.len();
+        // Each step is a pass over every move: on the largest boards a
+        // tenth of a second or more, so the halt is asked between them.
         g.prepare_lists(halt)?;
         let (off, tg) = g.raw();
+        let off = off.to_vec();
+        halt::between_passes(halt, n)?;
+        let tg = tg.to_vec();
         halt::between_passes(halt, n)?;
         let rev = g.reversed();
+        halt::between_passes(halt, n)?;
         rev.prepare_lists(halt)?;
         let (roff, rtg) = rev.raw();
+        let roff = roff.to_vec();
+        halt::between_passes(halt, n)?;
+        let rtg = rtg.to_vec();
         halt::between_passes(halt, n)?;
         let small = n <= 64;
         let mask_of = |l: &[u32]| l.iter().fold(0u64, |m, &t| m | 1 << (t & 63));
@@ -164,10 +173,10 @@ impl Tables {
         }
         Ok(Tables {
             n,
-            off: off.to_vec(),
-            tg: tg.to_vec(),
-            roff: roff.to_vec(),
-            rtg: rtg.to_vec(),
+            off,
+            tg,
+            roff,
+            rtg,
             sym: g.is_symmetric(),
             ends,
             doubles,
@@ -630,23 +639,24 @@ struct Frame {
     key: Option<(u64, u32)>,
 }
 
-/// How often (in nodes) a worker reports and checks the limits.
+/// How often (in nodes) a worker reports to the others and looks at the
+/// limits.
 pub(super) const CHECK_EVERY: u64 = 1 << 14;
 
 /// Counts the tours through the state's current path (all its extensions),
-/// calling `check(nodes)` every [`CHECK_EVERY`] nodes; when `check` says
-/// stop, returns `Err` with the count found so far (a lower bound).
-pub(super) fn count_from(
+/// looking at `halt` at the `cadence`; when it says stop, returns `Err`
+/// with the count found so far (a lower bound).
+pub(super) fn count_from<H: Halt>(
     st: &mut State,
     memo: &Memo,
     nodes: &mut u64,
-    check: &mut dyn FnMut(u64) -> bool,
+    cadence: &mut Cadence,
+    halt: &H,
 ) -> Result<u128, u128> {
     let root = st.path.len();
     let mut total: u128 = 0;
     let mut cands: Vec<u32> = Vec::with_capacity(st.t.n * 4);
     let mut frames: Vec<Frame> = Vec::with_capacity(st.t.n);
-    let mut since = 0u64;
     let mut fresh = true;
     loop {
         if fresh {
@@ -689,12 +699,8 @@ pub(super) fn count_from(
             f.next += 1;
             st.enter(to);
             *nodes += 1;
-            since += 1;
-            if since >= CHECK_EVERY {
-                since = 0;
-                if check(*nodes) {
-                    return Err(total);
-                }
+            if cadence.tick(halt, *nodes).is_err() {
+                return Err(total);
             }
             fresh = true;
             continue;

@@ -15,6 +15,7 @@
 //! is an automorphism of the graph — checked move by move, so a piece whose
 //! moves are not symmetric (a `jumps` piece, say) simply keeps fewer.
 
+use crate::model::symmetry::Transform;
 use crate::model::{Board, Cell, MoveGraph, Topology};
 
 /// Largest `group size × squares` kept in memory; beyond it translations
@@ -65,22 +66,15 @@ impl Symmetries {
         }
         let (w, h) = (board.width(), board.height());
         let topo = board.topology();
-        // The point group: x ↦ ±x, y ↦ ±y, and the swap x ↔ y when the
-        // rectangle is square and both axes behave alike.
-        let swap_ok = w == h && topo != Topology::Cylinder;
-        let mut dihedral: Vec<(bool, bool, bool)> = Vec::new();
-        for swap in [false, true] {
-            if swap && !swap_ok {
-                continue;
-            }
-            for fx in [false, true] {
-                for fy in [false, true] {
-                    dihedral.push((swap, fx, fy));
-                }
-            }
-        }
-        let shifts_x = if topo == Topology::Plain { 1 } else { w };
-        let shifts_y = if topo == Topology::Torus { h } else { 1 };
+        // The point group: the rectangle's rotations and reflections
+        // (x ↦ ±x, y ↦ ±y, and the swap x ↔ y when the rectangle is square
+        // and both axes behave alike).
+        let swap_ok = w == h && matches!(topo, Topology::Plain | Topology::Torus);
+        let dihedral: Vec<Transform> = Transform::all().filter(|t| swap_ok || !t.swap).collect();
+        // Translations along the wrapping axes are candidates (on a twisted
+        // board only some are automorphisms: every candidate is checked).
+        let shifts_x = if topo.wraps_files() { w } else { 1 };
+        let shifts_y = if topo.wraps_ranks() { h } else { 1 };
         let mut translations: Vec<(u32, u32)> = Vec::new();
         let with_shifts = (dihedral.len() as u64) * u64::from(shifts_x) * u64::from(shifts_y);
         if with_shifts.saturating_mul(n as u64) <= MAX_TABLE as u64 {
@@ -96,20 +90,14 @@ impl Symmetries {
         let mut stamp = vec![0u32; n];
         let mut image = vec![0u32; n];
         for &(a, b) in &translations {
-            for &(swap, fx, fy) in &dihedral {
-                let map = |c: Cell| -> Cell {
-                    let (mut x, mut y) = if swap { (c.y, c.x) } else { (c.x, c.y) };
-                    if fx {
-                        x = w - 1 - x;
-                    }
-                    if fy {
-                        y = h - 1 - y;
-                    }
-                    Cell::new((x + a) % w, (y + b) % h)
+            for &tr in &dihedral {
+                let map = |c: Cell| -> Option<Cell> {
+                    let c = tr.cell(c, w, h);
+                    board.locate(i64::from(c.x) + i64::from(a), i64::from(c.y) + i64::from(b))
                 };
                 let mut ok = true;
                 for s in 0..n as u32 {
-                    match board.square_at(map(board.cell(s))) {
+                    match map(board.cell(s)).and_then(|c| board.square_at(c)) {
                         Some(t) => image[s as usize] = t,
                         None => {
                             ok = false;
@@ -129,6 +117,16 @@ impl Symmetries {
             perms.swap(0, i);
         } else {
             perms.insert(0, identity);
+        }
+        // Counting one prefix per orbit needs a group. The candidates above
+        // form one on plain boards, cylinders and tori; on a twisted board
+        // the automorphisms found may compose to ones outside them, so
+        // close the set under composition (compositions of automorphisms
+        // are automorphisms). Should it grow past the table's size, count
+        // with the identity alone: still exact, only slower.
+        let limit = (MAX_TABLE / n.max(1)).max(perms.len());
+        if !close_under_composition(&mut perms, limit) {
+            return Symmetries::none(n);
         }
         Symmetries { n, perms }
     }
@@ -158,6 +156,11 @@ impl Symmetries {
     pub(crate) fn automorphisms_of(&self, g: &MoveGraph) -> Symmetries {
         if g.len() != self.n {
             return Symmetries::none(g.len());
+        }
+        if self.perms.len() == 1 {
+            // The identity alone: nothing to check (on the largest boards
+            // checking would build the whole target lists).
+            return self.clone();
         }
         let mut stamp = vec![0u32; self.n];
         Symmetries {
@@ -214,6 +217,29 @@ impl Symmetries {
     }
 }
 
+/// Adds to `perms` every composition of its elements until it is closed
+/// (a finite set of permutations closed under composition is a group);
+/// false if it would hold more than `limit`.
+fn close_under_composition(perms: &mut Vec<Vec<u32>>, limit: usize) -> bool {
+    loop {
+        let len = perms.len();
+        for i in 0..len {
+            for j in 0..len {
+                let c: Vec<u32> = perms[j].iter().map(|&s| perms[i][s as usize]).collect();
+                if !perms.contains(&c) {
+                    if perms.len() >= limit {
+                        return false;
+                    }
+                    perms.push(c);
+                }
+            }
+        }
+        if perms.len() == len {
+            return true;
+        }
+    }
+}
+
 /// Whether `image` (a permutation of the squares) maps the moves of `g`
 /// exactly onto the moves of `g`. `stamp` is scratch space of `g.len()`.
 fn is_automorphism(g: &MoveGraph, image: &[u32], stamp: &mut [u32]) -> bool {
@@ -255,6 +281,25 @@ mod tests {
             assert!(is_automorphism(g, p, &mut stamp));
             for q in sym.elements() {
                 assert!(sym.elements().contains(&compose(p, q)));
+            }
+        }
+    }
+
+    #[test]
+    fn twisted_boards_give_groups_of_automorphisms() {
+        for topo in [Topology::Mobius, Topology::Klein] {
+            for (w, h) in [(3u32, 2u32), (4, 3), (3, 3)] {
+                for piece in [
+                    Piece::leaper(1, 2, 1),
+                    Piece::leaper(1, 1, crate::model::UNLIMITED),
+                    Piece::leaper(0, 1, 1),
+                ] {
+                    let b = Board::new(w, h, topo, |_| true);
+                    let Ok(g) = MoveGraph::build(&b, &piece, &Never);
+                    let s = Symmetries::of_board(&b, &g);
+                    assert!(!s.is_empty());
+                    assert_group(&s, &g);
+                }
             }
         }
     }

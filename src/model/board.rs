@@ -18,6 +18,25 @@ pub enum Topology {
     Cylinder,
     /// Files and ranks both wrap around.
     Torus,
+    /// Files wrap around with a twist: leaving past the last file comes back
+    /// on the a-file with the ranks reversed (rank r becomes rank h + 1 − r).
+    /// Ranks do not wrap.
+    Mobius,
+    /// Files wrap as on a cylinder, and ranks wrap with a twist: leaving past
+    /// the top rank comes back on rank 1 with the files reversed.
+    Klein,
+}
+
+impl Topology {
+    /// Whether the files wrap (a piece may leave past one side edge).
+    pub fn wraps_files(self) -> bool {
+        self != Topology::Plain
+    }
+
+    /// Whether the ranks wrap (a piece may leave past the top or bottom).
+    pub fn wraps_ranks(self) -> bool {
+        matches!(self, Topology::Torus | Topology::Klein)
+    }
 }
 
 impl fmt::Display for Topology {
@@ -26,6 +45,8 @@ impl fmt::Display for Topology {
             Topology::Plain => "plain",
             Topology::Cylinder => "cylinder",
             Topology::Torus => "torus",
+            Topology::Mobius => "mobius",
+            Topology::Klein => "klein",
         })
     }
 }
@@ -174,15 +195,36 @@ impl Board {
     /// The cell reached from `from` by the vector (dx, dy), wrapping as the
     /// topology says; None if it leaves the board (removed cells are returned).
     pub fn offset(&self, from: Cell, dx: i64, dy: i64) -> Option<Cell> {
+        self.locate(i64::from(from.x) + dx, i64::from(from.y) + dy)
+    }
+
+    /// The cell at (x, y) of the plane the board is folded from: the board
+    /// itself for `0 ≤ x < width`, `0 ≤ y < height`, and beyond it the cell
+    /// the wrapping edges lead to (None where an edge stops the piece). On a
+    /// Möbius band each crossing of the file seam reverses the ranks; on a
+    /// Klein bottle each crossing of the rank seam reverses the files.
+    pub fn locate(&self, x: i64, y: i64) -> Option<Cell> {
         let (w, h) = (i64::from(self.width), i64::from(self.height));
-        let mut x = i64::from(from.x) + dx;
-        let mut y = i64::from(from.y) + dy;
+        let (mut x, mut y) = (x, y);
         match self.topology {
             Topology::Plain => {}
             Topology::Cylinder => x = x.rem_euclid(w),
             Topology::Torus => {
                 x = x.rem_euclid(w);
                 y = y.rem_euclid(h);
+            }
+            Topology::Mobius => {
+                if x.div_euclid(w) % 2 != 0 {
+                    y = h - 1 - y;
+                }
+                x = x.rem_euclid(w);
+            }
+            Topology::Klein => {
+                if y.div_euclid(h) % 2 != 0 {
+                    x = w - 1 - x;
+                }
+                y = y.rem_euclid(h);
+                x = x.rem_euclid(w);
             }
         }
         if (0..w).contains(&x) && (0..h).contains(&y) {
@@ -192,18 +234,66 @@ impl Board {
         }
     }
 
+    /// The places of `cell` in the plane the board is folded from, near the
+    /// board itself: the cell, and its images one seam away in each
+    /// direction that wraps ([`Board::locate`] takes each back to `cell`).
+    pub fn images(&self, cell: Cell) -> Vec<(i64, i64)> {
+        let (w, h) = (i64::from(self.width), i64::from(self.height));
+        let (x, y) = (i64::from(cell.x), i64::from(cell.y));
+        // The board itself first: on a tie the move is drawn the direct way.
+        let kx: &[i64] = if self.topology.wraps_files() {
+            &[0, -1, 1]
+        } else {
+            &[0]
+        };
+        let ky: &[i64] = if self.topology.wraps_ranks() {
+            &[0, -1, 1]
+        } else {
+            &[0]
+        };
+        let mut out = Vec::with_capacity(kx.len() * ky.len());
+        for &l in ky {
+            for &k in kx {
+                out.push(match self.topology {
+                    Topology::Mobius if k % 2 != 0 => (x + k * w, h - 1 - y),
+                    Topology::Klein if l % 2 != 0 => (w - 1 - x + k * w, y + l * h),
+                    _ => (x + k * w, y + l * h),
+                });
+            }
+        }
+        out
+    }
+
+    /// The shortest vector from `a` to a place of `b` ([`Board::images`]):
+    /// how a move from `a` to `b` is drawn, across a wrapping edge when
+    /// that is the short way.
+    pub fn shortest_vector(&self, a: Cell, b: Cell) -> (i64, i64) {
+        let (ax, ay) = (i64::from(a.x), i64::from(a.y));
+        self.images(b)
+            .into_iter()
+            .map(|(x, y)| (x - ax, y - ay))
+            .min_by_key(|&(dx, dy)| dx * dx + dy * dy)
+            .unwrap_or((0, 0))
+    }
+
     /// The squares move `m` reaches from square `s`, in order: the landing
     /// square of a leap; each square of a ride, until the edge, a removed
     /// square or the move's range stops it, or it wraps back onto `s`
-    /// (a ride passes over every square whether visited or not). The move
-    /// graph and the genetic solver's move slots are both read off this walk.
+    /// (a ride passes over every square whether visited or not). A lame
+    /// move is also stopped by a removed square (or the edge) on its path
+    /// ([`Move::path`]). A ride goes straight on in the plane the board is
+    /// folded from ([`Board::locate`]). The move graph and the genetic
+    /// solver's move slots are both read off this walk.
     pub fn ray<'b>(&'b self, s: u32, m: &Move) -> Ray<'b> {
+        let c = self.cell(s);
         Ray {
             board: self,
             from: s,
-            at: self.cell(s),
+            x: i64::from(c.x),
+            y: i64::from(c.y),
             dx: i64::from(m.dx),
             dy: i64::from(m.dy),
+            path: if m.lame { m.path() } else { Vec::new() },
             left: u64::from(m.range).min(u64::from(self.width) * u64::from(self.height)),
         }
     }
@@ -228,9 +318,13 @@ impl Board {
 pub struct Ray<'b> {
     board: &'b Board,
     from: u32,
-    at: Cell,
+    /// Where the ray is, in the plane the board is folded from.
+    x: i64,
+    y: i64,
     dx: i64,
     dy: i64,
+    /// A lame move's path, relative to each step's start.
+    path: Vec<(i32, i32)>,
     /// Steps still allowed: the move's range, and never more than the
     /// board's cells (a ride on a torus that never meets its own square).
     left: u64,
@@ -244,11 +338,20 @@ impl Iterator for Ray<'_> {
         if self.left == 0 {
             return None;
         }
-        let next = self.board.offset(self.at, self.dx, self.dy);
-        let t = next.and_then(|c| self.board.square_at(c));
-        match (next, t) {
-            (Some(c), Some(t)) if t != self.from => {
-                self.at = c;
+        let (x, y) = (self.x, self.y);
+        let open = |(px, py): &(i32, i32)| {
+            self.board
+                .locate(x + i64::from(*px), y + i64::from(*py))
+                .is_some_and(|c| self.board.is_square(c))
+        };
+        let t = (self.path.iter().all(open))
+            .then(|| self.board.locate(x + self.dx, y + self.dy))
+            .flatten()
+            .and_then(|c| self.board.square_at(c));
+        match t {
+            Some(t) if t != self.from => {
+                self.x += self.dx;
+                self.y += self.dy;
                 self.left -= 1;
                 Some(t)
             }
@@ -288,6 +391,32 @@ mod tests {
         assert_eq!(ride, [1, 2]);
         let diag: Vec<u32> = t.ray(0, &Move::ride(1, 2, u32::MAX)).collect();
         assert_eq!(diag.len(), 2);
+    }
+
+    #[test]
+    fn twisted_edges_reverse_the_other_axis() {
+        let m = Board::new(5, 4, Topology::Mobius, |_| true);
+        // Past the last file: back on the a-file, ranks reversed.
+        assert_eq!(m.offset(Cell::new(4, 0), 1, 0), Some(Cell::new(0, 3)));
+        assert_eq!(m.offset(Cell::new(0, 1), -1, 1), Some(Cell::new(4, 1)));
+        assert_eq!(m.offset(Cell::new(0, 0), 0, -1), None);
+        // Twice round is the identity.
+        assert_eq!(m.offset(Cell::new(2, 1), 10, 0), Some(Cell::new(2, 1)));
+        let k = Board::new(5, 4, Topology::Klein, |_| true);
+        assert_eq!(k.offset(Cell::new(1, 3), 0, 1), Some(Cell::new(3, 0)));
+        assert_eq!(k.offset(Cell::new(0, 0), -1, 0), Some(Cell::new(4, 0)));
+        assert_eq!(k.offset(Cell::new(1, 0), 1, -1), Some(Cell::new(2, 3)));
+        for b in [&m, &k] {
+            for s in 0..b.len() as u32 {
+                let c = b.cell(s);
+                for (x, y) in b.images(c) {
+                    assert_eq!(b.locate(x, y), Some(c), "{} {c}", b.describe());
+                }
+            }
+        }
+        // The short way from the last file to the first crosses the seam.
+        assert_eq!(m.shortest_vector(Cell::new(4, 0), Cell::new(0, 3)), (1, 0));
+        assert_eq!(k.shortest_vector(Cell::new(1, 3), Cell::new(3, 0)), (0, 1));
     }
 
     #[test]

@@ -12,6 +12,9 @@ pub struct Move {
     /// How many times the step may repeat: 1 for a leap, `UNLIMITED` for a
     /// rider with no cap.
     pub range: u32,
+    /// Lame (Betza's `n`): a removed square on the move's path blocks it
+    /// (see [`Move::path`]).
+    pub lame: bool,
 }
 
 /// `range` of a rider with no maximum distance.
@@ -20,12 +23,48 @@ pub const UNLIMITED: u32 = u32::MAX;
 impl Move {
     /// A single leap by (dx, dy).
     pub fn leap(dx: i32, dy: i32) -> Move {
-        Move { dx, dy, range: 1 }
+        Move::ride(dx, dy, 1)
     }
 
     /// A slide by repeated (dx, dy) steps, at most `range` of them.
     pub fn ride(dx: i32, dy: i32, range: u32) -> Move {
-        Move { dx, dy, range }
+        Move {
+            dx,
+            dy,
+            range,
+            lame: false,
+        }
+    }
+
+    /// The steps a lame move's leap passes over, relative to where it starts
+    /// (the leap's own target excluded): for an orthogonal or diagonal leap
+    /// the squares between; for an oblique leap the orthogonal steps along
+    /// the longer leg first, then the diagonal ones — so the knight's (1,2)
+    /// passes (0,1), as the xiangqi horse does.
+    pub fn path(&self) -> Vec<(i32, i32)> {
+        let (ax, ay) = (self.dx.abs(), self.dy.abs());
+        let (sx, sy) = (self.dx.signum(), self.dy.signum());
+        let (long, short) = (ax.max(ay), ax.min(ay));
+        let mut out = Vec::new();
+        let (mut x, mut y) = (0, 0);
+        // Orthogonal steps along the longer leg: long − short of them (none
+        // for a diagonal leap).
+        for _ in 0..long - short {
+            if ax >= ay {
+                x += sx;
+            } else {
+                y += sy;
+            }
+            out.push((x, y));
+        }
+        // Then the diagonal steps, but the last lands on the target.
+        for _ in 0..short {
+            x += sx;
+            y += sy;
+            out.push((x, y));
+        }
+        out.pop();
+        out
     }
 
     /// True for a rider (more than one step allowed).
@@ -48,10 +87,21 @@ impl Piece {
         p
     }
 
-    /// Appends moves not already present (the union of move sets).
+    /// Appends moves not already present (the union of move sets), in time
+    /// linear in the moves (long `jumps` lists are hashed).
     pub fn extend(&mut self, moves: impl IntoIterator<Item = Move>) {
+        let moves = moves.into_iter();
+        if self.moves.len() + moves.size_hint().1.unwrap_or(usize::MAX) <= 32 {
+            for m in moves {
+                if !self.moves.contains(&m) {
+                    self.moves.push(m);
+                }
+            }
+            return;
+        }
+        let mut seen: std::collections::HashSet<Move> = self.moves.iter().copied().collect();
         for m in moves {
-            if !self.moves.contains(&m) {
+            if seen.insert(m) {
                 self.moves.push(m);
             }
         }
@@ -94,7 +144,7 @@ impl Piece {
             }
         }
         images.sort_by(|&p, &q| compass_cmp(p, q));
-        Piece::new(images.into_iter().map(|(dx, dy)| Move { dx, dy, range }))
+        Piece::new(images.into_iter().map(|(dx, dy)| Move::ride(dx, dy, range)))
     }
 }
 
@@ -114,10 +164,13 @@ impl fmt::Display for Piece {
         let parts: Vec<String> = self
             .moves
             .iter()
-            .map(|m| match m.range {
-                1 => format!("({},{})", m.dx, m.dy),
-                UNLIMITED => format!("({},{})*", m.dx, m.dy),
-                k => format!("({},{})*{k}", m.dx, m.dy),
+            .map(|m| {
+                let lame = if m.lame { "n" } else { "" };
+                match m.range {
+                    1 => format!("{lame}({},{})", m.dx, m.dy),
+                    UNLIMITED => format!("{lame}({},{})*", m.dx, m.dy),
+                    k => format!("{lame}({},{})*{k}", m.dx, m.dy),
+                }
             })
             .collect();
         f.write_str(&parts.join(" "))
@@ -142,6 +195,18 @@ mod tests {
             vectors(&Piece::leaper(1, 1, 1)),
             [(1, 1), (1, -1), (-1, -1), (-1, 1)]
         );
+    }
+
+    #[test]
+    fn lame_paths_step_orthogonally_then_diagonally() {
+        assert_eq!(Move::leap(1, 2).path(), [(0, 1)]);
+        assert_eq!(Move::leap(-2, 1).path(), [(-1, 0)]);
+        assert_eq!(Move::leap(1, 3).path(), [(0, 1), (0, 2)]);
+        assert_eq!(Move::leap(2, -3).path(), [(0, -1), (1, -2)]);
+        assert_eq!(Move::leap(0, 3).path(), [(0, 1), (0, 2)]);
+        assert_eq!(Move::leap(2, 2).path(), [(1, 1)]);
+        assert!(Move::leap(1, 1).path().is_empty());
+        assert!(Move::leap(0, 1).path().is_empty());
     }
 
     #[test]

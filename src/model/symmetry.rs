@@ -70,23 +70,28 @@ impl Transform {
 /// The transforms that map `board` and `piece` onto themselves, identity first.
 pub fn symmetries(board: &Board, piece: &Piece) -> Vec<Transform> {
     let (w, h) = (board.width(), board.height());
-    let mut moves: Vec<(i32, i32, u32)> = piece
+    let mut moves: Vec<(i32, i32, u32, bool)> = piece
         .moves()
         .iter()
-        .map(|m| (m.dx, m.dy, m.range))
+        .map(|m| (m.dx, m.dy, m.range, m.lame))
         .collect();
     moves.sort_unstable();
     moves.dedup();
     Transform::all()
         .filter(|t| {
-            if t.swap && (w != h || board.topology() == Topology::Cylinder) {
+            // Swapping files and ranks needs both to wrap alike.
+            if t.swap
+                && (w != h
+                    || board.topology().wraps_files() != board.topology().wraps_ranks()
+                    || matches!(board.topology(), Topology::Mobius | Topology::Klein))
+            {
                 return false;
             }
-            let mut images: Vec<(i32, i32, u32)> = moves
+            let mut images: Vec<(i32, i32, u32, bool)> = moves
                 .iter()
-                .map(|&(dx, dy, r)| {
+                .map(|&(dx, dy, r, lame)| {
                     let (x, y) = t.vector(dx, dy);
-                    (x, y, r)
+                    (x, y, r, lame)
                 })
                 .collect();
             images.sort_unstable();

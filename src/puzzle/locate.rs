@@ -196,21 +196,22 @@ impl Locator {
             .map(|l| l.content)
     }
 
-    /// Offset of the content of the map entry `key` inside the field `map`
-    /// (the map is at depth 2 inside `Puzzle(...)`).
-    pub fn map_value(&self, key: &str) -> Option<usize> {
-        self.literals
-            .iter()
-            .find(|l| l.depth == 2 && !l.is_key && l.key.as_deref() == Some(key))
-            .map(|l| l.content)
-    }
-
-    /// Offset of the content of the map key `key` at depth 2.
-    pub fn map_key(&self, key: &str) -> Option<usize> {
-        self.literals
-            .iter()
-            .find(|l| l.depth == 2 && l.is_key && l.raw == key)
-            .map(|l| l.content)
+    /// Every map entry at depth 2 (the `pieces` map): its key's text and the
+    /// offsets of the key's and the value's contents. The first of a
+    /// repeated key wins. One pass, for files with many entries.
+    pub fn map_entries(&self) -> std::collections::HashMap<&str, (usize, usize)> {
+        let mut out = std::collections::HashMap::new();
+        let mut key: Option<(&str, usize)> = None;
+        for l in self.literals.iter().filter(|l| l.depth == 2) {
+            if l.is_key {
+                key = Some((l.raw.as_str(), l.content));
+            } else if let Some((k, at)) = key.take()
+                && l.key.as_deref() == Some(k)
+            {
+                out.entry(k).or_insert((at, l.content));
+            }
+        }
+        out
     }
 }
 
@@ -234,9 +235,10 @@ Puzzle(
         assert_eq!(at(l.field("name")), Some("N\","));
         assert_eq!(at(l.field("board")), Some("\n  "));
         assert_eq!(at(l.field("piece")), Some("c\","));
-        assert_eq!(at(l.map_value("c")), Some("k |"));
-        assert_eq!(at(l.map_value("k")), Some("lea"));
-        assert_eq!(at(l.map_key("c")), Some("c\":"));
+        let e = l.map_entries();
+        assert_eq!(at(e.get("c").map(|e| e.1)), Some("k |"));
+        assert_eq!(at(e.get("k").map(|e| e.1)), Some("lea"));
+        assert_eq!(at(e.get("c").map(|e| e.0)), Some("c\":"));
     }
 
     #[test]

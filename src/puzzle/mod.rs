@@ -5,14 +5,17 @@
 use std::fmt;
 use std::path::Path;
 
+pub mod betza;
+mod board;
 pub mod lang;
 mod locate;
+mod piece;
 
 use serde::Deserialize;
 use serde::de::{MapAccess, Visitor};
 
 use crate::budget;
-use crate::error::{Error, Span};
+use crate::error::{Error, Span, escape_controls};
 use crate::halt::Halt;
 use crate::model::{Board, MoveGraph, Piece};
 use crate::solve::genetic::{self, GeneticOptions};
@@ -44,8 +47,9 @@ impl<'de> Deserialize<'de> for PieceMap {
             }
             fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<PieceMap, A::Error> {
                 let mut out: Vec<(String, String)> = Vec::new();
+                let mut names = std::collections::HashSet::new();
                 while let Some((k, v)) = map.next_entry::<String, String>()? {
-                    if out.iter().any(|(name, _)| *name == k) {
+                    if !names.insert(k.clone()) {
                         return Err(serde::de::Error::custom(format!(
                             "duplicate piece name `{k}` in `pieces`"
                         )));
@@ -107,7 +111,43 @@ pub struct Puzzle {
     pub file: String,
     /// The file's text, for messages about it after loading.
     pub text: String,
+    start_span: Option<Span>,
     end_span: Option<Span>,
+}
+
+/// The most bytes a puzzle file may have: room for the largest picture
+/// board (4096 lines of 4096 squares), and a bound on what reading costs.
+pub const MAX_FILE_BYTES: u64 = 32 << 20;
+
+/// How standard input is named in messages.
+pub const STDIN_NAME: &str = "<stdin>";
+
+/// Reads all of `r`, but refuses more than [`MAX_FILE_BYTES`].
+fn read_capped(r: impl std::io::Read, file: &str) -> Result<Vec<u8>, Error> {
+    use std::io::Read;
+    let mut bytes = Vec::new();
+    r.take(MAX_FILE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| Error::whole_file(file, format!("cannot read the file: {e}")))?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err(too_big(file, bytes.len() as u64));
+    }
+    Ok(bytes)
+}
+
+fn too_big(file: &str, len: u64) -> Error {
+    let size = if len > MAX_FILE_BYTES && file == STDIN_NAME {
+        format!("more than {}", budget::bytes(MAX_FILE_BYTES))
+    } else {
+        format!("{} ({len} bytes)", budget::bytes_over(len, MAX_FILE_BYTES))
+    };
+    Error::whole_file(
+        file,
+        format!(
+            "is {size}; a puzzle file may have at most {}",
+            budget::bytes(MAX_FILE_BYTES)
+        ),
+    )
 }
 
 /// The RON options the puzzle file is read with: `Some(..)` may be left out
@@ -119,17 +159,37 @@ fn ron_options() -> ron::Options {
 }
 
 impl Puzzle {
-    /// Reads and checks the puzzle file at `path`.
+    /// Reads and checks the puzzle file at `path`; `-` reads standard input.
+    ///
+    /// Only a regular file (or standard input) is read, and at most
+    /// [`MAX_FILE_BYTES`] of it: a directory, a device or a FIFO is refused
+    /// before it is opened, so nothing blocks or reads forever.
     pub fn load(path: &Path) -> Result<Puzzle, Error> {
-        let file = path.display().to_string();
-        if path.is_dir() {
-            return Err(Error::whole_file(
-                &file,
-                "is a directory, not a puzzle file",
-            ));
-        }
-        let bytes = std::fs::read(path)
-            .map_err(|e| Error::whole_file(&file, format!("cannot read the file: {e}")))?;
+        let (file, bytes) = if path.as_os_str() == "-" {
+            let file = STDIN_NAME.to_string();
+            let bytes = read_capped(std::io::stdin().lock(), &file)?;
+            (file, bytes)
+        } else {
+            let file = path.display().to_string();
+            let meta = std::fs::metadata(path)
+                .map_err(|e| Error::whole_file(&file, format!("cannot read the file: {e}")))?;
+            if !meta.is_file() {
+                return Err(Error::whole_file(
+                    &file,
+                    format!(
+                        "is {}, not a puzzle file (`-` reads standard input)",
+                        crate::output::kind_of(&meta)
+                    ),
+                ));
+            }
+            if meta.len() > MAX_FILE_BYTES {
+                return Err(too_big(&file, meta.len()));
+            }
+            let f = std::fs::File::open(path)
+                .map_err(|e| Error::whole_file(&file, format!("cannot read the file: {e}")))?;
+            let bytes = read_capped(f, &file)?;
+            (file, bytes)
+        };
         let text = match String::from_utf8(bytes) {
             Ok(t) => t,
             Err(e) => {
@@ -150,6 +210,8 @@ impl Puzzle {
 
     /// Checks the puzzle text `text`, which came from `file` (for messages).
     pub fn parse(file: &str, text: &str) -> Result<Puzzle, Error> {
+        // A byte-order mark, as some editors write, is not part of the text.
+        let text = text.strip_prefix('\u{FEFF}').unwrap_or(text);
         if is_blank(text) {
             return Err(Error::whole_file(
                 file,
@@ -167,14 +229,22 @@ impl Puzzle {
             if e.span.end.line == e.span.start.line && e.span.end.col > e.span.start.col {
                 err.width = e.span.end.col - e.span.start.col;
             }
+            as_written(&mut err);
             err
         })?;
         let loc = Locator::new(text);
-        let lang_err = |e: LangError| Error::at(file, text, e.span, e.message);
+        let lang_err = |e: LangError| {
+            let err = Error::at(file, text, e.span, e.message);
+            match e.help {
+                Some(h) => err.with_help(h),
+                None => err,
+            }
+        };
 
         let board_base = loc.field("board").unwrap_or(0);
         let board = lang::parse_board(&doc.board, board_base).map_err(lang_err)?;
 
+        let entries = loc.map_entries();
         let defs: Vec<PieceDef> = doc
             .pieces
             .0
@@ -182,15 +252,13 @@ impl Puzzle {
             .map(|(name, expr)| PieceDef {
                 name: name.clone(),
                 text: expr.clone(),
-                base: loc.map_value(name).unwrap_or(0),
+                base: entries.get(name.as_str()).map_or(0, |e| e.1),
             })
             .collect();
-        for d in &defs {
-            lang::resolve_piece(&d.name, loc.map_key(&d.name).unwrap_or(d.base), &defs)
-                .map_err(lang_err)?;
-        }
+        // Each definition is resolved once, however often it is used.
+        let mut pieces = lang::Resolver::new(&defs).map_err(lang_err)?;
         let piece_base = loc.field("piece").unwrap_or(0);
-        let piece = lang::resolve_piece(&doc.piece, piece_base, &defs).map_err(lang_err)?;
+        let piece = pieces.piece(&doc.piece, piece_base).map_err(lang_err)?;
         let need = MoveGraph::estimate_bytes(&board, &piece);
         if need > budget::GRAPH {
             return Err(Error::at(
@@ -230,8 +298,19 @@ impl Puzzle {
                     }
                 }
             };
-        let (start, _) = square("start", &doc.start)?;
+        let (start, start_span) = square("start", &doc.start)?;
         let (end, end_span) = square("end", &doc.end)?;
+        if let SolverSpec::Backtrack(o) = &doc.solver
+            && o.node_limit == Some(0)
+        {
+            let (a, b) = loc.field_value("node_limit", 2).unwrap_or((0, 0));
+            return Err(Error::at(
+                file,
+                text,
+                Span::new(a, b),
+                "`node_limit` must be at least 1: the search counts the start square as its first node",
+            ));
+        }
         let closed = doc.tour == TourKind::Closed;
         let name = doc.name.unwrap_or_else(|| {
             Path::new(file).file_stem().map_or_else(
@@ -240,21 +319,67 @@ impl Puzzle {
             )
         });
         let p = Puzzle {
-            name,
+            // Shown in output: never raw control characters.
+            name: escape_controls(&name).into_owned(),
             board,
             piece,
             board_text: doc.board.trim().to_string(),
-            piece_text: doc.piece.trim().to_string(),
+            piece_text: escape_controls(doc.piece.trim()).into_owned(),
             goal: Goal { closed, start, end },
             solver: doc.solver,
             seed: doc.seed,
             save: doc.save,
             file: file.to_string(),
             text: text.to_string(),
+            start_span,
             end_span,
         };
         p.check_end()?;
+        p.check_start_end(None)?;
         Ok(p)
+    }
+
+    /// An open tour of more than one square cannot start and end on the
+    /// same square: refused, naming both places (`flag` when the start came
+    /// from the command line).
+    fn check_start_end(&self, flag: Option<&str>) -> Result<(), Error> {
+        let (Some(start), Some(end)) = (self.goal.start, self.goal.end) else {
+            return Ok(());
+        };
+        if self.goal.closed || start != end || self.board.len() == 1 {
+            return Ok(());
+        }
+        let square = self.board.name(start);
+        let why =
+            "an open tour cannot start and end on the same square (a closed tour has no `end`)";
+        let end_at = |span: Span| Error::at(&self.file, &self.text, span, "");
+        match (flag, self.start_span, self.end_span) {
+            (Some(flag), _, Some(end)) => {
+                let e = end_at(end);
+                Err(Error::flag(
+                    flag,
+                    &square,
+                    Span::new(0, square.len()),
+                    format!(
+                        "{square} is the puzzle's `end` too ({}:{}:{}): {why}",
+                        e.file, e.line, e.col
+                    ),
+                ))
+            }
+            (None, Some(start), Some(end)) => {
+                let s = end_at(start);
+                Err(Error::at(
+                    &self.file,
+                    &self.text,
+                    end,
+                    format!(
+                        "`end` is {square}, the same square as `start` (line {}, column {}): {why}",
+                        s.line, s.col
+                    ),
+                ))
+            }
+            _ => Ok(()),
+        }
     }
 
     fn check_end(&self) -> Result<(), Error> {
@@ -279,9 +404,10 @@ impl Puzzle {
             return Ok(());
         }
         let s = lang::parse_square(value, 0, &self.board)
-            .map_err(|e| Error::at("--start", value, e.span, e.message))?;
+            .map_err(|e| Error::flag("--start", value, e.span, e.message))?;
         self.goal.start = Some(s);
-        Ok(())
+        self.start_span = None;
+        self.check_start_end(Some("--start"))
     }
 
     /// Asks for a closed tour (the `--closed` flag).
@@ -358,6 +484,25 @@ fn is_blank(text: &str) -> bool {
     }
 }
 
+/// A message that ends by quoting a number as the program read it (`not
+/// inf` for `1e400`) quotes it as the file writes it instead.
+fn as_written(err: &mut Error) {
+    let written: String = err
+        .source_line
+        .chars()
+        .skip(err.col.saturating_sub(1))
+        .take(err.width)
+        .collect();
+    for read in ["inf", "-inf", "NaN"] {
+        if let Some(head) = err.message.strip_suffix(&format!(" not {read}"))
+            && !written.is_empty()
+        {
+            err.message = format!("{head} not {written}");
+            return;
+        }
+    }
+}
+
 /// RON's messages, with the common ones made friendlier.
 fn ron_message(code: &ron::error::Error) -> String {
     use ron::error::Error as E;
@@ -376,6 +521,7 @@ fn ron_message(code: &ron::error::Error) -> String {
                 .join(", ")
         ),
         E::DuplicateStructField { field, .. } => format!("field `{field}` is given twice"),
+        E::IntegerOutOfBounds => "number out of range for this field".to_string(),
         other => other.to_string(),
     }
 }

@@ -659,6 +659,14 @@ mod tests {
     use super::*;
 
     #[test]
+    fn thousands_separators() {
+        assert_eq!(thousands(0), "0");
+        assert_eq!(thousands(999), "999");
+        assert_eq!(thousands(1000), "1,000");
+        assert_eq!(thousands(24105743), "24,105,743");
+    }
+
+    #[test]
     fn json_arrays_list_every_square() {
         let b = Board::rectangle(30, 4);
         let piece = Piece::leaper(1, 2, 1);

@@ -52,7 +52,7 @@ impl Solver for BacktrackOptions {
         let started = Instant::now();
         let (g, goal) = (task.graph, &task.goal);
         let limits = run.limits.with_nodes(self.node_limit);
-        let obs = run.observer;
+        let mut obs = run.observer;
         // Target lists take a second and hundreds of megabytes on the
         // largest boards: built under the limits.
         let setup = || -> Result<Option<Pruned>, Stop> {
@@ -88,8 +88,8 @@ impl Solver for BacktrackOptions {
             let mut goal_s = *goal;
             goal_s.start = Some(s);
             let r = match pruned.as_mut() {
-                None => given(g, &goal_s, &mut search, obs, &mut stats),
-                Some(p) => p.search(g, &goal_s, &mut search, obs, &mut stats),
+                None => given(g, &goal_s, &mut search, &mut obs, &mut stats),
+                Some(p) => p.search(g, &goal_s, &mut search, &mut obs, &mut stats),
             };
             match r {
                 Search::Found(t) => {
@@ -231,6 +231,11 @@ fn given<O: Observer>(
     let mut nodes = stats.nodes;
     let mut backtracks = stats.backtracks;
 
+    // The budget is looked at before each node is entered: a limit of n
+    // enters n nodes, and the n-th is still checked for a tour.
+    if let Err(stop) = run.tick(nodes) {
+        return Search::Stopped(stop, Vec::new());
+    }
     visited[start as usize] = true;
     path.push(start);
     pos[0] = off[start as usize];
@@ -263,15 +268,15 @@ fn given<O: Observer>(
             }
             pos[d] = p;
             if next != u32::MAX {
+                if let Err(stop) = run.tick(nodes) {
+                    break Search::Stopped(stop, Vec::new());
+                }
                 visited[next as usize] = true;
                 path.push(next);
                 pos[d + 1] = off[next as usize];
                 nodes += 1;
                 best.reached(path.len());
                 obs.event(Event::Advance, &path);
-                if let Err(stop) = run.tick(nodes) {
-                    break Search::Stopped(stop, Vec::new());
-                }
                 continue;
             }
         }
@@ -445,6 +450,10 @@ impl Pruned {
             }};
         }
 
+        // As in `given`: the budget before each node.
+        if let Err(stop) = run.tick(nodes) {
+            return Search::Stopped(stop, Vec::new());
+        }
         enter!(start);
         nodes += 1;
         obs.event(Event::Advance, &path);
@@ -513,14 +522,14 @@ impl Pruned {
             if c < cands.len() {
                 cur[d] = c + 1;
                 let t = cands[c];
+                if let Err(stop) = run.tick(nodes) {
+                    break Search::Stopped(stop, Vec::new());
+                }
                 enter!(t);
                 nodes += 1;
                 best.reached(path.len());
                 obs.event(Event::Advance, &path);
                 need_cands = true;
-                if let Err(stop) = run.tick(nodes) {
-                    break Search::Stopped(stop, Vec::new());
-                }
                 continue;
             }
             // No candidate left at depth d: drop its list and step back.

@@ -720,7 +720,7 @@ pub fn solve_with<O: Observer>(
     let started = Instant::now();
     let (g, goal, seed) = (task.graph, &task.goal, task.seed);
     let limits = &run.limits;
-    let obs = run.observer;
+    let mut obs = run.observer;
     let params = Params {
         population: params.population.max(1),
         elitism: params.elitism.min(params.population.max(1)),

@@ -162,19 +162,20 @@ impl<'t> Task<'t> {
 }
 
 /// How to run a solver: the limits it obeys, where it publishes progress,
-/// and who watches its search.
+/// and who watches its search (an observer, or `&mut` one: a borrowed
+/// observer observes too).
 pub struct Run<'r, O> {
     /// When to stop.
     pub limits: Limits<'r>,
     /// Where to publish progress.
     pub progress: &'r Progress,
     /// Who is told every search event.
-    pub observer: &'r mut O,
+    pub observer: O,
 }
 
 impl<'r, O: Observer> Run<'r, O> {
     /// A run with `limits`, publishing into `progress`, watched by `observer`.
-    pub fn new(limits: Limits<'r>, progress: &'r Progress, observer: &'r mut O) -> Run<'r, O> {
+    pub fn new(limits: Limits<'r>, progress: &'r Progress, observer: O) -> Run<'r, O> {
         Run {
             limits,
             progress,
@@ -183,11 +184,11 @@ impl<'r, O: Observer> Run<'r, O> {
     }
 
     /// The same run, borrowed for one stage of a longer one.
-    pub fn reborrow(&mut self) -> Run<'_, O> {
+    pub fn reborrow(&mut self) -> Run<'_, &mut O> {
         Run {
             limits: self.limits,
             progress: self.progress,
-            observer: &mut *self.observer,
+            observer: &mut self.observer,
         }
     }
 }
@@ -204,10 +205,7 @@ pub trait Solver {
     /// one (for examples and tests).
     fn solve_quietly(&self, task: &Task<'_>) -> Report {
         let progress = Progress::new();
-        self.solve(
-            task,
-            Run::new(Limits::none(), &progress, &mut event::NoObserver),
-        )
+        self.solve(task, Run::new(Limits::none(), &progress, event::NoObserver))
     }
 }
 

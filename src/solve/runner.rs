@@ -88,8 +88,7 @@ pub const PROOFS_BESIDE: usize = 1 << 18;
 /// let p = Puzzle::parse("k.ron", r#"Puzzle(board: "5x5", piece: "knight", start: "a1")"#).unwrap();
 /// let Ok(g) = p.graph(&Never);
 /// let progress = Progress::new();
-/// let mut quiet = NoObserver;
-/// let run = Run::new(Limits::none(), &progress, &mut quiet);
+/// let run = Run::new(Limits::none(), &progress, NoObserver);
 /// let report = engine::solve::runner::solve(&p, &g, run).unwrap();
 /// let Outcome::Found(tour) = report.outcome else { panic!() };
 /// assert!(engine::verify::verify(&p.board, &p.piece, &p.goal, &tour).is_ok());
@@ -97,7 +96,7 @@ pub const PROOFS_BESIDE: usize = 1 << 18;
 pub fn solve<O: Observer>(
     puzzle: &Puzzle,
     graph: &MoveGraph,
-    run: Run<'_, O>,
+    mut run: Run<'_, O>,
 ) -> Result<Report, InvalidTour> {
     let started = Instant::now();
     let task = puzzle.task(graph);
@@ -147,7 +146,7 @@ pub fn solve<O: Observer>(
             let beside = Run {
                 limits: limits.with_cancel(&cancel),
                 progress: run.progress,
-                observer: &mut *run.observer,
+                observer: &mut run.observer,
             };
             let report = search(puzzle, &task, beside);
             if matches!(report.outcome, Outcome::Found(_)) {

@@ -438,7 +438,7 @@ struct Engine<'r, A, B, W, O> {
     rng: ChaCha8Rng,
     limits: Limits<'r>,
     progress: &'r Progress,
-    obs: &'r mut O,
+    obs: O,
     nodes: u64,
     cadence: Cadence,
     repairs: u64,
@@ -947,7 +947,7 @@ impl<'r, A: Adjacent, B: Adjacent, W: Word, O: Observer> Engine<'r, A, B, W, O> 
             &self.dist,
             &mut budget,
             &mut self.rng,
-            self.obs,
+            &mut self.obs,
         );
         self.rotations += r.unwrap_or(0);
         r.is_some()
@@ -1040,7 +1040,7 @@ impl<'r, A: Adjacent, B: Adjacent, W: Word, O: Observer> Engine<'r, A, B, W, O> 
                 dist,
                 &mut budget,
                 &mut self.rng,
-                self.obs,
+                &mut self.obs,
             );
             self.rotations += r.unwrap_or(0);
             if r.is_some() {

@@ -252,7 +252,9 @@ impl MoveGraph {
         if board.is_full()
             && board.topology() == Topology::Plain
             && moves.len() <= 8
-            && moves.iter().all(|m| m.range == 1 && (m.dx, m.dy) != (0, 0))
+            && moves
+                .iter()
+                .all(|m| m.range == 1 && !m.lame && (m.dx, m.dy) != (0, 0))
         {
             let v: Vec<(i32, i32)> = moves.iter().map(|m| (m.dx, m.dy)).collect();
             return Ok(MoveGraph::leaper(board.width(), board.height(), v));
@@ -278,11 +280,16 @@ impl MoveGraph {
         // Every move's opposite is a move with the same range: then each
         // ray can be run backwards over the same squares, so every move can
         // be made back and there is nothing to compare.
-        let opposites = moves.iter().all(|m| {
-            moves
-                .iter()
-                .any(|o| (o.dx, o.dy, o.range) == (-m.dx, -m.dy, m.range))
-        });
+        // (A lame move's way back passes other squares, and across a
+        // twisted seam a move's way back is its mirror image: compare.)
+        let untwisted = !matches!(board.topology(), Topology::Mobius | Topology::Klein);
+        let opposites = untwisted
+            && moves.iter().all(|m| {
+                !m.lame
+                    && moves
+                        .iter()
+                        .any(|o| (o.dx, o.dy, o.range, o.lame) == (-m.dx, -m.dy, m.range, false))
+            });
         if opposites {
             return Ok(MoveGraph {
                 repr: Repr::Lists(Lists { offsets, targets }),
@@ -662,6 +669,9 @@ mod tests {
             Board::new(5, 4, Topology::Cylinder, |c| c != Cell::new(2, 1)),
             Board::new(4, 4, Topology::Torus, |_| true),
             Board::new(7, 1, Topology::Plain, |c| c.x != 3),
+            Board::new(2, 4, Topology::Mobius, |_| true),
+            Board::new(5, 4, Topology::Mobius, |c| c != Cell::new(1, 1)),
+            Board::new(4, 5, Topology::Klein, |_| true),
         ];
         let pieces = [
             Piece::leaper(1, 2, 1),
@@ -670,6 +680,14 @@ mod tests {
             Piece::new([Move::leap(1, 0), Move::leap(0, 2)]),
             Piece::new([Move::leap(1, 0), Move::leap(-1, 0), Move::leap(0, 1)]),
             Piece::leaper(0, 1, 1).union(&Piece::leaper(0, 1, 2)),
+            // Opposite moves, but not mirror-symmetric: on a twisted board
+            // a move's way back across the seam is its mirror image.
+            Piece::new([
+                Move::leap(1, 1),
+                Move::leap(-1, -1),
+                Move::leap(1, 0),
+                Move::leap(-1, 0),
+            ]),
         ];
         for b in &boards {
             for p in &pieces {
@@ -680,6 +698,58 @@ mod tests {
                     "{p} on {}",
                     b.describe()
                 );
+            }
+        }
+    }
+
+    /// The graph's targets are exactly the squares the verifier's own
+    /// geometry allows, on boards with holes and every topology (the
+    /// twisted ones included), for lame and plain leaps and riders.
+    #[test]
+    fn targets_agree_with_the_verifier() {
+        let lame = |p: Piece| Piece::new(p.moves().iter().map(|m| Move { lame: true, ..*m }));
+        let pieces = [
+            lame(Piece::leaper(1, 2, 1)),
+            lame(Piece::leaper(2, 3, 1)),
+            lame(Piece::leaper(0, 2, 1)),
+            lame(Piece::leaper(2, 2, 1)),
+            lame(Piece::leaper(1, 2, 3)),
+            Piece::leaper(1, 2, 1),
+            Piece::leaper(0, 1, crate::model::UNLIMITED),
+            Piece::leaper(1, 1, 3),
+            Piece::new([Move::leap(1, 2), Move::ride(2, 1, 4)]),
+        ];
+        let topologies = [
+            Topology::Plain,
+            Topology::Cylinder,
+            Topology::Torus,
+            Topology::Mobius,
+            Topology::Klein,
+        ];
+        for (w, h) in [(5u32, 5u32), (7, 6), (4, 3)] {
+            for (seed, topology) in (0..10u32).zip(topologies.iter().cycle()) {
+                let board = Board::new(w, h, *topology, |c| {
+                    (c.x * 7 + c.y * 13 + seed * 5) % 6 != 0
+                });
+                for p in &pieces {
+                    let g = build(&board, p);
+                    for s in 0..board.len() as u32 {
+                        let mut mine: Vec<u32> = g.neighbours(s).collect();
+                        mine.sort_unstable();
+                        let theirs: Vec<u32> = (0..board.len() as u32)
+                            .filter(|&t| {
+                                crate::verify::legal(&board, p, board.cell(s), board.cell(t))
+                            })
+                            .collect();
+                        assert_eq!(
+                            mine,
+                            theirs,
+                            "{p} on {} at {}",
+                            board.describe(),
+                            board.name(s)
+                        );
+                    }
+                }
             }
         }
     }

@@ -1,0 +1,57 @@
+#!/usr/bin/env python3
+"""Times the hot loops of two `engine` binaries side by side, alternating runs.
+
+Usage: benches/side_by_side.py OLD_ENGINE NEW_ENGINE [RUNS]
+
+Each case is run RUNS times per binary (default 9), in alternating order, and the
+solver's own time is read from its output (`stats.time_ms` of `run --format json`,
+the time on `count`'s summary line), so parsing and printing are left out.
+"""
+import json
+import statistics
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+CASES = {
+    "depth-first search, js-order 8x8": (
+        ["run", str(ROOT / "puzzles/js-order8x8.ron"), "--quiet", "--format", "json"], "run"),
+    "Warnsdorff 1000x1000 open": (
+        ["run", str(ROOT / "puzzles/knight1000.ron"), "--quiet", "--format", "json"], "run"),
+    "count 6x6 open, 1 thread": (
+        ["count", str(ROOT / "puzzles/count-knight6x6.ron"), "--quiet", "--threads", "1"], "count"),
+}
+
+
+def measure(binary, args, kind):
+    """The solver's time in ms and its node count, from one run."""
+    out = subprocess.run([binary] + args, capture_output=True, text=True).stdout
+    if kind == "run":
+        v = json.loads(out)
+        return v["stats"]["time_ms"], v["stats"]["nodes"]
+    line = next(l for l in out.splitlines() if l.startswith("count:"))
+    parts = [p.strip() for p in line.split("\u00b7")]
+    value, unit = parts[-1].split()
+    ms = float(value) * {"s": 1000.0, "ms": 1.0, "\u00b5s": 0.001}[unit]
+    return ms, int(parts[-2].split()[0])
+
+
+def main():
+    old, new = sys.argv[1], sys.argv[2]
+    runs = int(sys.argv[3]) if len(sys.argv) > 3 else 9
+    for name, (args, kind) in CASES.items():
+        times = {old: [], new: []}
+        nodes = {}
+        for i in range(runs):
+            for b in ((old, new) if i % 2 == 0 else (new, old)):
+                ms, nodes[b] = measure(b, args, kind)
+                times[b].append(ms)
+        o, n = statistics.median(times[old]), statistics.median(times[new])
+        print(f"{name}: old median {o:.1f} ms (min {min(times[old]):.1f}), "
+              f"new median {n:.1f} ms (min {min(times[new]):.1f}), new/old {n / o:.3f}; "
+              f"nodes {nodes[old]} / {nodes[new]}")
+
+
+if __name__ == "__main__":
+    main()

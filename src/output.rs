@@ -1,0 +1,362 @@
+//! Output files written whole or not at all.
+//!
+//! The contract of [`PendingFile`]:
+//!
+//! - [`PendingFile::create`] checks, before any work is done, that a file
+//!   can be created beside the target (in the same directory); it leaves
+//!   nothing on disk.
+//! - [`PendingFile::write`] writes the content to a temporary file in that
+//!   directory (named `.<target name>.<random>.part`), and only when the
+//!   content is complete and flushed renames it onto the target. The rename
+//!   replaces the target at once: anyone reading it sees the old file or the
+//!   new one, never a part.
+//! - When the writing fails (the closure returns an error, or writing,
+//!   flushing or renaming fails) or panics, the temporary file is removed
+//!   and the target is left as it was: never created, or unchanged.
+//! - [`discard_pending`] removes every temporary file still being written,
+//!   for a process about to exit without unwinding (a second Ctrl-C).
+//! - The target is a regular file or does not exist yet: a directory, a
+//!   device, a FIFO or a socket is refused by [`PendingFile::create`]. A
+//!   symbolic link is followed: the file it points to is replaced and the
+//!   link stays; a link to nothing is refused.
+//! - A temporary file is locked while it is written. A process killed
+//!   outright (SIGKILL, a power cut) cannot remove its own, so the next
+//!   write to the same target removes the temporaries of that target that
+//!   no process holds and that have not changed for a minute.
+//!
+//! Errors are the caller's own type, anything an [`io::Error`] converts
+//! into.
+
+use std::fs::File;
+use std::io::{self, BufWriter, Write};
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::time::Duration;
+
+/// Temporary files being written, removed by [`discard_pending`].
+static PENDING: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+fn pending() -> std::sync::MutexGuard<'static, Vec<PathBuf>> {
+    PENDING.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Removes every output file still being written (for a process about to
+/// exit without unwinding, like on a second Ctrl-C).
+pub fn discard_pending() {
+    for p in pending().drain(..) {
+        let _ = std::fs::remove_file(p);
+    }
+}
+
+/// Random characters in a temporary file's name.
+const TEMP_RANDOM: usize = 6;
+
+/// How long a temporary file no process holds must have been unchanged
+/// before a later write removes it (a writer locks its file right after
+/// creating it; this covers the moment in between).
+pub const STALE_AFTER: Duration = Duration::from_secs(60);
+
+/// The file a write to `path` replaces: `path` itself, or for a symbolic
+/// link the file it points to. Refused: a link to nothing, and anything
+/// that exists but is not a regular file.
+fn target_of(path: &Path) -> io::Result<PathBuf> {
+    let refuse = |what: &str| {
+        io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!("it is {what}, not a regular file"),
+        )
+    };
+    let link = match std::fs::symlink_metadata(path) {
+        Ok(m) => m,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(path.to_path_buf()),
+        Err(e) => return Err(e),
+    };
+    let (target, meta) = if link.file_type().is_symlink() {
+        let meta = std::fs::metadata(path).map_err(|_| {
+            io::Error::new(
+                io::ErrorKind::NotFound,
+                "it is a symbolic link to a file that does not exist",
+            )
+        })?;
+        (std::fs::canonicalize(path)?, meta)
+    } else {
+        (path.to_path_buf(), link)
+    };
+    if meta.is_file() {
+        Ok(target)
+    } else {
+        Err(refuse(kind_of(&meta)))
+    }
+}
+
+/// What a file that is not a regular file is, for messages.
+pub fn kind_of(meta: &std::fs::Metadata) -> &'static str {
+    let t = meta.file_type();
+    if t.is_dir() {
+        return "a directory";
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if t.is_char_device() {
+            return "a character device";
+        }
+        if t.is_block_device() {
+            return "a block device";
+        }
+        if t.is_fifo() {
+            return "a FIFO (named pipe)";
+        }
+        if t.is_socket() {
+            return "a socket";
+        }
+    }
+    if t.is_file() {
+        "a regular file"
+    } else {
+        "a special file"
+    }
+}
+
+/// Whether the paths `a` and `b` name the same file: the same file on disk
+/// when both exist (through links too), else the same place.
+pub fn same_file(a: &Path, b: &Path) -> bool {
+    match (identity(a), identity(b)) {
+        (Some(x), Some(y)) => x == y,
+        _ => false,
+    }
+}
+
+#[derive(PartialEq, Eq)]
+enum Identity {
+    #[cfg(unix)]
+    Inode(u64, u64),
+    Place(PathBuf),
+}
+
+fn identity(p: &Path) -> Option<Identity> {
+    #[cfg(unix)]
+    if let Ok(m) = std::fs::metadata(p) {
+        use std::os::unix::fs::MetadataExt;
+        return Some(Identity::Inode(m.dev(), m.ino()));
+    }
+    if let Ok(c) = std::fs::canonicalize(p) {
+        return Some(Identity::Place(c));
+    }
+    // Not there yet: its folder, resolved, and its name.
+    let dir = match p.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    Some(Identity::Place(
+        std::fs::canonicalize(dir).ok()?.join(p.file_name()?),
+    ))
+}
+
+/// An output file written whole or not at all: [`PendingFile::write`]
+/// writes a temporary file in the same directory and renames it onto the
+/// output only when complete; on any error (or a panic) the temporary file
+/// is removed, and [`discard_pending`] removes it before a hard exit.
+#[derive(Debug)]
+pub struct PendingFile {
+    path: PathBuf,
+    dir: PathBuf,
+    prefix: String,
+}
+
+impl PendingFile {
+    /// Checks that `path` can be written (by creating and removing a
+    /// temporary file beside it), so a missing or read-only directory is
+    /// found before any work is done. Nothing is left on disk. A `path`
+    /// that is not a regular file is refused; a symbolic link stands for
+    /// the file it points to.
+    pub fn create(path: &Path) -> io::Result<PendingFile> {
+        let target = target_of(path)?;
+        let dir = match target.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
+        let name = target
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let file = PendingFile {
+            path: target,
+            dir,
+            prefix: format!(".{name}."),
+        };
+        if !file.dir.is_dir() {
+            return Err(io::Error::new(
+                io::ErrorKind::NotFound,
+                format!("there is no directory {}", file.dir.display()),
+            ));
+        }
+        // The temporary file's own name means nothing to the user.
+        let probe = file.temp().map_err(|e| {
+            io::Error::new(
+                e.kind(),
+                format!(
+                    "cannot create a file in {}: {}",
+                    file.dir.display(),
+                    e.kind()
+                ),
+            )
+        })?;
+        drop(probe);
+        Ok(file)
+    }
+
+    /// Removes this target's temporaries left by processes that died
+    /// writing them: unlocked (so no process is writing them) and unchanged
+    /// for [`STALE_AFTER`]. Anything it cannot be sure of is left alone.
+    fn sweep(&self) {
+        let Ok(entries) = std::fs::read_dir(&self.dir) else {
+            return;
+        };
+        for entry in entries.flatten() {
+            let name = entry.file_name();
+            let Some(name) = name.to_str() else { continue };
+            let is_ours = name
+                .strip_prefix(&self.prefix)
+                .and_then(|rest| rest.strip_suffix(".part"))
+                .is_some_and(|mid| {
+                    mid.len() == TEMP_RANDOM && mid.bytes().all(|b| b.is_ascii_alphanumeric())
+                });
+            if !is_ours {
+                continue;
+            }
+            let path = entry.path();
+            let Ok(meta) = std::fs::symlink_metadata(&path) else {
+                continue;
+            };
+            let old = meta
+                .modified()
+                .ok()
+                .and_then(|m| m.elapsed().ok())
+                .is_some_and(|age| age >= STALE_AFTER);
+            if !meta.is_file() || !old {
+                continue;
+            }
+            let Ok(f) = File::open(&path) else { continue };
+            // A writer holds its lock until the file is renamed or removed.
+            if f.try_lock().is_ok() {
+                let _ = std::fs::remove_file(&path);
+            }
+        }
+    }
+
+    fn temp(&self) -> io::Result<tempfile::NamedTempFile> {
+        let mut b = tempfile::Builder::new();
+        b.prefix(&self.prefix)
+            .suffix(".part")
+            .rand_bytes(TEMP_RANDOM);
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            // The final file gets the usual permissions (umask applies).
+            b.permissions(std::fs::Permissions::from_mode(0o666));
+        }
+        b.tempfile_in(&self.dir)
+    }
+
+    /// The output path.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Writes the content with `f` to a temporary file, then renames it
+    /// onto the output path. On an error from `f`, or from creating,
+    /// flushing or renaming the file (converted with `E::from`), the
+    /// temporary file is removed and the output path is left as it was.
+    pub fn write<T, E: From<io::Error>>(
+        self,
+        f: impl FnOnce(&mut BufWriter<&File>) -> Result<T, E>,
+    ) -> Result<T, E> {
+        self.sweep();
+        let tmp = self.temp()?;
+        // Held until the file is renamed or removed: a sweep by another
+        // process leaves it alone.
+        tmp.as_file().lock()?;
+        let tmp_path = tmp.path().to_path_buf();
+        pending().push(tmp_path.clone());
+        let result = {
+            let mut w = BufWriter::with_capacity(1 << 16, tmp.as_file());
+            match f(&mut w) {
+                Ok(v) => w.flush().map(|_| v).map_err(E::from),
+                Err(e) => Err(e),
+            }
+        };
+        // On error, dropping `tmp` removes the file.
+        let result = result.and_then(|v| {
+            tmp.persist(&self.path)
+                .map(|_| v)
+                .map_err(|e| E::from(e.error))
+        });
+        pending().retain(|p| *p != tmp_path);
+        result
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The names in `dir`, sorted.
+    fn listing(dir: &Path) -> Vec<String> {
+        let mut v: Vec<String> = std::fs::read_dir(dir)
+            .expect("dir")
+            .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+            .collect();
+        v.sort();
+        v
+    }
+
+    #[test]
+    fn written_whole_or_not_at_all() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let out = dir.path().join("out.txt");
+        // An error from the closure leaves neither the output nor a
+        // temporary file.
+        let f = PendingFile::create(&out).expect("writable");
+        let r: io::Result<()> = f.write(|w| {
+            w.write_all(b"partial")?;
+            assert_eq!(listing(dir.path()).len(), 1, "the temporary file");
+            Err(io::Error::other("failed"))
+        });
+        assert_eq!(r.expect_err("failed").to_string(), "failed");
+        assert!(listing(dir.path()).is_empty());
+        // Success puts the whole content in place, and nothing else.
+        let f = PendingFile::create(&out).expect("writable");
+        let n = f
+            .write(|w| -> io::Result<usize> {
+                w.write_all(b"old")?;
+                Ok(3)
+            })
+            .expect("written");
+        assert_eq!(n, 3);
+        assert_eq!(listing(dir.path()), ["out.txt"]);
+        assert_eq!(std::fs::read(&out).expect("read"), b"old");
+        // Replacing it: while the new content is written the old file is
+        // untouched, and the rename swaps the whole file in at once.
+        let f = PendingFile::create(&out).expect("writable");
+        f.write(|w| -> io::Result<()> {
+            w.write_all(&[b'x'; 1 << 17])?;
+            w.flush()?;
+            assert_eq!(std::fs::read(&out).expect("read"), b"old");
+            assert_eq!(listing(dir.path()).len(), 2, "output and temporary");
+            Ok(())
+        })
+        .expect("written");
+        assert_eq!(listing(dir.path()), ["out.txt"]);
+        assert_eq!(std::fs::read(&out).expect("read"), vec![b'x'; 1 << 17]);
+        // A failed replacement leaves the old file as it was.
+        let f = PendingFile::create(&out).expect("writable");
+        let r: io::Result<()> = f.write(|w| {
+            w.write_all(b"new")?;
+            Err(io::Error::other("failed"))
+        });
+        assert!(r.is_err());
+        assert_eq!(listing(dir.path()), ["out.txt"]);
+        assert_eq!(std::fs::read(&out).expect("read"), vec![b'x'; 1 << 17]);
+    }
+}

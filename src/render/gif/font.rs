@@ -1,0 +1,74 @@
+//! Text: glyphs from font8x8, text widths and fitting text to a width.
+
+use font8x8::legacy::{BASIC_LEGACY, LATIN_LEGACY};
+
+/// The glyph of `c` (font8x8; `?` for characters it lacks). Bit 0 of each
+/// row byte is the leftmost pixel.
+pub(super) fn glyph(c: char) -> [u8; 8] {
+    let c = match c {
+        '\u{2013}' | '\u{2014}' | '\u{2212}' => '-',
+        '\u{2018}' | '\u{2019}' => '\'',
+        '\u{201c}' | '\u{201d}' => '"',
+        c => c,
+    };
+    let u = c as usize;
+    match u {
+        0x20..=0x7e => BASIC_LEGACY[u],
+        0xa0..=0xff => LATIN_LEGACY[u - 0xa0],
+        _ => BASIC_LEGACY[usize::from(b'?')],
+    }
+}
+
+/// The inked columns of a glyph (`lo..=hi`), or None for a blank one.
+pub(super) fn ink(g: &[u8; 8]) -> Option<(u32, u32)> {
+    let all = g.iter().fold(0u8, |a, &b| a | b);
+    (all != 0).then(|| (all.trailing_zeros(), 7 - all.leading_zeros()))
+}
+
+/// Advance of a character at scale 1: its inked width plus one column.
+pub(super) fn advance(c: char) -> i64 {
+    match ink(&glyph(c)) {
+        Some((lo, hi)) => i64::from(hi - lo) + 2,
+        None => 4,
+    }
+}
+
+/// Width of `s` at `scale`, without the trailing gap.
+pub(super) fn text_width(s: &str, scale: i64) -> i64 {
+    let w: i64 = s.chars().map(advance).sum();
+    (w - 1).max(0) * scale
+}
+
+/// `s` cut to fit `max` pixels at `scale`, with `...` when cut.
+pub(super) fn fit(s: &str, scale: i64, max: i64) -> String {
+    if text_width(s, scale) <= max {
+        return s.to_string();
+    }
+    let mut out: String = s.to_string();
+    while !out.is_empty() && text_width(&format!("{out}..."), scale) > max {
+        out.pop();
+    }
+    let trimmed = out.trim_end();
+    format!("{trimmed}...")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn text_fits_or_is_cut() {
+        assert_eq!(fit("abc", 1, 100), "abc");
+        let cut = fit("a long caption that does not fit", 2, 120);
+        assert!(cut.ends_with("...") && text_width(&cut, 2) <= 120, "{cut}");
+    }
+
+    #[test]
+    fn digits_come_from_the_font() {
+        // '1' in font8x8 has its ink in columns 0..=5 (its foot is wide).
+        assert_eq!(ink(&glyph('1')), Some((0, 5)));
+        assert_eq!(advance('1'), 7);
+        assert_eq!(advance(' '), 4);
+        assert_eq!(glyph('\u{4e00}'), glyph('?'));
+    }
+}

@@ -1,0 +1,142 @@
+//! The memory a run's GIFs need, estimated before the search starts, and
+//! the budget it must fit.
+
+use crate::model::Board;
+use crate::solve::record::Recorder;
+
+use super::encoder::{BATCH_FRAMES, BATCH_PIXELS};
+use super::layout::Layout;
+use super::{GifOptions, Style};
+
+/// The most memory a run's GIFs may take (estimated before the search; see
+/// [`memory`]).
+pub const GIF_BUDGET: u64 = crate::budget::GIF;
+
+/// What a run's GIFs need, estimated before the search starts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GifMemory {
+    /// Image width in pixels (of the larger GIF asked for).
+    pub width: u32,
+    /// Image height in pixels.
+    pub height: u32,
+    /// Drawing and encoding a GIF (the larger one: they are written one
+    /// after the other): the image buffers, the frames on their way to the
+    /// encoder, and a few arrays per square.
+    pub drawing: u64,
+    /// The search's snapshots, kept from the start of the search until its
+    /// GIF is written ([`Recorder::max_bytes`]; 0 without a search GIF).
+    pub recording: u64,
+}
+
+impl GifMemory {
+    /// Both parts together.
+    pub fn total(&self) -> u64 {
+        self.drawing.saturating_add(self.recording)
+    }
+}
+
+/// Bytes to draw and encode one GIF laid out as `lay` for a board of
+/// `squares` squares: the painter's four image buffers (`bg`, `base`, `out`
+/// and the changed rectangle's old pixels); up to four batches of frames at
+/// once (one being cut, two queued, one being written), each closed at
+/// [`BATCH_PIXELS`] or [`BATCH_FRAMES`] frames of at most the whole image;
+/// the encoder's compressed frame (LZW: at most 12 bits a pixel); the
+/// per-square arrays (steps, the current path, the tour's cells and frame
+/// ends); and, in the squares style, the step-number sprites.
+fn drawing_bytes(lay: &Layout, squares: usize) -> u64 {
+    let px = u64::from(lay.width) * u64::from(lay.height);
+    let batch = (BATCH_PIXELS as u64 + px).min(BATCH_FRAMES as u64 * px);
+    let sprites = if lay.style == Style::Squares {
+        8 << 10
+    } else {
+        0
+    };
+    let per_square = (24 + sprites) * squares as u64;
+    4 * px + 4 * batch + 2 * px + per_square
+}
+
+/// An estimate, made before the search starts, of the memory the GIFs a
+/// run asks for need on `board` with `opts`: `tour` for `--gif`, `search`
+/// for `--search-gif` (whose snapshots are recorded with
+/// `Recorder::new(opts.max_frames - 1)`). The image size follows
+/// [`Layout::new`], which shrinks the cell on large boards, so an image is
+/// never more than 4096 pixels of board a side.
+pub fn memory(board: &Board, opts: &GifOptions, tour: bool, search: bool) -> GifMemory {
+    let n = board.len();
+    let layouts = [(tour, false), (search, true)]
+        .into_iter()
+        .filter(|&(asked, _)| asked)
+        .map(|(_, status)| Layout::new(board, opts.cell, status));
+    let biggest = layouts.max_by_key(|l| u64::from(l.width) * u64::from(l.height));
+    let (width, height, drawing) = biggest.map_or((0, 0, 0), |l| {
+        let d = drawing_bytes(&l, n);
+        (l.width, l.height, d)
+    });
+    GifMemory {
+        width,
+        height,
+        drawing,
+        recording: if search {
+            Recorder::max_bytes(opts.max_frames.saturating_sub(1), n)
+        } else {
+            0
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn images_stay_small_whatever_the_board_and_cell() {
+        // The layout shrinks the cell, so however large the board and the
+        // cell, an image fits the GIF format's 65,535 pixels a side and
+        // drawing it fits the budget with room to spare: only a search's
+        // snapshots can make a run's GIFs too large.
+        let opts = GifOptions {
+            cell: 256,
+            ..GifOptions::default()
+        };
+        for (w, h) in [
+            (1, 1),
+            (64, 64),
+            (1, 64),
+            (65, 65),
+            (1024, 3),
+            (4096, 1),
+            (4096, 4096),
+        ] {
+            let board = Board::rectangle(w, h);
+            let m = memory(&board, &opts, true, false);
+            assert!(m.width <= 4096 && m.height <= 4096 + 64, "{w}x{h}: {m:?}");
+            assert!(m.drawing < GIF_BUDGET / 4, "{w}x{h}: {m:?}");
+            assert_eq!(m.recording, 0);
+            let lay = Layout::new(&board, opts.cell, true);
+            let s = memory(&board, &opts, false, true);
+            assert_eq!((s.width, s.height), (lay.width, lay.height));
+        }
+    }
+
+    #[test]
+    fn snapshots_are_counted_by_frames_and_squares() {
+        let board = Board::rectangle(5, 5);
+        let at = |max_frames| {
+            let opts = GifOptions {
+                max_frames,
+                ..GifOptions::default()
+            };
+            memory(&board, &opts, true, true)
+        };
+        // The run records with Recorder::new(max_frames - 1).
+        let m = at(600);
+        assert_eq!(m.recording, Recorder::max_bytes(599, 25));
+        assert!(m.recording > 599 * 25 * 4);
+        // The larger image (the search GIF's, with its status line) counts.
+        assert_eq!(m.height, Layout::new(&board, 48, true).height);
+        assert!(m.total() < GIF_BUDGET);
+        // A hundred million frames of 25 squares need more than 4 GiB.
+        assert!(at(100_000_000).total() > GIF_BUDGET);
+        assert_eq!(at(100_000_000).drawing, m.drawing);
+    }
+}

@@ -1,0 +1,245 @@
+//! The search-event contract, solver by solver: every event is checked
+//! against the path the solver reports with it (an advance appends exactly
+//! one square, a retreat removes exactly the last, a rewrite keeps the
+//! prefix it names, a restart empties the path), and a recorder beside a
+//! plain log of every full path must hand back exactly the logged path at
+//! every snapshot it kept.
+
+use engine::halt::{Limits, Never};
+use engine::model::{Board, Goal, MoveGraph, Piece};
+use engine::progress::Progress;
+use engine::solve::backtrack::{BacktrackOptions, Order};
+use engine::solve::event::{Event, Observer};
+use engine::solve::genetic::{GeneticOptions, Preset};
+use engine::solve::record::Recorder;
+use engine::solve::warnsdorff::{TieBreak, WarnsdorffOptions};
+use engine::solve::{Outcome, Report, Run, Solver, Task};
+
+/// Watches a search three ways: replays the events by the contract, keeps
+/// every full path reported (restarts aside, as the recorder counts), and
+/// records it with a [`Recorder`].
+struct Witness {
+    replayed: Vec<u32>,
+    log: Vec<Vec<u32>>,
+    recorder: Recorder,
+    breaches: Vec<String>,
+    rewrites: u64,
+}
+
+impl Witness {
+    fn new(snapshots: usize) -> Witness {
+        Witness {
+            replayed: Vec::new(),
+            log: Vec::new(),
+            recorder: Recorder::new(snapshots),
+            breaches: Vec::new(),
+            rewrites: 0,
+        }
+    }
+
+    /// Every kept snapshot is the logged path of its event, and the events
+    /// kept the contract.
+    fn check(&self, what: &str) {
+        self.check_at_least(what, 2);
+    }
+
+    /// [`Witness::check`], with at least `least` snapshots.
+    fn check_at_least(&self, what: &str, least: usize) {
+        assert!(
+            self.breaches.is_empty(),
+            "{what}: {} events break the contract, the first: {}",
+            self.breaches.len(),
+            self.breaches[0]
+        );
+        let mut kept = 0;
+        let mut wrong = 0;
+        let r = self.recorder.replay(|s| {
+            kept += 1;
+            if s.path != &self.log[s.index as usize][..] {
+                wrong += 1;
+            }
+            Ok::<(), ()>(())
+        });
+        assert_eq!(r, Ok(()));
+        assert!(kept >= least, "{what}: only {kept} snapshots");
+        assert_eq!(
+            wrong, 0,
+            "{what}: {wrong} of {kept} snapshots differ from the path the solver held"
+        );
+    }
+}
+
+impl Observer for Witness {
+    fn event(&mut self, event: Event, path: &[u32]) {
+        if let Err(e) = event.apply(&mut self.replayed, path) {
+            self.breaches.push(format!("event {}: {e}", self.log.len()));
+            // Carry on from what the solver says it holds.
+            self.replayed = path.to_vec();
+        }
+        if self.replayed != path {
+            self.breaches.push(format!(
+                "event {}: replay and report differ",
+                self.log.len()
+            ));
+            self.replayed = path.to_vec();
+        }
+        if matches!(event, Event::Rewrite { .. }) {
+            self.rewrites += 1;
+        }
+        if event != Event::Restart {
+            self.log.push(path.to_vec());
+        }
+        self.recorder.event(event, path);
+    }
+}
+
+fn knight() -> Piece {
+    Piece::leaper(1, 2, 1)
+}
+
+/// Runs `solver` on `board` for `goal`, watched, and verifies any tour.
+fn watched(
+    solver: &impl Solver,
+    board: &Board,
+    goal: Goal,
+    seed: u64,
+    snapshots: usize,
+) -> (Report, Witness) {
+    let piece = knight();
+    let Ok(g) = MoveGraph::build(board, &piece, &Never);
+    let task = Task::new(&g, board, &piece, goal).with_seed(seed);
+    let mut w = Witness::new(snapshots);
+    let progress = Progress::new();
+    let r = solver.solve(&task, Run::new(Limits::none(), &progress, &mut w));
+    if let Outcome::Found(t) = &r.outcome {
+        assert_eq!(engine::verify::verify(board, &piece, &goal, t), Ok(()));
+    }
+    (r, w)
+}
+
+fn open_from(s: u32) -> Goal {
+    Goal {
+        start: Some(s),
+        ..Goal::default()
+    }
+}
+
+fn closed() -> Goal {
+    Goal {
+        closed: true,
+        ..Goal::default()
+    }
+}
+
+#[test]
+fn backtracking_keeps_the_contract() {
+    for order in [Order::Given, Order::Warnsdorff] {
+        let opts = BacktrackOptions {
+            order,
+            node_limit: Some(200_000),
+        };
+        // 5x5 from b1 has no tour (wrong colour is not proven by search
+        // rules alone with Given): a long search full of retreats.
+        for (w, h, goal) in [
+            (5, 5, open_from(1)),
+            (5, 5, open_from(0)),
+            (6, 6, closed()),
+            (4, 4, Goal::default()),
+        ] {
+            let (r, wit) = watched(&opts, &Board::rectangle(w, h), goal, 0, 99);
+            wit.check(&format!(
+                "backtrack {order:?} {w}x{h} {goal:?} ({:?})",
+                r.outcome.path().len()
+            ));
+        }
+    }
+}
+
+#[test]
+fn warnsdorff_keeps_the_contract_through_repairs_and_rotations() {
+    let mut rewrites = 0;
+    for tie_break in [TieBreak::First, TieBreak::Random, TieBreak::Lookahead] {
+        let opts = WarnsdorffOptions {
+            tie_break,
+            restarts: None,
+        };
+        for n in [8u32, 13, 20, 31, 50] {
+            for goal in [open_from(0), closed()] {
+                for seed in 0..3 {
+                    let (r, wit) = watched(&opts, &Board::rectangle(n, n), goal, seed, 199);
+                    let what = format!(
+                        "warnsdorff {tie_break:?} {n}x{n} closed={} seed {seed}",
+                        goal.closed
+                    );
+                    wit.check(&what);
+                    assert_eq!(
+                        r.stats.rotations + r.stats.repairs > 0,
+                        wit.rewrites > 0,
+                        "{what}"
+                    );
+                    rewrites += wit.rewrites;
+                }
+            }
+        }
+    }
+    assert!(
+        rewrites > 100,
+        "the boards chosen should make repairs and rotations: {rewrites}"
+    );
+}
+
+/// The case where half the snapshots were wrong: a closed 31x31 knight's
+/// tour with the textbook tie-break, recorded at every event.
+#[test]
+fn a_closed_31x31_textbook_search_is_recorded_exactly() {
+    let opts = WarnsdorffOptions {
+        tie_break: TieBreak::First,
+        restarts: None,
+    };
+    let (r, wit) = watched(&opts, &Board::rectangle(31, 31), closed(), 0, 100_001);
+    assert!(r.stats.rotations > 0 && wit.rewrites > 0, "{:?}", r.stats);
+    // Every event kept: no thinning.
+    assert_eq!(wit.recorder.len() as u64, wit.recorder.events());
+    wit.check("warnsdorff First 31x31 closed, every event");
+}
+
+#[test]
+fn the_genetic_solver_keeps_the_contract() {
+    for preset in [Preset::Classic, Preset::Tuned] {
+        let opts = GeneticOptions {
+            preset,
+            generations: Some(300),
+            ..GeneticOptions::default()
+        };
+        for (n, goal) in [(6u32, open_from(0)), (6, closed()), (8, open_from(0))] {
+            let (r, wit) = watched(&opts, &Board::rectangle(n, n), goal, 3, 49);
+            // A run solved in generation 1 has one generation to show.
+            let least = r.stats.generations.min(2) as usize;
+            let what = format!("genetic {preset:?} {n}x{n} closed={}", goal.closed);
+            wit.check_at_least(&what, least);
+        }
+    }
+}
+
+/// The runner's fallback (Warnsdorff gives up, backtracking follows)
+/// restarts the path between the two.
+#[test]
+fn auto_fallback_restarts_the_path() {
+    let p = engine::puzzle::Puzzle::parse(
+        "k.ron",
+        r#"Puzzle(board: "3x3 - b2", piece: "knight", tour: Closed, solver: Auto)"#,
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let Ok(g) = p.graph(&Never);
+    let mut w = Witness::new(99);
+    let progress = Progress::new();
+    let r = engine::solve::runner::solve(&p, &g, Run::new(Limits::none(), &progress, &mut w))
+        .unwrap_or_else(|e| panic!("{e}"));
+    if let Outcome::Found(t) = &r.outcome {
+        assert_eq!(
+            engine::verify::verify(&p.board, &p.piece, &p.goal, t),
+            Ok(())
+        );
+    }
+    assert!(w.breaches.is_empty(), "{:?}", w.breaches);
+}

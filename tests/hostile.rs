@@ -1,0 +1,408 @@
+//! Hostile puzzle files, made by generators, one family at a time:
+//! exponential unions, long alias chains, deep nesting, huge jump lists,
+//! huge boards with long-range pieces, endless inputs. Each must end within
+//! a second — with exit 2 and a message, or with a proof (exit 1) — under
+//! `run`, `check` and `count`. A hang is killed after ten seconds; a case
+//! slower than a second is tried once more before it fails, so that a
+//! moment of load on a shared machine is not taken for a hang.
+
+use std::io::Read;
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use crate::util::engine_process;
+
+/// What a case must end with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Ends {
+    /// Exit 2 with this fragment in the message.
+    Refused(&'static str),
+    /// Exit 1: a proof that no tour exists (`check` and `run`), or a count of 0.
+    Proof,
+    /// Exit 3: the time limit ran out.
+    TimeLimit,
+}
+
+/// Runs `cmd` to its end or for ten seconds: the exit code, stdout, stderr
+/// and how long it took.
+fn timed(cmd: &mut Command) -> (Option<i32>, String, String, Duration) {
+    let started = Instant::now();
+    let mut child = cmd
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("engine does not start: {e}"));
+    let mut out = child.stdout.take().unwrap_or_else(|| panic!("stdout"));
+    let mut err = child.stderr.take().unwrap_or_else(|| panic!("stderr"));
+    let reader = std::thread::spawn(move || {
+        let mut s = String::new();
+        let _ = out.read_to_string(&mut s);
+        s
+    });
+    let err_reader = std::thread::spawn(move || {
+        let mut s = String::new();
+        let _ = err.read_to_string(&mut s);
+        s
+    });
+    let status = loop {
+        if let Some(s) = child.try_wait().unwrap_or_else(|e| panic!("{e}")) {
+            break Some(s);
+        }
+        if started.elapsed() > Duration::from_secs(10) {
+            let _ = child.kill();
+            let _ = child.wait();
+            break None;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    };
+    let took = started.elapsed();
+    let out = reader.join().unwrap_or_default();
+    let err = err_reader.join().unwrap_or_default();
+    (status.and_then(|s| s.code()), out, err, took)
+}
+
+/// Runs `engine ARGS` (in `dir`) and checks that it ends as `ends` within
+/// a second.
+fn ends_within_a_second(dir: &Path, args: &[&str], ends: Ends, what: &str) {
+    let mut tries = 0;
+    loop {
+        tries += 1;
+        let (code, out, err, took) = timed(engine_process().args(args).current_dir(dir));
+        let what = format!("{what}: engine {}", args.join(" "));
+        assert!(code.is_some(), "{what}: still running after 10 s");
+        match ends {
+            Ends::Refused(fragment) => {
+                assert_eq!(code, Some(2), "{what}:\n{err}");
+                assert!(err.contains(fragment), "{what}: no `{fragment}` in\n{err}");
+                assert!(err.len() < 2000, "{what}: a long message:\n{err}");
+                assert!(out.is_empty(), "{what}: printed {out}");
+            }
+            Ends::Proof => assert_eq!(code, Some(1), "{what}:\n{out}\n{err}"),
+            Ends::TimeLimit => assert_eq!(code, Some(3), "{what}:\n{out}\n{err}"),
+        }
+        assert!(!err.contains("panicked"), "{what}: {err}");
+        if took <= Duration::from_secs(1) {
+            return;
+        }
+        assert!(tries < 2, "{what}: took {took:?}, twice");
+    }
+}
+
+/// Writes `text` as `p.ron` in a new folder and runs every case on it.
+fn each_command(text: &str, ends: Ends, what: &str) {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    std::fs::write(dir.path().join("p.ron"), text).unwrap_or_else(|e| panic!("{e}"));
+    for cmd in [
+        &["check", "p.ron"][..],
+        &["run", "p.ron", "--quiet"],
+        &["count", "p.ron", "--quiet"],
+    ] {
+        // `count` proves by counting 0 tours (exit 0).
+        let ends = match (cmd[0], ends) {
+            ("count", Ends::Proof) => {
+                let (code, out, err, _) = timed(engine_process().args(cmd).current_dir(dir.path()));
+                assert_eq!(code, Some(0), "{what}: count:\n{out}\n{err}");
+                assert!(out.contains("\n0 "), "{what}: count:\n{out}");
+                continue;
+            }
+            (_, e) => e,
+        };
+        ends_within_a_second(dir.path(), cmd, ends, what);
+    }
+}
+
+/// A 4x4 board has no closed knight's tour (Schwenk): a puzzle on it whose
+/// piece turns out to be the knight ends with that proof.
+fn closed_4x4(piece: &str, pieces: &str) -> String {
+    format!("Puzzle(board: \"4x4\", tour: Closed, piece: \"{piece}\", pieces: {{ {pieces} }})")
+}
+
+#[test]
+fn exponential_unions() {
+    // p0 = p1 | p1, …: 2^depth expansions for a naive resolver.
+    for depth in [10, 60, 1000] {
+        let defs: Vec<String> = (0..depth)
+            .map(|i| format!("\"p{i}\": \"p{} | p{}\"", i + 1, i + 1))
+            .collect();
+        let valid = format!("{}, \"p{depth}\": \"knight\"", defs.join(", "));
+        each_command(&closed_4x4("p0", &valid), Ends::Proof, "exponential union");
+        // Wider: each name used four times.
+        let wide: Vec<String> = (0..depth)
+            .map(|i| format!("\"p{i}\": \"p{0} | (p{0} + p{0}) | p{0}\"", i + 1))
+            .collect();
+        let text = closed_4x4("p0", &format!("{}, \"p{depth}\": \"N\"", wide.join(", ")));
+        each_command(&text, Ends::Proof, "four-way exponential union");
+        // The same, with an error at the bottom and one after it.
+        let bottom = format!("{}, \"p{depth}\": \"wizard\"", defs.join(", "));
+        each_command(
+            &closed_4x4("p0", &bottom),
+            Ends::Refused("unknown piece `wizard`"),
+            "exponential union over an unknown name",
+        );
+        let after = format!("{valid}, \"zz\": \"leaper 0 0\"");
+        each_command(
+            &closed_4x4("p0", &after),
+            Ends::Refused("(0,0)"),
+            "an error after an exponential union",
+        );
+    }
+}
+
+#[test]
+fn long_alias_chains() {
+    for len in [1000, 20_000, 100_000] {
+        let defs: Vec<String> = (0..len)
+            .map(|i| format!("\"p{i}\": \"p{}\"", i + 1))
+            .collect();
+        let chain = defs.join(", ");
+        each_command(
+            &closed_4x4("p0", &format!("{chain}, \"p{len}\": \"leaper 1 2\"")),
+            Ends::Proof,
+            "alias chain",
+        );
+        // Defined from the bottom up, used from the top.
+        let reversed: Vec<String> = defs.iter().rev().cloned().collect();
+        each_command(
+            &closed_4x4("p0", &format!("\"p{len}\": \"N\", {}", reversed.join(", "))),
+            Ends::Proof,
+            "alias chain, reversed",
+        );
+        each_command(
+            &closed_4x4("p0", &format!("{chain}, \"p{len}\": \"p0\"")),
+            Ends::Refused("cycle in `pieces`: p0 -> p1 -> p2 -> p3 -> …"),
+            "alias cycle",
+        );
+        // An unused long chain still gets its error.
+        each_command(
+            &closed_4x4("N", &format!("{chain}, \"p{len}\": \"nope\"")),
+            Ends::Refused("unknown piece `nope`"),
+            "unused chain with an unknown name",
+        );
+    }
+}
+
+#[test]
+fn deep_nesting() {
+    let nest = |depth: usize| format!("{}N{}", "(".repeat(depth), ")".repeat(depth));
+    each_command(&closed_4x4(&nest(32), ""), Ends::Proof, "nesting 32");
+    for depth in [33, 1000, 1_000_000] {
+        each_command(
+            &closed_4x4(&nest(depth), ""),
+            Ends::Refused("nested more than 32 deep"),
+            "deep nesting",
+        );
+    }
+    // Nesting spread over definitions: each at most 32 deep, 2,000 in all.
+    let defs: Vec<String> = (0..2000)
+        .map(|i| {
+            format!(
+                "\"p{i}\": \"{}p{}{}\"",
+                "(".repeat(30),
+                i + 1,
+                ")".repeat(30)
+            )
+        })
+        .collect();
+    let text = closed_4x4("p0", &format!("{}, \"p2000\": \"N\"", defs.join(", ")));
+    each_command(&text, Ends::Proof, "nesting through definitions");
+    // Nesting in the RON document itself.
+    for depth in [200, 100_000] {
+        let text = format!(
+            "Puzzle(board: \"4x4\", piece: \"N\", name: {}\"x\"{})",
+            "[".repeat(depth),
+            "]".repeat(depth)
+        );
+        each_command(&text, Ends::Refused(""), "nested RON");
+    }
+}
+
+#[test]
+fn huge_jump_lists() {
+    // Far jumps: on a 3x3 board no square has a move, which is a proof.
+    let far = |n: usize| -> String {
+        let jumps: Vec<String> = (0..n)
+            .map(|i| format!("({},{})", 3 + i / 100, 3 + i % 100))
+            .collect();
+        format!("jumps {}", jumps.join(", "))
+    };
+    for n in [100, 4096] {
+        let text = format!("Puzzle(board: \"3x3\", piece: \"{}\")", far(n));
+        each_command(&text, Ends::Proof, "a long jump list");
+    }
+    for n in [4097, 200_000] {
+        let text = format!("Puzzle(board: \"3x3\", piece: \"{}\")", far(n));
+        each_command(
+            &text,
+            Ends::Refused("more than 4096 jumps"),
+            "too many jumps",
+        );
+    }
+    // Repeats are dropped, but a list longer than the cap is refused as written.
+    let same = format!("jumps {}", vec!["(5,5)"; 100_000].join(", "));
+    each_command(
+        &format!("Puzzle(board: \"3x3\", piece: \"{same}\")"),
+        Ends::Refused("more than 4096 jumps"),
+        "a long list of one jump",
+    );
+    // Unions of long lists: the move set would pass the cap.
+    let a: Vec<String> = (0..3000)
+        .map(|i| format!("({},{})", 3 + i / 60, 3 + i % 60))
+        .collect();
+    let b: Vec<String> = (0..3000)
+        .map(|i| format!("({},{})", -3 - i / 60, 3 + i % 60))
+        .collect();
+    let text = format!(
+        "Puzzle(board: \"3x3\", piece: \"a | b\", pieces: {{ \"a\": \"jumps {}\", \"b\": \"jumps {}\" }})",
+        a.join(", "),
+        b.join(", ")
+    );
+    each_command(
+        &text,
+        Ends::Refused("this union has 6000 moves, more than the 4096 a piece may have"),
+        "a union of long lists",
+    );
+    // A big list used by many names, each adding one move: the work of
+    // resolving them all is bounded.
+    let defs: Vec<String> = (0..6000)
+        .map(|i| format!("\"q{i}\": \"a | jumps ({},{})\"", 200 + i, 7))
+        .collect();
+    let text = format!(
+        "Puzzle(board: \"3x3\", piece: \"q0\", pieces: {{ \"a\": \"jumps {}\", {} }})",
+        a.join(", "),
+        defs.join(", ")
+    );
+    each_command(
+        &text,
+        Ends::Refused("moves in all"),
+        "many copies of a long list",
+    );
+    // A Betza word of a million letters is nine atoms.
+    let word = "NC".repeat(500_000);
+    each_command(
+        &format!("Puzzle(board: \"2x2\", piece: \"{word}\")"),
+        Ends::Proof,
+        "a long Betza word",
+    );
+}
+
+#[test]
+fn huge_boards_with_long_range_pieces() {
+    // Refused by the move graph's memory estimate, in every command.
+    for piece in ["rook", "queen", "nightrider", "rider 1 0 max 2000", "WWNN"] {
+        let text = format!("Puzzle(board: \"4096x4096\", piece: \"{piece}\")");
+        each_command(
+            &text,
+            Ends::Refused("allowed"),
+            "a rider on the largest board",
+        );
+    }
+    let jumps: Vec<String> = (0..300)
+        .map(|i| format!("({},{})", i + 1, 2 * i + 1))
+        .collect();
+    let text = format!(
+        "Puzzle(board: \"4096x4096\", piece: \"jumps {}\")",
+        jumps.join(", ")
+    );
+    each_command(
+        &text,
+        Ends::Refused("allowed"),
+        "300 jumps on the largest board",
+    );
+    // Within the budget but seconds of work: the time limit covers setup in
+    // every command, `check` included.
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let jumps: Vec<String> = (0..40).map(|i| format!("({},{})", i + 1, 40 - i)).collect();
+    for (name, piece) in [
+        ("far.ron", "leaper 1000 1001".to_string()),
+        ("jumps.ron", format!("jumps {}", jumps.join(", "))),
+    ] {
+        let text = format!("Puzzle(board: \"4096x4096\", piece: \"{piece}\")");
+        std::fs::write(dir.path().join(name), text).unwrap_or_else(|e| panic!("{e}"));
+        for cmd in ["check", "run", "count"] {
+            ends_within_a_second(
+                dir.path(),
+                &[cmd, name, "--time-limit", "0.2"],
+                Ends::TimeLimit,
+                "a long-range piece on the largest board",
+            );
+        }
+    }
+}
+
+#[test]
+fn endless_and_special_inputs() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    for cmd in ["run", "check", "count"] {
+        for (path, what) in [
+            ("/dev/zero", "a character device"),
+            ("/dev/urandom", "a character device"),
+            ("/", "a directory"),
+        ] {
+            ends_within_a_second(dir.path(), &[cmd, path], Ends::Refused(what), path);
+        }
+    }
+    // A FIFO with no writer would block whoever opens it.
+    let fifo = dir.path().join("fifo.ron");
+    let made = Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap_or_else(|e| panic!("mkfifo: {e}"));
+    assert!(made.success());
+    for cmd in ["run", "check", "count"] {
+        ends_within_a_second(
+            dir.path(),
+            &[cmd, "fifo.ron"],
+            Ends::Refused("is a FIFO (named pipe), not a puzzle file"),
+            "a FIFO",
+        );
+    }
+    // A file over the size cap is refused with its size, without reading it.
+    let big = dir.path().join("big.ron");
+    let f = std::fs::File::create(&big).unwrap_or_else(|e| panic!("{e}"));
+    f.set_len(engine::puzzle::MAX_FILE_BYTES + 1)
+        .unwrap_or_else(|e| panic!("{e}"));
+    ends_within_a_second(
+        dir.path(),
+        &["check", "big.ron"],
+        Ends::Refused("is 32.000 MiB (33554433 bytes); a puzzle file may have at most 32 MiB"),
+        "a large file",
+    );
+}
+
+#[test]
+fn standard_input_is_read_with_the_cap() {
+    // `-` reads a puzzle from standard input…
+    let out = engine_process()
+        .args(["check", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .and_then(|mut c| {
+            use std::io::Write;
+            if let Some(mut i) = c.stdin.take() {
+                i.write_all(br#"Puzzle(board: "4x4", piece: "N", tour: Closed)"#)?;
+            }
+            c.wait_with_output()
+        })
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stdout).starts_with("<stdin> — N on 4x4"));
+    // …but never forever.
+    let started = Instant::now();
+    let zero = std::fs::File::open("/dev/zero").unwrap_or_else(|e| panic!("{e}"));
+    let out = engine_process()
+        .args(["run", "-"])
+        .stdin(zero)
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.starts_with("error: <stdin>:1:1: is more than 32 MiB"),
+        "{err}"
+    );
+    assert!(started.elapsed() < Duration::from_secs(10));
+}

@@ -1,0 +1,22 @@
+//! The integration tests, in one crate: the library through its public API,
+//! and the `engine` binary as a user runs it.
+
+mod util;
+
+mod archive;
+mod bad_corpus;
+mod cli;
+mod count;
+mod count_cli;
+mod count_rules;
+mod events;
+mod faults;
+mod fuzz_corpus;
+mod genetic_solver;
+mod gif;
+mod gif_cli;
+mod hostile;
+mod interrupt;
+mod memory_limits;
+mod props;
+mod warnsdorff;
