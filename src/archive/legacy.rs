@@ -224,9 +224,7 @@ pub fn gave_up_limit(id: &SolverId, nodes: u64, generations: u64) -> Limit {
         Some(SolverSpec::Warnsdorff(_)) if id.ran.len() == 1 && id.auto.is_none() => {
             Limit::Restarts
         }
-        Some(SolverSpec::Genetic(o)) if generations >= o.params().generations => {
-            Limit::Generations
-        }
+        Some(SolverSpec::Genetic(o)) if generations >= o.params().generations => Limit::Generations,
         Some(SolverSpec::Backtrack(o)) if o.node_limit.is_some_and(|l| nodes >= l) => Limit::Nodes,
         _ => Limit::Time,
     }
@@ -269,7 +267,10 @@ mod tests {
                 auto: Some(AutoPick::Large { squares: 100 }),
             }
         );
-        assert_eq!(l.id.to_string(), label.replace("; 0 repairs, 3 rotations", ""));
+        assert_eq!(
+            l.id.to_string(),
+            label.replace("; 0 repairs, 3 rotations", "")
+        );
         assert_eq!(restarts(&l.id, None), 20);
     }
 
@@ -330,7 +331,11 @@ mod tests {
         assert_eq!(l.id, SolverId::default());
         let l = read_label("", &SolverSpec::Auto, None);
         assert_eq!(l.kind, "none");
-        let l = read_label("warnsdorff (tie-break: sideways; x repairs)", &SolverSpec::Auto, None);
+        let l = read_label(
+            "warnsdorff (tie-break: sideways; x repairs)",
+            &SolverSpec::Auto,
+            None,
+        );
         assert_eq!((l.kind.as_str(), l.repairs), ("warnsdorff", 0));
         assert!(l.id.ran.is_empty());
     }

@@ -265,9 +265,8 @@ impl Archive {
     /// end) and solver kind; with `only`, for the groups of its board and
     /// piece only (every tour kind, start and end).
     pub fn stats(&self, only: Option<&Puzzle>) -> Result<Vec<StatsRow>, Error> {
-        let board = only.map(|p| {
-            canonical::sha256_hex(canonical_board(&p.board, &p.piece).as_bytes())
-        });
+        let board =
+            only.map(|p| canonical::sha256_hex(canonical_board(&p.board, &p.piece).as_bytes()));
         let read = |e| self.err("cannot read the archive", e);
         let mut stmt = self
             .conn
@@ -353,9 +352,8 @@ impl Archive {
                 let json: String = r.get(3)?;
                 let label: String = r.get(4)?;
                 // The solvers and options; why `Auto` chose is for `show`.
-                let solver = serde_json::from_str::<SolverId>(&json).map_or(label, |id| {
-                    SolverId { auto: None, ..id }.to_string()
-                });
+                let solver = serde_json::from_str::<SolverId>(&json)
+                    .map_or(label, |id| SolverId { auto: None, ..id }.to_string());
                 Ok(RunRow {
                     id: r.get(0)?,
                     created: r.get(1)?,
@@ -419,12 +417,7 @@ impl Archive {
         let Some(saved) = row else {
             return Ok(None);
         };
-        let damaged = |what: &str| {
-            self.err(
-                "holds a damaged run",
-                format!("run {id} {what}"),
-            )
-        };
+        let damaged = |what: &str| self.err("holds a damaged run", format!("run {id} {what}"));
         let mut puzzle = Puzzle::parse(&saved.file, &saved.source)?;
         let n = puzzle.board.len();
         let square = |s: Option<i64>| match s {
@@ -531,11 +524,9 @@ fn group_id(tx: &rusqlite::Transaction<'_>, key: &PuzzleKey, name: &str) -> rusq
             key.tour
         ],
     )?;
-    tx.query_row(
-        "SELECT id FROM puzzles WHERE hash = ?1",
-        [&key.hash],
-        |r| r.get(0),
-    )
+    tx.query_row("SELECT id FROM puzzles WHERE hash = ?1", [&key.hash], |r| {
+        r.get(0)
+    })
 }
 
 /// The id of the distinct tour `canonical` of group `group`. If the group
@@ -873,7 +864,9 @@ mod tests {
         let ga = "genetic (preset: classic, population: 50, mutation: 0.01, selection: roulette, repair: cycle, elitism: 0)";
         let found = |n: usize| format!("Found an open tour of {n} squares.");
         let gave_up = |limit: &str, n: usize| {
-            format!("Gave up: the {limit} ran out; nothing is proven. Longest path: 0 of {n} squares.")
+            format!(
+                "Gave up: the {limit} ran out; nothing is proven. Longest path: 0 of {n} squares."
+            )
         };
         let want: Vec<(i64, String, String, &str)> = vec![
             (1, found(576), random.into(), "nodes: 576 · repairs: 1 · rotations: 2 · time: 114.6 µs"),
@@ -983,9 +976,7 @@ mod tests {
                 Ok(c) => c,
                 Err(e) => panic!("{e}"),
             };
-            let ok = conn.execute_batch(
-                "CREATE TEMP VIEW v AS SELECT * FROM runs; ",
-            );
+            let ok = conn.execute_batch("CREATE TEMP VIEW v AS SELECT * FROM runs; ");
             assert!(ok.is_ok());
             drop(conn);
             let copy = path.with_file_name("before.sqlite");
@@ -1072,11 +1063,31 @@ mod tests {
                 .find(|r| r.puzzle.starts_with(name) && r.tour == tour && r.solver == solver)
                 .map(|r| (r.runs, r.distinct))
         };
-        assert_eq!(row("Knight 8x8", "open (start not recorded)", "backtrack"), Some((1, 1)), "{table}");
-        assert_eq!(row("Knight 8x8", "open from a1", "backtrack"), Some((2, 2)), "{table}");
-        assert_eq!(row("Knight 8x8", "open from d4", "backtrack"), None, "{table}");
-        assert_eq!(row("Giraffe", "open (start not recorded)", "warnsdorff"), Some((1, 1)), "{table}");
-        assert_eq!(row("Giraffe", "open", "warnsdorff"), Some((4, 4)), "{table}");
+        assert_eq!(
+            row("Knight 8x8", "open (start not recorded)", "backtrack"),
+            Some((1, 1)),
+            "{table}"
+        );
+        assert_eq!(
+            row("Knight 8x8", "open from a1", "backtrack"),
+            Some((2, 2)),
+            "{table}"
+        );
+        assert_eq!(
+            row("Knight 8x8", "open from d4", "backtrack"),
+            None,
+            "{table}"
+        );
+        assert_eq!(
+            row("Giraffe", "open (start not recorded)", "warnsdorff"),
+            Some((1, 1)),
+            "{table}"
+        );
+        assert_eq!(
+            row("Giraffe", "open", "warnsdorff"),
+            Some((4, 4)),
+            "{table}"
+        );
     }
 
     /// The stats of the migrated archive: the groups and their figures,
@@ -1116,7 +1127,7 @@ mod tests {
         );
         let table = crate::render::text::archive_stats(&rows);
         assert!(
-            table.contains("\n  found 1 different tours with an average of 3.5 generations\n"),
+            table.contains("\n  found 1 different tour with an average of 3.5 generations\n"),
             "{table}"
         );
         // One board and piece: every tour kind and start of it.
@@ -1140,7 +1151,10 @@ mod tests {
             Err(e) => assert!(e.to_string().contains("newer engine"), "{e}"),
             Ok(_) => panic!("opened a newer archive"),
         }
-        assert_eq!(std::fs::read(&path).unwrap_or_else(|e| panic!("{e}")), bytes);
+        assert_eq!(
+            std::fs::read(&path).unwrap_or_else(|e| panic!("{e}")),
+            bytes
+        );
     }
 
     /// What `run` reports is what `show` gives back: outcome (with its
@@ -1180,7 +1194,10 @@ mod tests {
             let (a, b) = (back.stats.elapsed, r.stats.elapsed);
             assert!(a.abs_diff(b) < Duration::from_micros(1), "{file}");
             assert_eq!(
-                Stats { elapsed: b, ..back.stats },
+                Stats {
+                    elapsed: b,
+                    ..back.stats
+                },
                 r.stats,
                 "{file}"
             );
@@ -1190,7 +1207,13 @@ mod tests {
                 crate::render::text::report_text(&q.name, &q.board, q.goal.closed, r, false)
             };
             assert_eq!(
-                text(&saved.puzzle, &Report { stats: r.stats, ..back.clone() }),
+                text(
+                    &saved.puzzle,
+                    &Report {
+                        stats: r.stats,
+                        ..back.clone()
+                    }
+                ),
                 text(&p, &r),
                 "{file}"
             );

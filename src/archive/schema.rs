@@ -103,9 +103,14 @@ pub(super) fn limit_name(limit: Limit) -> &'static str {
 
 /// The limit saved as `name`.
 pub(super) fn limit_named(name: &str) -> Option<Limit> {
-    [Limit::Time, Limit::Nodes, Limit::Generations, Limit::Restarts]
-        .into_iter()
-        .find(|&l| limit_name(l) == name)
+    [
+        Limit::Time,
+        Limit::Nodes,
+        Limit::Generations,
+        Limit::Restarts,
+    ]
+    .into_iter()
+    .find(|&l| limit_name(l) == name)
 }
 
 /// A run as schema 1 saved it.
@@ -211,10 +216,18 @@ fn reread(run: &OldRun) -> Option<(Puzzle, Vec<u32>)> {
     let mut p = Puzzle::parse(&run.file, &run.source).ok()?;
     p.goal.closed = run.closed;
     p.goal.start = match run.start {
-        Some(s) => Some(u32::try_from(s).ok().filter(|&s| (s as usize) < p.board.len())?),
+        Some(s) => Some(
+            u32::try_from(s)
+                .ok()
+                .filter(|&s| (s as usize) < p.board.len())?,
+        ),
         None => None,
     };
-    let tour = run.tour.as_deref().map(super::from_blob).unwrap_or_default();
+    let tour = run
+        .tour
+        .as_deref()
+        .map(super::from_blob)
+        .unwrap_or_default();
     if tour.iter().any(|&s| s as usize >= p.board.len()) {
         return None;
     }
@@ -232,9 +245,8 @@ fn regroup(
     let requested = legacy::read_requested(&run.options, puzzle.as_ref().map(|(p, _)| &p.solver));
     let auto = puzzle.as_ref().map(|(p, _)| legacy::auto_pick(p));
     let label = legacy::read_label(&run.label, &requested, auto);
-    let limit = (run.status == "gave_up").then(|| {
-        legacy::gave_up_limit(&label.id, run.nodes as u64, run.generations as u64)
-    });
+    let limit = (run.status == "gave_up")
+        .then(|| legacy::gave_up_limit(&label.id, run.nodes as u64, run.generations as u64));
     let reason = match (&puzzle, run.status.as_str()) {
         (Some((p, _)), "impossible") if label.id.proofs => proof(p),
         _ => None,
