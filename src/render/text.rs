@@ -541,13 +541,22 @@ pub fn count_proven(what: &str, proof: &str, closed: bool, shard: Option<Shard>)
     out
 }
 
-/// The table of `engine archive stats`.
+/// The table of `engine archive stats`: one line per puzzle (its tour kind,
+/// start and end as grouped) and solver kind.
 pub fn archive_stats(rows: &[StatsRow]) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "{:<28} {:<32} {:>5} {:>8} {:>8} {:>12} {:>12} {:>10}",
-        "puzzle", "solver", "runs", "success", "distinct", "mean n/gen", "median", "mean time"
+        "{:<28} {:<18} {:<10} {:>5} {:>8} {:>8} {:>12} {:>12} {:>10}",
+        "puzzle",
+        "tour",
+        "solver",
+        "runs",
+        "success",
+        "distinct",
+        "mean n/gen",
+        "median",
+        "mean time"
     );
     for r in rows {
         let generations = r.generations.iter().any(|&g| g > 0);
@@ -559,8 +568,9 @@ pub fn archive_stats(rows: &[StatsRow]) -> String {
         let (mean, median) = StatsRow::mean_median(values);
         let _ = writeln!(
             out,
-            "{:<28} {:<32} {:>5} {:>7.0}% {:>8} {:>12.1} {:>12.1} {:>10}",
+            "{:<28} {:<18} {:<10} {:>5} {:>7.0}% {:>8} {:>12.1} {:>12.1} {:>10}",
             r.puzzle,
+            r.tour,
             r.solver,
             r.runs,
             r.success_rate() * 100.0,
@@ -572,8 +582,9 @@ pub fn archive_stats(rows: &[StatsRow]) -> String {
         if generations {
             let _ = writeln!(
                 out,
-                "  found {} different tours with an average of {:.1} generations",
-                r.distinct, mean
+                "  found {} with an average of {:.1} generations",
+                counted(r.distinct as u64, "different tour"),
+                mean
             );
         }
     }
@@ -585,16 +596,17 @@ pub fn archive_list(rows: &[RunRow]) -> String {
     let mut out = String::new();
     for r in rows {
         let work = if r.generations > 0 {
-            format!("{} generations", r.generations)
+            counted(r.generations as u64, "generation")
         } else {
-            format!("{} nodes", r.nodes)
+            counted(r.nodes as u64, "node")
         };
         let _ = writeln!(
             out,
-            "{:>5}  {}  {:<24} {:<10} {:<32} {work}, {}{}",
+            "{:>5}  {}  {:<24} {:<18} {:<10} {:<32} {work}, {}{}",
             r.id,
             r.created,
             r.name,
+            r.tour,
             r.status,
             r.solver,
             duration(std::time::Duration::from_secs_f64(r.time_ms.max(0.0) / 1e3)),
@@ -710,5 +722,14 @@ mod tests {
     fn diagram_of_a_knight() {
         let d = move_diagram(&Piece::leaper(1, 2, 1));
         assert_eq!(d, ". 8 . 1 .\n7 . . . 2\n. . @ . .\n6 . . . 3\n. 5 . 4 .\n");
+    }
+}
+
+/// `n` and a noun, plural unless `n` is one: "1 node", "3 nodes".
+pub fn counted(n: u64, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
     }
 }
