@@ -825,8 +825,7 @@ mod tests {
                 .filter(|l| l.starts_with("Knight 8x8") && words.iter().all(|w| l.contains(w)))
                 .map(|l| {
                     l.split_whitespace()
-                        .skip_while(|w| !w.chars().all(|c| c.is_ascii_digit()))
-                        .next()
+                        .find(|w| w.chars().all(|c| c.is_ascii_digit()))
                         .and_then(|w| w.parse().ok())
                         .unwrap_or(0)
                 })

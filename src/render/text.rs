@@ -583,7 +583,7 @@ pub fn archive_stats(rows: &[StatsRow]) -> String {
             let _ = writeln!(
                 out,
                 "  found {} with an average of {:.1} generations",
-                counted(r.distinct as u64, "different tour"),
+                counted(r.distinct, "different tour"),
                 mean
             );
         }
@@ -596,9 +596,9 @@ pub fn archive_list(rows: &[RunRow]) -> String {
     let mut out = String::new();
     for r in rows {
         let work = if r.generations > 0 {
-            counted(r.generations as u64, "generation")
+            counted(r.generations, "generation")
         } else {
-            counted(r.nodes as u64, "node")
+            counted(r.nodes, "node")
         };
         let _ = writeln!(
             out,
@@ -653,6 +653,15 @@ pub fn move_diagram(piece: &Piece) -> String {
         out.push('\n');
     }
     out
+}
+
+/// `n` and a noun, plural unless `n` is one: "1 node", "3 nodes".
+pub fn counted(n: u64, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
 }
 
 #[cfg(test)]
@@ -722,14 +731,5 @@ mod tests {
     fn diagram_of_a_knight() {
         let d = move_diagram(&Piece::leaper(1, 2, 1));
         assert_eq!(d, ". 8 . 1 .\n7 . . . 2\n. . @ . .\n6 . . . 3\n. 5 . 4 .\n");
-    }
-}
-
-/// `n` and a noun, plural unless `n` is one: "1 node", "3 nodes".
-pub fn counted(n: u64, noun: &str) -> String {
-    if n == 1 {
-        format!("1 {noun}")
-    } else {
-        format!("{n} {noun}s")
     }
 }
