@@ -23,6 +23,8 @@ pub enum Event {
     Rewrite {
         /// The first index that may differ.
         from: usize,
+        /// What kind of change it was, for people watching (captions).
+        how: Change,
     },
     /// A new search begins: the path is empty (a new start square, a
     /// restart, a fallback solver).
@@ -38,6 +40,30 @@ pub enum Event {
         /// Length of the walk's legal prefix.
         legal: usize,
     },
+}
+
+/// What kind of in-place change an [`Event::Rewrite`] was. The contract
+/// of a rewrite does not depend on it; it names the step for people.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Change {
+    /// The path was turned round (read from its other end).
+    Reversal,
+    /// A square was spliced into the path (which grew by one).
+    Splice,
+    /// A Pósa rotation: the part after a square next to the end was
+    /// reversed, giving the path a new end.
+    Rotation,
+}
+
+impl Change {
+    /// The change's name, in lower case (`rotation`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Change::Reversal => "reversal",
+            Change::Splice => "splice",
+            Change::Rotation => "rotation",
+        }
+    }
 }
 
 impl Event {
@@ -67,7 +93,7 @@ impl Event {
                 }
                 path.pop();
             }
-            Event::Rewrite { from } => {
+            Event::Rewrite { from, .. } => {
                 if from > path.len() || from > after.len() || after[..from] != path[..from] {
                     return Err(format!("rewrite from {from}: the prefix changed"));
                 }
@@ -156,12 +182,16 @@ mod tests {
         let mut p = Vec::new();
         assert!(Event::Advance.apply(&mut p, &[3]).is_ok());
         assert!(Event::Advance.apply(&mut p, &[3, 5]).is_ok());
-        assert!(Event::Rewrite { from: 1 }.apply(&mut p, &[3, 9, 5]).is_ok());
+        let splice = Event::Rewrite {
+            from: 1,
+            how: Change::Splice,
+        };
+        assert!(splice.apply(&mut p, &[3, 9, 5]).is_ok());
         assert_eq!(p, [3, 9, 5]);
         assert!(Event::Retreat(5).apply(&mut p, &[3, 9]).is_ok());
         // An in-place change reported as an advance is a breach.
         assert!(Event::Advance.apply(&mut p, &[9, 3, 4]).is_err());
-        assert!(Event::Rewrite { from: 1 }.apply(&mut p, &[4, 3]).is_err());
+        assert!(splice.apply(&mut p, &[4, 3]).is_err());
         assert!(Event::Retreat(3).apply(&mut p, &[3]).is_err());
         assert!(Event::Restart.apply(&mut p, &[]).is_ok());
         assert!(p.is_empty());

@@ -39,7 +39,7 @@ use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use super::close::{self, Budget};
-use super::event::{Event, Observer};
+use super::event::{Change, Event, Observer};
 use super::{
     Goal, Limit, Limits, Outcome, Report, Run, Solver, SolverId, SolverSpec, Stats, Stop, Task,
 };
@@ -844,7 +844,13 @@ impl<'r, A: Adjacent, B: Adjacent, W: Word, O: Observer> Engine<'r, A, B, W, O> 
         self.path.reverse();
         self.pos_valid = false;
         if O::ACTIVE {
-            self.obs.event(Event::Rewrite { from: 0 }, &self.path);
+            self.obs.event(
+                Event::Rewrite {
+                    from: 0,
+                    how: Change::Reversal,
+                },
+                &self.path,
+            );
         }
         self.repair_end()
     }
@@ -1004,6 +1010,7 @@ impl<'r, A: Adjacent, B: Adjacent, W: Word, O: Observer> Engine<'r, A, B, W, O> 
             self.obs.event(
                 Event::Rewrite {
                     from: from.min(insert),
+                    how: Change::Splice,
                 },
                 &self.path,
             );
@@ -1052,7 +1059,13 @@ impl<'r, A: Adjacent, B: Adjacent, W: Word, O: Observer> Engine<'r, A, B, W, O> 
             self.path.reverse();
             self.pos_valid = false;
             if O::ACTIVE {
-                self.obs.event(Event::Rewrite { from: 0 }, &self.path);
+                self.obs.event(
+                    Event::Rewrite {
+                        from: 0,
+                        how: Change::Reversal,
+                    },
+                    &self.path,
+                );
             }
             self.index_path();
             let start = self.path[0];
