@@ -14,7 +14,6 @@ use engine::progress::Progress;
 use engine::render::gif::{self, Scene};
 use engine::render::text;
 use engine::solve::event::{NoObserver, Observer};
-use engine::solve::record::Recorder;
 use engine::solve::{Outcome, Report, Run, SolverId, SolverSpec, runner};
 
 use super::gif::GifFlags;
@@ -148,8 +147,10 @@ pub fn exec(args: RunArgs) -> Result<u8, Error> {
             }
         };
         if search_out.is_some() {
-            let mut rec = Recorder::new(gif_opts.max_frames.saturating_sub(1));
-            solve_with(&puzzle, &graph, limits, &progress, &mut rec).map(|r| (r, Some(rec)))
+            // The search GIF keeps the graph: it draws candidates and proofs.
+            let mut rec = gif_opts.recorder();
+            solve_with(&puzzle, &graph, limits, &progress, &mut rec)
+                .map(|r| (r, Some((rec, graph))))
         } else {
             solve_with(&puzzle, &graph, limits, &progress, NoObserver).map(|r| (r, None))
         }
@@ -216,7 +217,8 @@ pub fn exec(args: RunArgs) -> Result<u8, Error> {
             )),
         }
     }
-    if let (Some(file), Some(rec)) = (search_out, &recording) {
+    if let (Some(file), Some((rec, graph))) = (search_out, &recording) {
+        let scene = scene.clone().with_graph(graph);
         let r = file
             .write(|w| gif::search_gif(w, &scene, rec, &report, &gif_opts, &interrupt::limits()));
         if let Some(c) = super::gif::failed(&args.search_gif, r) {

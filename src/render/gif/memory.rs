@@ -5,7 +5,7 @@ use crate::model::Board;
 use crate::solve::record::Recorder;
 
 use super::encoder::{BATCH_FRAMES, BATCH_PIXELS};
-use super::layout::Layout;
+use super::layout::{Caption, Layout};
 use super::{GifOptions, Style};
 
 /// The most memory a run's GIFs may take (estimated before the search; see
@@ -46,7 +46,7 @@ impl GifMemory {
 fn drawing_bytes(lay: &Layout, squares: usize) -> u64 {
     let px = u64::from(lay.width) * u64::from(lay.height);
     let batch = (BATCH_PIXELS as u64 + px).min(BATCH_FRAMES as u64 * px);
-    let sprites = if lay.style == Style::Squares {
+    let sprites = if lay.style == Style::Numbers {
         8 << 10
     } else {
         0
@@ -57,16 +57,32 @@ fn drawing_bytes(lay: &Layout, squares: usize) -> u64 {
 
 /// An estimate, made before the search starts, of the memory the GIFs a
 /// run asks for need on `board` with `opts`: `tour` for `--gif`, `search`
-/// for `--search-gif` (whose snapshots are recorded with
-/// `Recorder::new(opts.max_frames - 1)`). The image size follows
+/// for `--search-gif` (whose samples are recorded by
+/// [`GifOptions::recorder`]). Long titles wrap onto more lines; a few
+/// lines of text are not counted. The image size follows
 /// [`Layout::new`], which shrinks the cell on large boards, so an image is
 /// never more than 4096 pixels of board a side.
 pub fn memory(board: &Board, opts: &GifOptions, tour: bool, search: bool) -> GifMemory {
     let n = board.len();
-    let layouts = [(tour, false), (search, true)]
+    let cell = opts.cell_for(board);
+    let style = opts.style_for(board);
+    // A search GIF's caption: a few status lines and the strip.
+    let layouts = [(tour, 0, false), (search, 6, true)]
         .into_iter()
-        .filter(|&(asked, _)| asked)
-        .map(|(_, status)| Layout::new(board, opts.cell, status));
+        .filter(|&(asked, _, _)| asked)
+        .map(|(_, status_lines, strip)| {
+            Layout::new(
+                board,
+                cell,
+                style,
+                &Caption {
+                    title: "",
+                    subtitle: "",
+                    status_lines,
+                    strip,
+                },
+            )
+        });
     let biggest = layouts.max_by_key(|l| u64::from(l.width) * u64::from(l.height));
     let (width, height, drawing) = biggest.map_or((0, 0, 0), |l| {
         let d = drawing_bytes(&l, n);
@@ -77,7 +93,7 @@ pub fn memory(board: &Board, opts: &GifOptions, tour: bool, search: bool) -> Gif
         height,
         drawing,
         recording: if search {
-            Recorder::max_bytes(opts.max_frames.saturating_sub(1), n)
+            Recorder::max_bytes(opts.search_frames().saturating_sub(1), n)
         } else {
             0
         },
