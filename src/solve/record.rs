@@ -69,7 +69,8 @@ pub struct Sample<'a> {
     /// Whether this is one event of the step window (else an interval of
     /// the time-lapse, which may also be one event long).
     pub step: bool,
-    /// The interval's last event (a step's own event).
+    /// A step's own event; for an interval, the event that copied in the
+    /// path shown (the advances that extended it after are not told apart).
     pub event: Event,
     /// The deepest path of the interval: a step's path after its event.
     pub path: &'a [u32],
@@ -131,15 +132,19 @@ pub struct Recorder {
     /// The open interval: its first event, events so far, least and
     /// greatest path length, last event.
     open_first: u64,
-    open_count: u64,
+    open: bool,
     open_low: usize,
+    /// The open interval's greatest length, while not `mirror` (see
+    /// [`Recorder::high`]).
     open_high: usize,
-    open_event: Event,
     /// The open interval's deepest path and the event it is from. While
     /// `mirror` is set it is the current path itself; otherwise the two
     /// agree on their first `deep_low` squares.
     deep: Vec<u32>,
+    /// The event `deep` is from, while not `mirror`, and the event that
+    /// last copied it in.
     deep_index: u64,
+    deep_event: Event,
     mirror: bool,
     deep_low: usize,
     /// The least path length (or rewrite start) since the newest sample was
@@ -156,6 +161,9 @@ pub struct Recorder {
     /// Nothing more is stored (over the byte budget with nothing left to
     /// merge); the open interval takes in the rest of the search.
     full: bool,
+    /// Events before this index need nothing but the counters and the
+    /// deepest path's upkeep.
+    due: u64,
     /// The most squares `data` keeps (see
     /// [`budget::RECORD`](crate::budget::RECORD)).
     max_data: usize,
@@ -187,12 +195,12 @@ impl Recorder {
             best: 0,
             len: 0,
             open_first: 0,
-            open_count: 0,
+            open: false,
             open_low: 0,
             open_high: 0,
-            open_event: Event::Restart,
             deep: Vec::new(),
             deep_index: 0,
+            deep_event: Event::Restart,
             mirror: false,
             deep_low: 0,
             since_low: 0,
@@ -201,6 +209,7 @@ impl Recorder {
             data: Vec::new(),
             frozen: 0,
             full: false,
+            due: 0,
             max_data: (crate::budget::RECORD / 4) as usize,
         }
     }
@@ -225,7 +234,7 @@ impl Recorder {
 
     /// Samples kept (the open interval included).
     pub fn len(&self) -> usize {
-        self.entries.len() + usize::from(self.open_count > 0)
+        self.entries.len() + usize::from(self.open)
     }
 
     /// True when nothing was kept.
@@ -255,7 +264,25 @@ impl Recorder {
 
     /// The longest path seen.
     pub fn best(&self) -> usize {
-        self.best
+        self.best.max(self.high())
+    }
+
+    /// The open interval's greatest path length (0 if none is open).
+    fn high(&self) -> usize {
+        match (self.open, self.mirror) {
+            (false, _) => 0,
+            (true, true) => self.deep.len(),
+            (true, false) => self.open_high,
+        }
+    }
+
+    /// The event the open interval's deepest path is from.
+    fn deep_at(&self) -> u64 {
+        if self.mirror {
+            self.events.saturating_sub(1)
+        } else {
+            self.deep_index
+        }
     }
 
     /// The current length of the time-lapse's intervals, in events.
@@ -271,11 +298,7 @@ impl Recorder {
     /// The newest sample's path (the open interval's deepest; empty if
     /// none).
     pub fn last_path(&self) -> &[u32] {
-        if self.open_count > 0 {
-            &self.deep
-        } else {
-            &self.last
-        }
+        if self.open { &self.deep } else { &self.last }
     }
 
     /// Hands every sample, oldest first, to `f`; stops at its first error.
@@ -302,7 +325,7 @@ impl Recorder {
             path.extend_from_slice(&self.data[e.start..e.end]);
             f(&sample(e, &path, e.keep))?;
         }
-        if self.open_count > 0 {
+        if self.open {
             let open = self.open_entry();
             let keep = self
                 .entries
@@ -318,20 +341,20 @@ impl Recorder {
     /// The open interval as an entry (its data is `deep`).
     fn open_entry(&self) -> Entry {
         Entry {
-            index: self.deep_index,
+            index: self.deep_at(),
             first: self.open_first,
             last: self.events.saturating_sub(1),
             step: false,
-            event: self.open_event,
+            event: self.deep_event,
             keep: 0,
             start: 0,
             end: 0,
             low: self.open_low,
-            high: self.open_high,
+            high: self.high(),
             nodes: self.nodes,
             backtracks: self.backtracks,
             restarts: self.restarts,
-            best: self.best,
+            best: self.best.max(self.high()),
         }
     }
 
@@ -358,8 +381,9 @@ impl Recorder {
         self.entries.push(e);
         self.last.truncate(keep);
         self.last.extend_from_slice(&self.deep[keep..]);
+        self.best = self.best.max(self.high());
         self.since_low = self.len;
-        self.open_count = 0;
+        self.open = false;
         self.open_high = 0;
         self.open_low = self.len;
         if step {
@@ -435,7 +459,6 @@ impl Recorder {
             self.entries[out] = Entry {
                 first: a.first,
                 last: b.last,
-                event: b.event,
                 low: a.low.min(b.low),
                 high: a.high.max(b.high),
                 nodes: b.nodes,
@@ -458,7 +481,7 @@ impl Recorder {
     #[cold]
     #[inline(never)]
     fn begin_window(&mut self) {
-        if self.open_count > 0 && !self.full {
+        if self.open && !self.full {
             self.close(false);
         }
         while self.entries.len() - self.frozen > (self.lapse / 4).max(1)
@@ -488,9 +511,13 @@ fn even(lapse: usize) -> usize {
     if lapse >= 2 { lapse & !1 } else { 0 }
 }
 
-impl Observer for Recorder {
-    #[inline(always)]
-    fn event(&mut self, event: Event, path: &[u32]) {
+impl Recorder {
+    /// Any event, in full: the window's and the intervals' edges, rewrites,
+    /// generations and restarts (the common advance and retreat between
+    /// edges take [`Observer::event`]'s short way).
+    #[cold]
+    #[inline(never)]
+    fn slow(&mut self, event: Event, path: &[u32]) {
         let len = path.len();
         // How much of the path this event left in place.
         let low = match event {
@@ -515,47 +542,131 @@ impl Observer for Recorder {
             Event::Generation { .. } => 0,
         };
         let index = self.events;
-        if index == self.window.0 && index < self.window.1 {
-            self.begin_window();
-        } else if index == self.window.1 && index > self.window.0 {
-            self.end_window();
-        }
         self.events += 1;
-        self.best = self.best.max(len);
         // The deepest path of the open interval.
         let shared = if self.mirror {
             low
         } else {
             self.deep_low.min(low)
         };
-        if self.open_count == 0 || len > self.open_high || (self.mirror && len >= self.open_high) {
-            let shared = shared.min(self.deep.len());
-            self.deep.truncate(shared);
-            self.deep.extend_from_slice(&path[shared..]);
-            self.mirror = true;
-            self.deep_index = index;
-            self.open_high = len;
+        let high = self.high();
+        if !self.open || len > high || (self.mirror && len >= high) {
+            self.sync(path, shared, index);
+            self.deep_event = event;
         } else {
+            if self.mirror {
+                self.open_high = self.deep.len();
+                self.deep_index = index.saturating_sub(1);
+            }
             self.mirror = false;
             self.deep_low = shared;
         }
-        if self.open_count == 0 {
+        if !self.open {
+            self.open = true;
             self.open_first = index;
             self.open_low = low;
         } else {
             self.open_low = self.open_low.min(low);
         }
         self.since_low = self.since_low.min(low);
-        self.open_count += 1;
-        self.open_event = event;
         self.len = len;
-        if self.full {
-            return;
+        if !self.full {
+            let count = self.events - self.open_first;
+            if index >= self.window.0 && index < self.window.1 {
+                self.close(true);
+            } else if count >= self.stride && self.capacity >= 2 {
+                self.close(false);
+            }
         }
-        if index >= self.window.0 && index < self.window.1 {
-            self.close(true);
-        } else if self.open_count >= self.stride && self.capacity >= 2 {
-            self.close(false);
+        // The window's edges come after the event before them, so that
+        // what is closed there is closed with its true end.
+        let (w0, w1) = self.window;
+        if self.events == w0 && w0 < w1 {
+            self.begin_window();
+        } else if self.events == w1 && w1 > w0 {
+            self.end_window();
+        }
+        self.due = self.next_due();
+    }
+
+    /// Makes the current path the open interval's deepest, copying it in
+    /// from `shared`, where the two still agree.
+    #[inline]
+    fn sync(&mut self, path: &[u32], shared: usize, index: u64) {
+        let shared = shared.min(self.deep.len());
+        self.deep.truncate(shared);
+        self.deep.extend_from_slice(&path[shared..]);
+        self.mirror = true;
+        self.deep_index = index;
+    }
+
+    /// The next event that needs [`Recorder::slow`]: the first of a new
+    /// interval, the one closing the open interval, or an edge of the
+    /// window.
+    fn next_due(&self) -> u64 {
+        let next = self.events;
+        if self.full {
+            return u64::MAX;
+        }
+        if !self.open {
+            return next;
+        }
+        let (w0, w1) = self.window;
+        let edge = if next < w0 && w0 < w1 {
+            w0 - 1
+        } else if next < w1 {
+            next
+        } else {
+            u64::MAX
+        };
+        let close = if self.capacity >= 2 {
+            self.open_first.saturating_add(self.stride - 1)
+        } else {
+            u64::MAX
+        };
+        edge.min(close)
+    }
+}
+
+impl Observer for Recorder {
+    // Between the edges of intervals and of the window, an advance or a
+    // retreat costs a few integer operations: an advance leaves the
+    // interval's least length alone (its new length less one is the old
+    // length) and, while the path is the deepest, appends one square to
+    // the copy.
+    #[inline(always)]
+    fn event(&mut self, event: Event, path: &[u32]) {
+        let index = self.events;
+        let len = path.len();
+        match event {
+            Event::Advance if index < self.due => {
+                self.events += 1;
+                self.nodes += 1;
+                if self.mirror {
+                    if let Some(&s) = path.last() {
+                        self.deep.push(s);
+                    }
+                } else if len > self.open_high {
+                    let shared = self.deep_low.min(len.saturating_sub(1));
+                    self.sync(path, shared, index);
+                    self.deep_event = event;
+                }
+            }
+            Event::Retreat(_) if index < self.due => {
+                self.events += 1;
+                self.backtracks += 1;
+                if self.mirror {
+                    self.mirror = false;
+                    self.open_high = self.deep.len();
+                    self.deep_index = index.saturating_sub(1);
+                    self.deep_low = len;
+                } else {
+                    self.deep_low = self.deep_low.min(len);
+                }
+                self.open_low = self.open_low.min(len);
+                self.since_low = self.since_low.min(len);
+            }
+            _ => self.slow(event, path),
         }
     }
 }
