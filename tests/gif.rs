@@ -85,6 +85,12 @@ fn decode_frames(bytes: &[u8], all: bool) -> Decoded {
     }
 }
 
+/// The layout of `p`'s GIFs at the default options (square centres do
+/// not depend on the caption).
+fn layout(p: &Puzzle) -> Layout {
+    gif::tour_layout(&Scene::new(p), &GifOptions::default())
+}
+
 /// The tour `engine run` finds for `p` (verified).
 fn tour_of(p: &Puzzle) -> Vec<u32> {
     let r = solve(p);
@@ -108,16 +114,21 @@ fn knight_tour_8x8_one_frame_per_move() {
     let d = decode(&bytes);
     assert_eq!(d.shown.len(), 64);
     assert_eq!(info.frames, 64);
-    assert_eq!(d.width, 8 * 48);
-    assert!(d.height > 8 * 48, "a caption below the board");
+    assert_eq!(info.style, Style::Numbers);
+    // Room for the rank numbers beside the board, the caption below.
+    assert!(d.width > 8 * 48);
+    assert!(d.height > 8 * 48 + 40, "a caption below the board");
     assert_eq!(d.repeat, ::gif::Repeat::Infinite);
     assert_eq!(d.palette_len, usize::from(RAMP_START));
-    // 8 frames a second; the last held two seconds.
-    assert!(d.delays[..63].iter().all(|&c| c == 13));
+    // By default the walk takes 16 s (a quarter of a second a move); the
+    // last frame is held two seconds.
+    let walk: u32 = d.delays[..63].iter().map(|&c| u32::from(c)).sum();
+    assert!((1500..=1600).contains(&walk), "{walk}");
+    assert!(d.delays[..63].iter().all(|&c| (24..=26).contains(&c)));
     assert_eq!(d.delays[63], 200);
+    let lay = layout(&p);
     for (i, &s) in tour.iter().enumerate() {
-        let c = p.board.cell(s);
-        let centre = (c.x * 48 + 24, (7 - c.y) * 48 + 24);
+        let centre = lay.centre(p.board.cell(s));
         assert_eq!(d.last(centre), VISITED, "square {}", p.board.name(s));
         // Before its move, the square is not marked visited.
         if i > 0 {
@@ -136,11 +147,15 @@ fn removed_squares_show_as_removed() {
     assert_eq!(d.shown.len(), 11);
     // A 4x4 board at 48 pixels is centred on the 256-pixel minimum width.
     assert_eq!(d.width, 256);
-    let lay = Layout::new(&p.board, 48, false);
-    assert_eq!(
-        lay.centre(Cell::new(0, 0)),
-        ((256 - 192) / 2 + 24, 3 * 48 + 24)
+    let lay = layout(&p);
+    let (x, y) = lay.centre(Cell::new(0, 0));
+    let (x1, _) = lay.centre(Cell::new(3, 0));
+    assert_eq!(x1 - x, 3 * 48);
+    assert!(
+        x > 24 + 20 && x + 3 * 48 + 24 <= 256,
+        "centred, clear of the rank numbers"
     );
+    assert!(y > 3 * 48);
     let mut removed = 0;
     for y in 0..4 {
         for x in 0..4 {
@@ -164,7 +179,7 @@ fn closed_tours_draw_the_closing_move_last() {
     let (bytes, _) = tour_bytes(&p, &tour, &GifOptions::default());
     let d = decode(&bytes);
     assert_eq!(d.shown.len(), 36);
-    let lay = Layout::new(&p.board, 48, false);
+    let lay = layout(&p);
     let (a, b) = (
         lay.centre(p.board.cell(tour[35])),
         lay.centre(p.board.cell(tour[0])),
@@ -180,15 +195,15 @@ fn frames_are_capped_and_every_move_is_shown() {
     let p = puzzle(r#"Puzzle(board: "8x8", piece: "knight", start: "a1")"#);
     let tour = tour_of(&p);
     let opts = GifOptions {
-        max_frames: 10,
+        max_frames: Some(10),
         ..GifOptions::default()
     };
     let (bytes, _) = tour_bytes(&p, &tour, &opts);
     let d = decode(&bytes);
     assert_eq!(d.shown.len(), 10);
+    let lay = layout(&p);
     for &s in &tour {
-        let c = p.board.cell(s);
-        assert_eq!(d.last((c.x * 48 + 24, (7 - c.y) * 48 + 24)), VISITED);
+        assert_eq!(d.last(lay.centre(p.board.cell(s))), VISITED);
     }
 }
 
@@ -211,19 +226,19 @@ fn large_boards_are_drawn_path_only() {
 
 fn check_path_only(p: &Puzzle, tour: &[u32]) {
     let (bytes, info) = tour_bytes(p, tour, &GifOptions::default());
-    assert_eq!(info.style, Style::PathOnly);
+    assert_eq!(info.style, Style::Gradient);
     let d = decode_frames(&bytes, false);
-    // At most --max-frames, cut where the drawing stays compact.
-    assert!((300..=600).contains(&d.shown.len()), "{}", d.shown.len());
+    // At most the default 300 frames, cut where the drawing stays compact.
+    assert!((150..=300).contains(&d.shown.len()), "{}", d.shown.len());
     assert_eq!(d.shown.len(), info.frames);
     assert_eq!(d.palette_len, 256);
-    // Frames are timed by their moves: about 600 frames' worth at 8 a second.
+    // Frames are timed by their moves, 16 seconds in all by default.
     let total: u32 = d.delays[..d.delays.len() - 1]
         .iter()
         .map(|&c| u32::from(c))
         .sum();
-    assert!((7000..=8000).contains(&total), "{total}");
-    let lay = Layout::new(&p.board, 48, false);
+    assert!((1590..=1610).contains(&total), "{total}");
+    let lay = layout(&p);
     assert_eq!(d.width as u32, lay.width);
     assert!(lay.pixels_per_square() >= 3.0);
     for y in 0..p.board.height() {
@@ -245,18 +260,20 @@ fn a_1000x1000_tour_is_bounded() {
     let tour = boustrophedon(1000, 1000);
     verify(&p.board, &p.piece, &p.goal, &tour).expect("valid");
     let opts = GifOptions {
-        max_frames: 40,
+        max_frames: Some(40),
         ..GifOptions::default()
     };
     let (bytes, info) = tour_bytes(&p, &tour, &opts);
     assert!(bytes.len() < 5 << 20);
     let d = decode_frames(&bytes, false);
     assert!(d.shown.len() <= 40 && d.shown.len() >= 20);
-    assert_eq!((info.frames, d.width), (d.shown.len(), 1000));
+    let lay = layout(&p);
+    assert_eq!(info.frames, d.shown.len());
+    assert_eq!(lay.pixels_per_square(), 1.0);
     // One pixel per square: every one of them is on the path.
     for y in 0..1000 {
         for x in 0..1000 {
-            assert!(d.last((x, y)) >= RAMP_START);
+            assert!(d.last(lay.centre(Cell::new(x, y))) >= RAMP_START);
         }
     }
 }
@@ -276,10 +293,10 @@ fn search_gif_of_a_backtracking_search() {
     );
     let g = crate::util::graph_of(&p);
     let opts = GifOptions {
-        max_frames: 25,
+        max_frames: Some(25),
         ..GifOptions::default()
     };
-    let mut rec = Recorder::new(opts.max_frames - 1);
+    let mut rec = Recorder::new(opts.search_frames() - 1);
     let r = runner::solve(&p, &g, Run::new(Limits::none(), &Progress::new(), &mut rec))
         .expect("no bug");
     let Outcome::Found(tour) = &r.outcome else {
@@ -296,7 +313,7 @@ fn search_gif_of_a_backtracking_search() {
     assert_eq!(info.frames, d.shown.len());
     assert_eq!(d.repeat, ::gif::Repeat::Infinite);
     assert_eq!(*d.delays.last().unwrap_or(&0), 200);
-    let lay = Layout::new(&p.board, 48, true);
+    let lay = gif::search_layout(&Scene::new(&p), &opts, 3, true);
     assert_eq!((d.width as u32, d.height as u32), (lay.width, lay.height));
     for &s in tour {
         assert_eq!(d.last(lay.centre(p.board.cell(s))), VISITED);
@@ -311,7 +328,7 @@ fn search_gif_never_exceeds_max_frames() {
     let g = crate::util::graph_of(&p);
     for max in [2usize, 3, 4, 7, 64, 600] {
         let opts = GifOptions {
-            max_frames: max,
+            max_frames: Some(max),
             ..GifOptions::default()
         };
         let mut rec = Recorder::new(max - 1);
@@ -359,7 +376,7 @@ fn retreats_flash_red() {
     .expect("written");
     let d = decode(&out);
     assert_eq!(d.shown.len(), 5);
-    let lay = Layout::new(b, 48, true);
+    let lay = layout(&p);
     let c = lay.centre(b.cell(c1));
     assert_eq!(d.at(2, c), VISITED);
     assert_eq!(d.at(3, c), FLASH, "the abandoned square flashes");
@@ -408,7 +425,7 @@ fn genetic_generations_show_legal_green_and_illegal_red() {
     .expect("written");
     let d = decode(&out);
     assert_eq!(d.shown.len(), 3);
-    let lay = Layout::new(b, 48, true);
+    let lay = layout(&p);
     let mid = |s: u32, t: u32| {
         let (a, b2) = (lay.centre(b.cell(s)), lay.centre(b.cell(t)));
         ((a.0 + b2.0) / 2, (a.1 + b2.1) / 2)
@@ -517,7 +534,7 @@ fn warnsdorff_walks_and_restarts() {
     .expect("written");
     let d = decode(&out);
     assert_eq!(d.shown.len(), 57);
-    let lay = Layout::new(&p.board, 48, true);
+    let lay = layout(&p);
     let first_walk_end = lay.centre(p.board.cell(tour[35 - 19]));
     // The first walk's last square, shown, then cleared by the restart.
     assert_eq!(d.at(19, first_walk_end), VISITED);
@@ -533,19 +550,19 @@ fn path_only_search_gif() {
     let tour = boustrophedon(70, 70);
     verify(&p.board, &p.piece, &p.goal, &tour).expect("valid");
     let opts = GifOptions {
-        max_frames: 50,
+        max_frames: Some(50),
         ..GifOptions::default()
     };
-    let mut rec = Recorder::new(opts.max_frames - 1);
+    let mut rec = Recorder::new(opts.search_frames() - 1);
     warnsdorff_events(&mut rec, &tour, 3000);
     let r = report(Outcome::Found(tour.clone()));
     let mut out = Vec::new();
     let info =
         search_gif(&mut out, &Scene::new(&p), &rec, &r, &opts, &Limits::none()).expect("written");
-    assert_eq!(info.style, Style::PathOnly);
+    assert_eq!(info.style, Style::Gradient);
     let d = decode_frames(&out, false);
     assert!(d.shown.len() <= 50 && d.shown.len() >= 25);
-    let lay = Layout::new(&p.board, 48, true);
+    let lay = layout(&p);
     for &s in &tour {
         assert!(d.last(lay.centre(p.board.cell(s))) >= RAMP_START);
     }

@@ -181,7 +181,8 @@ impl Recorder {
     /// rest of the budget as a time-lapse of the events before and after.
     pub fn with_steps(max_samples: usize, steps: std::ops::Range<u64>) -> Recorder {
         let wanted = steps.end.saturating_sub(steps.start);
-        let w = wanted.min(max_samples as u64);
+        // One sample is left for what comes after the window.
+        let w = wanted.min(max_samples.saturating_sub(1) as u64);
         let lapse = max_samples - w as usize;
         Recorder {
             window: (steps.start, steps.start + w),

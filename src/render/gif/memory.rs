@@ -66,8 +66,9 @@ pub fn memory(board: &Board, opts: &GifOptions, tour: bool, search: bool) -> Gif
     let n = board.len();
     let cell = opts.cell_for(board);
     let style = opts.style_for(board);
-    // A search GIF's caption: a few status lines and the strip.
-    let layouts = [(tour, 0, false), (search, 6, true)]
+    // A search GIF's caption: three status lines (a long proof may wrap
+    // onto a few more) and the strip.
+    let layouts = [(tour, 0, false), (search, 3, true)]
         .into_iter()
         .filter(|&(asked, _, _)| asked)
         .map(|(_, status_lines, strip)| {

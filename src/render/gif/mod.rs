@@ -54,8 +54,8 @@ pub use self::palette::{
     LABEL, LIGHT, MARKER, PART, PARTS, PATH, RAMP_START, RED, REMOVED, REPAIRED, STATUS, STRIP_BG,
     STRIP_HIGH, STRIP_LOW, TINT_DARK, TINT_LIGHT, TRANSPARENT, VISITED, WRAP, palette,
 };
-pub use self::search::search_gif;
-pub use self::tour::tour_gif;
+pub use self::search::{search_gif, search_layout};
+pub use self::tour::{tour_gif, tour_layout};
 pub use crate::output::{PendingFile, discard_pending};
 
 /// Options shared by both GIFs. `None` picks the default, which depends on
@@ -127,8 +127,11 @@ impl GifOptions {
     /// `steps` one by one, the rest as a time-lapse, within the frame
     /// budget less the final frames.
     pub fn recorder(&self) -> crate::solve::record::Recorder {
-        let (first, last) = self.steps.unwrap_or((1, DEFAULT_STEPS));
         let samples = self.search_frames().saturating_sub(1);
+        // By default at most half the budget goes to the steps.
+        let (first, last) = self
+            .steps
+            .unwrap_or((1, DEFAULT_STEPS.min(samples as u64 / 2)));
         crate::solve::record::Recorder::with_steps(samples, first.saturating_sub(1)..last)
     }
 }

@@ -74,6 +74,8 @@ pub(super) struct Target<'p> {
     pub(super) column: Option<Column>,
     /// The caption's status lines.
     pub(super) status: &'p [String],
+    /// How many of the first status lines are in the accent colour.
+    pub(super) accent: usize,
 }
 
 impl<'p> Target<'p> {
@@ -94,6 +96,7 @@ impl<'p> Target<'p> {
             fills: None,
             column: None,
             status: &[],
+            accent: 1,
         }
     }
 }
@@ -131,6 +134,7 @@ pub(super) struct Painter<'a> {
     fill: Vec<u8>,
     overlays: Vec<Rect>,
     status: Vec<String>,
+    accent: usize,
     line_w: i64,
     dot_r: i64,
     ring_w: i64,
@@ -183,6 +187,7 @@ impl<'a> Painter<'a> {
             fill: vec![0; n],
             overlays: Vec::new(),
             status: Vec::new(),
+            accent: 1,
             line_w,
             dot_r,
             ring_w,
@@ -671,7 +676,7 @@ impl<'a> Painter<'a> {
             }
         }
         // The caption's status lines.
-        if t.status != &self.status[..] {
+        if t.status != &self.status[..] || t.accent != self.accent {
             let r = self.status_rect();
             let scale = self.lay.status_scale;
             let pad = 6;
@@ -680,10 +685,11 @@ impl<'a> Painter<'a> {
             pen.fill(r, CAPTION_BG);
             for (i, text) in t.status.iter().take(self.lay.status_lines).enumerate() {
                 let y = self.lay.status_y + i as i64 * line_height(scale);
-                let c = if i == 0 { STATUS } else { CAPTION_FG };
+                let c = if i < t.accent { STATUS } else { CAPTION_FG };
                 pen.text(pad, y, &fit(text, scale, room), scale, c, None);
             }
             self.status = t.status.to_vec();
+            self.accent = t.accent;
             dirty = dirty.union(r);
         }
         // Overlays on `out`: the current square, the abandoned one, marks.

@@ -43,7 +43,8 @@ pub fn search_gif<W: Write + Send>(
     let n = board.len();
     // The layout's width does not depend on its status lines: wrap the
     // outcome to it, then make room for its lines.
-    let probe = search_layout(scene, opts, 0);
+    let searched = rec.events() > 0;
+    let probe = search_layout(scene, opts, 0, searched);
     let room = probe.status_room();
     let scale = probe.status_scale;
     let mut last_lines = outcome_lines(report, rec, n);
@@ -51,7 +52,7 @@ pub fn search_gif<W: Write + Send>(
         .iter()
         .flat_map(|l| wrap(l, scale, room))
         .collect();
-    let lay = search_layout(scene, opts, last_lines.len().max(2));
+    let lay = search_layout(scene, opts, last_lines.len().max(3), searched);
     let mut painter = Painter::new(scene, lay.clone());
     let (step_delay, lapse_delay) = match opts.fps {
         Some(fps) => (frame_delay(fps), frame_delay(fps)),
@@ -113,7 +114,8 @@ pub fn search_gif<W: Write + Send>(
             {
                 candidate_marks(g, s.path, &mut visited, &mut marks);
             }
-            let status = [format!("{head}{what}"), counters(s, n, genetic)];
+            let [a, b] = counters(s, n, genetic);
+            let status = [format!("{head}{what}"), a, b];
             let changed = painter.show(&Target {
                 keep: s.keep,
                 legal,
@@ -140,6 +142,15 @@ pub fn search_gif<W: Write + Send>(
                 if single { step_delay } else { lapse_delay },
             )
         })?;
+        if !searched {
+            // Nothing was searched: the bare board first, then the answer.
+            let lines = ["no search: the proofs come first".to_string()];
+            let changed = painter.show(&Target {
+                status: &lines,
+                ..Target::plain(&[])
+            });
+            frames.emit(&painter, changed, FINAL_DELAY / 2)?;
+        }
         // The outcome.
         let found = matches!(report.outcome, Outcome::Found(_));
         let proven = matches!(report.outcome, Outcome::Impossible(_));
@@ -165,6 +176,7 @@ pub fn search_gif<W: Write + Send>(
             marks: &marks,
             fills: fills.as_deref(),
             status: &last_lines,
+            accent: last_lines.len().saturating_sub(1).max(1),
             ..Target::plain(path)
         });
         frames.emit(
@@ -176,8 +188,9 @@ pub fn search_gif<W: Write + Send>(
     Ok(lay.info(count))
 }
 
-/// The search GIF's layout with `status_lines` lines of status.
-pub fn search_layout(scene: &Scene, opts: &GifOptions, status_lines: usize) -> Layout {
+/// The search GIF's layout with `status_lines` lines of status, and the
+/// depth strip if there was a search to chart.
+pub fn search_layout(scene: &Scene, opts: &GifOptions, status_lines: usize, strip: bool) -> Layout {
     Layout::new(
         scene.board,
         opts.cell_for(scene.board),
@@ -186,7 +199,7 @@ pub fn search_layout(scene: &Scene, opts: &GifOptions, status_lines: usize) -> L
             title: &scene.title,
             subtitle: &scene.subtitle,
             status_lines,
-            strip: true,
+            strip,
         },
     )
 }
@@ -200,30 +213,40 @@ fn plural(count: u64, one: &str, many: &str) -> String {
     )
 }
 
-/// The counters under a frame.
-fn counters(s: &Sample, n: usize, genetic: bool) -> String {
-    if genetic {
-        if let Event::Generation {
+/// The counters under a frame, on two lines.
+fn counters(s: &Sample, n: usize, genetic: bool) -> [String; 2] {
+    if genetic
+        && let Event::Generation {
             generation,
             fitness,
             ..
         } = s.event
-        {
-            return format!(
-                "generation {} \u{b7} fitness {} of {}",
-                thousands(generation),
+    {
+        return [
+            format!("generation {}", thousands(generation)),
+            format!(
+                "best fitness {} of {} squares",
                 thousands(fitness as u64),
                 thousands(n as u64)
-            );
-        }
+            ),
+        ];
     }
-    let mut parts = vec![plural(s.nodes, "node", "nodes")];
+    let mut first = vec![plural(s.nodes, "node", "nodes")];
     if s.backtracks > 0 {
-        parts.push(plural(s.backtracks, "backtrack", "backtracks"));
+        first.push(plural(s.backtracks, "backtrack", "backtracks"));
     }
-    parts.push(format!("depth {}", thousands(s.path.len() as u64)));
-    parts.push(format!("best {}", thousands(s.best as u64)));
-    parts.join(" \u{b7} ")
+    let mut second = vec![
+        format!("depth {}", thousands(s.path.len() as u64)),
+        format!(
+            "best {} of {}",
+            thousands(s.best as u64),
+            thousands(n as u64)
+        ),
+    ];
+    if s.restarts > 0 {
+        second.push(plural(s.restarts, "restart", "restarts"));
+    }
+    [first.join(" \u{b7} "), second.join(" \u{b7} ")]
 }
 
 /// What one event did, for people; dead ends marked in `marks`.
@@ -348,7 +371,9 @@ fn candidate_marks(g: &MoveGraph, path: &[u32], visited: &mut [bool], marks: &mu
 /// The final frame's status: the outcome and what it cost.
 fn outcome_lines(report: &Report, rec: &Recorder, n: usize) -> Vec<String> {
     let stats = &report.stats;
-    let effort = if stats.generations > 0 {
+    let effort = if report.solver.proofs {
+        "proved without searching".to_string()
+    } else if stats.generations > 0 {
         plural(stats.generations, "generation", "generations")
     } else {
         let mut e = plural(stats.nodes.max(rec.nodes()), "node", "nodes");
