@@ -13,6 +13,7 @@ use engine::halt::Limits;
 use engine::progress::Progress;
 use engine::render::gif::{self, Scene};
 use engine::render::text;
+use engine::render::trace::{self, Trace};
 use engine::solve::event::{NoObserver, Observer};
 use engine::solve::{Outcome, Report, Run, SolverId, SolverSpec, runner};
 
@@ -75,6 +76,13 @@ pub struct RunArgs {
     search_gif: Option<PathBuf>,
     #[command(flatten)]
     look: GifFlags,
+    /// Write the search's events to OUT as JSON lines.
+    #[arg(long, value_name = "OUT")]
+    trace: Option<PathBuf>,
+    /// Write to the trace only the samples a search GIF draws (--steps,
+    /// --max-frames), each with its whole path.
+    #[arg(long, requires = "trace")]
+    trace_sampled: bool,
 }
 
 /// Runs `engine run`; the exit code.
@@ -124,14 +132,24 @@ pub fn exec(args: RunArgs) -> Result<u8, Error> {
         args.search_gif.is_some(),
     )?;
     let archive = store.as_ref().map(|s| s.path());
-    let [tour_out, search_out] = super::gif::outputs(
+    let [tour_out, search_out, trace_out] = super::gif::outputs(
         Some(&args.puzzle),
         &[args.archive.archive.as_deref(), archive],
         [
             ("--gif", args.gif.as_deref()),
             ("--search-gif", args.search_gif.as_deref()),
+            ("--trace", args.trace.as_deref()),
         ],
     )?;
+    // A whole trace is written as the search goes; a sampled one after it.
+    let (full_trace, sampled_trace) = if args.trace_sampled {
+        (None, trace_out)
+    } else {
+        (trace_out, None)
+    };
+    let record = search_out.is_some() || sampled_trace.is_some();
+    let mut trace_written: Option<std::io::Result<()>> = None;
+    let trace_result = &mut trace_written;
     let limits = interrupt::limits().with_time_from(started, args.time_limit);
     let progress = Progress::new();
     let solved = progress::shown("searching", &progress, args.quiet, || {
@@ -146,14 +164,41 @@ pub fn exec(args: RunArgs) -> Result<u8, Error> {
                 ));
             }
         };
-        if search_out.is_some() {
-            // The search GIF keeps the graph: it draws candidates and proofs.
-            let mut rec = gif_opts.recorder();
-            solve_with(&puzzle, &graph, limits, &progress, &mut rec)
-                .map(|r| (r, Some((rec, graph))))
-        } else {
-            solve_with(&puzzle, &graph, limits, &progress, NoObserver).map(|r| (r, None))
-        }
+        let mut rec = record.then(|| gif_opts.recorder());
+        let solved = match full_trace {
+            Some(file) => {
+                let mut solved = None;
+                let written = file.write(|w| {
+                    let mut trace = Trace::new(w, &puzzle.board);
+                    let r = solve_with(
+                        &puzzle,
+                        &graph,
+                        limits,
+                        &progress,
+                        (rec.as_mut(), &mut trace),
+                    );
+                    let ended = match &r {
+                        // No trace after Ctrl-C, as no GIF.
+                        Ok(report) if matches!(report.outcome, Outcome::Interrupted { .. }) => {
+                            Err(std::io::Error::other("interrupted"))
+                        }
+                        Ok(report) => trace.finish(report),
+                        Err(_) => Err(std::io::Error::other("no trace of a failed run")),
+                    };
+                    solved = Some(r);
+                    ended
+                });
+                *trace_result = Some(written);
+                solved.unwrap_or_else(|| {
+                    // The file could not be opened: search without it.
+                    solve_with(&puzzle, &graph, limits, &progress, rec.as_mut())
+                })
+            }
+            None if record => solve_with(&puzzle, &graph, limits, &progress, rec.as_mut()),
+            None => solve_with(&puzzle, &graph, limits, &progress, NoObserver),
+        };
+        // The search GIF keeps the graph: it draws candidates and proofs.
+        solved.map(|r| (r, rec.map(|rec| (rec, graph))))
     });
     let (report, recording) = match solved {
         Ok(r) => r,
@@ -215,6 +260,27 @@ pub fn exec(args: RunArgs) -> Result<u8, Error> {
                 "no tour, so no GIF was written to {}",
                 file.path().display()
             )),
+        }
+    }
+    if let Some(Err(e)) = trace_written
+        && !matches!(report.outcome, Outcome::Interrupted { .. })
+    {
+        let name = args.trace.as_deref().map(|p| p.display().to_string());
+        out::warn(Error::about(
+            &name.unwrap_or_default(),
+            format!("cannot write the trace: {e}"),
+        ));
+        return Ok(super::BAD_INPUT);
+    }
+    if let (Some(file), Some((rec, _))) = (sampled_trace, &recording) {
+        let r = file.write(|w| trace::write_samples(w, &puzzle.board, rec, &report));
+        if let Err(e) = r {
+            let name = args.trace.as_deref().map(|p| p.display().to_string());
+            out::warn(Error::about(
+                &name.unwrap_or_default(),
+                format!("cannot write the trace: {e}"),
+            ));
+            return Ok(super::BAD_INPUT);
         }
     }
     if let (Some(file), Some((rec, graph))) = (search_out, &recording) {

@@ -173,6 +173,27 @@ impl<O: Observer> Observer for &mut O {
     }
 }
 
+/// An optional observer: `None` watches nothing.
+impl<O: Observer> Observer for Option<O> {
+    const ACTIVE: bool = O::ACTIVE;
+    #[inline(always)]
+    fn event(&mut self, event: Event, path: &[u32]) {
+        if let Some(o) = self {
+            o.event(event, path);
+        }
+    }
+}
+
+/// Two observers, each told every event.
+impl<A: Observer, B: Observer> Observer for (A, B) {
+    const ACTIVE: bool = A::ACTIVE || B::ACTIVE;
+    #[inline(always)]
+    fn event(&mut self, event: Event, path: &[u32]) {
+        self.0.event(event, path);
+        self.1.event(event, path);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
