@@ -15,6 +15,7 @@ mod fuzz_corpus;
 mod genetic_solver;
 mod gif;
 mod gif_cli;
+mod gif_gallery;
 mod gif_trace;
 mod hostile;
 mod interrupt;

@@ -281,9 +281,15 @@ fn describe(
         }
         Event::Rewrite { from, how } => {
             let end = path.last().map(|&t| name(t)).unwrap_or_default();
+            // A walk over every square is rotated to close; else it was stuck.
+            let why = if path.len() == board.len() {
+                "to close"
+            } else {
+                "stuck"
+            };
             match how {
                 Change::Rotation => format!(
-                    "{at} stuck: rotation at {}, new end {end}",
+                    "{at} {why}: rotation at {}, new end {end}",
                     path.get(from.saturating_sub(1))
                         .map(|&t| name(t))
                         .unwrap_or_default()
