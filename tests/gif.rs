@@ -4,8 +4,9 @@ use engine::model::Cell;
 use engine::progress::Progress;
 use engine::puzzle::Puzzle;
 use engine::render::gif::{
-    self, CLOSING, FLASH, GREEN, GifOptions, Layout, PendingFile, RAMP_START, RED, REMOVED, Scene,
-    Style, TRANSPARENT, VISITED, search_gif, tour_gif,
+    self, CANDIDATE, CHURN, CLOSING, FLASH, GREEN, GifOptions, INK, LABEL, Layout, PART, PATH,
+    PendingFile, RAMP_START, RED, REMOVED, STRIP_LOW, Scene, Style, TRANSPARENT, VISITED,
+    search_gif, tour_gif,
 };
 use engine::solve::event::{Event, Observer};
 use engine::solve::record::Recorder;
@@ -566,4 +567,111 @@ fn path_only_search_gif() {
     for &s in &tour {
         assert!(d.last(lay.centre(p.board.cell(s))) >= RAMP_START);
     }
+}
+
+/// How many pixels of `colour` a composed frame has.
+fn count(frame: &[u8], colour: u8) -> usize {
+    frame.iter().filter(|&&c| c == colour).count()
+}
+
+#[test]
+fn styles_draw_as_asked_with_labels() {
+    let p = puzzle(r#"Puzzle(board: "8x8", piece: "knight", start: "a1")"#);
+    let tour = tour_of(&p);
+    for (style, numbers, ramp) in [
+        (Style::Numbers, true, false),
+        (Style::Path, false, false),
+        (Style::Gradient, false, true),
+    ] {
+        let opts = GifOptions {
+            style: Some(style),
+            ..GifOptions::default()
+        };
+        let (bytes, info) = tour_bytes(&p, &tour, &opts);
+        assert_eq!(info.style, style);
+        let d = decode_frames(&bytes, false);
+        let last = &d.shown[d.shown.len() - 1];
+        // File letters and rank numbers in every style.
+        assert!(count(last, LABEL) > 100, "{style:?}");
+        assert_eq!(count(last, INK) > 0, numbers, "{style:?}: step numbers");
+        assert_eq!(last.iter().any(|&c| c >= RAMP_START), ramp, "{style:?}");
+        assert_eq!(d.palette_len, if ramp { 256 } else { 64 });
+    }
+}
+
+/// Solves `p` recording it as `opts` asks, and draws its search GIF.
+fn search_of(p: &Puzzle, opts: &GifOptions) -> (Report, Decoded) {
+    let g = crate::util::graph_of(p);
+    let mut rec = opts.recorder();
+    let r =
+        runner::solve(p, &g, Run::new(Limits::none(), &Progress::new(), &mut rec)).expect("no bug");
+    if let Outcome::Found(t) = &r.outcome {
+        verify(&p.board, &p.piece, &p.goal, t).expect("valid");
+    }
+    let mut out = Vec::new();
+    let scene = Scene::new(p).with_graph(&g);
+    search_gif(&mut out, &scene, &rec, &r, opts, &Limits::none()).expect("written");
+    (r, decode(&out))
+}
+
+#[test]
+fn warnsdorff_shows_its_candidates_step_by_step() {
+    let p = puzzle(
+        r#"Puzzle(board: "6x6", piece: "knight", tour: Closed, start: "a1", solver: Warnsdorff(tie_break: First))"#,
+    );
+    let (r, d) = search_of(&p, &GifOptions::default());
+    assert!(r.stats.rotations > 0, "this search closes by rotations");
+    // Every event is a step frame (36 advances and the rotations), then the
+    // outcome.
+    assert_eq!(d.shown.len() as u64, r.stats.nodes + r.stats.rotations + 1);
+    assert!(d.delays[..d.shown.len() - 1].iter().all(|&c| c == 25));
+    let with_candidates = d.shown.iter().filter(|f| count(f, CANDIDATE) > 0).count();
+    assert!(with_candidates >= 30, "{with_candidates}");
+    // The strip grows frame by frame.
+    let strip: Vec<usize> = d.shown.iter().map(|f| count(f, STRIP_LOW)).collect();
+    assert!(strip.windows(2).all(|w| w[0] <= w[1]) && strip[strip.len() - 1] > strip[0]);
+}
+
+#[test]
+fn a_long_search_is_a_window_of_steps_then_a_time_lapse() {
+    let p = puzzle(
+        r#"Puzzle(board: "5x5", piece: "knight", start: "a1", solver: Backtrack(order: Given))"#,
+    );
+    let opts = GifOptions {
+        max_frames: Some(80),
+        steps: Some((1, 30)),
+        ..GifOptions::default()
+    };
+    let (r, d) = search_of(&p, &opts);
+    assert!(r.stats.nodes > 5000);
+    assert!(
+        d.shown.len() <= 80 && d.shown.len() >= 60,
+        "{}",
+        d.shown.len()
+    );
+    let steps = d.delays.iter().filter(|&&c| c == 25).count();
+    assert_eq!(steps, 30);
+    // Step frames show retreats (the abandoned square flashed); the
+    // time-lapse shows the churning part of its deepest paths apart.
+    assert!(d.shown[..30].iter().any(|f| count(f, FLASH) > 0));
+    let lapse = &d.shown[30..d.shown.len() - 1];
+    assert!(lapse.iter().filter(|f| count(f, CHURN) > 0).count() > lapse.len() / 2);
+    assert!(lapse.iter().all(|f| count(f, PATH) > 0));
+}
+
+#[test]
+fn a_proof_is_drawn() {
+    let p = puzzle(r#"Puzzle(board: "5x5", piece: "knight", tour: Closed)"#);
+    let (r, d) = search_of(&p, &GifOptions::default());
+    assert!(matches!(r.outcome, Outcome::Impossible(_)));
+    // The bare board, then the two colour classes: 13 squares and 12.
+    assert_eq!(d.shown.len(), 2);
+    let lay = layout(&p);
+    let class = |c: u8| {
+        (0..25)
+            .filter(|&s| d.last(lay.centre(p.board.cell(s))) == c)
+            .count()
+    };
+    assert_eq!((class(PART), class(PART + 1)), (13, 12));
+    assert_eq!(count(&d.shown[0], PART), 0);
 }
