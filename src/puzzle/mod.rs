@@ -389,16 +389,22 @@ impl Puzzle {
             "an open tour cannot start and end on the same square (a closed tour has no `end`)";
         let end_at = |span: Span| Error::at(&self.file, &self.text, span, "");
         match (flag, self.start_span, self.end_span) {
-            (Some(flag), _, Some(end)) => {
-                let e = end_at(end);
+            (Some(flag), start, end) => {
+                // The other end, where the file gives it.
+                let (other, span) = if flag == "--end" {
+                    ("start", start)
+                } else {
+                    ("end", end)
+                };
+                let place = span.map_or(String::new(), |span| {
+                    let e = end_at(span);
+                    format!(" ({}:{}:{})", e.file, e.line, e.col)
+                });
                 Err(Error::flag(
                     flag,
                     &square,
                     Span::new(0, square.len()),
-                    format!(
-                        "{square} is the puzzle's `end` too ({}:{}:{}): {why}",
-                        e.file, e.line, e.col
-                    ),
+                    format!("{square} is the puzzle's `{other}` too{place}: {why}"),
                 ))
             }
             (None, Some(start), Some(end)) => {
