@@ -239,7 +239,7 @@ fn check_path_only(p: &Puzzle, tour: &[u32]) {
         .map(|&c| u32::from(c))
         .sum();
     assert!((1590..=1610).contains(&total), "{total}");
-    let lay = layout(&p);
+    let lay = layout(p);
     assert_eq!(d.width as u32, lay.width);
     assert!(lay.pixels_per_square() >= 3.0);
     for y in 0..p.board.height() {

@@ -21,4 +21,5 @@ mod hostile;
 mod interrupt;
 mod memory_limits;
 mod props;
+mod scripting;
 mod warnsdorff;
