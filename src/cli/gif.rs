@@ -144,7 +144,15 @@ pub fn outputs<const N: usize>(
                     bad_flag(
                         flag,
                         &p.display().to_string(),
-                        format!("cannot write a GIF here: {e}"),
+                        format!(
+                            "cannot write {} here: {e}",
+                            match flag {
+                                "--trace" => "the trace",
+                                "--png" => "a PNG",
+                                "--svg" => "an SVG",
+                                _ => "a GIF",
+                            }
+                        ),
                     )
                 })
             })
@@ -268,4 +276,21 @@ pub fn failed<T>(path: &Option<PathBuf>, r: Result<T, GifError>) -> Option<u8> {
             Some(BAD_INPUT)
         }
     }
+}
+
+/// Reports a failed write of a still picture (`what`: PNG or SVG); the exit
+/// code to end with, if it failed.
+pub fn failed_still<T, E: std::fmt::Display>(
+    what: &str,
+    path: &Option<PathBuf>,
+    r: Result<T, E>,
+) -> Option<u8> {
+    let name = path
+        .as_deref()
+        .map(|p| p.display().to_string())
+        .unwrap_or_default();
+    r.err().map(|e| {
+        super::out::warn(Error::about(&name, format!("cannot write the {what}: {e}")));
+        BAD_INPUT
+    })
 }

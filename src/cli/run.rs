@@ -12,6 +12,7 @@ use engine::halt::Limits;
 
 use engine::progress::Progress;
 use engine::render::gif::{self, Scene};
+use engine::render::svg;
 use engine::render::text;
 use engine::render::trace::{self, Trace};
 use engine::solve::event::{NoObserver, Observer};
@@ -71,6 +72,13 @@ pub struct RunArgs {
     search_gif: Option<PathBuf>,
     #[command(flatten)]
     look: GifFlags,
+    /// Write the tour found to OUT as a PNG picture (the tour GIF's last
+    /// frame).
+    #[arg(long, value_name = "OUT")]
+    png: Option<PathBuf>,
+    /// Write the tour found to OUT as an SVG picture (for print).
+    #[arg(long, value_name = "OUT")]
+    svg: Option<PathBuf>,
     /// Write the search's events to OUT as JSON lines.
     #[arg(long, value_name = "OUT")]
     trace: Option<PathBuf>,
@@ -124,13 +132,15 @@ pub fn exec(args: RunArgs) -> Result<u8, Error> {
         args.search_gif.is_some(),
     )?;
     let archive = store.as_ref().map(|s| s.path());
-    let [tour_out, search_out, trace_out] = super::gif::outputs(
+    let [tour_out, search_out, trace_out, png_out, svg_out] = super::gif::outputs(
         args.source.file(),
         &[args.archive.archive.as_deref(), archive],
         [
             ("--gif", args.gif.as_deref()),
             ("--search-gif", args.search_gif.as_deref()),
             ("--trace", args.trace.as_deref()),
+            ("--png", args.png.as_deref()),
+            ("--svg", args.svg.as_deref()),
         ],
     )?;
     // A whole trace is written as the search goes; a sampled one after it.
@@ -256,6 +266,34 @@ pub fn exec(args: RunArgs) -> Result<u8, Error> {
             }
             _ => out::warn(format_args!(
                 "no tour, so no GIF was written to {}",
+                file.path().display()
+            )),
+        }
+    }
+    if let Some(file) = png_out {
+        match &report.outcome {
+            Outcome::Found(tour) => {
+                let r = file.write(|w| gif::tour_png(w, &scene, tour, &gif_opts));
+                if let Some(c) = super::gif::failed_still("PNG", &args.png, r) {
+                    return Ok(c);
+                }
+            }
+            _ => out::warn(format_args!(
+                "no tour, so no PNG was written to {}",
+                file.path().display()
+            )),
+        }
+    }
+    if let Some(file) = svg_out {
+        match &report.outcome {
+            Outcome::Found(tour) => {
+                let r = file.write(|w| svg::write_svg(w, &scene, tour));
+                if let Some(c) = super::gif::failed_still("SVG", &args.svg, r) {
+                    return Ok(c);
+                }
+            }
+            _ => out::warn(format_args!(
+                "no tour, so no SVG was written to {}",
                 file.path().display()
             )),
         }

@@ -28,6 +28,7 @@
 //! - `painter`: drawing a board state and finding what changed;
 //! - `encoder`: cutting, compressing and writing frames, frame delays;
 //! - `tour`: the tour GIF ([`tour_gif`]);
+//! - `still`: the tour as a PNG ([`tour_png`]);
 //! - `search`: the search GIF ([`search_gif`]);
 //! - `memory`: the memory a run's GIFs need ([`memory`], [`GIF_BUDGET`]).
 
@@ -45,6 +46,7 @@ mod painter;
 mod palette;
 mod raster;
 mod search;
+mod still;
 mod tour;
 
 pub use self::layout::{Caption, Layout, SQUARES_MAX_SIDE};
@@ -55,6 +57,7 @@ pub use self::palette::{
     STRIP_HIGH, STRIP_LOW, TINT_DARK, TINT_LIGHT, TRANSPARENT, VISITED, WRAP, palette,
 };
 pub use self::search::{search_gif, search_layout};
+pub use self::still::tour_png;
 pub use self::tour::{tour_gif, tour_layout};
 pub use crate::output::{PendingFile, discard_pending};
 
