@@ -10,7 +10,7 @@ set -e
 ENGINE=${ENGINE:-target/release/engine}
 $ENGINE run docs/closed-tour.ron -q --gif docs/closed-tour.gif
 $ENGINE run docs/holed-search.ron -q --search-gif docs/holed-search.gif
-$ENGINE run docs/warnsdorff-closing.ron -q --search-gif docs/warnsdorff-closing.gif
+$ENGINE run docs/warnsdorff-repair.ron -q --search-gif docs/warnsdorff-repair.gif
 $ENGINE run docs/genetic.ron -q --search-gif docs/genetic.gif
 $ENGINE run docs/plain-search.ron -q --search-gif docs/plain-search.gif
 # No tour exists: `run` exits 1 after drawing the proof.

@@ -5,8 +5,8 @@ use engine::progress::Progress;
 use engine::puzzle::Puzzle;
 use engine::render::gif::{
     self, CANDIDATE, CHURN, CLOSING, FLASH, GREEN, GifOptions, INK, LABEL, Layout, PART, PATH,
-    PendingFile, RAMP_START, RED, REMOVED, STRIP_LOW, Scene, Style, TRANSPARENT, VISITED,
-    search_gif, tour_gif,
+    PendingFile, RAMP_START, RED, REMOVED, REPAIRED, STRIP_HIGH, STRIP_LOW, Scene, Style,
+    TRANSPARENT, VISITED, search_gif, tour_gif,
 };
 use engine::solve::event::{Event, Observer};
 use engine::solve::record::Recorder;
@@ -314,8 +314,10 @@ fn search_gif_of_a_backtracking_search() {
     assert_eq!(info.frames, d.shown.len());
     assert_eq!(d.repeat, ::gif::Repeat::Infinite);
     assert_eq!(*d.delays.last().unwrap_or(&0), 200);
+    // At least three status lines, more where a long one wraps.
     let lay = gif::search_layout(&Scene::new(&p), &opts, 3, true);
-    assert_eq!((d.width as u32, d.height as u32), (lay.width, lay.height));
+    assert_eq!(d.width as u32, lay.width);
+    assert!(d.height as u32 >= lay.height);
     for &s in tour {
         assert_eq!(d.last(lay.centre(p.board.cell(s))), VISITED);
     }
@@ -674,4 +676,84 @@ fn a_proof_is_drawn() {
     };
     assert_eq!((class(PART), class(PART + 1)), (13, 12));
     assert_eq!(count(&d.shown[0], PART), 0);
+}
+
+/// Runs `p`'s solver watched by a recorder for a search GIF with `opts`;
+/// the report (its tour verified) and the GIF, decoded frame by frame.
+fn searched(p: &Puzzle, opts: &GifOptions) -> (Report, Recorder, Decoded) {
+    let g = crate::util::graph_of(p);
+    let mut rec = opts.recorder();
+    let r =
+        runner::solve(p, &g, Run::new(Limits::none(), &Progress::new(), &mut rec)).expect("no bug");
+    if let Outcome::Found(tour) = &r.outcome {
+        verify(&p.board, &p.piece, &p.goal, tour).expect("valid");
+    }
+    let mut out = Vec::new();
+    let scene = Scene::new(p).with_graph(&g);
+    search_gif(&mut out, &scene, &rec, &r, opts, &Limits::none()).expect("written");
+    (r, rec, decode(&out))
+}
+
+#[test]
+fn genetic_gifs_show_repaired_genes_and_the_fitness_chart() {
+    // The write-up's algorithm: 41 generations for this seed.
+    let p = puzzle(
+        r#"Puzzle(board: "8x8", piece: "knight", start: "a1",
+                  solver: Genetic(preset: Classic), seed: 8)"#,
+    );
+    let (r, rec, d) = searched(&p, &GifOptions::default());
+    assert!(matches!(r.outcome, Outcome::Found(_)));
+    let generations = r.stats.generations;
+    assert!(generations > 10, "{generations}");
+    // One frame per generation, then the tour.
+    assert_eq!(d.shown.len() as u64, generations + 1);
+    // The chart covers every generation, its means below its bests.
+    let chart = rec.lineage().chart();
+    assert_eq!(chart.iter().map(|c| c.count).sum::<u64>(), generations);
+    assert!(
+        chart
+            .iter()
+            .all(|c| c.mean <= c.best as f64 && c.best <= 64)
+    );
+    assert_eq!(chart.last().map(|c| c.best), Some(64));
+    // Generation 1's random genes: kept ones green, repaired ones orange,
+    // both counted in the caption's colours and drawn.
+    assert!(d.shown[0].contains(&GREEN) && d.shown[0].contains(&REPAIRED));
+    rec.replay(|s| {
+        let repaired = rec.lineage().repaired_of(s.index);
+        assert!(repaired.iter().all(|&i| 0 < i && i < s.path.len()));
+        Ok::<_, ()>(())
+    })
+    .expect("replayed");
+    // The chart is drawn under the board: best over mean.
+    let last = d.shown.last().expect("frames");
+    assert!(last.contains(&STRIP_HIGH) && last.contains(&STRIP_LOW));
+}
+
+#[test]
+fn genetic_gifs_solved_at_once_show_the_population() {
+    // Warnsdorff repair: a random population already holds a tour.
+    let p = puzzle(r#"Puzzle(board: "8x8", piece: "knight", start: "a1", solver: Genetic())"#);
+    let (r, rec, d) = searched(&p, &GifOptions::default());
+    assert_eq!(r.stats.generations, 1);
+    let shown = rec.lineage().population();
+    assert_eq!(shown.len(), engine::solve::event::POPULATION_SHOWN);
+    let g = crate::util::graph_of(&p);
+    for ind in shown {
+        // Every walk shown is a path of the piece's moves from the start,
+        // a tour when its fitness says so.
+        assert_eq!(ind.walk.first(), Some(&0));
+        assert!(
+            ind.walk
+                .windows(2)
+                .all(|m| g.neighbours(m[0]).any(|t| t == m[1]))
+        );
+        if ind.fitness == 64 {
+            verify(&p.board, &p.piece, &p.goal, &ind.walk).expect("a tour");
+        }
+        assert_eq!(ind.repaired.len(), ind.walk.len());
+    }
+    // The walks, the generation, the tour.
+    assert_eq!(d.shown.len(), shown.len() + rec.len() + 1);
+    assert!(d.shown[0].contains(&GREEN));
 }

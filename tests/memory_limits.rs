@@ -151,7 +151,9 @@ fn a_search_gif_of_a_huge_board_fits_at_the_default_frames() {
     let m = engine::render::gif::memory(&board, &opts, true, true);
     let path = 4 * board.len() as u64;
     assert!(
-        m.recording <= engine::budget::RECORD + 4 * path + (1 << 20),
+        // A genetic run's lineage (repaired moves, generation 1's walks)
+        // may add two eighths of the budget and a walk.
+        m.recording <= engine::budget::RECORD * 5 / 4 + 5 * path + (1 << 20),
         "{m:?}"
     );
     assert!(m.recording >= engine::budget::RECORD, "{m:?}");

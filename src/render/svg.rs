@@ -305,7 +305,7 @@ fn clip(s: Segment, lo: (i64, i64), hi: (i64, i64)) -> Option<Segment> {
             }
         }
     }
-    (t0 <= t1).then(|| ((x0 + t0 * dx, y0 + t0 * dy), (x0 + t1 * dx, y0 + t1 * dy)))
+    (t0 <= t1).then_some(((x0 + t0 * dx, y0 + t0 * dy), (x0 + t1 * dx, y0 + t1 * dy)))
 }
 
 /// A coordinate as written: whole numbers without a fraction, else two

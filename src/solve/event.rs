@@ -126,7 +126,29 @@ pub trait Observer {
 
     /// The path changed by `event`; `path` is the whole path after it.
     fn event(&mut self, event: Event, path: &[u32]);
+
+    /// The genetic solver's account of the generation it just reported as
+    /// an [`Event::Generation`]: the population's mean fitness, and for
+    /// each square of the best walk whether the move into it was made by a
+    /// repaired gene (`repaired[0]`, the start, is false). Sent only to
+    /// observers that are [`Observer::ACTIVE`].
+    fn generation(&mut self, mean: f64, repaired: &[bool]) {
+        let _ = (mean, repaired);
+    }
+
+    /// When generation 1 already holds a tour: one walk of that random
+    /// population (its fitness, its squares, and which moves were made by
+    /// repaired genes, as in [`Observer::generation`]), sent before the
+    /// generation's event for the first [`POPULATION_SHOWN`] individuals
+    /// in population order.
+    fn individual(&mut self, fitness: usize, walk: &[u32], repaired: &[bool]) {
+        let _ = (fitness, walk, repaired);
+    }
 }
+
+/// How many walks of generation 1's population the genetic solver shows
+/// ([`Observer::individual`]) when that generation holds a tour.
+pub const POPULATION_SHOWN: usize = 8;
 
 /// The observer that watches nothing.
 #[derive(Clone, Copy, Debug, Default)]
@@ -171,6 +193,12 @@ impl<O: Observer> Observer for &mut O {
     fn event(&mut self, event: Event, path: &[u32]) {
         (**self).event(event, path);
     }
+    fn generation(&mut self, mean: f64, repaired: &[bool]) {
+        (**self).generation(mean, repaired);
+    }
+    fn individual(&mut self, fitness: usize, walk: &[u32], repaired: &[bool]) {
+        (**self).individual(fitness, walk, repaired);
+    }
 }
 
 /// An optional observer: `None` watches nothing.
@@ -182,6 +210,16 @@ impl<O: Observer> Observer for Option<O> {
             o.event(event, path);
         }
     }
+    fn generation(&mut self, mean: f64, repaired: &[bool]) {
+        if let Some(o) = self {
+            o.generation(mean, repaired);
+        }
+    }
+    fn individual(&mut self, fitness: usize, walk: &[u32], repaired: &[bool]) {
+        if let Some(o) = self {
+            o.individual(fitness, walk, repaired);
+        }
+    }
 }
 
 /// Two observers, each told every event.
@@ -191,6 +229,14 @@ impl<A: Observer, B: Observer> Observer for (A, B) {
     fn event(&mut self, event: Event, path: &[u32]) {
         self.0.event(event, path);
         self.1.event(event, path);
+    }
+    fn generation(&mut self, mean: f64, repaired: &[bool]) {
+        self.0.generation(mean, repaired);
+        self.1.generation(mean, repaired);
+    }
+    fn individual(&mut self, fitness: usize, walk: &[u32], repaired: &[bool]) {
+        self.0.individual(fitness, walk, repaired);
+        self.1.individual(fitness, walk, repaired);
     }
 }
 

@@ -13,6 +13,7 @@ mod close;
 pub mod event;
 pub mod genetic;
 mod identity;
+pub mod lineage;
 pub mod record;
 pub mod runner;
 pub mod warnsdorff;

@@ -55,6 +55,7 @@
 //! ```
 
 use super::event::{Event, Observer};
+use super::lineage::Lineage;
 
 /// One kept sample, as handed out by [`Recorder::replay`].
 #[derive(Clone, Copy, Debug)]
@@ -167,6 +168,10 @@ pub struct Recorder {
     /// The most squares `data` keeps (see
     /// [`budget::RECORD`](crate::budget::RECORD)).
     max_data: usize,
+    /// The latest generation event's generation and fitness.
+    generation: (u64, usize),
+    /// A genetic run's chart, repaired moves and first population.
+    lineage: Lineage,
 }
 
 impl Recorder {
@@ -212,7 +217,16 @@ impl Recorder {
             full: false,
             due: 0,
             max_data: (crate::budget::RECORD / 4) as usize,
+            generation: (0, 0),
+            lineage: Lineage::default(),
         }
+    }
+
+    /// What was kept of a genetic run besides the samples: the fitness
+    /// chart, the repaired moves of the kept walks (by the sample's
+    /// `index`), generation 1's population when it held a tour.
+    pub fn lineage(&self) -> &Lineage {
+        &self.lineage
     }
 
     /// The most bytes the samples of `Recorder::with_steps(max_samples, _)`
@@ -230,7 +244,10 @@ impl Recorder {
         let data = kept
             .saturating_mul(path)
             .min(4 * rec.max_data as u64 + 2 * path);
-        entries.saturating_add(data).saturating_add(2 * path)
+        entries
+            .saturating_add(data)
+            .saturating_add(2 * path)
+            .saturating_add(Lineage::max_bytes(max_samples, squares))
     }
 
     /// Samples kept (the open interval included).
@@ -540,7 +557,14 @@ impl Recorder {
                 self.mirror = false;
                 return;
             }
-            Event::Generation { .. } => 0,
+            Event::Generation {
+                generation,
+                fitness,
+                ..
+            } => {
+                self.generation = (generation, fitness);
+                0
+            }
         };
         let index = self.events;
         self.events += 1;
@@ -669,6 +693,25 @@ impl Observer for Recorder {
             }
             _ => self.slow(event, path),
         }
+    }
+
+    fn generation(&mut self, mean: f64, repaired: &[bool]) {
+        let (generation, best) = self.generation;
+        self.lineage.chart_add(generation, best, mean);
+        // The walk is the latest event's; kept while a sample shows it.
+        let index = self.events.saturating_sub(1);
+        let open = self.open.then(|| self.deep_at());
+        let entries = &self.entries;
+        let live =
+            |i: u64| open == Some(i) || entries.binary_search_by_key(&i, |e| e.index).is_ok();
+        self.lineage.keep_repaired(index, repaired, live);
+        if self.lineage.repaired_kept() > 2 * self.entries.len() + 4 {
+            self.lineage.prune(live);
+        }
+    }
+
+    fn individual(&mut self, fitness: usize, walk: &[u32], repaired: &[bool]) {
+        self.lineage.add_individual(fitness, walk, repaired);
     }
 }
 

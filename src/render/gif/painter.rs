@@ -70,12 +70,15 @@ pub(super) struct Target<'p> {
     pub(super) repaired: &'p [usize],
     /// A colour per square filling it (the proofs), or none.
     pub(super) fills: Option<&'p [u8]>,
-    /// A new column of the depth strip.
-    pub(super) column: Option<Column>,
+    /// New columns of the strip under the board.
+    pub(super) columns: &'p [Column],
     /// The caption's status lines.
     pub(super) status: &'p [String],
     /// How many of the first status lines are in the accent colour.
     pub(super) accent: usize,
+    /// The colours of the status lines after the accented ones, when not
+    /// the caption's (a legend: each line in the colour it names).
+    pub(super) colours: &'p [u8],
 }
 
 impl<'p> Target<'p> {
@@ -94,9 +97,10 @@ impl<'p> Target<'p> {
             marks: &[],
             repaired: &[],
             fills: None,
-            column: None,
+            columns: &[],
             status: &[],
             accent: 1,
+            colours: &[],
         }
     }
 }
@@ -135,6 +139,7 @@ pub(super) struct Painter<'a> {
     overlays: Vec<Rect>,
     status: Vec<String>,
     accent: usize,
+    colours: Vec<u8>,
     line_w: i64,
     dot_r: i64,
     ring_w: i64,
@@ -188,6 +193,7 @@ impl<'a> Painter<'a> {
             overlays: Vec::new(),
             status: Vec::new(),
             accent: 1,
+            colours: Vec::new(),
             line_w,
             dot_r,
             ring_w,
@@ -660,23 +666,22 @@ impl<'a> Painter<'a> {
         } else {
             self.redraw(dirty);
         }
-        // The depth strip's new column.
-        if let Some(c) = t.column {
-            let s = self.lay.strip;
-            if !s.is_empty() {
-                let h = (s.y1 - s.y0) as f64;
-                let col = Rect::new(c.x0.max(s.x0), s.y0, c.x1.max(c.x0 + 1).min(s.x1), s.y1);
-                let top = s.y1 - (c.high.clamp(0.0, 1.0) * h).round() as i64;
-                let mid = s.y1 - (c.low.clamp(0.0, 1.0) * h).round() as i64;
-                let mut pen = Painter::pen(&mut self.base, &self.bg, &self.lay, col, false);
-                pen.fill(col, STRIP_BG);
-                pen.fill(Rect::new(col.x0, top, col.x1, mid), STRIP_HIGH);
-                pen.fill(Rect::new(col.x0, mid, col.x1, s.y1), STRIP_LOW);
-                dirty = dirty.union(col);
-            }
+        // The strip's new columns.
+        let s = self.lay.strip;
+        for c in t.columns.iter().filter(|_| !s.is_empty()) {
+            let h = (s.y1 - s.y0) as f64;
+            let col = Rect::new(c.x0.max(s.x0), s.y0, c.x1.max(c.x0 + 1).min(s.x1), s.y1);
+            let top = s.y1 - (c.high.clamp(0.0, 1.0) * h).round() as i64;
+            let mid = s.y1 - (c.low.clamp(0.0, 1.0) * h).round() as i64;
+            let mut pen = Painter::pen(&mut self.base, &self.bg, &self.lay, col, false);
+            pen.fill(col, STRIP_BG);
+            pen.fill(Rect::new(col.x0, top, col.x1, mid), STRIP_HIGH);
+            pen.fill(Rect::new(col.x0, mid, col.x1, s.y1), STRIP_LOW);
+            dirty = dirty.union(col);
         }
         // The caption's status lines.
-        if t.status != &self.status[..] || t.accent != self.accent {
+        if t.status != &self.status[..] || t.accent != self.accent || t.colours != &self.colours[..]
+        {
             let r = self.status_rect();
             let scale = self.lay.status_scale;
             let pad = 6;
@@ -685,11 +690,16 @@ impl<'a> Painter<'a> {
             pen.fill(r, CAPTION_BG);
             for (i, text) in t.status.iter().take(self.lay.status_lines).enumerate() {
                 let y = self.lay.status_y + i as i64 * line_height(scale);
-                let c = if i < t.accent { STATUS } else { CAPTION_FG };
+                let c = if i < t.accent {
+                    STATUS
+                } else {
+                    t.colours.get(i - t.accent).copied().unwrap_or(CAPTION_FG)
+                };
                 pen.text(pad, y, &fit(text, scale, room), scale, c, None);
             }
             self.status = t.status.to_vec();
             self.accent = t.accent;
+            self.colours = t.colours.to_vec();
             dirty = dirty.union(r);
         }
         // Overlays on `out`: the current square, the abandoned one, marks.

@@ -17,8 +17,12 @@ use super::encoder::{FINAL_DELAY, encode, frame_delay};
 use super::font::wrap;
 use super::layout::{Caption, Layout};
 use super::painter::{Column, Mark, Painter, Target};
-use super::palette::{PART, PARTS};
+use super::palette::{CAPTION_FG, PART, PARTS};
 use super::{GifError, GifInfo, GifOptions, Scene, Style};
+use crate::analysis::shape;
+use crate::halt::Never;
+use crate::model::graph::walks;
+use crate::solve::lineage::Individual;
 
 /// A step frame's default delay, in hundredths of a second.
 const STEP_DELAY: u16 = 25;
@@ -30,7 +34,8 @@ const CANDIDATES_MAX: usize = 400;
 /// Writes the GIF of a search: one frame per sample `rec` kept (see
 /// [`GifOptions::recorder`]), then the outcome of `report` (the tour; the
 /// longest path; or, for a puzzle the proofs rule out, the proof drawn),
-/// held two seconds.
+/// held two seconds. A genetic run solved in generation 1 first shows
+/// walks of its random population.
 pub fn search_gif<W: Write + Send>(
     out: W,
     scene: &Scene,
@@ -41,24 +46,12 @@ pub fn search_gif<W: Write + Send>(
 ) -> Result<GifInfo, GifError> {
     let board = scene.board;
     let n = board.len();
-    // The layout's width does not depend on its status lines: wrap the
-    // outcome to it, then make room for its lines.
     let searched = rec.events() > 0;
+    // Every frame's status is worked out first and wrapped to the image's
+    // width (which does not depend on its status lines), so the caption
+    // has room for the longest and no line is ever cut.
     let probe = search_layout(scene, opts, 0, searched);
-    let room = probe.status_room();
-    let scale = probe.status_scale;
-    let mut last_lines = outcome_lines(report, rec, n);
-    last_lines = last_lines
-        .iter()
-        .flat_map(|l| wrap(l, scale, room))
-        .collect();
-    let lay = search_layout(scene, opts, last_lines.len().max(3), searched);
-    let mut painter = Painter::new(scene, lay.clone());
-    let (step_delay, lapse_delay) = match opts.fps {
-        Some(fps) => (frame_delay(fps), frame_delay(fps)),
-        None => (STEP_DELAY, LAPSE_DELAY),
-    };
-    let graph = scene.graph;
+    let (room, scale) = (probe.status_room(), probe.status_scale);
     let warnsdorff = report.solver.ran.iter().any(|s| {
         matches!(
             s,
@@ -69,73 +62,52 @@ pub fn search_gif<W: Write + Send>(
                 })
         )
     });
-    let candidates =
-        graph.filter(|_| warnsdorff && n <= CANDIDATES_MAX && lay.style != Style::Gradient);
-    let total = rec.events().max(1);
-    let strip = lay.strip;
-    let strip_x = |e: u64| {
-        let w = (strip.x1 - strip.x0).max(0) as f64;
-        strip.x0 + (e as f64 / total as f64 * w).round() as i64
+    let population = report.solver.ran.iter().find_map(|s| match s {
+        SolverSpec::Genetic(o) => Some(o.params().population),
+        _ => None,
+    });
+    let graph = scene.graph;
+    let story = Story {
+        board,
+        graph,
+        candidates: graph
+            .filter(|_| warnsdorff && n <= CANDIDATES_MAX && probe.style != Style::Gradient),
+        rec,
+        population,
+        strip: probe.strip,
+        floor: chart_floor(rec, n),
+    };
+    let outcome = story.outcome(report).wrapped(scale, room);
+    let mut most = outcome.status.len();
+    {
+        let mut state = State::new(n, story.needs_scratch());
+        for (k, ind) in rec.lineage().population().iter().enumerate() {
+            most = most.max(story.individual(k, ind).wrapped(scale, room).status.len());
+        }
+        // Replaying into a closure that never fails.
+        let _ = rec.replay(|s| {
+            let f = story.sample(s, &mut state).wrapped(scale, room);
+            most = most.max(f.status.len());
+            Ok::<(), ()>(())
+        });
+    }
+    let lay = search_layout(scene, opts, most.max(3), searched);
+    let mut painter = Painter::new(scene, lay.clone());
+    let (step_delay, lapse_delay) = match opts.fps {
+        Some(fps) => (frame_delay(fps), frame_delay(fps)),
+        None => (STEP_DELAY, LAPSE_DELAY),
     };
     let count = encode(out, &lay, halt, |frames| {
-        let mut visited = vec![
-            false;
-            if candidates.is_some() || graph.is_some() {
-                n
-            } else {
-                0
-            }
-        ];
-        let mut restarts = 0u64;
+        let mut state = State::new(n, story.needs_scratch());
+        for (k, ind) in rec.lineage().population().iter().enumerate() {
+            let f = story.individual(k, ind).wrapped(scale, room);
+            let changed = painter.show(&f.target(&ind.walk, 0));
+            frames.emit(&painter, changed, fps_or(opts, INDIVIDUAL_DELAY))?;
+        }
         rec.replay(|s| {
+            let f = story.sample(s, &mut state).wrapped(scale, room);
+            let changed = painter.show(&f.target(s.path, s.keep));
             let single = s.first == s.last;
-            let mut head = String::new();
-            if s.restarts > restarts {
-                head = format!("restart {}: ", thousands(s.restarts));
-                restarts = s.restarts;
-            }
-            let mut marks: Vec<Mark> = Vec::new();
-            let (legal, genetic) = match s.event {
-                Event::Generation { legal, .. } => (legal, true),
-                _ => (s.path.len(), false),
-            };
-            let what = if single {
-                describe(s, board, graph, &mut visited, &mut marks)
-            } else {
-                format!(
-                    "time-lapse: events {}-{}, deepest path shown",
-                    thousands(s.first + 1),
-                    thousands(s.last + 1)
-                )
-            };
-            if single
-                && let Some(g) = candidates
-                && matches!(s.event, Event::Advance | Event::Rewrite { .. })
-            {
-                candidate_marks(g, s.path, &mut visited, &mut marks);
-            }
-            let [a, b] = counters(s, n, genetic);
-            let status = [format!("{head}{what}"), a, b];
-            let changed = painter.show(&Target {
-                keep: s.keep,
-                legal,
-                genetic,
-                head: !genetic,
-                flash: match s.event {
-                    Event::Retreat(sq) if single => Some(sq),
-                    _ => None,
-                },
-                settled: if single { usize::MAX } else { s.low },
-                marks: &marks,
-                column: Some(Column {
-                    x0: strip_x(s.first),
-                    x1: strip_x(s.last + 1),
-                    low: s.low as f64 / n.max(1) as f64,
-                    high: s.path.len() as f64 / n.max(1) as f64,
-                }),
-                status: &status,
-                ..Target::plain(s.path)
-            });
             frames.emit(
                 &painter,
                 changed,
@@ -152,8 +124,6 @@ pub fn search_gif<W: Write + Send>(
             frames.emit(&painter, changed, FINAL_DELAY / 2)?;
         }
         // The outcome.
-        let found = matches!(report.outcome, Outcome::Found(_));
-        let proven = matches!(report.outcome, Outcome::Impossible(_));
         let path: &[u32] = match &report.outcome {
             Outcome::Found(t) => t,
             Outcome::Impossible(_) => &[],
@@ -165,19 +135,12 @@ pub fn search_gif<W: Write + Send>(
                 }
             }
         };
-        let mut marks = Vec::new();
-        let fills = match graph {
-            Some(g) if proven && report.solver.proofs => Some(proof_fills(g, &mut marks)),
-            _ => None,
-        };
+        let found = matches!(report.outcome, Outcome::Found(_));
+        let proven = matches!(report.outcome, Outcome::Impossible(_));
         let changed = painter.show(&Target {
             closing: found && scene.closed,
             head: found && lay.style != Style::Gradient,
-            marks: &marks,
-            fills: fills.as_deref(),
-            status: &last_lines,
-            accent: last_lines.len().saturating_sub(1).max(1),
-            ..Target::plain(path)
+            ..outcome.target(path, 0)
         });
         frames.emit(
             &painter,
@@ -186,6 +149,320 @@ pub fn search_gif<W: Write + Send>(
         )
     })?;
     Ok(lay.info(count))
+}
+
+/// A genetic walk of generation 1's population stays this long, in
+/// hundredths of a second.
+const INDIVIDUAL_DELAY: u16 = 60;
+
+/// `delay`, or every frame's delay at `--fps`.
+fn fps_or(opts: &GifOptions, delay: u16) -> u16 {
+    opts.fps.map_or(delay, frame_delay)
+}
+
+/// What a search GIF tells, frame by frame: the fixed facts it needs.
+struct Story<'a> {
+    board: &'a crate::model::Board,
+    graph: Option<&'a MoveGraph>,
+    /// The graph, when Warnsdorff's candidates are drawn.
+    candidates: Option<&'a MoveGraph>,
+    rec: &'a Recorder,
+    /// The genetic solver's population, when it ran.
+    population: Option<usize>,
+    /// Where the strip under the board is.
+    strip: super::layout::Rect,
+    /// A genetic run's chart starts at this fitness.
+    floor: usize,
+}
+
+/// What changes from frame to frame while a story is told.
+struct State {
+    /// Scratch: all false between uses.
+    visited: Vec<bool>,
+    restarts: u64,
+    /// The next point of the fitness chart to draw.
+    chart: usize,
+}
+
+impl State {
+    fn new(n: usize, scratch: bool) -> State {
+        State {
+            visited: vec![false; if scratch { n } else { 0 }],
+            restarts: 0,
+            chart: 0,
+        }
+    }
+}
+
+/// One frame's content, before it is drawn.
+#[derive(Default)]
+struct Frame {
+    status: Vec<String>,
+    /// The status lines' colours after the first (none: the caption's).
+    colours: Vec<u8>,
+    marks: Vec<Mark>,
+    repaired: Vec<usize>,
+    columns: Vec<Column>,
+    settled: Option<usize>,
+    flash: Option<u32>,
+    legal: Option<usize>,
+    genetic: bool,
+    fills: Option<Vec<u8>>,
+}
+
+impl Frame {
+    /// The frame as the painter's target for `path`.
+    fn target<'p>(&'p self, path: &'p [u32], keep: usize) -> Target<'p> {
+        Target {
+            keep,
+            legal: self.legal.unwrap_or(path.len()),
+            genetic: self.genetic,
+            head: !self.genetic,
+            flash: self.flash,
+            settled: self.settled.unwrap_or(usize::MAX),
+            marks: &self.marks,
+            repaired: &self.repaired,
+            fills: self.fills.as_deref(),
+            columns: &self.columns,
+            status: &self.status,
+            accent: 1,
+            colours: &self.colours,
+            ..Target::plain(path)
+        }
+    }
+
+    /// Wraps the status lines to `room` pixels at `scale`, each wrapped
+    /// line keeping its colour.
+    fn wrapped(mut self, scale: i64, room: i64) -> Frame {
+        let mut status = Vec::new();
+        let mut colours = Vec::new();
+        for (i, line) in self.status.iter().enumerate() {
+            for (j, part) in wrap(line, scale, room).into_iter().enumerate() {
+                if i > 0 || j > 0 {
+                    colours.push(if i == 0 {
+                        super::palette::STATUS
+                    } else {
+                        self.colours.get(i - 1).copied().unwrap_or(CAPTION_FG)
+                    });
+                }
+                status.push(part);
+            }
+        }
+        self.status = status;
+        self.colours = colours;
+        self
+    }
+}
+
+impl Story<'_> {
+    fn needs_scratch(&self) -> bool {
+        self.graph.is_some()
+    }
+
+    fn n(&self) -> usize {
+        self.board.len()
+    }
+
+    /// The strip's x for `e` events (generations) into the search.
+    fn strip_x(&self, e: u64) -> i64 {
+        let total = self.rec.events().max(1);
+        let w = (self.strip.x1 - self.strip.x0).max(0) as f64;
+        self.strip.x0 + (e as f64 / total as f64 * w).round() as i64
+    }
+
+    /// A fitness as a height in the chart.
+    fn chart_y(&self, v: f64) -> f64 {
+        let span = self.n().saturating_sub(self.floor).max(1) as f64;
+        (v - self.floor as f64) / span
+    }
+
+    /// The frame of one recorded sample.
+    fn sample(&self, s: &Sample, st: &mut State) -> Frame {
+        let n = self.n();
+        let single = s.first == s.last;
+        let mut f = Frame::default();
+        let mut head = String::new();
+        if s.restarts > st.restarts {
+            head = format!("restart {}: ", thousands(s.restarts));
+            st.restarts = s.restarts;
+        }
+        if let Event::Generation { fitness, legal, .. } = s.event {
+            f.genetic = true;
+            f.legal = Some(legal);
+            f.repaired = self.rec.lineage().repaired_of(s.index);
+            let first = if single {
+                describe(s, self.board, self.graph, &mut st.visited, &mut f.marks)
+            } else {
+                let mut line = format!(
+                    "generations {}-{}: the longest best walk, {} of {}",
+                    thousands(s.first + 1),
+                    thousands(s.last + 1),
+                    thousands(fitness as u64),
+                    thousands(n as u64)
+                );
+                if fitness < n
+                    && let Some(&end) = s.path.last()
+                {
+                    f.marks.push(Mark::Stuck(end));
+                    line.push_str(&format!(", stuck on {}", self.board.name(end)));
+                }
+                line
+            };
+            f.status.push(format!("{head}{first}"));
+            f.status.push(genes_line(s.path.len(), f.repaired.len()));
+            // The chart, up to this sample's last generation.
+            let upto = s.last + 1;
+            let chart = self.rec.lineage().chart();
+            let mut mean = None;
+            while let Some(p) = chart.get(st.chart).filter(|p| p.first <= upto) {
+                f.columns.push(Column {
+                    x0: self.strip_x(p.first - 1),
+                    x1: self.strip_x(p.first - 1 + p.count),
+                    low: self.chart_y(p.mean),
+                    high: self.chart_y(p.best as f64),
+                });
+                mean = Some(p.mean);
+                st.chart += 1;
+            }
+            let mean = mean
+                .or_else(|| {
+                    st.chart
+                        .checked_sub(1)
+                        .and_then(|i| chart.get(i))
+                        .map(|p| p.mean)
+                })
+                .map(|m| format!(" \u{b7} mean {m:.1} (blue)"))
+                .unwrap_or_default();
+            f.status.push(format!(
+                "fitness: best {} (violet){mean} \u{b7} chart {}-{}",
+                thousands(fitness as u64),
+                thousands(self.floor as u64),
+                thousands(n as u64)
+            ));
+            f.colours = vec![CAPTION_FG, CAPTION_FG];
+            return f;
+        }
+        let what = if single {
+            describe(s, self.board, self.graph, &mut st.visited, &mut f.marks)
+        } else {
+            format!(
+                "time-lapse: events {}-{}, deepest path shown",
+                thousands(s.first + 1),
+                thousands(s.last + 1)
+            )
+        };
+        if single
+            && let Some(g) = self.candidates
+            && matches!(s.event, Event::Advance | Event::Rewrite { .. })
+        {
+            candidate_marks(g, s.path, &mut st.visited, &mut f.marks);
+        }
+        let [a, b] = counters(s, n);
+        f.status = vec![format!("{head}{what}"), a, b];
+        f.flash = match s.event {
+            Event::Retreat(sq) if single => Some(sq),
+            _ => None,
+        };
+        // A rewrite's new part churns; a time-lapse's unsettled part too.
+        f.settled = match s.event {
+            Event::Rewrite { from, .. } if single => Some(from),
+            _ if single => None,
+            _ => Some(s.low),
+        };
+        f.columns = vec![Column {
+            x0: self.strip_x(s.first),
+            x1: self.strip_x(s.last + 1),
+            low: s.low as f64 / n.max(1) as f64,
+            high: s.path.len() as f64 / n.max(1) as f64,
+        }];
+        f
+    }
+
+    /// The frame of walk `k` of generation 1's population.
+    fn individual(&self, k: usize, ind: &Individual) -> Frame {
+        let n = self.n();
+        let mut f = Frame {
+            genetic: true,
+            repaired: (1..ind.repaired.len())
+                .filter(|&i| ind.repaired[i])
+                .collect(),
+            ..Frame::default()
+        };
+        let of = self
+            .population
+            .map(|p| format!(" of {}", thousands(p as u64)))
+            .unwrap_or_default();
+        f.status.push(format!(
+            "solved in generation 1; its random population, walk {}{of}:",
+            k + 1
+        ));
+        let mut line = format!(
+            "covers {} of {} squares",
+            thousands(ind.walk.len() as u64),
+            thousands(n as u64)
+        );
+        if ind.fitness == n {
+            line.push_str(": a tour");
+        } else if let Some(&end) = ind.walk.last() {
+            f.marks.push(Mark::Stuck(end));
+            line.push_str(&format!(", stuck on {}", self.board.name(end)));
+        }
+        f.status.push(line);
+        f.status.push(genes_line(ind.walk.len(), f.repaired.len()));
+        f.colours = vec![CAPTION_FG, CAPTION_FG];
+        f
+    }
+
+    /// The last frame: the outcome and what it cost; a proof drawn.
+    fn outcome(&self, report: &Report) -> Frame {
+        let n = self.n();
+        let mut f = Frame::default();
+        let lines = outcome_lines(report, self.rec, n);
+        let proven = matches!(report.outcome, Outcome::Impossible(_));
+        f.status.push(lines[0].clone());
+        if let Some(g) = self.graph.filter(|_| proven && report.solver.proofs) {
+            let (fills, legend) = proof_fills(g, self.board, &mut f.marks);
+            f.fills = Some(fills);
+            for (line, colour) in legend {
+                f.status.push(line);
+                f.colours.push(colour);
+            }
+        }
+        for line in &lines[1..] {
+            f.status.push(line.clone());
+            f.colours.push(CAPTION_FG);
+        }
+        f
+    }
+}
+
+/// The line on how many of a walk's moves were made by repaired genes.
+fn genes_line(squares: usize, repaired: usize) -> String {
+    let moves = squares.saturating_sub(1);
+    format!(
+        "genes: {} kept (green), {} repaired (orange)",
+        thousands(moves.saturating_sub(repaired) as u64),
+        thousands(repaired as u64)
+    )
+}
+
+/// Where a genetic run's fitness chart starts: a round number at or below
+/// the least mean fitness charted (0 when there is no chart).
+fn chart_floor(rec: &Recorder, n: usize) -> usize {
+    let chart = rec.lineage().chart();
+    let least = chart.iter().map(|p| p.mean).fold(f64::INFINITY, f64::min);
+    if !least.is_finite() {
+        return 0;
+    }
+    let step = if n >= 200 {
+        50
+    } else if n >= 40 {
+        10
+    } else {
+        5
+    };
+    let floor = (least.max(0.0) as usize) / step * step;
+    floor.min(n.saturating_sub(step))
 }
 
 /// The search GIF's layout with `status_lines` lines of status, and the
@@ -214,23 +491,7 @@ fn plural(count: u64, one: &str, many: &str) -> String {
 }
 
 /// The counters under a frame, on two lines.
-fn counters(s: &Sample, n: usize, genetic: bool) -> [String; 2] {
-    if genetic
-        && let Event::Generation {
-            generation,
-            fitness,
-            ..
-        } = s.event
-    {
-        return [
-            format!("generation {}", thousands(generation)),
-            format!(
-                "best fitness {} of {} squares",
-                thousands(fitness as u64),
-                thousands(n as u64)
-            ),
-        ];
-    }
+fn counters(s: &Sample, n: usize) -> [String; 2] {
     let mut first = vec![plural(s.nodes, "node", "nodes")];
     if s.backtracks > 0 {
         first.push(plural(s.backtracks, "backtrack", "backtracks"));
@@ -289,14 +550,18 @@ fn describe(
             };
             match how {
                 Change::Rotation => format!(
-                    "{at} {why}: rotation at {}, new end {end}",
+                    "{at} {why}: rotation at {}, the part after it reversed (violet), new end {end}",
                     path.get(from.saturating_sub(1))
                         .map(|&t| name(t))
                         .unwrap_or_default()
                 ),
-                Change::Splice => format!("{at} stuck: a stranded square spliced into the path"),
+                Change::Splice => {
+                    format!(
+                        "{at} stuck: a stranded square spliced into the path (violet: what changed)"
+                    )
+                }
                 Change::Reversal => {
-                    format!("{at} stuck: the path turned round, now ending on {end}")
+                    format!("{at} stuck: the path turned round (violet), now ending on {end}")
                 }
             }
         }
@@ -412,55 +677,86 @@ fn outcome_lines(report: &Report, rec: &Recorder, n: usize) -> Vec<String> {
 }
 
 /// The proofs drawn: squares coloured by the part of the move graph they
-/// are in when it falls apart, else by colour class when every move
-/// changes colour; squares with no moves ringed red.
-fn proof_fills(g: &MoveGraph, marks: &mut Vec<Mark>) -> Vec<u8> {
+/// are in when it falls apart, else by class when every move goes between
+/// two classes; squares with no moves ringed red. Returns the colours and
+/// the legend: a line per colour, in that colour.
+fn proof_fills(
+    g: &MoveGraph,
+    board: &crate::model::Board,
+    marks: &mut Vec<Mark>,
+) -> (Vec<u8>, Vec<(String, u8)>) {
     let n = g.len();
-    // Parts (moves taken both ways) and a two-colouring, by search.
-    let mut part = vec![u32::MAX; n];
-    let mut colour = vec![0u8; n];
-    let mut bipartite = true;
-    let mut back: Vec<Vec<u32>> = vec![Vec::new(); n];
-    for s in 0..n as u32 {
-        for t in g.neighbours(s) {
-            back[t as usize].push(s);
+    let mut legend = Vec::new();
+    let (label, parts) = shape::parts(g, &Never).unwrap_or_else(|never| match never {});
+    let fills: Vec<u8> = if parts.len() > 1 {
+        for (i, p) in parts.iter().enumerate().take(usize::from(PARTS)) {
+            legend.push((
+                format!(
+                    "part {}: {} from {}",
+                    part_letter(i),
+                    plural(p.size as u64, "square", "squares"),
+                    board.name(p.first)
+                ),
+                PART + i as u8,
+            ));
         }
-    }
-    let mut parts = 0u32;
-    let mut stack = Vec::new();
-    for s in 0..n as u32 {
-        if part[s as usize] != u32::MAX {
-            continue;
+        if parts.len() > usize::from(PARTS) {
+            legend.push((
+                format!(
+                    "{} more parts, their colours repeating",
+                    thousands((parts.len() - usize::from(PARTS)) as u64)
+                ),
+                CAPTION_FG,
+            ));
         }
-        part[s as usize] = parts;
-        stack.push(s);
-        while let Some(v) = stack.pop() {
-            for t in g.neighbours(v).chain(back[v as usize].iter().copied()) {
-                if part[t as usize] == u32::MAX {
-                    part[t as usize] = parts;
-                    colour[t as usize] = colour[v as usize] ^ 1;
-                    stack.push(t);
-                } else if colour[t as usize] == colour[v as usize] {
-                    bipartite = false;
+        label
+            .iter()
+            .map(|&l| PART + (l % u32::from(PARTS)) as u8)
+            .collect()
+    } else {
+        match walks::parts_and_colours(g, &Never).unwrap_or_else(|never| match never {}) {
+            (_, Some(colour)) if n > 0 => {
+                let classes = shape::name_classes(board, &colour);
+                let class: Vec<u8> = (0..n as u32)
+                    .map(|s| classes.class_of(board, s, &colour))
+                    .collect();
+                for c in 0..2u8 {
+                    let size = class.iter().filter(|&&k| k == c).count();
+                    legend.push((
+                        format!("{} {}", thousands(size as u64), classes.plural(c)),
+                        PART + c,
+                    ));
                 }
+                class.iter().map(|&c| PART + c).collect()
             }
+            _ => vec![0; n],
         }
-        parts += 1;
-    }
+    };
+    let mut none = Vec::new();
     for s in 0..n as u32 {
         if g.degree(s) == 0 {
             marks.push(Mark::Stuck(s));
+            none.push(s);
         }
     }
-    (0..n)
-        .map(|s| {
-            if parts > 1 {
-                PART + (part[s] % u32::from(PARTS)) as u8
-            } else if bipartite {
-                PART + colour[s]
-            } else {
-                0
-            }
-        })
-        .collect()
+    if !none.is_empty() {
+        let mut names: Vec<String> = none.iter().take(8).map(|&s| board.name(s)).collect();
+        if none.len() > 8 {
+            names.push("\u{2026}".to_string());
+        }
+        legend.push((
+            format!("ringed: no moves ({})", names.join(" ")),
+            super::palette::RED,
+        ));
+    }
+    (fills, legend)
+}
+
+/// Part `i`'s letter, as `check` letters them: A to Z, then a to z.
+fn part_letter(i: usize) -> char {
+    match i {
+        0..26 => (b'A' + i as u8) as char,
+        26..52 => (b'a' + (i - 26) as u8) as char,
+        _ => '*',
+    }
 }
