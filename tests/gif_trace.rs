@@ -66,7 +66,22 @@ fn replay(puzzle: &str, extra: &[&str]) -> (usize, Vec<String>, Vec<u32>) {
                 hows.push(l["how"].as_str().expect("how").to_string());
             }
             "restart" => path.clear(),
-            "generation" => path = squares(&p, &l["walk"]),
+            "generation" => {
+                path = squares(&p, &l["walk"]);
+                // The population's mean fitness is at most its best; the
+                // repaired moves are moves of the walk, in order.
+                let mean = l["mean"].as_f64().expect("mean");
+                assert!(1.0 <= mean && mean <= l["fitness"].as_f64().expect("fitness"));
+                let repaired: Vec<u64> = l["repaired"]
+                    .as_array()
+                    .expect("repaired")
+                    .iter()
+                    .map(|i| i.as_u64().expect("an index"))
+                    .collect();
+                assert!(repaired.windows(2).all(|w| w[0] < w[1]));
+                assert!(repaired.iter().all(|&i| 0 < i && (i as usize) < path.len()));
+                hows.extend(repaired.iter().map(|_| "repaired".to_string()));
+            }
             "end" => {
                 assert_eq!(l["status"], "found");
                 ended = Some(squares(&p, &l["path"]));
@@ -118,11 +133,13 @@ fn a_warnsdorff_trace_names_its_repairs() {
 
 #[test]
 fn a_genetic_trace_replays_generations() {
-    let (events, _, _) = replay(
+    let (events, repaired, _) = replay(
         r#"Puzzle(board: "6x6", piece: "knight", start: "a1", solver: Genetic(preset: Classic), seed: 3)"#,
         &[],
     );
     assert!(events >= 1);
+    // Random genes name illegal moves; repaired, they are listed.
+    assert!(!repaired.is_empty());
 }
 
 #[test]

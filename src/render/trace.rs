@@ -13,7 +13,7 @@
 //! {"i":2,"event":"retreat","square":[1,2]}
 //! {"i":3,"event":"rewrite","how":"rotation","from":7,"tail":[[3,4],[1,3]]}
 //! {"event":"restart"}
-//! {"i":4,"event":"generation","generation":2,"fitness":40,"legal":40,"walk":[[0,0],[1,2]]}
+//! {"i":4,"event":"generation","generation":2,"fitness":40,"legal":40,"walk":[[0,0],[1,2]],"mean":31.5,"repaired":[1]}
 //! {"event":"end","status":"found","path":[[0,0],[1,2]]}
 //! ```
 //!
@@ -21,7 +21,9 @@
 //!   `square`); `rewrite`: keep the first `from` squares and put `tail`
 //!   after them (`how`: `rotation`, `splice` or `reversal`); `restart`: the
 //!   path is empty (restarts are not numbered); `generation`: the path is
-//!   `walk`, the best walk of that generation.
+//!   `walk`, the best walk of that generation; `mean` is the population's
+//!   mean fitness and `repaired` the indices `i` of the squares of `walk`
+//!   whose move into them was made by a repaired gene.
 //! - `end`: `status` as `run --format json` says it; `path` the tour, or the
 //!   longest path found.
 //!
@@ -45,6 +47,9 @@ pub struct Trace<'b, W: Write> {
     board: &'b Board,
     index: u64,
     error: Option<io::Error>,
+    /// A generation's line is written but not closed: the solver's
+    /// account of it ([`Observer::generation`]) may follow.
+    open: bool,
 }
 
 impl<'b, W: Write> Trace<'b, W> {
@@ -56,6 +61,7 @@ impl<'b, W: Write> Trace<'b, W> {
             board,
             index: 0,
             error,
+            open: false,
         }
     }
 
@@ -64,11 +70,21 @@ impl<'b, W: Write> Trace<'b, W> {
         if let Some(e) = self.error.take() {
             return Err(e);
         }
+        self.close()?;
         end(&mut self.w, self.board, report)?;
         self.w.flush()
     }
 
+    /// Ends a generation's line left open.
+    fn close(&mut self) -> io::Result<()> {
+        if std::mem::take(&mut self.open) {
+            writeln!(self.w, "}}")?;
+        }
+        Ok(())
+    }
+
     fn line(&mut self, event: Event, path: &[u32]) -> io::Result<()> {
+        self.close()?;
         let w = &mut self.w;
         let board = self.board;
         if event == Event::Restart {
@@ -103,10 +119,27 @@ impl<'b, W: Write> Trace<'b, W> {
                     r#"{{"i":{i},"event":"generation","generation":{generation},"fitness":{fitness},"legal":{legal},"walk":"#
                 )?;
                 squares(w, board, path)?;
+                self.open = true;
+                return Ok(());
             }
             Event::Restart => {}
         }
         writeln!(w, "}}")
+    }
+
+    /// Adds a generation's mean fitness and repaired moves to its line.
+    fn detail(&mut self, mean: f64, repaired: &[bool]) -> io::Result<()> {
+        if !std::mem::take(&mut self.open) {
+            return Ok(());
+        }
+        let mean = if mean.is_finite() { mean } else { 0.0 };
+        write!(self.w, r#","mean":{mean},"repaired":["#)?;
+        let mut first = true;
+        for (i, _) in repaired.iter().enumerate().filter(|(_, r)| **r) {
+            write!(self.w, "{}{i}", if first { "" } else { "," })?;
+            first = false;
+        }
+        writeln!(self.w, "]}}")
     }
 }
 
@@ -114,6 +147,14 @@ impl<W: Write> Observer for Trace<'_, W> {
     fn event(&mut self, event: Event, path: &[u32]) {
         if self.error.is_none()
             && let Err(e) = self.line(event, path)
+        {
+            self.error = Some(e);
+        }
+    }
+
+    fn generation(&mut self, mean: f64, repaired: &[bool]) {
+        if self.error.is_none()
+            && let Err(e) = self.detail(mean, repaired)
         {
             self.error = Some(e);
         }
