@@ -678,6 +678,32 @@ fn a_proof_is_drawn() {
     assert_eq!(count(&d.shown[0], PART), 0);
 }
 
+#[test]
+fn a_proof_by_parts_is_drawn_with_its_legend_whole() {
+    // 3x3: b2 has no moves, so the knight's graph falls into two parts.
+    let p = puzzle(r#"Puzzle(name: "Three by three", board: "3x3", piece: "knight")"#);
+    let (r, _, d) = searched(&p, &GifOptions::default());
+    let Outcome::Impossible(why) = &r.outcome else {
+        panic!("no tour on 3x3")
+    };
+    let lay = layout(&p);
+    let b2 = p.board.square_at(Cell::new(1, 1)).expect("b2");
+    let part = |s: u32| d.last(lay.centre(p.board.cell(s)));
+    assert_eq!(part(b2), PART + 1);
+    assert!((0..9).filter(|&s| s != b2).all(|s| part(s) == PART));
+    // The legend's lines, in the parts' colours and the red of the ring,
+    // under the board; the reason and the legend wrap onto as many lines
+    // as they need (more than three on a board this narrow).
+    let below = |c: u8| {
+        let board_bottom = lay.centre(p.board.cell(0)).1 as usize + 30;
+        d.shown[1][board_bottom * d.width..].contains(&c)
+    };
+    assert!(below(PART) && below(PART + 1) && below(RED));
+    let three = gif::search_layout(&Scene::new(&p), &GifOptions::default(), 3, false);
+    assert_eq!(d.width as u32, three.width);
+    assert!(why.len() > 80 && d.height as u32 >= three.height + 4 * 10);
+}
+
 /// Runs `p`'s solver watched by a recorder for a search GIF with `opts`;
 /// the report (its tour verified) and the GIF, decoded frame by frame.
 fn searched(p: &Puzzle, opts: &GifOptions) -> (Report, Recorder, Decoded) {

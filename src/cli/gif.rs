@@ -34,7 +34,8 @@ pub struct GifFlags {
     /// search shows 4 steps a second].
     #[arg(long, value_name = "N")]
     pub fps: Option<u32>,
-    /// The most frames a GIF may have [default: 300].
+    /// The most frames a GIF may have [default: 300 for a tour, 200 for a
+    /// search].
     #[arg(long, value_name = "N")]
     pub max_frames: Option<usize>,
     /// How the path is drawn [default: numbers where they fit, else path,

@@ -90,8 +90,10 @@ pub const DEFAULT_BOARD_PX: u32 = 640;
 pub const DEFAULT_CELL: u32 = 48;
 /// A tour GIF's default frame budget.
 pub const TOUR_FRAMES: usize = 300;
-/// A search GIF's default frame budget.
-pub const SEARCH_FRAMES: usize = 300;
+/// A search GIF's default frame budget: a hundred steps and a hundred
+/// frames of time-lapse, which keeps the GIF of the benchmark search
+/// (BENCHMARKS.md) within twice the search's own cost.
+pub const SEARCH_FRAMES: usize = 200;
 /// How many of the search's first events a search GIF shows one by one by
 /// default.
 pub const DEFAULT_STEPS: u64 = 100;
@@ -134,7 +136,7 @@ impl GifOptions {
         // By default at most half the budget goes to the steps.
         let (first, last) = self
             .steps
-            .unwrap_or((1, DEFAULT_STEPS.min(samples as u64 / 2)));
+            .unwrap_or((1, DEFAULT_STEPS.min((samples as u64).div_ceil(2))));
         crate::solve::record::Recorder::with_steps(samples, first.saturating_sub(1)..last)
     }
 }

@@ -136,6 +136,8 @@ pub(super) struct Painter<'a> {
     /// Per square: whether the move ending on it was repaired.
     repaired: Vec<bool>,
     fill: Vec<u8>,
+    /// Whether any square of `fill` is coloured.
+    filled: bool,
     overlays: Vec<Rect>,
     status: Vec<String>,
     accent: usize,
@@ -190,6 +192,7 @@ impl<'a> Painter<'a> {
             settled: usize::MAX,
             repaired: vec![false; n],
             fill: vec![0; n],
+            filled: false,
             overlays: Vec::new(),
             status: Vec::new(),
             accent: 1,
@@ -354,9 +357,12 @@ impl<'a> Painter<'a> {
         // The short way, across a wrapping edge if need be: out of one
         // side towards b's place beyond it, and in from a's place beyond
         // the other side (mirrored across a twisted edge).
-        let (dx, dy) = self.board.shortest_vector(ca, cb);
         let pa = lay.centre_px(ax, ay);
         let pb = lay.centre_px(bx, by);
+        if self.board.topology() == Topology::Plain {
+            return [Some((pa, pb)), None];
+        }
+        let (dx, dy) = self.board.shortest_vector(ca, cb);
         if (ax + dx, ay + dy) == (bx, by) {
             [Some((pa, pb)), None]
         } else {
@@ -600,7 +606,7 @@ impl<'a> Painter<'a> {
         }
         let fills_change = match t.fills {
             Some(f) => f != &self.fill[..],
-            None => self.fill.iter().any(|&f| f != 0),
+            None => self.filled,
         };
         if fills_change {
             dirty = dirty.union(self.lay.board);
@@ -631,6 +637,7 @@ impl<'a> Painter<'a> {
                 Some(f) => self.fill.copy_from_slice(f),
                 None => self.fill.fill(0),
             }
+            self.filled = t.fills.is_some_and(|f| f.iter().any(|&c| c != 0));
         }
         if self.genetic || t.genetic {
             self.repaired.fill(false);
