@@ -1,5 +1,19 @@
 //! Which counter counts a puzzle: the depth-first search or the frontier
 //! method, by an estimate of what each would cost.
+//!
+//! The rule (both estimates are in microseconds on one core):
+//! - **frontier**: the estimated states after each step
+//!   ([`frontier::estimate_profile`]), summed, at 0.3 µs a state;
+//! - **depth-first**: `e^(a·(n − b))` nodes at 0.08 µs a node, for `n`
+//!   squares of average degree `d`, with `a = 0.74 · ln(d − 1) / ln 3.57`
+//!   and `b = 13.5` for open tours, `a = 0.5 · ln(d − 1) / ln 3.57` and
+//!   `b = 10.4` for closed ones — fitted to the knight's counts from 5x5 to
+//!   7x7 (BENCHMARKS.md).
+//!
+//! The frontier is chosen when its estimate is the smaller and its states
+//! are estimated to fit the memory budget. A count split into shards, a
+//! piece with one-way moves, a board of fewer than three squares and a
+//! sweep wider than the frontier can hold are counted depth-first.
 
 use crate::model::{Board, Goal, MoveGraph};
 
@@ -39,37 +53,23 @@ pub struct Choice {
 /// of one or two squares has no frontier to speak of.
 pub const FRONTIER_MIN_SQUARES: usize = 3;
 
-/// The estimated work of a frontier count: the sum over its steps of the
-/// states a frontier of that width holds, at most, weighted by how many
-/// grow into each other (see [`frontier_work`]).
-pub fn frontier_work(plan: &Plan, closed: bool) -> f64 {
-    plan.profile()
-        .iter()
-        .map(|&w| frontier::state_bound(w, closed).min(STATE_GROWTH.powi(w as i32)))
-        .sum()
+/// The estimated time of a frontier count with `plan`, in microseconds.
+pub fn frontier_micros(plan: &Plan, closed: bool) -> f64 {
+    frontier::estimate_profile(plan, closed).iter().sum::<f64>() * 0.3
 }
 
-/// States of a frontier grow about this much per square in practice (far
-/// less than the bound: most pairings are never reached).
-const STATE_GROWTH: f64 = 2.4;
-
-/// The estimated work of a depth-first count: the nodes of its search,
-/// about `DFS_GROWTH` to the power of the squares for a piece of average
-/// degree `d`, scaled by `d / 4`.
-pub fn dfs_work(g: &MoveGraph) -> f64 {
-    let n = g.len();
-    let d = if n == 0 {
+/// The estimated time of a depth-first count on `g`, in microseconds.
+pub fn dfs_micros(g: &MoveGraph, closed: bool) -> f64 {
+    let n = g.len() as f64;
+    let d = if g.is_empty() {
         0.0
     } else {
-        g.edge_count() as f64 / n as f64
+        g.edge_count() as f64 / n
     };
-    let growth = 1.0 + (d - 1.0).max(0.0) * DFS_GROWTH;
-    growth.powi(n as i32)
+    let per = (d - 1.0).max(1.0).ln() / 3.57f64.ln();
+    let (a, b) = if closed { (0.5, 10.4) } else { (0.74, 13.5) };
+    (a * per * (n - b)).exp() * 0.08
 }
-
-/// Per unit of average degree above one, the factor by which a depth-first
-/// count's nodes grow per square.
-const DFS_GROWTH: f64 = 0.14;
 
 /// Chooses the method for counting `goal` on `g`: `forced` when given
 /// (an error if the frontier cannot count it), else the cheaper by the
@@ -80,6 +80,7 @@ pub fn choose(
     goal: &Goal,
     forced: Option<Method>,
     sharded: bool,
+    budget: u64,
 ) -> Result<Choice, Unfit> {
     let dfs = |why: String| Choice {
         method: Method::Dfs,
@@ -100,26 +101,60 @@ pub fn choose(
         Err(e) if forced.is_some() => return Err(e),
         Err(e) => return Ok(dfs(e.to_string())),
     };
-    let f = frontier_work(&plan, goal.closed);
-    let d = dfs_work(g);
+    let bytes = frontier::estimate_bytes(&plan, goal.closed);
+    let over = bytes > budget;
+    if over && forced.is_some() {
+        return Err(Unfit::TooBig {
+            need: bytes,
+            budget,
+            at: 0,
+        });
+    }
+    let f = frontier_micros(&plan, goal.closed);
+    let d = dfs_micros(g, goal.closed);
     let words = format!(
-        "frontier of {} squares {}; estimated work {:.1e} against {:.1e} for depth-first search",
+        "frontier of {} squares {}, estimated {} against {} depth-first",
         plan.width,
         plan.sweep.describe(),
-        f,
-        d
+        time(f),
+        time(d)
     );
-    if forced == Some(Method::Frontier) || f < d {
+    if forced == Some(Method::Frontier) {
+        return Ok(Choice {
+            method: Method::Frontier,
+            plan: Some(plan),
+            why: format!("as asked; {words}"),
+        });
+    }
+    if over {
+        return Ok(dfs(format!(
+            "the frontier's states would need about {}",
+            crate::budget::bytes(bytes)
+        )));
+    }
+    if f < d {
         Ok(Choice {
             method: Method::Frontier,
             plan: Some(plan),
-            why: if forced.is_some() {
-                format!("as asked; {words}")
-            } else {
-                words
-            },
+            why: words,
         })
     } else {
         Ok(dfs(words))
+    }
+}
+
+/// An estimated time for people, rounded: `0.3 s`, `2 h`, `4e9 years`.
+fn time(micros: f64) -> String {
+    let s = micros / 1e6;
+    if s < 0.01 {
+        "under 0.01 s".to_string()
+    } else if s < 60.0 {
+        format!("{s:.2} s")
+    } else if s < 3600.0 * 48.0 {
+        format!("{:.0} min", s / 60.0)
+    } else if s < 3.2e8 {
+        format!("{:.0} days", s / 86400.0)
+    } else {
+        format!("{:.0e} years", s / 3.15e7)
     }
 }

@@ -7,6 +7,7 @@ use rayon::prelude::*;
 
 use crate::analysis::Analysis;
 use crate::archive::{RunRow, StatsRow};
+use crate::count::frontier::FrontierCounted;
 use crate::count::{Counted, Shard};
 use crate::model::{Board, Cell, Goal, Piece, file_name};
 use crate::solve::{Outcome, Report};
@@ -520,6 +521,45 @@ pub fn count_report(what: &str, counted: &Counted, shard: Option<Shard>) -> Stri
             counted.tasks
         );
     }
+    out
+}
+
+/// The text of `engine count` after a frontier count (`what` from
+/// [`count_subject`], `why` the reason it was chosen): the count, or what
+/// stopped it (a frontier count has no partial lower bound), and a line on
+/// the sweep, its states and time.
+pub fn count_frontier_report(what: &str, c: &FrontierCounted, why: &str) -> String {
+    let mut out = String::new();
+    match c.stopped {
+        None => {
+            let _ = writeln!(out, "{} {what}", c.tours);
+            if let Some(cycles) = c.cycles() {
+                let _ = writeln!(
+                    out,
+                    "{cycles} distinct cycles (each counted once, whatever its start and direction)"
+                );
+            }
+        }
+        Some(stop) => {
+            let _ = writeln!(
+                out,
+                "no count: {stop} after {} of {} squares (a frontier count has no partial lower bound)",
+                c.squares_done, c.squares_total
+            );
+        }
+    }
+    let _ = writeln!(
+        out,
+        "count: frontier, {} · at most {} squares in the frontier · at most {} states ({}) · {} {} · {}",
+        c.sweep.describe(),
+        c.width,
+        thousands(c.peak_states),
+        crate::budget::bytes(c.peak_bytes),
+        c.threads,
+        if c.threads == 1 { "thread" } else { "threads" },
+        duration(c.elapsed)
+    );
+    let _ = writeln!(out, "method: frontier ({why})");
     out
 }
 

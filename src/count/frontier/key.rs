@@ -2,18 +2,17 @@
 //!
 //! A state gives each frontier slot a code of [`BITS`] bits:
 //! `0` no move yet, `1` two moves (done), `2` one move, on a path piece
-//! whose other end has retired as an end of the tour ("free"), and `3 + L`
-//! one move, on a path piece whose other end is the other slot with label
-//! `L`. Labels are given in slot order (the first pair met is 0), so each
-//! state has one packing. A frontier of at most 16 slots packs into a
-//! `u64`, of at most 25 into a `u128`; the all-ones value is never a state
-//! (it would need labels beyond any frontier's pairs), so tables use it as
-//! "no key".
+//! whose other end has retired as an end of the tour ("free"), and `3 + j`
+//! one move, on a path piece whose other end is slot `j`. The frontier's
+//! squares sit in fixed slots at each step, so each state has one packing.
+//! A frontier of at most 12 slots packs into a `u64`, of at most 25 into a
+//! `u128`; the top bits are always clear, so the all-ones value is never a
+//! state and tables use it as "no key".
 
 use std::hash::Hash;
 
 /// Bits per slot.
-pub const BITS: u32 = 4;
+pub const BITS: u32 = 5;
 
 /// A packed state.
 pub trait Key: Copy + Eq + Hash + Send + Sync + std::fmt::Debug + 'static {
@@ -27,21 +26,28 @@ pub trait Key: Copy + Eq + Hash + Send + Sync + std::fmt::Debug + 'static {
     fn get(self, slot: usize) -> u8;
     /// This key with `code` or-ed into `slot` (which must hold 0).
     fn with(self, slot: usize, code: u8) -> Self;
+    /// This key with `slot` set to `code`.
+    fn set(self, slot: usize, code: u8) -> Self;
     /// A well-mixed 64-bit hash.
     fn hash64(self) -> u64;
 }
 
 impl Key for u64 {
-    const SLOTS: usize = 16;
+    const SLOTS: usize = 12;
     const ZERO: u64 = 0;
     const NONE: u64 = u64::MAX;
     #[inline(always)]
     fn get(self, slot: usize) -> u8 {
-        ((self >> (slot as u32 * BITS)) & 0xF) as u8
+        ((self >> (slot as u32 * BITS)) & 0x1F) as u8
     }
     #[inline(always)]
     fn with(self, slot: usize, code: u8) -> u64 {
         self | (u64::from(code) << (slot as u32 * BITS))
+    }
+    #[inline(always)]
+    fn set(self, slot: usize, code: u8) -> u64 {
+        let at = slot as u32 * BITS;
+        (self & !(0x1F << at)) | (u64::from(code) << at)
     }
     #[inline(always)]
     fn hash64(self) -> u64 {
@@ -56,11 +62,16 @@ impl Key for u128 {
     const NONE: u128 = u128::MAX;
     #[inline(always)]
     fn get(self, slot: usize) -> u8 {
-        ((self >> (slot as u32 * BITS)) & 0xF) as u8
+        ((self >> (slot as u32 * BITS)) & 0x1F) as u8
     }
     #[inline(always)]
     fn with(self, slot: usize, code: u8) -> u128 {
         self | (u128::from(code) << (slot as u32 * BITS))
+    }
+    #[inline(always)]
+    fn set(self, slot: usize, code: u8) -> u128 {
+        let at = slot as u32 * BITS;
+        (self & !(0x1F << at)) | (u128::from(code) << at)
     }
     #[inline(always)]
     fn hash64(self) -> u64 {
@@ -116,10 +127,10 @@ mod tests {
     fn codes_round_trip_in_every_slot() {
         let mut k = <u128 as Key>::ZERO;
         for slot in 0..u128::SLOTS {
-            k = k.with(slot, (slot % 15) as u8);
+            k = k.with(slot, (slot % 28) as u8);
         }
         for slot in 0..u128::SLOTS {
-            assert_eq!(k.get(slot), (slot % 15) as u8);
+            assert_eq!(k.get(slot), (slot % 28) as u8);
         }
         let mut k = <u64 as Key>::ZERO;
         for slot in 0..u64::SLOTS {
@@ -128,6 +139,8 @@ mod tests {
         for slot in 0..u64::SLOTS {
             assert_eq!(k.get(slot), (slot % 11) as u8);
         }
+        assert_eq!(k.set(3, 7).get(3), 7);
+        assert_eq!(k.set(3, 7).get(4), k.get(4));
         assert_eq!(u64::MAX.add(1), None);
         assert_eq!(5u128.add(7), Some(12));
     }

@@ -47,7 +47,7 @@ use table::{Layer, Overflow, PARTITIONS, Table, partition};
 const CHUNK: usize = 1 << 12;
 
 /// Entries a thread gathers per partition before merging them.
-const BATCH: usize = 64;
+const BATCH: usize = table::BATCH_MAX;
 
 /// Options of [`count`].
 #[derive(Clone, Copy, Debug)]
@@ -83,9 +83,12 @@ pub enum Unfit {
         need: u64,
         /// The budget.
         budget: u64,
-        /// The square (step, from 1) where the estimate crossed it.
+        /// The square (step, from 1) where the states crossed it; 0 for
+        /// the estimate made before the start.
         at: usize,
     },
+    /// A count outgrew 128 bits.
+    Overflow,
 }
 
 impl std::fmt::Display for Unfit {
@@ -101,10 +104,16 @@ impl std::fmt::Display for Unfit {
             ),
             Unfit::TooBig { need, budget, at } => write!(
                 f,
-                "the frontier count would need about {} for its states by square {at}, over its budget of {}",
+                "the frontier count would need about {} for its states {}, over its budget of {}",
                 crate::budget::bytes_over(*need, *budget),
+                if *at == 0 {
+                    "(estimated before the start)".to_string()
+                } else {
+                    format!("by square {at}")
+                },
                 crate::budget::bytes(*budget)
             ),
+            Unfit::Overflow => f.write_str("a count of the frontier method outgrew 128 bits"),
         }
     }
 }
@@ -125,6 +134,8 @@ pub struct FrontierCounted {
     pub width: usize,
     /// Squares taken (all of them when complete).
     pub squares_done: usize,
+    /// Squares of the board.
+    pub squares_total: usize,
     /// The most states held after one step.
     pub peak_states: u64,
     /// States after each step taken.
@@ -179,6 +190,32 @@ pub fn bytes_per_state(width: usize, count_bits: u32) -> u64 {
     // step reads from.
     let entry = key + u64::from(count_bits / 8);
     entry * 4 / 3 + entry
+}
+
+/// States a frontier of `slots` squares holds, estimated: about 3.4 per
+/// square for open tours and 2.9 for closed ones (measured on knight boards
+/// 5 to 8 squares wide at their widest step), never more than
+/// [`state_bound`].
+pub fn states_estimate(slots: usize, closed: bool) -> f64 {
+    let growth: f64 = if closed { 2.9 } else { 3.4 };
+    growth.powi(slots as i32).min(state_bound(slots, closed))
+}
+
+/// The estimated states after each step of `plan`.
+pub fn estimate_profile(plan: &Plan, closed: bool) -> Vec<f64> {
+    plan.profile()
+        .iter()
+        .map(|&w| states_estimate(w, closed))
+        .collect()
+}
+
+/// The estimated memory of a frontier count: the largest step's states,
+/// in a table and in the list the next step reads.
+pub fn estimate_bytes(plan: &Plan, closed: bool) -> u64 {
+    let peak = estimate_profile(plan, closed)
+        .into_iter()
+        .fold(0.0, f64::max);
+    (peak * bytes_per_state(plan.width, 64) as f64).min(u64::MAX as f64) as u64
 }
 
 /// A bound on the states of a frontier of `slots` squares: each square is
@@ -258,10 +295,10 @@ pub fn count(
         let go = || {
             let wide = plan.width > <u64 as Key>::SLOTS;
             match (wide, bits) {
-                (false, 64) => sweep::<u64, u64>(plan, &rules, opts, limits, progress),
-                (false, _) => sweep::<u64, u128>(plan, &rules, opts, limits, progress),
-                (true, 64) => sweep::<u128, u64>(plan, &rules, opts, limits, progress),
-                (true, _) => sweep::<u128, u128>(plan, &rules, opts, limits, progress),
+                (false, 64) => sweep::<u64, u64>(&rules, opts, limits, progress),
+                (false, _) => sweep::<u64, u128>(&rules, opts, limits, progress),
+                (true, 64) => sweep::<u128, u64>(&rules, opts, limits, progress),
+                (true, _) => sweep::<u128, u128>(&rules, opts, limits, progress),
             }
         };
         match &pool {
@@ -282,6 +319,7 @@ pub fn count(
         sweep: plan.sweep,
         width: plan.width,
         squares_done: s.states.len(),
+        squares_total: n,
         peak_states: s.states.iter().copied().max().unwrap_or(0),
         states: s.states,
         peak_bytes: s.peak_bytes,
@@ -292,11 +330,7 @@ pub fn count(
     if c.stopped.is_none() {
         if s.overflow {
             // Even 128 bits overflowed: the count is not known.
-            return Err(Unfit::TooBig {
-                need: u64::MAX,
-                budget: opts.budget,
-                at: c.squares_done,
-            });
+            return Err(Unfit::Overflow);
         }
         let found = s.found;
         let n = n as u128;
@@ -349,13 +383,13 @@ fn rules<'p>(plan: &'p Plan, kinds: &[Kind], closed: bool) -> Vec<StepRules<'p>>
                 ends_later -= 1;
             }
             frontier = st.keep.iter().map(|&s| extended[s as usize]).collect();
-            StepRules {
-                step: st,
-                kind: extended.iter().map(|&u| kinds[u as usize]).collect(),
+            StepRules::new(
+                st,
+                extended.iter().map(|&u| kinds[u as usize]).collect(),
                 ends_later,
-                last: i + 1 == n,
+                i + 1 == n,
                 closed,
-            }
+            )
         })
         .collect()
 }
@@ -371,7 +405,6 @@ struct Sweeping {
 
 /// Sweeps the board with keys `K` and counts `C`.
 fn sweep<K: Key, C: Count>(
-    plan: &Plan,
     rules: &[StepRules],
     opts: &FrontierOptions,
     limits: &Limits,
@@ -394,6 +427,25 @@ fn sweep<K: Key, C: Count>(
         }
         let held: u64 = layer.iter().map(|p| p.len() as u64).sum();
         let held_bytes = held * per_state;
+        if held <= SMALL {
+            // Few states: one table on this thread costs less than sharing.
+            match expand_small(&layer, r) {
+                Ok((next, f)) => {
+                    out.found = f.wide();
+                    layer = vec![next];
+                }
+                Err(Overflow) => {
+                    out.overflow = true;
+                    return Ok(out);
+                }
+            }
+            let states = layer[0].len() as u64;
+            out.peak_bytes = out.peak_bytes.max(held_bytes + states * per_state * 2);
+            out.states.push(states);
+            progress.set(i as u64 + 1);
+            progress.held(states);
+            continue;
+        }
         let next = Layer::<K, C>::new();
         let found = Mutex::new(C::default());
         let overflow = AtomicBool::new(false);
@@ -452,6 +504,33 @@ fn sweep<K: Key, C: Count>(
         progress.held(states);
     }
     Ok(out)
+}
+
+/// Steps with at most this many states run on one thread.
+const SMALL: u64 = 1 << 13;
+
+/// Expands every state of `layer` on this thread: the next states, and the
+/// whole tours completed.
+fn expand_small<K: Key, C: Count>(
+    layer: &[Vec<(K, C)>],
+    r: &StepRules,
+) -> Result<(Vec<(K, C)>, C), Overflow> {
+    let mut t = Table::<K, C>::new();
+    let mut whole = C::default();
+    let mut err = Ok(());
+    for &(key, c) in layer.iter().flatten() {
+        step::expand(key, r, &mut |next_key: Option<K>| {
+            let r = match next_key {
+                None => whole.add(c).map(|w| whole = w).ok_or(Overflow),
+                Some(k) => t.add(k, k.hash64(), c),
+            };
+            if r.is_err() {
+                err = r;
+            }
+        });
+        err?;
+    }
+    Ok((t.drain(), whole))
 }
 
 /// Expands the states of `chunk` into `next`, adding whole tours to `found`.

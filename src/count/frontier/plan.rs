@@ -15,7 +15,7 @@
 use crate::model::{Board, MoveGraph};
 
 /// The most squares a frontier may hold (with the square being taken): a
-/// state is then at most 25 codes of 4 bits, which fits a `u128`.
+/// state is then at most 25 codes of 5 bits, which fits a `u128`.
 pub const MAX_WIDTH: usize = 25;
 
 /// The way squares are swept.

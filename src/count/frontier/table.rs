@@ -26,8 +26,8 @@ const LOAD_DEN: usize = 4;
 /// One partition's table.
 #[derive(Debug)]
 pub struct Table<K, C> {
-    keys: Vec<K>,
-    counts: Vec<C>,
+    /// Key and count side by side: one cache line per probe.
+    entries: Vec<(K, C)>,
     len: usize,
     /// log2 of the capacity.
     bits: u32,
@@ -41,45 +41,49 @@ impl<K: Key, C: Count> Table<K, C> {
     /// An empty table.
     pub fn new() -> Table<K, C> {
         Table {
-            keys: Vec::new(),
-            counts: Vec::new(),
+            entries: Vec::new(),
             len: 0,
             bits: 0,
         }
     }
 
-    /// Entries held.
-    pub fn len(&self) -> usize {
-        self.len
-    }
-
-    /// True with no entries.
-    pub fn is_empty(&self) -> bool {
-        self.len == 0
-    }
-
-    /// Bytes of its arrays.
+    /// Bytes of its array.
     pub fn bytes(&self) -> u64 {
-        (self.keys.capacity() * size_of::<K>() + self.counts.capacity() * size_of::<C>()) as u64
+        (self.entries.capacity() * size_of::<(K, C)>()) as u64
+    }
+
+    /// Room for `more` entries without growing.
+    fn reserve(&mut self, more: usize) {
+        while (self.len + more) * LOAD_DEN > self.entries.len() * LOAD_NUM {
+            self.grow();
+        }
+    }
+
+    #[inline(always)]
+    fn home(&self, h: u64) -> usize {
+        ((h << PART_BITS) >> (64 - self.bits)) as usize
     }
 
     /// Adds `count` to the entry of `key` (whose hash is `h`), creating it.
     #[inline]
     pub fn add(&mut self, key: K, h: u64, count: C) -> Result<(), Overflow> {
-        if (self.len + 1) * LOAD_DEN > self.keys.len() * LOAD_NUM {
-            self.grow();
-        }
-        let mask = self.keys.len() - 1;
-        let mut i = ((h << PART_BITS) >> (64 - self.bits)) as usize;
+        self.reserve(1);
+        let i = self.home(h);
+        self.add_at(i, key, count)
+    }
+
+    /// Adds `count` to `key`'s entry, probing from slot `i` (room reserved).
+    #[inline(always)]
+    fn add_at(&mut self, mut i: usize, key: K, count: C) -> Result<(), Overflow> {
+        let mask = self.entries.len() - 1;
         loop {
-            let k = self.keys[i];
-            if k == key {
-                self.counts[i] = self.counts[i].add(count).ok_or(Overflow)?;
+            let e = &mut self.entries[i];
+            if e.0 == key {
+                e.1 = e.1.add(count).ok_or(Overflow)?;
                 return Ok(());
             }
-            if k == K::NONE {
-                self.keys[i] = key;
-                self.counts[i] = count;
+            if e.0 == K::NONE {
+                *e = (key, count);
                 self.len += 1;
                 return Ok(());
             }
@@ -87,37 +91,55 @@ impl<K: Key, C: Count> Table<K, C> {
         }
     }
 
+    /// Adds a batch of entries: their slots are fetched from memory all at
+    /// once, then filled.
+    pub fn add_batch(&mut self, batch: &[(K, u64, C)]) -> Result<(), Overflow> {
+        self.reserve(batch.len());
+        // Independent loads of every home slot first: the processor fetches
+        // their cache lines in parallel rather than one miss at a time.
+        let mut homes = [0usize; BATCH_MAX];
+        let mut touch = 0usize;
+        for (h, &(_, hash, _)) in homes.iter_mut().zip(batch) {
+            *h = self.home(hash);
+            touch ^= usize::from(self.entries[*h].0 == K::NONE);
+        }
+        std::hint::black_box(touch);
+        for (&i, &(k, _, c)) in homes.iter().zip(batch) {
+            self.add_at(i, k, c)?;
+        }
+        Ok(())
+    }
+
     fn grow(&mut self) {
         let bits = (self.bits + 1).max(4);
-        let keys = std::mem::replace(&mut self.keys, vec![K::NONE; 1 << bits]);
-        let counts = std::mem::replace(&mut self.counts, vec![C::default(); 1 << bits]);
+        let old = std::mem::replace(&mut self.entries, vec![(K::NONE, C::default()); 1 << bits]);
         self.bits = bits;
-        let mask = self.keys.len() - 1;
-        for (k, c) in keys.into_iter().zip(counts) {
+        let mask = self.entries.len() - 1;
+        for (k, c) in old {
             if k == K::NONE {
                 continue;
             }
-            let mut i = ((k.hash64() << PART_BITS) >> (64 - bits)) as usize;
-            while self.keys[i] != K::NONE {
+            let mut i = self.home(k.hash64());
+            while self.entries[i].0 != K::NONE {
                 i = (i + 1) & mask;
             }
-            self.keys[i] = k;
-            self.counts[i] = c;
+            self.entries[i] = (k, c);
         }
     }
 
     /// The entries, emptying the table.
     pub fn drain(&mut self) -> Vec<(K, C)> {
-        let keys = std::mem::take(&mut self.keys);
-        let counts = std::mem::take(&mut self.counts);
+        let entries = std::mem::take(&mut self.entries);
         self.len = 0;
         self.bits = 0;
-        let mut out = Vec::with_capacity(keys.len() / 2);
-        out.extend(keys.into_iter().zip(counts).filter(|&(k, _)| k != K::NONE));
+        let mut out: Vec<(K, C)> = entries.into_iter().filter(|e| e.0 != K::NONE).collect();
         out.shrink_to_fit();
         out
     }
 }
+
+/// The most entries of one batch.
+pub const BATCH_MAX: usize = 128;
 
 impl<K: Key, C: Count> Default for Table<K, C> {
     fn default() -> Self {
@@ -145,13 +167,7 @@ impl<K: Key, C: Count> Layer<K, C> {
     pub fn add_batch(&self, p: usize, batch: &[(K, u64, C)]) -> Result<(), Overflow> {
         let mut t = self.parts[p].lock().map_err(|_| Overflow)?;
         let before = t.bytes();
-        let mut r = Ok(());
-        for &(k, h, c) in batch {
-            r = t.add(k, h, c);
-            if r.is_err() {
-                break;
-            }
-        }
+        let r = t.add_batch(batch);
         let after = t.bytes();
         if after != before {
             self.bytes.fetch_add(after - before, Ordering::Relaxed);
@@ -190,7 +206,6 @@ mod tests {
             let k = i % 1000;
             t.add(k, k.hash64(), 1).unwrap();
         }
-        assert_eq!(t.len(), 1000);
         let mut v = t.drain();
         v.sort_unstable();
         assert_eq!(v.len(), 1000);
