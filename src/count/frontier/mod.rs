@@ -56,6 +56,9 @@ pub struct FrontierOptions {
     pub threads: Option<usize>,
     /// The most bytes the states may take at once.
     pub budget: u64,
+    /// Steps from at most this many states run on one thread, with one
+    /// table (default [`SERIAL_BELOW`]; 0 shares every step out).
+    pub serial_below: u64,
 }
 
 impl Default for FrontierOptions {
@@ -63,6 +66,7 @@ impl Default for FrontierOptions {
         FrontierOptions {
             threads: None,
             budget: crate::budget::FRONTIER,
+            serial_below: SERIAL_BELOW,
         }
     }
 }
@@ -427,7 +431,7 @@ fn sweep<K: Key, C: Count>(
         }
         let held: u64 = layer.iter().map(|p| p.len() as u64).sum();
         let held_bytes = held * per_state;
-        if held <= SMALL {
+        if held <= opts.serial_below {
             // Few states: one table on this thread costs less than sharing.
             match expand_small(&layer, r) {
                 Ok((next, f)) => {
@@ -506,8 +510,9 @@ fn sweep<K: Key, C: Count>(
     Ok(out)
 }
 
-/// Steps with at most this many states run on one thread.
-const SMALL: u64 = 1 << 13;
+/// Steps from at most this many states run on one thread: sharing them
+/// out costs more than it saves.
+pub const SERIAL_BELOW: u64 = 1 << 13;
 
 /// Expands every state of `layer` on this thread: the next states, and the
 /// whole tours completed.
