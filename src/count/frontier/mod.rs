@@ -450,7 +450,7 @@ fn sweep<K: Key, C: Count>(
             progress.held(states);
             continue;
         }
-        let next = Layer::<K, C>::new();
+        let next = Layer::<K, C>::with_room(held as usize);
         let found = Mutex::new(C::default());
         let overflow = AtomicBool::new(false);
         let stop = Mutex::new(None);

@@ -157,9 +157,30 @@ pub struct Layer<K, C> {
 impl<K: Key, C: Count> Layer<K, C> {
     /// An empty layer.
     pub fn new() -> Layer<K, C> {
+        Layer::with_room(0)
+    }
+
+    /// An empty layer with room for about `states` entries without growing
+    /// (each step's states are close to the last step's: sizing the tables
+    /// up front saves rehashing them as they fill).
+    pub fn with_room(states: usize) -> Layer<K, C> {
+        let each = states / PARTITIONS;
+        let parts: Vec<Mutex<Table<K, C>>> = (0..PARTITIONS)
+            .map(|_| {
+                let mut t = Table::new();
+                if each > 0 {
+                    t.reserve(each);
+                }
+                Mutex::new(t)
+            })
+            .collect();
+        let bytes = parts
+            .iter()
+            .map(|p| p.lock().map_or(0, |t| t.bytes()))
+            .sum();
         Layer {
-            parts: (0..PARTITIONS).map(|_| Mutex::new(Table::new())).collect(),
-            bytes: AtomicU64::new(0),
+            parts,
+            bytes: AtomicU64::new(bytes),
         }
     }
 
