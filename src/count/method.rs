@@ -2,8 +2,10 @@
 //! method, by an estimate of what each would cost.
 //!
 //! The rule (both estimates are in microseconds on one core):
-//! - **frontier**: the estimated states after each step
-//!   ([`frontier::estimate_profile`]), summed, at 0.3 µs a state;
+//! - **frontier**: the estimated states at the widest step
+//!   ([`frontier::estimate_profile`]) times a quarter of the squares (the
+//!   states grow towards the widest step over the sweep), at 0.3 µs a
+//!   state;
 //! - **depth-first**: `e^(a·(n − b))` nodes at 0.08 µs a node, for `n`
 //!   squares of average degree `d`, with `a = 0.74 · ln(d − 1) / ln 3.57`
 //!   and `b = 13.5` for open tours, `a = 0.5 · ln(d − 1) / ln 3.57` and
@@ -55,7 +57,10 @@ pub const FRONTIER_MIN_SQUARES: usize = 3;
 
 /// The estimated time of a frontier count with `plan`, in microseconds.
 pub fn frontier_micros(plan: &Plan, closed: bool) -> f64 {
-    frontier::estimate_profile(plan, closed).iter().sum::<f64>() * 0.3
+    let peak = frontier::estimate_profile(plan, closed)
+        .into_iter()
+        .fold(0.0, f64::max);
+    peak * plan.steps.len() as f64 / 4.0 * 0.3
 }
 
 /// The estimated time of a depth-first count on `g`, in microseconds.

@@ -197,11 +197,11 @@ pub fn bytes_per_state(width: usize, count_bits: u32) -> u64 {
 }
 
 /// States a frontier of `slots` squares holds, estimated: about 3.4 per
-/// square for open tours and 2.9 for closed ones (measured on knight boards
-/// 5 to 8 squares wide at their widest step), never more than
+/// square for open tours and 2.5 for closed ones (measured on knight boards
+/// 5 to 7 squares wide at their widest step), never more than
 /// [`state_bound`].
 pub fn states_estimate(slots: usize, closed: bool) -> f64 {
-    let growth: f64 = if closed { 2.9 } else { 3.4 };
+    let growth: f64 = if closed { 2.5 } else { 3.4 };
     growth.powi(slots as i32).min(state_bound(slots, closed))
 }
 
@@ -459,7 +459,7 @@ fn sweep<K: Key, C: Count>(
         layer
             .par_iter()
             .flat_map_iter(|p| p.chunks(CHUNK))
-            .for_each(|chunk| {
+            .for_each_init(Batches::new, |batches, chunk| {
                 if halted.load(Ordering::Relaxed) {
                     return;
                 }
@@ -475,7 +475,7 @@ fn sweep<K: Key, C: Count>(
                     halted.store(true, Ordering::Relaxed);
                     return;
                 }
-                if expand_chunk(chunk, r, &next, &found).is_err() {
+                if expand_chunk(chunk, r, &next, &found, batches).is_err() {
                     overflow.store(true, Ordering::Relaxed);
                     halted.store(true, Ordering::Relaxed);
                 }
@@ -538,14 +538,25 @@ fn expand_small<K: Key, C: Count>(
     Ok((t.drain(), whole))
 }
 
+/// A thread's entries not yet merged, by partition: kept from chunk to
+/// chunk so their room is allocated once.
+struct Batches<K, C>(Vec<Vec<(K, u64, C)>>);
+
+impl<K: Key, C: Count> Batches<K, C> {
+    fn new() -> Batches<K, C> {
+        Batches((0..PARTITIONS).map(|_| Vec::with_capacity(BATCH)).collect())
+    }
+}
+
 /// Expands the states of `chunk` into `next`, adding whole tours to `found`.
 fn expand_chunk<K: Key, C: Count>(
     chunk: &[(K, C)],
     r: &StepRules,
     next: &Layer<K, C>,
     found: &Mutex<C>,
+    batches: &mut Batches<K, C>,
 ) -> Result<(), Overflow> {
-    let mut batches: Vec<Vec<(K, u64, C)>> = vec![Vec::new(); PARTITIONS];
+    let batches = &mut batches.0;
     let mut whole = C::default();
     let mut err = Ok(());
     for &(key, c) in chunk {
@@ -569,9 +580,10 @@ fn expand_chunk<K: Key, C: Count>(
         });
         err?;
     }
-    for (p, b) in batches.iter().enumerate() {
+    for (p, b) in batches.iter_mut().enumerate() {
         if !b.is_empty() {
             next.add_batch(p, b)?;
+            b.clear();
         }
     }
     if whole != C::default() {
