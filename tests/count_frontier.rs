@@ -303,6 +303,9 @@ fn what_the_frontier_refuses() {
     let b = square(12);
     let g = crate::util::graph(&b, &rook);
     assert!(matches!(frontier::fit(&b, &g), Err(Unfit::TooWide { .. })));
+    let b = Board::rectangle(2, 1);
+    let g = crate::util::graph(&b, &wazir());
+    assert_eq!(frontier::fit(&b, &g).err(), Some(Unfit::Small));
 }
 
 const KNIGHT_8X5: &str = r#"Puzzle(board: "8x5", piece: "knight", tour: Closed)"#;

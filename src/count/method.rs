@@ -51,10 +51,6 @@ pub struct Choice {
     pub why: String,
 }
 
-/// Boards of fewer squares are counted by search whatever is asked: a tour
-/// of one or two squares has no frontier to speak of.
-pub const FRONTIER_MIN_SQUARES: usize = 3;
-
 /// The estimated time of a frontier count with `plan`, in microseconds.
 pub fn frontier_micros(plan: &Plan, closed: bool) -> f64 {
     let peak = frontier::estimate_profile(plan, closed)
@@ -97,9 +93,6 @@ pub fn choose(
     }
     if sharded {
         return Ok(dfs("shards split a depth-first search".into()));
-    }
-    if g.len() < FRONTIER_MIN_SQUARES {
-        return Ok(dfs(format!("fewer than {FRONTIER_MIN_SQUARES} squares")));
     }
     let plan = match frontier::fit(board, g) {
         Ok(p) => p,

@@ -74,6 +74,9 @@ impl Default for FrontierOptions {
 /// Why the frontier counter cannot count a puzzle.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Unfit {
+    /// Fewer than three squares: no frontier to speak of (and a closed tour
+    /// of two squares runs one move both ways, which is not a cycle).
+    Small,
     /// Some move cannot be made back.
     OneWay,
     /// Every sweep's frontier is wider than [`plan::MAX_WIDTH`] squares.
@@ -98,6 +101,7 @@ pub enum Unfit {
 impl std::fmt::Display for Unfit {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
+            Unfit::Small => f.write_str("the frontier method needs at least three squares"),
             Unfit::OneWay => {
                 f.write_str("the frontier method needs a piece whose every move can be made back")
             }
@@ -169,6 +173,9 @@ impl FrontierCounted {
 /// Whether the frontier counter can count on `g` (two-way moves, at least
 /// three squares, a narrow enough sweep); the plan if so.
 pub fn fit(board: &Board, g: &MoveGraph) -> Result<Plan, Unfit> {
+    if g.len() < 3 {
+        return Err(Unfit::Small);
+    }
     if !g.is_symmetric() {
         return Err(Unfit::OneWay);
     }
