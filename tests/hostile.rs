@@ -401,7 +401,7 @@ fn standard_input_is_read_with_the_cap() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{err}");
     assert!(
-        err.starts_with("error: <stdin>:1:1: is more than 32 MiB"),
+        err.starts_with("error: <stdin>: is more than 32 MiB"),
         "{err}"
     );
     assert!(started.elapsed() < Duration::from_secs(10));
