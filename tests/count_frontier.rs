@@ -355,9 +355,9 @@ fn cli_refusals() {
         .assert()
         .code(2)
         .stderr(predicate::str::contains("can be made back"));
-    // A knight on 10x10: a frontier of 22 squares, estimated far over the
+    // A knight on 11x12: a frontier of 24 squares, estimated far over the
     // memory budget before the start.
-    let (_dir, file) = setup(r#"Puzzle(board: "10x10", piece: "knight", tour: Closed)"#);
+    let (_dir, file) = setup(r#"Puzzle(board: "11x12", piece: "knight", tour: Closed)"#);
     engine()
         .args(["count", file.to_str().unwrap(), "--method", "frontier"])
         .assert()

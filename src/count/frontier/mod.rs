@@ -71,6 +71,10 @@ impl Default for FrontierOptions {
     }
 }
 
+/// The widest frontier a refusal names exactly; wider ones are "more than"
+/// this (measuring them would cost a pass over a huge board).
+const WIDTH_NAMED: usize = 4 * plan::MAX_WIDTH;
+
 /// Why the frontier counter cannot count a puzzle.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Unfit {
@@ -105,6 +109,11 @@ impl std::fmt::Display for Unfit {
             Unfit::OneWay => {
                 f.write_str("the frontier method needs a piece whose every move can be made back")
             }
+            Unfit::TooWide { width } if *width > WIDTH_NAMED => write!(
+                f,
+                "the frontier method keeps at most {} squares in its frontier, and every sweep of this board needs more than {WIDTH_NAMED}",
+                plan::MAX_WIDTH
+            ),
             Unfit::TooWide { width } => write!(
                 f,
                 "the frontier method keeps at most {} squares in its frontier, and every sweep of this board needs {width}",
@@ -180,12 +189,14 @@ pub fn fit(board: &Board, g: &MoveGraph) -> Result<Plan, Unfit> {
         return Err(Unfit::OneWay);
     }
     Plan::best(board, g).ok_or_else(|| {
-        let nb = plan::simple_neighbours(g);
         let width = [Sweep::Files, Sweep::Ranks]
             .into_iter()
             .map(|s| {
                 let order = plan::sweep_order(board, s);
-                plan::widths(&nb, &order).into_iter().max().unwrap_or(0)
+                match plan::widths_within(g, &order, WIDTH_NAMED) {
+                    Ok(profile) => profile.into_iter().max().unwrap_or(0),
+                    Err(reached) => reached,
+                }
             })
             .min()
             .unwrap_or(0);

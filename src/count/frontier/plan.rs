@@ -76,19 +76,17 @@ impl Plan {
     /// graph whose every move can be made back; None when even that one
     /// is wider than [`MAX_WIDTH`].
     pub fn best(board: &Board, g: &MoveGraph) -> Option<Plan> {
-        let neighbours = simple_neighbours(g);
-        [Sweep::Files, Sweep::Ranks]
+        // Measure both sweeps before building any neighbour lists: on a
+        // huge board both give up after a few dozen squares.
+        let (sweep, order, _) = [Sweep::Files, Sweep::Ranks]
             .into_iter()
-            .map(|sweep| {
+            .filter_map(|sweep| {
                 let order = sweep_order(board, sweep);
-                let profile = widths(&neighbours, &order);
-                (sweep, order, profile)
+                let profile = widths_within(g, &order, MAX_WIDTH).ok()?;
+                Some((sweep, order, profile))
             })
-            .min_by(|a, b| cost(&a.2).total_cmp(&cost(&b.2)))
-            .and_then(|(sweep, order, profile)| {
-                let width = profile.iter().copied().max().unwrap_or(0);
-                (width <= MAX_WIDTH).then(|| Plan::new(sweep, order, neighbours))
-            })
+            .min_by(|a, b| cost(&a.2).total_cmp(&cost(&b.2)))?;
+        Some(Plan::new(sweep, order, simple_neighbours(g)))
     }
 
     /// The plan that takes the squares in `order` (a permutation of the
@@ -172,14 +170,56 @@ impl Plan {
 
 /// The squares of `board` in the order of `sweep`.
 pub fn sweep_order(board: &Board, sweep: Sweep) -> Vec<u32> {
-    let mut order: Vec<u32> = (0..board.len() as u32).collect();
-    if sweep == Sweep::Files {
-        order.sort_by_key(|&s| {
-            let c = board.cell(s);
-            (c.x, c.y)
-        });
+    let n = board.len() as u32;
+    if sweep == Sweep::Ranks {
+        return (0..n).collect();
+    }
+    // Squares are numbered rank by rank, so a counting sort on the file
+    // keeps each file's squares in rank order.
+    let mut start = vec![0usize; board.width() as usize + 1];
+    for s in 0..n {
+        start[board.cell(s).x as usize + 1] += 1;
+    }
+    for x in 1..start.len() {
+        start[x] += start[x - 1];
+    }
+    let mut order = vec![0u32; n as usize];
+    for s in 0..n {
+        let x = board.cell(s).x as usize;
+        order[start[x]] = s;
+        start[x] += 1;
     }
     order
+}
+
+/// The frontier's size (with the square being taken) at each step of
+/// `order`, or, as soon as it exceeds `max`, the size it reached. Looks
+/// only at the squares up to that step and their moves.
+pub fn widths_within(g: &MoveGraph, order: &[u32], max: usize) -> Result<Vec<usize>, usize> {
+    use std::cmp::Reverse;
+    use std::collections::BinaryHeap;
+    let mut pos = vec![0u32; order.len()];
+    for (i, &v) in order.iter().enumerate() {
+        pos[v as usize] = i as u32;
+    }
+    // The steps after which the squares in the frontier retire.
+    let mut leaving = BinaryHeap::new();
+    let mut profile = Vec::with_capacity(order.len());
+    for (i, &v) in order.iter().enumerate() {
+        let last = g
+            .neighbours(v)
+            .map(|w| pos[w as usize])
+            .fold(i as u32, u32::max);
+        leaving.push(Reverse(last));
+        if leaving.len() > max {
+            return Err(leaving.len());
+        }
+        profile.push(leaving.len());
+        while leaving.peek().is_some_and(|&Reverse(l)| l as usize <= i) {
+            leaving.pop();
+        }
+    }
+    Ok(profile)
 }
 
 /// Each square's neighbours, without repeats or the square itself (a tour
@@ -192,34 +232,6 @@ pub fn simple_neighbours(g: &MoveGraph) -> Vec<Vec<u32>> {
             v.sort_unstable();
             v.dedup();
             v
-        })
-        .collect()
-}
-
-/// The frontier's size (with the square being taken) at each step of
-/// `order`.
-pub fn widths(neighbours: &[Vec<u32>], order: &[u32]) -> Vec<usize> {
-    let n = order.len();
-    let mut pos = vec![0usize; n];
-    for (i, &v) in order.iter().enumerate() {
-        pos[v as usize] = i;
-    }
-    // +1 where a square enters the frontier, -1 after its last neighbour.
-    let mut delta = vec![0i64; n + 1];
-    for u in 0..n {
-        let last = neighbours[u]
-            .iter()
-            .map(|&w| pos[w as usize])
-            .fold(pos[u], usize::max);
-        delta[pos[u]] += 1;
-        delta[last + 1] -= 1;
-    }
-    let mut size = 0i64;
-    delta[..n]
-        .iter()
-        .map(|d| {
-            size += d;
-            size.max(0) as usize
         })
         .collect()
 }
