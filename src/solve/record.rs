@@ -49,8 +49,10 @@
 //! })
 //! .unwrap();
 //! assert!(deepest.len() <= 4);
-//! // The first interval reached 30 squares; the last never went below 10.
-//! assert_eq!(deepest[0].0, 30);
+//! // 60 events in 4 intervals of 16: the first climbs to 16 squares, the
+//! // second reaches 30, the last never went below 10.
+//! assert_eq!(deepest[0].0, 16);
+//! assert_eq!(deepest[1].0, 30);
 //! assert_eq!(deepest.last().unwrap().1, 10);
 //! ```
 
