@@ -230,7 +230,7 @@ fn attribute<'a>(svg: &'a str, id: &str, name: &str) -> Option<&'a str> {
 
 #[test]
 fn svg_stills_draw_the_tour_as_vectors() {
-    use engine::render::svg::{CELL, ORIGIN};
+    use engine::render::svg::{CELL, origin};
     let (dir, file) = setup(HOLED);
     let svg = dir.path().join("t.svg");
     let tour = run_verified(&file, &["--svg".as_ref(), svg.as_os_str()]);
@@ -238,12 +238,14 @@ fn svg_stills_draw_the_tour_as_vectors() {
     assert!(text.starts_with("<svg ") && text.trim_end().ends_with("</svg>"));
     // The path runs through the centres of the tour's squares, in order.
     let p = load(&file);
+    let origin = origin(&p.board);
+    assert_eq!(origin, (40, 20));
     let rows = i64::from(p.board.height());
     let centre = |s: u32| {
         let c = p.board.cell(s);
         (
-            (ORIGIN.0 + i64::from(c.x) * CELL + CELL / 2) as f64,
-            (ORIGIN.1 + (rows - 1 - i64::from(c.y)) * CELL + CELL / 2) as f64,
+            (origin.0 + i64::from(c.x) * CELL + CELL / 2) as f64,
+            (origin.1 + (rows - 1 - i64::from(c.y)) * CELL + CELL / 2) as f64,
         )
     };
     let drawn = points(attribute(&text, "tour", "d").expect("the path"));
@@ -285,7 +287,7 @@ fn svg_stills_draw_the_tour_as_vectors() {
 
 #[test]
 fn svg_moves_across_a_wrapping_edge_leave_and_come_back() {
-    use engine::render::svg::{CELL, ORIGIN};
+    use engine::render::svg::{CELL, origin};
     let (dir, file) = setup(
         r#"Puzzle(name: "Torus <&>", board: "6x6 torus", piece: "knight", tour: Closed,
                   solver: Warnsdorff())"#,
@@ -294,7 +296,8 @@ fn svg_moves_across_a_wrapping_edge_leave_and_come_back() {
     let tour = run_verified(&file, &["--svg".as_ref(), svg.as_os_str()]);
     let text = std::fs::read_to_string(&svg).expect("the SVG");
     let drawn = points(attribute(&text, "tour", "d").expect("the path"));
-    let (x0, y0) = (ORIGIN.0 as f64, ORIGIN.1 as f64);
+    let o = origin(&load(&file).board);
+    let (x0, y0) = (o.0 as f64, o.1 as f64);
     let (x1, y1) = (x0 + 6.0 * CELL as f64, y0 + 6.0 * CELL as f64);
     let on_edge = |x: f64, y: f64| x == x0 || x == x1 || y == y0 || y == y1;
     // Every point is on the board; every piece after the first starts on

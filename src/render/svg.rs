@@ -14,9 +14,25 @@ use crate::render::gif::{SQUARES_MAX_SIDE, Scene};
 
 /// Units per square.
 pub const CELL: i64 = 40;
-/// Where the board's top-left corner is: room for the rank numbers left
-/// of it.
-pub const ORIGIN: (i64, i64) = (40, 20);
+/// Where the board's top-left corner is on `board`'s picture: room for the
+/// rank numbers left of it (`(40, 20)` on boards of up to 64 squares a
+/// side, more where the labels are larger).
+pub fn origin(board: &Board) -> (i64, i64) {
+    let label = label_size(board);
+    let digits = board.height().to_string().len() as i64;
+    ((label * 6 * digits / 10 + label).max(40), 20)
+}
+
+/// The labels' font size: larger on large boards, where they are spaced
+/// out.
+fn label_size(board: &Board) -> i64 {
+    let side = i64::from(board.width().max(board.height()));
+    if side <= i64::from(SQUARES_MAX_SIDE) {
+        14
+    } else {
+        14 * (side / 32).clamp(1, 8)
+    }
+}
 /// The caption's font size; its characters are about 0.6 of it wide.
 const TITLE_SIZE: i64 = 18;
 const SUBTITLE_SIZE: i64 = 13;
@@ -32,18 +48,21 @@ pub fn write_svg<W: Write>(w: &mut W, scene: &Scene, tour: &[u32]) -> io::Result
     let small = board.width().max(board.height()) <= SQUARES_MAX_SIDE;
     // Labels every `step` squares on large boards.
     let step = (cols.max(rows) / 32).max(1);
-    let label = if small { 14 } else { 14 * step.min(8) };
-    let width = (bw + ORIGIN.0 + 20).max(320);
+    let label = label_size(board);
+    let (ox, oy) = origin(board);
+    let width = (bw + ox + 20).max(320);
     // The caption, wrapped to the picture's width (monospace: 0.6 em).
     let wrap_at = |size: i64| ((width - 20) * 10 / (size * 6)).max(8) as usize;
-    let title = wrap(&scene.title, wrap_at(TITLE_SIZE));
-    let subtitle = wrap(&scene.subtitle, wrap_at(SUBTITLE_SIZE));
-    let caption_y = ORIGIN.1 + bh + label + 16;
+    // The caption grows with the labels on large boards, so it keeps its
+    // size next to the board when the picture is scaled down.
+    let (title_size, subtitle_size) = (TITLE_SIZE * label / 14, SUBTITLE_SIZE * label / 14);
+    let title = wrap(&scene.title, wrap_at(title_size));
+    let subtitle = wrap(&scene.subtitle, wrap_at(subtitle_size));
+    let caption_y = oy + bh + label * 15 / 7;
     let height = caption_y
-        + title.len() as i64 * (TITLE_SIZE + 6)
-        + subtitle.len() as i64 * (SUBTITLE_SIZE + 5)
+        + title.len() as i64 * (title_size * 4 / 3)
+        + subtitle.len() as i64 * (subtitle_size * 4 / 3)
         + 12;
-    let (ox, oy) = ORIGIN;
     let centre = |x: i64, y: i64| {
         (
             ox + x * CELL + CELL / 2,
@@ -152,7 +171,7 @@ pub fn write_svg<W: Write>(w: &mut W, scene: &Scene, tour: &[u32]) -> io::Result
     }
     writeln!(w, "</g>")?;
     // The path, and the closing move.
-    let stroke = if small { 3 } else { (CELL / 4).max(1) };
+    let stroke = if small { 3 } else { CELL / 8 };
     let mut d = String::new();
     let mut pen: Option<(f64, f64)> = None;
     for m in tour.windows(2) {
@@ -228,22 +247,22 @@ pub fn write_svg<W: Write>(w: &mut W, scene: &Scene, tour: &[u32]) -> io::Result
     // The caption.
     let mut y = caption_y;
     for line in &title {
-        y += TITLE_SIZE;
+        y += title_size;
         writeln!(
             w,
-            r##"<text x="10" y="{y}" font-size="{TITLE_SIZE}" fill="#1e2430">{}</text>"##,
+            r##"<text x="10" y="{y}" font-size="{title_size}" fill="#1e2430">{}</text>"##,
             escape(line)
         )?;
-        y += 6;
+        y += title_size / 3;
     }
     for line in &subtitle {
-        y += SUBTITLE_SIZE;
+        y += subtitle_size;
         writeln!(
             w,
-            r##"<text x="10" y="{y}" font-size="{SUBTITLE_SIZE}" fill="#5a6272">{}</text>"##,
+            r##"<text x="10" y="{y}" font-size="{subtitle_size}" fill="#5a6272">{}</text>"##,
             escape(line)
         )?;
-        y += 5;
+        y += subtitle_size / 3;
     }
     writeln!(w, "</svg>")
 }
