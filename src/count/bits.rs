@@ -303,6 +303,11 @@ impl<'t> BitWalk<'t> {
         self.phase == Phase::Done
     }
 
+    /// True once it has entered its first squares.
+    pub fn started(&self) -> bool {
+        self.phase != Phase::Unstarted
+    }
+
     /// Takes the squares of `m` out of `E` from now on (a search for one
     /// tour only; see `search::State::forbid_end`).
     pub fn forbid_ends(&mut self, m: u64) {

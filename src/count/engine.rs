@@ -260,6 +260,14 @@ impl Probe<'_> {
         }
     }
 
+    /// True once it has entered its first squares.
+    pub fn started(&self) -> bool {
+        match &self.inner {
+            Inner::Bits(w) => w.started(),
+            Inner::General(w) => w.started(),
+        }
+    }
+
     /// Tours counted so far.
     pub fn count(&self) -> u128 {
         match &self.inner {

@@ -773,6 +773,11 @@ impl<'t> Walk<'t> {
         self.phase == Phase::Done
     }
 
+    /// True once it has entered its first squares.
+    pub fn started(&self) -> bool {
+        self.phase != Phase::Unstarted
+    }
+
     /// Searches on until done, paused (path mode: before entering a node
     /// when `nodes` has reached `pause_at`) or stopped by `halt`.
     #[allow(clippy::too_many_arguments)]

@@ -9,6 +9,7 @@ use crate::analysis::Analysis;
 use crate::archive::{RunRow, StatsRow};
 use crate::count::{Counted, Shard};
 use crate::model::{Board, Cell, Goal, Piece, file_name};
+use crate::solve::starts::StartRule;
 use crate::solve::{Outcome, Report};
 
 /// Boards wider or taller than this print a summary instead of the grid
@@ -176,6 +177,46 @@ pub fn stats_line(report: &Report) -> String {
     parts.join(" · ")
 }
 
+/// What a search from every start square did with them, for the line
+/// after the stats: `starts: 19 searched, 20 ruled out (colours: d1 f1 …)`.
+/// None when the search had a fixed start.
+pub fn starts_line(report: &Report, board: &Board) -> Option<String> {
+    let st = report.starts.as_ref()?;
+    let mut parts = vec![if st.searched == st.candidates {
+        format!("{} searched", st.searched)
+    } else {
+        format!("{} of {} searched", st.searched, st.candidates)
+    }];
+    if st.images > 0 {
+        parts.push(format!("{} left out as mirror images", st.images));
+    }
+    if !st.ruled_out.is_empty() {
+        let mut rules: Vec<(StartRule, Vec<u32>)> = Vec::new();
+        for &(s, r) in &st.ruled_out {
+            match rules.iter_mut().find(|(q, _)| *q == r) {
+                Some((_, v)) => v.push(s),
+                None => rules.push((r, vec![s])),
+            }
+        }
+        let groups: Vec<String> = rules
+            .iter()
+            .map(|(r, v)| {
+                let mut names: Vec<String> = v.iter().take(8).map(|&s| board.name(s)).collect();
+                if v.len() > 8 {
+                    names.push(format!("and {} more", v.len() - 8));
+                }
+                format!("{}: {}", r.name(), names.join(" "))
+            })
+            .collect();
+        parts.push(format!(
+            "{} ruled out ({})",
+            st.ruled_out.len(),
+            groups.join("; ")
+        ));
+    }
+    Some(format!("starts: {}", parts.join(", ")))
+}
+
 /// The headline: what happened.
 pub fn status_line(report: &Report, board: &Board, closed: bool) -> String {
     let kind = if closed { "closed" } else { "open" };
@@ -259,6 +300,9 @@ pub fn write_report_text(
         out.push('\n');
     }
     let _ = writeln!(out, "\n{}", stats_line(report));
+    if let Some(line) = starts_line(report, board) {
+        let _ = writeln!(out, "{line}");
+    }
     w.write_all(out.as_bytes())
 }
 
@@ -316,6 +360,15 @@ pub fn write_report_json(
             "rotations": s.rotations,
             "time_ms": s.elapsed.as_secs_f64() * 1e3,
         },
+        "starts": report.starts.as_ref().map(|st| serde_json::json!({
+            "candidates": st.candidates,
+            "searched": st.searched,
+            "images": st.images,
+            "ruled_out": st.ruled_out.iter().map(|&(sq, r)| serde_json::json!({
+                "square": board.name(sq),
+                "rule": r.name(),
+            })).collect::<Vec<_>>(),
+        })),
     })
     .to_string();
     // The object without its closing brace, then the two arrays.
@@ -689,6 +742,7 @@ mod tests {
                 },
                 stats: crate::solve::Stats::default(),
                 solver: crate::solve::SolverId::default(),
+                starts: None,
             };
             let text = report_json("test \"quoted\"", &b, &piece, false, &report);
             let v: serde_json::Value = match serde_json::from_str(&text) {

@@ -119,6 +119,7 @@ pub fn solve<O: Observer>(
             ..Stats::default()
         },
         solver: SolverId::proofs(),
+        starts: None,
     };
     let report = if graph.len() < PROOFS_BESIDE {
         let limits = run.limits;

@@ -669,6 +669,7 @@ impl<'r, A: Adjacent, B: Adjacent, W: Word, O: Observer> Engine<'r, A, B, W, O> 
                 ..Stats::default()
             },
             solver: SolverId::default(),
+            starts: None,
         }
     }
 
