@@ -324,7 +324,18 @@ mod tests {
         let b = Board::rectangle(3, 1);
         let p = plan_of(&b, &piece);
         assert_eq!(p.order, vec![0]);
-        assert!(p.ruled_out.iter().all(|&(_, r)| r == StartRule::NoEntry));
+        // b1 is on the colour with fewer squares; c1 is not a1, which no move reaches.
+        assert_eq!(p.ruled_out, vec![(1, StartRule::Colours), (2, StartRule::NoEntry)]);
+        // Without colours: a1 to c1 by (1,0) and (2,0); c1 and b1 reach nothing behind them.
+        let p = plan_of(&Board::rectangle(3, 1), &Piece::new([Move::leap(1, 0), Move::leap(2, 0)]));
+        assert_eq!(p.order, vec![0]);
+        assert_eq!(p.ruled_out, vec![(1, StartRule::NoEntry), (2, StartRule::NoEntry)]);
+        // Reach alone: on a 2x2 cylinder, right (a1 ⇄ b1, a2 ⇄ b2) and up:
+        // every square has a way in, but the top rank never gets back down.
+        let b = Board::new(2, 2, crate::model::Topology::Cylinder, |_| true);
+        let p = plan_of(&b, &Piece::new([Move::leap(1, 0), Move::leap(0, 1)]));
+        assert_eq!(p.order, vec![0, 1]);
+        assert_eq!(p.ruled_out, vec![(2, StartRule::Reach), (3, StartRule::Reach)]);
         let p = plan_of(&Board::rectangle(3, 1), &Piece::new([Move::leap(1, 0), Move::leap(-2, 0)]));
         // a1→b1→c1→a1: every square reaches every other.
         assert_eq!(p.order.len(), 3);
