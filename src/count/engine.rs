@@ -24,6 +24,8 @@
 //! Fixed squares at given steps (clue puzzles) would be one more rule of
 //! this kind, checked where a move is tried.
 
+use std::sync::OnceLock;
+
 use super::bits::BitWalk;
 use super::search::{Memo, Tables, Walk};
 use super::{Pruning, memo_bits};
@@ -142,7 +144,12 @@ impl Best {
 /// probes run on it.
 pub struct Engine<'g> {
     tables: Tables<'g>,
-    memo: Memo,
+    /// No cache, for the first nodes.
+    none: Memo,
+    /// The cache grows with the work done (each step starts empty): most
+    /// searches for one tour end in a few thousand nodes, and clearing a
+    /// cache of 2^20 slots (33 MB) would cost them far more than they take.
+    steps: [(u64, u32, OnceLock<Memo>); 3],
 }
 
 impl<'g> Engine<'g> {
@@ -158,8 +165,24 @@ impl<'g> Engine<'g> {
             super::search::memo_min(n),
             halt,
         )?;
-        let memo = Memo::new(memo_bits(&tables));
-        Ok(Engine { tables, memo })
+        let full = memo_bits(&tables);
+        Ok(Engine {
+            tables,
+            none: Memo::new(0),
+            steps: [
+                (1 << 16, full.min(14), OnceLock::new()),
+                (1 << 19, full.min(17), OnceLock::new()),
+                (1 << 22, full, OnceLock::new()),
+            ],
+        })
+    }
+
+    /// The cache to use after `nodes` nodes.
+    fn memo(&self, nodes: u64) -> &Memo {
+        match self.steps.iter().rev().find(|(after, _, _)| nodes >= *after) {
+            Some((_, bits, memo)) if *bits > 0 => memo.get_or_init(|| Memo::new(*bits)),
+            _ => &self.none,
+        }
     }
 
     /// A search from the path `prefix` (distinct squares along moves).
@@ -203,7 +226,7 @@ impl Probe<'_> {
         halt: &H,
         obs: &mut O,
     ) -> Pace<H::Stop> {
-        let memo = &self.engine.memo;
+        let memo = self.engine.memo(*nodes);
         let paths = match &self.inner {
             Inner::Bits(w) => w.aim().paths,
             Inner::General(w) => w.aim().paths,
@@ -371,7 +394,13 @@ pub fn solutions<H: Halt>(
     let mut probe = engine.probe(&[start], Aim::find(stop_at, goal.closed));
     let mut nodes = 0;
     let mut cadence = Cadence::new(halt, 0);
-    let pace = probe.run(u64::MAX, &mut nodes, &mut cadence, halt, &mut NoObserver);
+    // Pausing now and then lets the cache grow.
+    let mut pace = Pace::Paused;
+    let mut step = 1u64 << 16;
+    while matches!(pace, Pace::Paused) {
+        pace = probe.run(nodes + step, &mut nodes, &mut cadence, halt, &mut NoObserver);
+        step = step.saturating_mul(2);
+    }
     let found = Solutions {
         count: probe.count(),
         first: probe.first().map(<[u32]>::to_vec),

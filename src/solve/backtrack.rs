@@ -463,7 +463,9 @@ impl<'e> Rounds<'e> {
         let mut searched = 0usize;
         // The slot whose path the observer holds.
         let mut shown: Option<usize> = None;
-        let mut budget = if slots.len() > 1 { FIRST_ROUND } else { u64::MAX };
+        // Even one search pauses now and then: the engine's cache grows
+        // with the nodes done, when a search runs again.
+        let mut budget = FIRST_ROUND;
         loop {
             let mut open = 0usize;
             let mut live = false;

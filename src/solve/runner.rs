@@ -38,9 +38,8 @@ impl std::fmt::Display for InvalidTour {
 /// exhaustively from the start (open tours).
 pub const AUTO_SMALL_OPEN: usize = 64;
 
-/// The same for closed tours, which backtracking finds much more slowly
-/// (a closed 6x6 knight's tour takes it about 11 million nodes).
-pub const AUTO_SMALL_CLOSED: usize = 30;
+/// The same for closed tours.
+pub const AUTO_SMALL_CLOSED: usize = 64;
 
 /// What `Auto` picks for a puzzle, and why. Small boards get the complete
 /// backtracker; larger ones Warnsdorff's rule, which [`solve`] follows with
