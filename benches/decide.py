@@ -3,6 +3,7 @@
 
 Usage: benches/decide.py ENGINE [--count COUNT_ENGINE] [--time-limit SECS]
                          [--count-limit SECS] [--only PIECE_SUBSTRING] [--quiet]
+                         [--sides MIN-MAX] [--solver NAME]
 
 Cases: every leaper (r, s) with 0 <= r < s <= 4, and every union of two of them (55
 pieces); every board m x n with 3 <= m <= n <= 8 (written `{n}x{m}`); an open tour from
@@ -13,7 +14,8 @@ process: reading, graph, proofs, search, verification, output), and counted with
 a tour and count's number (complete or a lower bound) is not a complete zero, or run
 proves there is none and count completes with zero. A case *misses* when run takes 2 s
 or more or does not decide. Prints every miss and disagreement, the slowest ten, and
-the totals.
+the totals. `--sides 9-10` runs the boards with sides from 9 to 10 instead of 3 to 8;
+`--solver backtrack` passes `--solver` to `run`.
 """
 import json
 import subprocess
@@ -31,8 +33,8 @@ def pieces():
     return out
 
 
-def boards():
-    return [f"{n}x{m}" for m in range(3, 9) for n in range(m, 9)]
+def boards(lo, hi):
+    return [f"{n}x{m}" for m in range(lo, hi + 1) for n in range(m, hi + 1)]
 
 
 def puzzle(board, piece, closed):
@@ -40,10 +42,12 @@ def puzzle(board, piece, closed):
     return f'Puzzle(board: "{board}", piece: "{piece}", tour: {tour})'
 
 
-def run(engine, text, limit):
+def run(engine, text, limit, solver):
     t0 = time.perf_counter()
+    extra = ["--solver", solver] if solver else []
     p = subprocess.run([engine, "run", "-", "--quiet", "--format", "json",
-                        "--time-limit", str(limit)], input=text, capture_output=True, text=True)
+                        "--time-limit", str(limit)] + extra, input=text, capture_output=True,
+                       text=True)
     wall = time.perf_counter() - t0
     try:
         v = json.loads(p.stdout)
@@ -74,14 +78,16 @@ def main():
     count_limit = float(opt("--count-limit", "20"))
     only = opt("--only", None)
     quiet = "--quiet" in args
+    lo, hi = map(int, opt("--sides", "3-8").split("-"))
+    solver = opt("--solver", None)
     rows = []
     for piece in pieces():
         if only and only not in piece:
             continue
-        for board in boards():
+        for board in boards(lo, hi):
             for closed in (False, True):
                 text = puzzle(board, piece, closed)
-                wall, status, solver, nodes = run(engine, text, limit)
+                wall, status, who, nodes = run(engine, text, limit, solver)
                 tours, complete = count(counter, text, count_limit)
                 if status == "found":
                     agree = tours is not None and not (complete and tours == 0)
@@ -91,13 +97,13 @@ def main():
                 else:
                     agree = True
                 row = (wall, board, piece, "closed" if closed else "open", status, nodes,
-                       tours, complete, agree, solver)
+                       tours, complete, agree, who)
                 rows.append(row)
                 decided = status in ("found", "impossible")
                 if not quiet and (wall >= 2 or not decided or not agree):
                     print(f"{'MISS' if agree else 'DISAGREE'}: {board} {piece} {row[3]}: "
                           f"{status} in {wall:.2f} s, {nodes} nodes; count "
-                          f"{'' if complete else 'at least '}{tours}; {solver}", flush=True)
+                          f"{'' if complete else 'at least '}{tours}; {who}", flush=True)
     rows.sort(reverse=True)
     print("\nslowest ten:")
     for r in rows[:10]:

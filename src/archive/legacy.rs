@@ -8,7 +8,6 @@ use crate::halt::Limit;
 use crate::puzzle::Puzzle;
 use crate::solve::backtrack::{BacktrackOptions, Order};
 use crate::solve::genetic::{GeneticOptions, Preset, Repair, Selection};
-use crate::solve::runner::{AUTO_SMALL_CLOSED, AUTO_SMALL_OPEN};
 use crate::solve::warnsdorff::{DEFAULT_RESTARTS, TieBreak, WarnsdorffOptions};
 use crate::solve::{AutoPick, SolverId, SolverSpec};
 
@@ -51,14 +50,20 @@ pub fn read_requested(options: &str, file: Option<&SolverSpec>) -> SolverSpec {
         .unwrap_or(SolverSpec::Auto)
 }
 
-/// What `Auto` picks for `p` (as `runner::auto_choice` does, without
-/// building the move graph: it has one node per square).
+/// The sizes up to which `Auto` picked backtracking when schema 1 archives
+/// were written (open and closed tours).
+const V1_SMALL_OPEN: usize = 64;
+const V1_SMALL_CLOSED: usize = 30;
+
+/// What `Auto` picked for `p` when schema 1 archives were written (as
+/// `runner::auto_choice` did then, without building the move graph: it
+/// has one node per square).
 pub fn auto_pick(p: &Puzzle) -> AutoPick {
     let squares = p.board.len();
     let small = if p.goal.closed {
-        AUTO_SMALL_CLOSED
+        V1_SMALL_CLOSED
     } else {
-        AUTO_SMALL_OPEN
+        V1_SMALL_OPEN
     };
     if squares <= small {
         AutoPick::Small { squares }

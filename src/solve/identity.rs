@@ -121,7 +121,8 @@ impl fmt::Display for AutoPick {
             ),
             AutoPick::Large { squares } => write!(
                 f,
-                "auto picked warnsdorff: {squares} squares is too many to search exhaustively, and the rule finds tours in linear time; if it gives up, backtracking follows"
+                "auto picked warnsdorff: {squares} squares is too many to search exhaustively, and the rule finds tours in linear time; if it gives up, backtracking looks for a tour for at most {} nodes",
+                crate::solve::runner::AUTO_FALLBACK_NODES
             ),
         }
     }

@@ -41,6 +41,10 @@ pub const AUTO_SMALL_OPEN: usize = 64;
 /// The same for closed tours.
 pub const AUTO_SMALL_CLOSED: usize = 64;
 
+/// On boards larger than that, when Warnsdorff's rule gives up, the
+/// complete search gets this many nodes (a second or two) to find a tour.
+pub const AUTO_FALLBACK_NODES: u64 = 1 << 24;
+
 /// What `Auto` picks for a puzzle, and why. Small boards get the complete
 /// backtracker; larger ones Warnsdorff's rule, which [`solve`] follows with
 /// the backtracker if it gives up.
@@ -197,8 +201,9 @@ fn search<O: Observer>(puzzle: &Puzzle, task: &Task<'_>, mut run: Run<'_, O>) ->
         SolverSpec::Genetic(o) => o.solve(task, run.reborrow()),
         SolverSpec::Auto => BacktrackOptions::default().solve(task, run.reborrow()),
     };
-    // Auto's fallback: Warnsdorff's rule gave up, so search exhaustively
-    // (within whatever time limit is left).
+    // Auto's fallback: Warnsdorff's rule gave up, so the complete search
+    // looks for a tour — for a bounded number of nodes: on a board this
+    // large it would rarely end, and giving up at once says so.
     if pick.is_some()
         && let Outcome::GaveUp {
             limit: Limit::Restarts,
@@ -207,7 +212,11 @@ fn search<O: Observer>(puzzle: &Puzzle, task: &Task<'_>, mut run: Run<'_, O>) ->
     {
         let first = report;
         run.observer.event(Event::Restart, &[]);
-        report = BacktrackOptions::default().solve(task, run.reborrow());
+        report = BacktrackOptions {
+            order: Order::Warnsdorff,
+            node_limit: Some(AUTO_FALLBACK_NODES),
+        }
+        .solve(task, run.reborrow());
         let mut ran = first.solver.ran;
         ran.append(&mut report.solver.ran);
         report.solver.ran = ran;
