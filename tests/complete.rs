@@ -83,7 +83,10 @@ fn two_squares_with_one_move_are_the_ends() {
     assert_eq!((t[0], t[4]), (0, 4));
     let out = ruled_out(&p, &r);
     // b1 and d1 are also on the smaller colour; c1 on the larger.
-    assert!(out.contains(&("c1".to_string(), StartRule::OneMove)), "{out:?}");
+    assert!(
+        out.contains(&("c1".to_string(), StartRule::OneMove)),
+        "{out:?}"
+    );
 }
 
 #[test]
@@ -121,7 +124,10 @@ fn one_way_moves_rule_out_starts_that_cannot_reach_everything() {
     let r = solve(&p);
     assert!(matches!(&r.outcome, Outcome::Found(t) if t[0] == 0));
     let out = ruled_out(&p, &r);
-    assert!(out.iter().all(|(_, rule)| *rule == StartRule::NoEntry), "{out:?}");
+    assert!(
+        out.iter().all(|(_, rule)| *rule == StartRule::NoEntry),
+        "{out:?}"
+    );
 }
 
 /// The squares the searches start from, in the order they are first entered.
@@ -154,7 +160,9 @@ fn an_easy_start_is_not_held_up_by_a_hard_one() {
     // quarter of a million nodes. In rounds, h2's search finds a tour
     // within the first round's budget.
     let board = "8x8 - e5 g2 g5 g8 g4";
-    let p = puzzle(&format!(r#"Puzzle(board: "{board}", piece: "knight", solver: Backtrack())"#));
+    let p = puzzle(&format!(
+        r#"Puzzle(board: "{board}", piece: "knight", solver: Backtrack())"#
+    ));
     let mut seen = Starts::default();
     let r = solve_within(&p, Limits::none(), &mut seen);
     let Outcome::Found(t) = &r.outcome else {
@@ -181,7 +189,10 @@ fn solutions_stop_where_asked() {
     let Ok(first) = solutions(&g, &p.goal, Want::First, &Never);
     assert_eq!(first.count, 1);
     let tour = first.first.unwrap_or_default();
-    assert_eq!(engine::verify::verify(&p.board, &p.piece, &p.goal, &tour), Ok(()));
+    assert_eq!(
+        engine::verify::verify(&p.board, &p.piece, &p.goal, &tour),
+        Ok(())
+    );
     let Ok(two) = solutions(&g, &p.goal, Want::UpTo(2), &Never);
     assert_eq!(two.count, 2);
     let Ok(all) = solutions(&g, &p.goal, Want::All, &Never);

@@ -1159,7 +1159,10 @@ mod tests {
         let (_dir, path) = v1_copy();
         {
             let conn = Connection::open(&path).unwrap_or_else(|e| panic!("{e}"));
-            assert!(conn.pragma_update(None, "user_version", VERSION + 1).is_ok());
+            assert!(
+                conn.pragma_update(None, "user_version", VERSION + 1)
+                    .is_ok()
+            );
         }
         let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{e}"));
         match Archive::open(&path) {

@@ -444,7 +444,11 @@ impl<'t> BitWalk<'t> {
                 }
                 continue;
             }
-            let to = if PATHS { self.pick(top) } else { top.moves.trailing_zeros() };
+            let to = if PATHS {
+                self.pick(top)
+            } else {
+                top.moves.trailing_zeros()
+            };
             if PATHS {
                 // The budget before each node: a limit of n enters n.
                 if *nodes >= pause_at {

@@ -155,7 +155,11 @@ pub struct Engine<'g> {
 impl<'g> Engine<'g> {
     /// The engine for walks of `g` that end on a square of `ends`, built
     /// under `halt` (on the largest boards the tables take seconds).
-    pub fn new<H: Halt>(g: &'g MoveGraph, ends: Vec<bool>, halt: &H) -> Result<Engine<'g>, H::Stop> {
+    pub fn new<H: Halt>(
+        g: &'g MoveGraph,
+        ends: Vec<bool>,
+        halt: &H,
+    ) -> Result<Engine<'g>, H::Stop> {
         let n = g.len();
         let tables = Tables::new(
             g,
@@ -179,7 +183,12 @@ impl<'g> Engine<'g> {
 
     /// The cache to use after `nodes` nodes.
     fn memo(&self, nodes: u64) -> &Memo {
-        match self.steps.iter().rev().find(|(after, _, _)| nodes >= *after) {
+        match self
+            .steps
+            .iter()
+            .rev()
+            .find(|(after, _, _)| nodes >= *after)
+        {
             Some((_, bits, memo)) if *bits > 0 => memo.get_or_init(|| Memo::new(*bits)),
             _ => &self.none,
         }
@@ -383,7 +392,9 @@ pub fn solutions<H: Halt>(
     let ends = if goal.closed {
         predecessors_mask(g, start)
     } else {
-        (0..n as u32).map(|w| goal.end.is_none_or(|e| e == w)).collect()
+        (0..n as u32)
+            .map(|w| goal.end.is_none_or(|e| e == w))
+            .collect()
     };
     let engine = Engine::new(g, ends, halt).map_err(|s| (s, none.clone()))?;
     let stop_at = match want {
@@ -398,7 +409,13 @@ pub fn solutions<H: Halt>(
     let mut pace = Pace::Paused;
     let mut step = 1u64 << 16;
     while matches!(pace, Pace::Paused) {
-        pace = probe.run(nodes + step, &mut nodes, &mut cadence, halt, &mut NoObserver);
+        pace = probe.run(
+            nodes + step,
+            &mut nodes,
+            &mut cadence,
+            halt,
+            &mut NoObserver,
+        );
         step = step.saturating_mul(2);
     }
     let found = Solutions {

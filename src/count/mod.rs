@@ -52,8 +52,8 @@ use crate::model::graph::walks::predecessors_mask;
 use crate::model::{Goal, MoveGraph};
 use crate::progress::{Progress, Unit};
 use crate::solve::Stats;
-use search::{Expand, Memo, State, Tables, Walk};
 use engine::Aim;
+use search::{Expand, Memo, State, Tables, Walk};
 
 /// The least number of prefix tasks a count is split into.
 pub const DEFAULT_TASKS: usize = 4096;

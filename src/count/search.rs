@@ -979,7 +979,14 @@ pub(super) fn count_from<H: Halt>(
     cadence: &mut Cadence,
     halt: &H,
 ) -> Result<u128, u128> {
-    match walk.run::<false, H, _>(memo, u64::MAX, nodes, cadence, halt, &mut crate::solve::event::NoObserver) {
+    match walk.run::<false, H, _>(
+        memo,
+        u64::MAX,
+        nodes,
+        cadence,
+        halt,
+        &mut crate::solve::event::NoObserver,
+    ) {
         Pace::Stopped(_) => Err(walk.total),
         Pace::Done | Pace::Paused => Ok(walk.total),
     }

@@ -213,7 +213,11 @@ impl BacktrackOptions {
         let fixed: Vec<u32> = if every {
             Vec::new()
         } else {
-            first.iter().chain(goal.end.filter(|_| !backwards).iter()).copied().collect()
+            first
+                .iter()
+                .chain(goal.end.filter(|_| !backwards).iter())
+                .copied()
+                .collect()
         };
         let group = if n > 1 {
             Symmetries::of_board(task.board, graph).stabiliser(&fixed)
@@ -232,7 +236,9 @@ impl BacktrackOptions {
         let mut ends: Vec<bool> = match (goal.closed, first) {
             (true, Some(s)) => predecessors_mask(graph, s),
             (true, None) => vec![false; n],
-            (false, _) if !backwards => (0..n as u32).map(|w| goal.end.is_none_or(|e| e == w)).collect(),
+            (false, _) if !backwards => (0..n as u32)
+                .map(|w| goal.end.is_none_or(|e| e == w))
+                .collect(),
             (false, _) => vec![true; n],
         };
         // A square no tour starts on ends none, when every move can be made
@@ -267,7 +273,13 @@ impl BacktrackOptions {
             Some(p) => p.order.clone(),
             None => first.into_iter().collect(),
         };
-        let result = search.run(&starts_list, &forbidden, every && g.is_symmetric(), &halt, &mut obs);
+        let result = search.run(
+            &starts_list,
+            &forbidden,
+            every && g.is_symmetric(),
+            &halt,
+            &mut obs,
+        );
         let mut stats = search.stats;
         stats.nodes = search.nodes;
         // Every square entered was stepped back from, or is on a path
@@ -298,9 +310,12 @@ impl BacktrackOptions {
                         name(s)
                     ),
                     (None, _) if backwards => {
-                        "exhaustive search backwards from the given end found no open tour".to_string()
+                        "exhaustive search backwards from the given end found no open tour"
+                            .to_string()
                     }
-                    (None, _) => format!("exhaustive search from the given start found no {kind} tour"),
+                    (None, _) => {
+                        format!("exhaustive search from the given start found no {kind} tour")
+                    }
                 };
                 Outcome::Impossible(from)
             }
@@ -335,10 +350,7 @@ fn exhausted_every(p: &StartPlan, searched: usize) -> String {
     };
     let mut also = Vec::new();
     if !p.ruled_out.is_empty() {
-        also.push(format!(
-            "{} ruled out before searching",
-            p.ruled_out.len()
-        ));
+        also.push(format!("{} ruled out before searching", p.ruled_out.len()));
     }
     if p.images > 0 {
         also.push(format!("{} mirror images of squares searched", p.images));

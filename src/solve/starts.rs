@@ -293,7 +293,11 @@ mod tests {
         // 5x5 knight: 13 squares of a1's colour, 12 of b1's.
         let p = plan_of(&Board::rectangle(5, 5), &Piece::leaper(1, 2, 1));
         assert_eq!(p.ruled_out.len(), 12);
-        assert!(p.ruled_out.iter().all(|&(s, r)| r == StartRule::Colours && s % 2 == 1));
+        assert!(
+            p.ruled_out
+                .iter()
+                .all(|&(s, r)| r == StartRule::Colours && s % 2 == 1)
+        );
         // The corners (two moves) come first.
         assert_eq!(&p.order[..4], &[0, 4, 20, 24]);
     }
@@ -303,7 +307,10 @@ mod tests {
         // A wazir on a 1x4 strip: a1 and d1 have one move each.
         let p = plan_of(&Board::rectangle(4, 1), &Piece::leaper(0, 1, 1));
         assert_eq!(p.order, vec![0, 3]);
-        assert_eq!(p.ruled_out, vec![(1, StartRule::OneMove), (2, StartRule::OneMove)]);
+        assert_eq!(
+            p.ruled_out,
+            vec![(1, StartRule::OneMove), (2, StartRule::OneMove)]
+        );
     }
 
     #[test]
@@ -325,18 +332,33 @@ mod tests {
         let p = plan_of(&b, &piece);
         assert_eq!(p.order, vec![0]);
         // b1 is on the colour with fewer squares; c1 is not a1, which no move reaches.
-        assert_eq!(p.ruled_out, vec![(1, StartRule::Colours), (2, StartRule::NoEntry)]);
+        assert_eq!(
+            p.ruled_out,
+            vec![(1, StartRule::Colours), (2, StartRule::NoEntry)]
+        );
         // Without colours: a1 to c1 by (1,0) and (2,0); c1 and b1 reach nothing behind them.
-        let p = plan_of(&Board::rectangle(3, 1), &Piece::new([Move::leap(1, 0), Move::leap(2, 0)]));
+        let p = plan_of(
+            &Board::rectangle(3, 1),
+            &Piece::new([Move::leap(1, 0), Move::leap(2, 0)]),
+        );
         assert_eq!(p.order, vec![0]);
-        assert_eq!(p.ruled_out, vec![(1, StartRule::NoEntry), (2, StartRule::NoEntry)]);
+        assert_eq!(
+            p.ruled_out,
+            vec![(1, StartRule::NoEntry), (2, StartRule::NoEntry)]
+        );
         // Reach alone: on a 2x2 cylinder, right (a1 ⇄ b1, a2 ⇄ b2) and up:
         // every square has a way in, but the top rank never gets back down.
         let b = Board::new(2, 2, crate::model::Topology::Cylinder, |_| true);
         let p = plan_of(&b, &Piece::new([Move::leap(1, 0), Move::leap(0, 1)]));
         assert_eq!(p.order, vec![0, 1]);
-        assert_eq!(p.ruled_out, vec![(2, StartRule::Reach), (3, StartRule::Reach)]);
-        let p = plan_of(&Board::rectangle(3, 1), &Piece::new([Move::leap(1, 0), Move::leap(-2, 0)]));
+        assert_eq!(
+            p.ruled_out,
+            vec![(2, StartRule::Reach), (3, StartRule::Reach)]
+        );
+        let p = plan_of(
+            &Board::rectangle(3, 1),
+            &Piece::new([Move::leap(1, 0), Move::leap(-2, 0)]),
+        );
         // a1→b1→c1→a1: every square reaches every other.
         assert_eq!(p.order.len(), 3);
     }
