@@ -153,6 +153,23 @@ fn backtracking_keeps_the_contract() {
             ));
         }
     }
+    // Searches from several start squares in rounds: the path jumps from
+    // one paused search to another (a rewrite from 0), and a new start
+    // begins with a restart.
+    // 7x4 without g3 has no tour; 14 start squares take 48,526 nodes.
+    let board = Board::new(7, 4, engine::model::Topology::Plain, |c| {
+        (c.x, c.y) != (6, 2)
+    });
+    let (r, wit) = watched(
+        &BacktrackOptions::default(),
+        &board,
+        Goal::default(),
+        0,
+        999,
+    );
+    assert!(matches!(r.outcome, Outcome::Impossible(_)));
+    assert!(r.stats.restarts > 0 && wit.rewrites > 0, "{:?}", r.stats);
+    wit.check("backtrack in rounds from every start");
 }
 
 #[test]
