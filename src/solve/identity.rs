@@ -117,7 +117,8 @@ impl fmt::Display for AutoPick {
         match self {
             AutoPick::Small { squares } => write!(
                 f,
-                "auto picked backtrack (order: warnsdorff): {squares} squares is small enough to search exhaustively, so it finds a tour or proves there is none"
+                "auto picked backtrack (order: warnsdorff): {squares} squares is small enough to search exhaustively, so it finds a tour or proves there is none (past {} nodes Warnsdorff's rule gets a try first)",
+                crate::solve::runner::AUTO_FIRST_NODES
             ),
             AutoPick::Large { squares } => write!(
                 f,
