@@ -195,15 +195,8 @@ fn pipeline(n: u32) {
     });
     let (tg, g) = best_of(1, || p.graph(&Never).unwrap_or_else(|never| match never {}));
     let (tc, a) = best_of(1, || {
-        engine::analysis::analyse_board(
-            &g,
-            &p.goal,
-            &p.board,
-            &p.piece,
-            &|s| p.board.name(s),
-            &Never,
-        )
-        .unwrap_or_else(|never| match never {})
+        engine::analysis::analyse_board(&g, &p.goal, &p.board, &p.piece, &Never)
+            .unwrap_or_else(|never| match never {})
     });
     assert!(a.impossible.is_none());
     let (ts, r) = best_of(1, || {
@@ -455,7 +448,7 @@ fn leapers() {
             let board = Board::new(n, n, topology, |_| true);
             let Ok(g) = MoveGraph::build(&board, &piece, &Never);
             let goal = Goal::default();
-            let Ok(analysis) = engine::analysis::analyse(&g, &goal, &|s| board.name(s), &Never);
+            let Ok(analysis) = engine::analysis::analyse(&g, &goal, &board, &Never);
             if analysis.impossible.is_some() {
                 proven.push(n);
                 continue;

@@ -46,7 +46,7 @@ pub fn puzzle(data: &[u8]) {
         return;
     }
     let Ok(g) = p.graph(&Never);
-    let Ok(a) = crate::analysis::analyse(&g, &p.goal, &|s| p.board.name(s), &Never);
+    let Ok(a) = crate::analysis::analyse(&g, &p.goal, &p.board, &Never);
     let opts = BacktrackOptions {
         node_limit: Some(20_000),
         ..BacktrackOptions::default()

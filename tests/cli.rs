@@ -97,6 +97,13 @@ fn impossible_prints_the_reason_and_exits_1() {
         .args(["run", "puzzles/knight4x4.ron"])
         .assert()
         .code(1)
+        .stdout(predicate::str::contains(
+            "by the open-tour theorem of Conrad et al. no 4x4 board has an open knight's tour",
+        ));
+    engine()
+        .args(["run", "--board", "4x4 - b1", "--piece", "knight"])
+        .assert()
+        .code(1)
         .stdout(predicate::str::contains("exhaustive search"));
 }
 
@@ -156,7 +163,7 @@ fn flags_override_the_file() {
         .args(["run", "puzzles/knight5x5-corner.ron", "--closed"])
         .assert()
         .code(1)
-        .stdout(predicate::str::contains("changes colour"));
+        .stdout(predicate::str::contains("changes the colour of its square"));
     engine()
         .args([
             "run",
@@ -264,13 +271,21 @@ fn missing_file_and_directory_exit_2() {
         .args(["run", "puzzles/no-such-puzzle.ron"])
         .assert()
         .code(2)
-        .stderr(predicate::str::contains("no-such-puzzle.ron:1:1"))
-        .stderr(predicate::str::contains("cannot read"));
+        .stderr("error: cannot read puzzles/no-such-puzzle.ron: No such file or directory\n");
+    for sub in ["check", "count"] {
+        engine()
+            .args([sub, "puzzles/no-such-puzzle.ron"])
+            .assert()
+            .code(2)
+            .stderr(predicate::str::starts_with(
+                "error: cannot read puzzles/no-such-puzzle.ron: ",
+            ));
+    }
     engine()
         .args(["run", "puzzles"])
         .assert()
         .code(2)
-        .stderr(predicate::str::contains("is a directory"));
+        .stderr("error: puzzles: is a directory, not a puzzle file (`-` reads standard input)\n");
 }
 
 #[test]

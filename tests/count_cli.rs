@@ -141,7 +141,7 @@ fn impossible_puzzles_count_zero() {
         .code(0)
         .stdout(predicate::str::contains("0 directed closed tours"))
         .stdout(predicate::str::contains(
-            "no tour exists: every move changes colour",
+            "no tour exists: every move changes the colour of its square",
         ))
         .stdout(predicate::str::contains("0 distinct cycles"));
     // Found by searching: 4x4 has none either.

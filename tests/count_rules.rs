@@ -352,7 +352,7 @@ proptest! {
     #[test]
     fn proofs_of_impossibility_hold(case in case_strategy()) {
         let g = crate::util::graph(&case.board, &case.piece);
-        let Ok(a) = engine::analysis::analyse(&g, &case.goal, &|s| case.board.name(s), &engine::halt::Never);
+        let Ok(a) = engine::analysis::analyse(&g, &case.goal, &case.board, &engine::halt::Never);
         if a.impossible.is_some() {
             let c = run(&case, &g, &Symmetries::none(g.len()), CountOptions {
                 threads: Some(1),

@@ -142,7 +142,7 @@ proptest! {
         }
         // As `engine run` does: the quick proofs first. They never contradict
         // brute force.
-        let Ok(a) = engine::analysis::analyse(&g, &goal, &|s| board.name(s), &engine::halt::Never);
+        let Ok(a) = engine::analysis::analyse(&g, &goal, &board, &engine::halt::Never);
         if a.impossible.is_some() {
             prop_assert!(!exists, "check proved impossible but a tour exists: {:?}", a.impossible);
             return Ok(());
@@ -208,7 +208,7 @@ proptest! {
     fn check_parts_agree_with_search(board in board_strategy(), piece in piece_strategy()) {
         prop_assume!(!piece.moves().is_empty());
         let g = crate::util::graph(&board, &piece);
-        let Ok(a) = engine::analysis::analyse(&g, &Goal::default(), &|s| board.name(s), &engine::halt::Never);
+        let Ok(a) = engine::analysis::analyse(&g, &Goal::default(), &board, &engine::halt::Never);
         let (parts, colours) = parts_and_colours(&board, &piece);
         prop_assert_eq!(a.components, parts);
         prop_assert_eq!(a.bipartite.is_some(), colours.is_some());

@@ -20,4 +20,5 @@ mod hostile;
 mod interrupt;
 mod memory_limits;
 mod props;
+mod scripting;
 mod warnsdorff;

@@ -104,7 +104,7 @@ pub fn graph_of(p: &Puzzle) -> MoveGraph {
 
 /// What `engine check` knows of `g` (built on `board`) for `goal`.
 pub fn analysis(g: &MoveGraph, goal: &Goal, board: &Board) -> engine::analysis::Analysis {
-    let Ok(a) = engine::analysis::analyse(g, goal, &|s| board.name(s), &Never);
+    let Ok(a) = engine::analysis::analyse(g, goal, board, &Never);
     a
 }
 

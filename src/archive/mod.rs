@@ -922,7 +922,7 @@ mod tests {
             ),
             (
                 14,
-                "No open tour exists: the move graph falls into 2 separate parts; the piece can never get from one to another.".into(),
+                "No open tour exists: every move keeps the colour of its square (the piece is colour-bound), so the move graph falls into 2 separate parts (32 squares from a1, 32 from b1); the piece can never get from one to another.".into(),
                 "proofs (no search needed)".into(),
                 "nodes: 0 · time: 10.7 µs",
             ),

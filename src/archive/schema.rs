@@ -303,13 +303,6 @@ fn proof(p: &Puzzle) -> Option<String> {
         return None;
     }
     let Ok(g) = p.graph(&Never);
-    let Ok(a) = crate::analysis::analyse_board(
-        &g,
-        &p.goal,
-        &p.board,
-        &p.piece,
-        &|s| p.board.name(s),
-        &Never,
-    );
+    let Ok(a) = crate::analysis::analyse_board(&g, &p.goal, &p.board, &p.piece, &Never);
     a.impossible
 }

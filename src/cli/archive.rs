@@ -53,7 +53,10 @@ pub enum ArchiveCommand {
 pub fn exec(cmd: ArchiveCommand) -> Result<u8, Error> {
     match cmd {
         ArchiveCommand::Stats { puzzle, archive } => {
-            let only = puzzle.as_deref().map(super::load).transpose()?;
+            let only = puzzle
+                .as_deref()
+                .map(engine::puzzle::Puzzle::load)
+                .transpose()?;
             let store = archive.open()?;
             let rows = store.stats(only.as_ref())?;
             if rows.is_empty() {

@@ -2,7 +2,6 @@
 //! searching; exit 1 when a proof rules every tour out. The time limit and
 //! Ctrl-C cover building the move graph and the proofs, as in `run`.
 
-use std::path::PathBuf;
 use std::time::Instant;
 
 use engine::analysis;
@@ -10,13 +9,17 @@ use engine::error::Error;
 use engine::halt::Stop;
 use engine::render::text;
 
-use super::{DONE, GAVE_UP, IMPOSSIBLE, INTERRUPTED_CODE, interrupt, out};
+use super::source::PuzzleArgs;
+use super::{DONE, Format, GAVE_UP, IMPOSSIBLE, INTERRUPTED_CODE, interrupt, out};
 
 /// `engine check`'s flags.
 #[derive(clap::Args)]
 pub struct CheckArgs {
-    /// The puzzle file (RON), or `-` for standard input.
-    puzzle: PathBuf,
+    #[command(flatten)]
+    source: PuzzleArgs,
+    /// Output format (JSON keys in the README).
+    #[arg(long, value_enum, default_value = "text")]
+    format: Format,
     /// Print the grid even for a large board.
     #[arg(long)]
     grid: bool,
@@ -29,7 +32,7 @@ pub struct CheckArgs {
 pub fn exec(args: CheckArgs) -> Result<u8, Error> {
     let started = Instant::now();
     interrupt::install();
-    let puzzle = super::load(&args.puzzle)?;
+    let puzzle = args.source.load()?;
     let limits = interrupt::limits().with_time_from(started, args.time_limit);
     let title = super::title(&puzzle);
     let stopped = |stop: Stop| {
@@ -45,26 +48,48 @@ pub fn exec(args: CheckArgs) -> Result<u8, Error> {
         Ok(g) => g,
         Err(stop) => return stopped(stop),
     };
-    let name = |s| puzzle.board.name(s);
     let a = match analysis::analyse_board(
         &graph,
         &puzzle.goal,
         &puzzle.board,
         &puzzle.piece,
-        &name,
         &limits,
     ) {
         Ok(a) => a,
         Err(stop) => return stopped(stop),
     };
-    out::print(&text::check_report(
-        &title,
-        &puzzle.board,
-        &puzzle.piece_text,
-        &puzzle.piece,
-        &a,
-        args.grid,
-    ))?;
+    match args.format {
+        Format::Text => {
+            // Each square's part, to letter the grid, when there are parts.
+            let parts = if a.components > 1 && (args.grid || text::grid_fits(&puzzle.board)) {
+                match analysis::shape::parts(&graph, &limits) {
+                    Ok((label, _)) => Some(label),
+                    Err(stop) => return stopped(stop),
+                }
+            } else {
+                None
+            };
+            out::print(&text::check_report(
+                &title,
+                &puzzle.board,
+                &puzzle.piece_text,
+                &puzzle.piece,
+                &a,
+                parts.as_deref(),
+                args.grid,
+            ))?;
+        }
+        Format::Json => out::print(&format!(
+            "{}\n",
+            text::check_json(
+                &puzzle.name,
+                &puzzle.board,
+                &puzzle.piece_text,
+                &puzzle.piece,
+                &a
+            )
+        ))?,
+    }
     Ok(if a.impossible.is_some() {
         IMPOSSIBLE
     } else {

@@ -1,7 +1,6 @@
 //! `engine count`: count every tour exactly, on all cores or as one shard
 //! of a larger job.
 
-use std::path::PathBuf;
 use std::time::Instant;
 
 use engine::analysis;
@@ -11,13 +10,17 @@ use engine::halt::{Halt, Stop};
 use engine::progress::Progress;
 use engine::render::text;
 
-use super::{DONE, GAVE_UP, INTERRUPTED_CODE, bad_flag, interrupt, out, progress};
+use super::source::PuzzleArgs;
+use super::{DONE, Format, GAVE_UP, INTERRUPTED_CODE, bad_flag, interrupt, out, progress};
 
 /// `engine count`'s flags.
 #[derive(clap::Args)]
 pub struct CountArgs {
-    /// The puzzle file (RON), or `-` for standard input.
-    puzzle: PathBuf,
+    #[command(flatten)]
+    source: PuzzleArgs,
+    /// Output format (JSON keys in the README).
+    #[arg(long, value_enum, default_value = "text")]
+    format: Format,
     /// Worker threads (default: one per core).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
     threads: Option<u16>,
@@ -66,31 +69,43 @@ fn stopped_code(stop: Stop) -> u8 {
 pub fn exec(args: CountArgs) -> Result<u8, Error> {
     let started = Instant::now();
     interrupt::install();
-    let puzzle = super::load(&args.puzzle)?;
+    let puzzle = args.source.load()?;
     let shard = args.shard.as_deref().map(parse_shard).transpose()?;
     let limits = interrupt::limits().with_time_from(started, args.time_limit);
     let goal = puzzle.goal;
     let title = super::title(&puzzle);
     let what = text::count_subject(&puzzle.board, &goal);
     // The limit covers building the graph and the proofs too.
+    let json = |end: text::CountEnd<'_>| {
+        format!(
+            "{}\n",
+            text::count_json(&puzzle.name, &puzzle.board, &goal, &end, shard)
+        )
+    };
     let stopped_before = |stop: Stop| {
-        out::print(&format!(
-            "{title}\nat least 0 {what} (a lower bound: {stop} before counting began)\n"
-        ))?;
+        out::print(&match args.format {
+            Format::Text => format!(
+                "{title}\nat least 0 {what} (a lower bound: {stop} before counting began)\n"
+            ),
+            Format::Json => json(text::CountEnd::StoppedBefore(stop)),
+        })?;
         Ok(stopped_code(stop))
     };
     let graph = match puzzle.graph(&limits) {
         Ok(g) => g,
         Err(stop) => return stopped_before(stop),
     };
-    let name = |s| puzzle.board.name(s);
-    let proof = match analysis::analyse(&graph, &goal, &name, &limits) {
+    let proof = match analysis::analyse_board(&graph, &goal, &puzzle.board, &puzzle.piece, &limits)
+    {
         Ok(a) => a.impossible,
         Err(stop) => return stopped_before(stop),
     };
     let mut out = format!("{title}\n");
     if let Some(proof) = proof {
-        out.push_str(&text::count_proven(&what, &proof, goal.closed, shard));
+        match args.format {
+            Format::Text => out.push_str(&text::count_proven(&what, &proof, goal.closed, shard)),
+            Format::Json => out = json(text::CountEnd::Proven(&proof)),
+        }
         super::out::print(&out)?;
         return Ok(DONE);
     }
@@ -107,7 +122,10 @@ pub fn exec(args: CountArgs) -> Result<u8, Error> {
     let counted = progress::shown("counting", &progress, args.quiet, || {
         count::count(&graph, &goal, &sym, &opts, &limits, &progress)
     });
-    out.push_str(&text::count_report(&what, &counted, shard));
+    match args.format {
+        Format::Text => out.push_str(&text::count_report(&what, &counted, shard)),
+        Format::Json => out = json(text::CountEnd::Counted(&counted)),
+    }
     super::out::print(&out)?;
     Ok(counted.stopped.map_or(DONE, stopped_code))
 }

@@ -10,6 +10,7 @@ mod interrupt;
 pub mod out;
 mod progress;
 pub mod run;
+mod source;
 
 use std::path::{Path, PathBuf};
 
@@ -94,11 +95,6 @@ impl ArchiveFlag {
         })?;
         engine::archive::Archive::open(&path)
     }
-}
-
-/// Reads and checks the puzzle file at `path`.
-pub fn load(path: &Path) -> Result<Puzzle, Error> {
-    Puzzle::load(path)
 }
 
 /// The first line of every report: name, piece, board and goal.

@@ -19,6 +19,7 @@ use engine::solve::{Outcome, Report, Run, SolverId, SolverSpec, runner};
 
 use super::gif::GifFlags;
 use super::interrupt;
+use super::source::PuzzleArgs;
 use super::{ArchiveFlag, BUG, Format, out, progress};
 
 /// Which solver `--solver` names.
@@ -37,17 +38,11 @@ pub enum SolverName {
 /// `engine run`'s flags.
 #[derive(clap::Args)]
 pub struct RunArgs {
-    /// The puzzle file (RON), or `-` for standard input.
-    puzzle: PathBuf,
-    /// Use this solver (with its default options) instead of the file's.
+    #[command(flatten)]
+    source: PuzzleArgs,
+    /// Use this solver with its default options instead of the file's.
     #[arg(long, value_enum)]
     solver: Option<SolverName>,
-    /// Start square, like `b1`, `(1,0)` or `any`.
-    #[arg(long, value_name = "SQ")]
-    start: Option<String>,
-    /// Ask for a closed tour.
-    #[arg(long)]
-    closed: bool,
     /// Seed of every random choice.
     #[arg(long, value_name = "N")]
     seed: Option<u64>,
@@ -83,33 +78,30 @@ pub fn exec(args: RunArgs) -> Result<u8, Error> {
     let started = Instant::now();
     // First of all: reading a huge board takes a moment too.
     interrupt::install();
-    let mut puzzle = super::load(&args.puzzle)?;
-    if let Some(s) = &args.start {
-        puzzle.set_start(s)?;
-    }
-    if args.closed {
-        puzzle.set_closed()?;
-    }
+    let mut puzzle = args.source.load()?;
     if let Some(seed) = args.seed {
         puzzle.seed = seed;
     }
     if let Some(name) = args.solver {
-        puzzle.solver = match (name, puzzle.solver) {
-            (SolverName::Backtrack, s @ SolverSpec::Backtrack(_))
-            | (SolverName::Warnsdorff, s @ SolverSpec::Warnsdorff(_))
-            | (SolverName::Genetic, s @ SolverSpec::Genetic(_)) => s,
-            (SolverName::Auto, _) => SolverSpec::Auto,
-            (SolverName::Backtrack, _) => SolverSpec::Backtrack(Default::default()),
-            (SolverName::Warnsdorff, _) => SolverSpec::Warnsdorff(Default::default()),
-            (SolverName::Genetic, _) => SolverSpec::Genetic(Default::default()),
+        puzzle.solver = match name {
+            SolverName::Auto => SolverSpec::Auto,
+            SolverName::Backtrack => SolverSpec::Backtrack(Default::default()),
+            SolverName::Warnsdorff => SolverSpec::Warnsdorff(Default::default()),
+            SolverName::Genetic => SolverSpec::Genetic(Default::default()),
         };
-        // The file's own genetic options were checked when it was read.
-        if let SolverSpec::Genetic(opts) = &puzzle.solver
-            && let Some((message, help)) =
-                engine::puzzle::genetic_too_big(&puzzle.board, &puzzle.piece, opts)
-        {
-            return Err(super::bad_flag("--solver", "genetic", message).with_help(help));
-        }
+    }
+    // The file's genetic options were checked on the file's board and piece;
+    // a solver or a board from the command line is checked here.
+    let changed = match args.solver {
+        Some(_) => Some(("--solver", "genetic")),
+        None => args.source.changed_board_or_piece(),
+    };
+    if let Some((flag, value)) = changed
+        && let SolverSpec::Genetic(opts) = &puzzle.solver
+        && let Some((message, help)) =
+            engine::puzzle::genetic_too_big(&puzzle.board, &puzzle.piece, opts)
+    {
+        return Err(super::bad_flag(flag, value, message).with_help(help));
     }
     // Open the archive first, so a bad archive fails before any search.
     let mut store = if args.save || puzzle.save {
@@ -126,7 +118,7 @@ pub fn exec(args: RunArgs) -> Result<u8, Error> {
     )?;
     let archive = store.as_ref().map(|s| s.path());
     let [tour_out, search_out] = super::gif::outputs(
-        Some(&args.puzzle),
+        args.source.file(),
         &[args.archive.archive.as_deref(), archive],
         [
             ("--gif", args.gif.as_deref()),
@@ -161,6 +153,11 @@ pub fn exec(args: RunArgs) -> Result<u8, Error> {
             return Ok(BUG);
         }
     };
+    // Saved before anything is printed, so the JSON can give the run's id.
+    let saved = match store.as_mut() {
+        Some(store) => store.record(&puzzle, &report)?,
+        None => None,
+    };
     let mut stdout = out::stdout();
     // Streamed: a 4096x4096 tour's move list is over 100 MB. Parts of it
     // larger than the buffer go straight through.
@@ -173,7 +170,13 @@ pub fn exec(args: RunArgs) -> Result<u8, Error> {
             puzzle.goal.closed,
             &report,
             args.grid,
-        ),
+        )
+        .and_then(|()| match (&store, saved) {
+            (Some(store), Some(id)) => {
+                writeln!(w, "Saved as run {id} in {}", store.path().display())
+            }
+            _ => Ok(()),
+        }),
         Format::Json => text::write_report_json(
             &mut w,
             &puzzle.name,
@@ -181,18 +184,13 @@ pub fn exec(args: RunArgs) -> Result<u8, Error> {
             &puzzle.piece,
             puzzle.goal.closed,
             &report,
+            saved,
         )
         .and_then(|()| writeln!(w)),
     }
     .and_then(|()| w.flush())
     .map_err(out::failed)?;
     drop(w);
-    if let Some(store) = store.as_mut()
-        && let Some(id) = store.record(&puzzle, &report)?
-        && args.format == Format::Text
-    {
-        writeln!(stdout, "Saved as run {id} in {}", store.path().display()).map_err(out::failed)?;
-    }
     stdout.flush().map_err(out::failed)?;
     drop(stdout);
     let code = super::exit_code(&report.outcome);

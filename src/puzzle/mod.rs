@@ -113,6 +113,8 @@ pub struct Puzzle {
     pub text: String,
     start_span: Option<Span>,
     end_span: Option<Span>,
+    /// The file's named pieces, for a `--piece` that uses them.
+    defs: Vec<PieceDef>,
 }
 
 /// The most bytes a puzzle file may have: room for the largest picture
@@ -128,11 +130,51 @@ fn read_capped(r: impl std::io::Read, file: &str) -> Result<Vec<u8>, Error> {
     let mut bytes = Vec::new();
     r.take(MAX_FILE_BYTES + 1)
         .read_to_end(&mut bytes)
-        .map_err(|e| Error::whole_file(file, format!("cannot read the file: {e}")))?;
+        .map_err(|e| cannot_read(file, &e))?;
     if bytes.len() as u64 > MAX_FILE_BYTES {
         return Err(too_big(file, bytes.len() as u64));
     }
     Ok(bytes)
+}
+
+/// Why the move graph of `piece` on `board` would not fit in
+/// [`budget::GRAPH`], or None if it fits.
+fn graph_too_big(board: &Board, piece: &Piece) -> Option<String> {
+    let need = MoveGraph::estimate_bytes(board, piece);
+    (need > budget::GRAPH).then(|| {
+        format!(
+            "this piece on this board has up to {} moves in all: its move graph would need about {}, more than the {} allowed",
+            need / 4,
+            budget::bytes_over(need, budget::GRAPH),
+            budget::bytes(budget::GRAPH)
+        )
+    })
+}
+
+const GRAPH_HELP: &str = "a smaller board, or a `max` on the rider, fits";
+
+/// A piece or board language error in the value of a command-line flag.
+fn flag_error(flag: &str, value: &str, e: LangError) -> Error {
+    let err = Error::flag(flag, value, e.span, e.message);
+    match e.help {
+        Some(h) => err.with_help(h),
+        None => err,
+    }
+}
+
+/// How a puzzle given by flags alone (no file) is named in messages.
+pub const FLAGS_NAME: &str = "<flags>";
+
+/// A file that cannot be read: `cannot read FILE: reason`, with no
+/// position (there is no text to point into).
+fn cannot_read(file: &str, e: &std::io::Error) -> Error {
+    let reason = e.to_string();
+    // "No such file or directory (os error 2)": the number adds nothing.
+    let reason = match reason.rfind(" (os error ") {
+        Some(i) => reason[..i].to_string(),
+        None => reason,
+    };
+    Error::about(&format!("cannot read {file}"), reason)
 }
 
 fn too_big(file: &str, len: u64) -> Error {
@@ -141,7 +183,7 @@ fn too_big(file: &str, len: u64) -> Error {
     } else {
         format!("{} ({len} bytes)", budget::bytes_over(len, MAX_FILE_BYTES))
     };
-    Error::whole_file(
+    Error::about(
         file,
         format!(
             "is {size}; a puzzle file may have at most {}",
@@ -171,10 +213,9 @@ impl Puzzle {
             (file, bytes)
         } else {
             let file = path.display().to_string();
-            let meta = std::fs::metadata(path)
-                .map_err(|e| Error::whole_file(&file, format!("cannot read the file: {e}")))?;
+            let meta = std::fs::metadata(path).map_err(|e| cannot_read(&file, &e))?;
             if !meta.is_file() {
-                return Err(Error::whole_file(
+                return Err(Error::about(
                     &file,
                     format!(
                         "is {}, not a puzzle file (`-` reads standard input)",
@@ -185,8 +226,7 @@ impl Puzzle {
             if meta.len() > MAX_FILE_BYTES {
                 return Err(too_big(&file, meta.len()));
             }
-            let f = std::fs::File::open(path)
-                .map_err(|e| Error::whole_file(&file, format!("cannot read the file: {e}")))?;
+            let f = std::fs::File::open(path).map_err(|e| cannot_read(&file, &e))?;
             let bytes = read_capped(f, &file)?;
             (file, bytes)
         };
@@ -259,20 +299,14 @@ impl Puzzle {
         let mut pieces = lang::Resolver::new(&defs).map_err(lang_err)?;
         let piece_base = loc.field("piece").unwrap_or(0);
         let piece = pieces.piece(&doc.piece, piece_base).map_err(lang_err)?;
-        let need = MoveGraph::estimate_bytes(&board, &piece);
-        if need > budget::GRAPH {
+        if let Some(message) = graph_too_big(&board, &piece) {
             return Err(Error::at(
                 file,
                 text,
                 Span::new(piece_base, piece_base + doc.piece.len()),
-                format!(
-                    "this piece on this board has up to {} moves in all: its move graph would need about {}, more than the {} allowed",
-                    need / 4,
-                    budget::bytes_over(need, budget::GRAPH),
-                    budget::bytes(budget::GRAPH)
-                ),
+                message,
             )
-            .with_help("a smaller board, or a `max` on the rider, fits"));
+            .with_help(GRAPH_HELP));
         }
         if let SolverSpec::Genetic(opts) = &doc.solver
             && let Some((message, help)) = genetic_too_big(&board, &piece, opts)
@@ -333,6 +367,7 @@ impl Puzzle {
             text: text.to_string(),
             start_span,
             end_span,
+            defs,
         };
         p.check_end()?;
         p.check_start_end(None)?;
@@ -354,16 +389,22 @@ impl Puzzle {
             "an open tour cannot start and end on the same square (a closed tour has no `end`)";
         let end_at = |span: Span| Error::at(&self.file, &self.text, span, "");
         match (flag, self.start_span, self.end_span) {
-            (Some(flag), _, Some(end)) => {
-                let e = end_at(end);
+            (Some(flag), start, end) => {
+                // The other end, where the file gives it.
+                let (other, span) = if flag == "--end" {
+                    ("start", start)
+                } else {
+                    ("end", end)
+                };
+                let place = span.map_or(String::new(), |span| {
+                    let e = end_at(span);
+                    format!(" ({}:{}:{})", e.file, e.line, e.col)
+                });
                 Err(Error::flag(
                     flag,
                     &square,
                     Span::new(0, square.len()),
-                    format!(
-                        "{square} is the puzzle's `end` too ({}:{}:{}): {why}",
-                        e.file, e.line, e.col
-                    ),
+                    format!("{square} is the puzzle's `{other}` too{place}: {why}"),
                 ))
             }
             (None, Some(start), Some(end)) => {
@@ -414,6 +455,127 @@ impl Puzzle {
     pub fn set_closed(&mut self) -> Result<(), Error> {
         self.goal.closed = true;
         self.check_end()
+    }
+
+    /// Asks for an open tour (the `--open` flag).
+    pub fn set_open(&mut self) {
+        self.goal.closed = false;
+    }
+
+    /// Sets the end square of an open tour from a command-line value like
+    /// `h8`, `(7,7)` or `any` (the `--end` flag).
+    pub fn set_end(&mut self, value: &str) -> Result<(), Error> {
+        if value.trim() == "any" {
+            self.goal.end = None;
+            self.end_span = None;
+            return Ok(());
+        }
+        if self.goal.closed {
+            return Err(Error::flag(
+                "--end",
+                value,
+                Span::new(0, value.len()),
+                "`end` applies to open tours only; a closed tour ends next to its start",
+            )
+            .with_help("--open asks for an open tour"));
+        }
+        let s =
+            lang::parse_square(value, 0, &self.board).map_err(|e| flag_error("--end", value, e))?;
+        self.goal.end = Some(s);
+        self.end_span = None;
+        self.check_start_end(Some("--end"))
+    }
+
+    /// Replaces the board with `value`, in the board language (the
+    /// `--board` flag). A start or end square the file gives is placed
+    /// again on the new board.
+    pub fn set_board(&mut self, value: &str) -> Result<(), Error> {
+        let board = lang::parse_board(value, 0).map_err(|e| flag_error("--board", value, e))?;
+        if let Some(message) = graph_too_big(&board, &self.piece) {
+            return Err(
+                Error::flag("--board", value, Span::new(0, value.len()), message)
+                    .with_help(GRAPH_HELP),
+            );
+        }
+        let replace = |span: Option<Span>, square: Option<u32>| -> Result<Option<u32>, Error> {
+            match (span, square) {
+                (Some(span), Some(_)) => {
+                    let raw = self.text.get(span.start..span.end).unwrap_or_default();
+                    lang::parse_square(raw, span.start, &board)
+                        .map(Some)
+                        .map_err(|e| {
+                            Error::at(&self.file, &self.text, e.span, e.message)
+                                .with_help(format!("the board is {value} (--board)"))
+                        })
+                }
+                // A square given by a flag is placed after the board.
+                _ => Ok(None),
+            }
+        };
+        let start = replace(self.start_span, self.goal.start)?;
+        let end = replace(self.end_span, self.goal.end)?;
+        self.board = board;
+        self.board_text = escape_controls(value.trim()).into_owned();
+        self.goal.start = start;
+        self.goal.end = end;
+        Ok(())
+    }
+
+    /// Replaces the piece with `value`, in the piece language (the
+    /// `--piece` flag); the file's `pieces` names may be used.
+    pub fn set_piece(&mut self, value: &str) -> Result<(), Error> {
+        let piece = lang::Resolver::new(&self.defs)
+            .and_then(|mut r| r.piece(value, 0))
+            .map_err(|e| flag_error("--piece", value, e))?;
+        if let Some(message) = graph_too_big(&self.board, &piece) {
+            return Err(
+                Error::flag("--piece", value, Span::new(0, value.len()), message)
+                    .with_help(GRAPH_HELP),
+            );
+        }
+        self.piece = piece;
+        self.piece_text = escape_controls(value.trim()).into_owned();
+        Ok(())
+    }
+
+    /// A puzzle given by flags alone: `board` (default 8x8) and `piece`
+    /// (default the knight), an open tour from any square; its text is a
+    /// puzzle file that reads back as the same puzzle.
+    pub fn from_flags(board: Option<&str>, piece: Option<&str>) -> Result<Puzzle, Error> {
+        let mut p = Puzzle::parse(FLAGS_NAME, r#"Puzzle(board: "8x8", piece: "knight")"#)?;
+        if let Some(b) = board {
+            p.set_board(b)?;
+        }
+        if let Some(q) = piece {
+            p.set_piece(q)?;
+        }
+        p.name = "Command-line puzzle".to_string();
+        p.rewrite_text();
+        Ok(p)
+    }
+
+    /// For a puzzle given by flags alone: its text becomes the puzzle file
+    /// that states it, as the archive keeps it. A file's puzzle keeps its
+    /// file's text.
+    pub fn rewrite_text(&mut self) {
+        if self.file != FLAGS_NAME {
+            return;
+        }
+        let quote = |t: &str| ron::to_string(t).unwrap_or_else(|_| format!("{t:?}"));
+        let mut text = format!(
+            "Puzzle(\n    name: {},\n    board: {},\n    piece: {},\n    tour: {},\n",
+            quote(&self.name),
+            quote(&self.board_text),
+            quote(&self.piece_text),
+            if self.goal.closed { "Closed" } else { "Open" }
+        );
+        for (key, square) in [("start", self.goal.start), ("end", self.goal.end)] {
+            if let Some(s) = square {
+                text.push_str(&format!("    {key}: {},\n", quote(&self.board.name(s))));
+            }
+        }
+        text.push_str(")\n");
+        self.text = text;
     }
 
     /// Builds the move graph under `halt` (on the largest boards building

@@ -5,9 +5,10 @@ use std::fmt::Write as _;
 
 use rayon::prelude::*;
 
-use crate::analysis::Analysis;
+use crate::analysis::{Analysis, Classes};
 use crate::archive::{RunRow, StatsRow};
 use crate::count::{Counted, Shard};
+use crate::halt::Stop;
 use crate::model::{Board, Cell, Goal, Piece, file_name};
 use crate::solve::starts::StartRule;
 use crate::solve::{Outcome, Report};
@@ -20,23 +21,33 @@ pub const GRID_MAX_SIDE: u32 = 40;
 /// squares are `#`, unvisited squares `.`.
 pub fn grid(board: &Board, path: &[u32]) -> String {
     let n = board.len();
-    let w = n.to_string().len().max(2);
     let mut step = vec![0usize; n];
     for (i, &s) in path.iter().enumerate() {
         step[s as usize] = i + 1;
     }
+    grid_with(board, n.to_string().len().max(2), |s| {
+        match step[s as usize] {
+            0 => ".".to_string(),
+            k => k.to_string(),
+        }
+    })
+}
+
+/// The board as a grid with rank numbers and file letters, each square
+/// showing `cell(square)` right-aligned in `w` columns and removed squares
+/// as `#`.
+pub fn grid_with(board: &Board, w: usize, cell: impl Fn(u32) -> String) -> String {
     let rank_w = board.height().to_string().len();
     let mut out = String::new();
     for y in (0..board.height()).rev() {
         let _ = write!(out, "{:>rank_w$} |", y + 1);
         for x in 0..board.width() {
-            let cell = match board.square_at(Cell::new(x, y)) {
+            let text = match board.square_at(Cell::new(x, y)) {
                 None => "#".repeat(w),
-                Some(s) if step[s as usize] == 0 => format!("{:>w$}", "."),
-                Some(s) => format!("{:>w$}", step[s as usize]),
+                Some(s) => format!("{:>w$}", cell(s)),
             };
             out.push(' ');
-            out.push_str(&cell);
+            out.push_str(&text);
         }
         out.push('\n');
     }
@@ -314,12 +325,13 @@ pub fn report_json(
     closed: bool,
     report: &Report,
 ) -> String {
-    written(|w| write_report_json(w, name, board, piece, closed, report))
+    written(|w| write_report_json(w, name, board, piece, closed, report, None))
 }
 
 /// [`report_json`], written to `w` as it is made. The two per-square arrays
 /// (`squares`, the names, and `tour`, the `[x, y]` pairs) are streamed: for
-/// a 4096x4096 tour a JSON value in memory would take gigabytes.
+/// a 4096x4096 tour a JSON value in memory would take gigabytes. `saved`
+/// is the run's id in the archive, if it was saved.
 pub fn write_report_json(
     w: &mut dyn std::io::Write,
     name: &str,
@@ -327,6 +339,7 @@ pub fn write_report_json(
     piece: &Piece,
     closed: bool,
     report: &Report,
+    saved: Option<i64>,
 ) -> std::io::Result<()> {
     let path = report.outcome.path();
     let status = match &report.outcome {
@@ -351,6 +364,7 @@ pub fn write_report_json(
         "board": { "width": board.width(), "height": board.height(), "squares": board.len(),
                    "topology": board.topology().to_string() },
         "piece": piece.to_string(),
+        "run_id": saved,
         "stats": {
             "nodes": s.nodes,
             "backtracks": s.backtracks,
@@ -414,21 +428,41 @@ pub fn write_report_json(
     failed
 }
 
-/// The text of `engine check`: the board, the piece and its moves, the
-/// square and move counts, and what is known without searching.
+/// The letter of part `i` in `engine check`'s grid: A–Z, then a–z, then `*`.
+pub fn part_letter(i: u32) -> char {
+    match i {
+        0..26 => (b'A' + i as u8) as char,
+        26..52 => (b'a' + (i - 26) as u8) as char,
+        _ => '*',
+    }
+}
+
+/// The text of `engine check`: the board (each square lettered by its part
+/// when the move graph falls apart; `parts` gives each square's part), the
+/// piece and its moves, the square and move counts, what the parts and the
+/// two classes of squares are, the theorems that apply, and the proof that
+/// no tour exists or the lack of one.
 pub fn check_report(
     title: &str,
     board: &Board,
     piece_text: &str,
     piece: &Piece,
     a: &Analysis,
+    parts: Option<&[u32]>,
     force_grid: bool,
 ) -> String {
     let mut out = String::new();
     out.push_str(title);
     out.push_str("\n\n");
     if force_grid || grid_fits(board) {
-        out.push_str(&grid(board, &[]));
+        match parts.filter(|_| a.components > 1) {
+            Some(label) => {
+                out.push_str(&grid_with(board, file_name(board.width() - 1).len(), |s| {
+                    part_letter(label[s as usize]).to_string()
+                }))
+            }
+            None => out.push_str(&grid(board, &[])),
+        }
     } else {
         out.push_str("(board too large to print; --grid prints it anyway)\n");
     }
@@ -457,14 +491,54 @@ pub fn check_report(
         .map(|(d, c)| format!("{d}: {c}"))
         .collect();
     let _ = writeln!(out, "Degrees (moves: squares): {}", hist.join(", "));
-    let _ = writeln!(out, "Connected parts: {}", a.components);
-    if let Some((x, y)) = a.bipartite {
-        let _ = writeln!(
-            out,
-            "Every move changes colour: {x} squares of one colour, {y} of the other"
-        );
+    let stuck = a.degree_histogram.first().copied().unwrap_or(0);
+    if stuck > 0 {
+        let mut names: Vec<String> = a.no_moves.iter().map(|&s| board.name(s)).collect();
+        if stuck > names.len() {
+            names.push(format!("and {} more", stuck - names.len()));
+        }
+        let _ = writeln!(out, "Squares with no moves: {}", names.join(", "));
+    }
+    if a.components > 1 {
+        let lettered = if parts.is_some() && (force_grid || grid_fits(board)) {
+            ", lettered in the grid"
+        } else {
+            ""
+        };
+        let _ = writeln!(out, "Connected parts: {}{lettered}", a.components);
+        for (i, p) in a.parts.iter().enumerate() {
+            let _ = writeln!(
+                out,
+                "  {}  {}, from {}",
+                part_letter(i as u32),
+                counted(p.size as u64, "square"),
+                board.name(p.first)
+            );
+        }
+        if a.components > a.parts.len() {
+            let _ = writeln!(out, "  … and {} more", a.components - a.parts.len());
+        }
+        if a.colour_bound {
+            let _ = writeln!(
+                out,
+                "The piece ({piece_text}) is colour-bound: every move keeps the colour of its square, so it never reaches the other colour."
+            );
+        }
+    } else {
+        let _ = writeln!(out, "Connected parts: 1");
+    }
+    if let (Some(k), Some((x, y))) = (a.classes, a.bipartite) {
+        let mut moves = k.moves().to_string();
+        if let Some(first) = moves.get_mut(0..1) {
+            first.make_ascii_uppercase();
+        }
+        let _ = writeln!(out, "{moves}: {x} {} and {y} {}", k.plural(0), k.plural(1));
     }
     for note in &a.notes {
+        let mut note = note.clone();
+        if let Some(first) = note.get_mut(0..1) {
+            first.make_ascii_uppercase();
+        }
         let _ = writeln!(out, "{note}.");
     }
     match &a.impossible {
@@ -476,6 +550,131 @@ pub fn check_report(
         }
     }
     out
+}
+
+/// The JSON object of `engine check` (keys in the README).
+pub fn check_json(
+    name: &str,
+    board: &Board,
+    piece_text: &str,
+    piece: &Piece,
+    a: &Analysis,
+) -> String {
+    let degrees: Vec<serde_json::Value> = a
+        .degree_histogram
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| **c > 0)
+        .map(|(d, c)| serde_json::json!({ "moves": d, "squares": c }))
+        .collect();
+    let classes = match (a.classes, a.bipartite) {
+        (Some(k), Some((x, y))) => serde_json::json!({
+            "kind": match k {
+                Classes::BoardColours => "board_colours",
+                Classes::Files => "files",
+                Classes::Ranks => "ranks",
+                Classes::Unnamed => "unnamed",
+            },
+            "sizes": [x, y],
+            "names": [k.plural(0), k.plural(1)],
+        }),
+        _ => serde_json::Value::Null,
+    };
+    serde_json::json!({
+        "name": name,
+        "board": { "width": board.width(), "height": board.height(), "squares": board.len(),
+                   "removed": board.removed_count(), "topology": board.topology().to_string() },
+        "piece": piece_text,
+        "moves_of_piece": piece.to_string(),
+        "moves": a.moves,
+        "symmetric": a.symmetric,
+        "degrees": degrees,
+        "no_moves": {
+            "count": a.degree_histogram.first().copied().unwrap_or(0),
+            "squares": a.no_moves.iter().map(|&s| board.name(s)).collect::<Vec<_>>(),
+        },
+        "parts": {
+            "count": a.components,
+            "listed": a.parts.iter().map(|p| serde_json::json!({
+                "first": board.name(p.first), "size": p.size,
+            })).collect::<Vec<_>>(),
+        },
+        "colour_bound": a.colour_bound,
+        "classes": classes,
+        "theorems": a.notes,
+        "impossible": a.impossible.is_some(),
+        "proof": a.impossible,
+    })
+    .to_string()
+}
+
+/// How a count ended, for [`count_json`].
+pub enum CountEnd<'c> {
+    /// A proof that there is no tour: the count is 0 without a search.
+    Proven(&'c str),
+    /// The count ran (to the end, or stopped with a lower bound).
+    Counted(&'c Counted),
+    /// Stopped before counting began (building the graph or the proofs).
+    StoppedBefore(Stop),
+}
+
+/// The JSON object of `engine count` (keys in the README). Counts are
+/// exact integers and may exceed 2^53.
+pub fn count_json(
+    name: &str,
+    board: &Board,
+    goal: &Goal,
+    end: &CountEnd<'_>,
+    shard: Option<Shard>,
+) -> String {
+    let (status, tours, cycles_x2, proof, stopped, counted) = match end {
+        CountEnd::Proven(proof) => (
+            "proven",
+            0,
+            goal.closed.then_some(0),
+            Some(proof.to_string()),
+            None,
+            None,
+        ),
+        CountEnd::Counted(c) => (
+            if c.complete() { "complete" } else { "stopped" },
+            c.tours,
+            c.cycles_x2,
+            None,
+            c.stopped.map(|s| s.to_string()),
+            Some(c),
+        ),
+        CountEnd::StoppedBefore(stop) => ("stopped", 0, None, None, Some(stop.to_string()), None),
+    };
+    let exact = status != "stopped";
+    // Halving is for the whole count only: a shard's half may be odd.
+    let cycles = cycles_x2.filter(|_| shard.is_none()).map(|c| c.div_ceil(2));
+    serde_json::json!({
+        "name": name,
+        "subject": count_subject(board, goal),
+        "closed": goal.closed,
+        "start": goal.start.map(|s| board.name(s)),
+        "end": goal.end.map(|s| board.name(s)),
+        "status": status,
+        "exact": exact,
+        "tours": tours,
+        "cycles": cycles,
+        "cycles_x2": cycles_x2,
+        "proof": proof,
+        "stopped": stopped,
+        "shard": shard.map(|s| serde_json::json!({ "k": s.k(), "n": s.n() })),
+        "stats": counted.map(|c| serde_json::json!({
+            "symmetries": c.symmetries,
+            "tasks": c.tasks,
+            "tasks_done": c.tasks_done,
+            "tasks_all": c.tasks_all,
+            "depth": c.depth,
+            "threads": c.threads,
+            "nodes": c.stats.nodes,
+            "time_ms": c.stats.elapsed.as_secs_f64() * 1e3,
+        })),
+    })
+    .to_string()
 }
 
 /// What `engine count` counts, in words: `directed open tours from a1`.

@@ -110,15 +110,8 @@ pub fn solve<O: Observer>(
     let task = puzzle.task(graph);
     let proofs = |halt: &(dyn Fn() -> Result<(), Stop> + Sync)| {
         let halt = Checked(halt);
-        analysis::analyse_board(
-            graph,
-            &task.goal,
-            &puzzle.board,
-            &puzzle.piece,
-            &|s| puzzle.board.name(s),
-            &halt,
-        )
-        .map(|a| a.impossible)
+        analysis::analyse_board(graph, &task.goal, &puzzle.board, &puzzle.piece, &halt)
+            .map(|a| a.impossible)
     };
     let proven = |proof: String| Report {
         outcome: Outcome::Impossible(proof),

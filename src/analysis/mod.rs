@@ -1,9 +1,19 @@
-//! What can be known without searching: square and degree counts, and proofs
-//! that no tour exists. `engine run` uses the same proofs before searching.
+//! What can be known without searching: square and degree counts, how the
+//! move graph divides the board, the theorems that apply, and proofs that
+//! no tour exists. `engine run` uses the same proofs before searching.
+
+pub mod shape;
+pub mod theorems;
+
+pub use shape::{Classes, Part};
+pub use theorems::{Conrad, Knuth, Schwenk, conrad, knuth, schwenk};
 
 use crate::halt::{self, Halt};
 use crate::model::graph::walks;
-use crate::model::{Board, Goal, Move, MoveGraph, Piece, Topology};
+use crate::model::{Board, Goal, MoveGraph, Piece};
+
+/// How many parts, and how many squares with no moves, are listed by name.
+pub const LISTED: usize = 26;
 
 /// Facts about a move graph that need no search.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -16,28 +26,41 @@ pub struct Analysis {
     pub degree_histogram: Vec<usize>,
     /// Whether every move can be made back.
     pub symmetric: bool,
-    /// Sizes of the two colour classes if the move graph is bipartite.
+    /// Sizes of the two classes if the move graph is bipartite, in the
+    /// order of [`Analysis::classes`] when it names them.
     pub bipartite: Option<(usize, usize)>,
+    /// What the two classes are on the board, when the graph is bipartite
+    /// and in one part.
+    pub classes: Option<Classes>,
     /// Number of (weakly) connected parts.
     pub components: usize,
+    /// The first [`LISTED`] parts in board order, when there are several.
+    pub parts: Vec<Part>,
+    /// Every move keeps the colour of its square (found out only when the
+    /// graph falls apart, where it is the reason).
+    pub colour_bound: bool,
+    /// The first [`LISTED`] squares with no moves out (all of them are
+    /// counted in `degree_histogram[0]`).
+    pub no_moves: Vec<u32>,
     /// A proof that no tour exists, if one was found.
     pub impossible: Option<String>,
-    /// Known facts about this board and piece, for people (e.g. Schwenk's
-    /// theorem for the knight on a full rectangle).
+    /// The theorems that apply to this board and piece, stated and applied
+    /// (Schwenk's, the open-tour theorem, Knuth's on leaper graphs).
     pub notes: Vec<String>,
 }
 
-/// Analyses `g` for `goal`, stopping when `halt` says so (it is asked
-/// every few thousand squares, so a deadline or an interrupt is honoured on
-/// the largest boards too). `name(s)` names a square for messages.
+/// Analyses `g` on `board` for `goal`, stopping when `halt` says so (it is
+/// asked every few thousand squares, so a deadline or an interrupt is
+/// honoured on the largest boards too).
 pub fn analyse<H: Halt>(
     g: &MoveGraph,
     goal: &Goal,
-    name: &dyn Fn(u32) -> String,
+    board: &Board,
     halt: &H,
 ) -> Result<Analysis, H::Stop> {
     let n = g.len();
     let mut histogram = Vec::new();
+    let mut no_moves = Vec::new();
     for s in 0..n as u32 {
         halt::poll(halt, s as usize)?;
         let d = g.degree(s);
@@ -45,12 +68,32 @@ pub fn analyse<H: Halt>(
             histogram.resize(d + 1, 0);
         }
         histogram[d] += 1;
+        if d == 0 && no_moves.len() < LISTED {
+            no_moves.push(s);
+        }
     }
     let (components, colour) = walks::parts_and_colours(g, halt)?;
+    let classes = colour
+        .as_deref()
+        .filter(|_| components == 1 && n > 0)
+        .map(|c| shape::name_classes(board, c));
     let bipartite = colour.as_ref().map(|c| {
-        let a = c.iter().filter(|&&x| x == 0).count();
+        let a = match classes {
+            Some(k) => (0..n as u32)
+                .filter(|&s| k.class_of(board, s, c) == 0)
+                .count(),
+            None => c.iter().filter(|&&x| x == 0).count(),
+        };
         (a, n - a)
     });
+    // Which squares are in which part, and why, only when it is the answer.
+    let (parts, colour_bound) = if components > 1 {
+        let (_, mut parts) = shape::parts(g, halt)?;
+        parts.truncate(LISTED);
+        (parts, shape::colour_bound(g, board, halt)?)
+    } else {
+        (Vec::new(), false)
+    };
     // A symmetric graph is its own reverse.
     let reversed;
     let rev = if g.is_symmetric() {
@@ -66,115 +109,63 @@ pub fn analyse<H: Halt>(
         degree_histogram: histogram,
         symmetric: g.is_symmetric(),
         bipartite,
+        classes,
         components,
+        parts,
+        colour_bound,
+        no_moves,
         impossible: None,
         notes: Vec::new(),
     };
     // A symmetric graph in one part is strongly connected; only a directed
     // one needs the two extra searches, and only for a closed tour.
     let strong = !goal.closed || g.is_symmetric() || walks::strongly_connected(g, rev, halt)?;
-    a.impossible = prove(g, rev, goal, components, colour.as_deref(), name, strong);
+    a.impossible = prove(g, rev, goal, board, &a, colour.as_deref(), strong);
     Ok(a)
 }
 
-/// [`analyse`], plus what is known about the board and piece themselves:
-/// Schwenk's theorem as a note for the knight on a full plain rectangle,
-/// and as the proof when it rules a closed tour out.
+/// [`analyse`], plus the theorems about the board and piece themselves,
+/// each as a note and as the proof when it rules the tour out: Schwenk's
+/// for closed knight's tours, the open-tour theorem for open ones (both on
+/// full plain rectangles), and Knuth's on when an {r,s}-leaper graph is
+/// connected.
 pub fn analyse_board<H: Halt>(
     g: &MoveGraph,
     goal: &Goal,
     board: &Board,
     piece: &Piece,
-    name: &dyn Fn(u32) -> String,
     halt: &H,
 ) -> Result<Analysis, H::Stop> {
-    let mut a = analyse(g, goal, name, halt)?;
-    if let Some(k) = schwenk(board, piece) {
+    let mut a = analyse(g, goal, board, halt)?;
+    let size = format!("{}x{}", board.width(), board.height());
+    if goal.closed
+        && let Some(k) = schwenk(board, piece)
+    {
         a.notes.push(k.note());
-        if goal.closed
-            && a.impossible.is_none()
+        if a.impossible.is_none()
             && let Some(why) = k.obstruction
         {
             a.impossible = Some(format!(
-                "by Schwenk's theorem no {}x{} board has a closed knight's tour ({why})",
-                board.width(),
-                board.height()
+                "by Schwenk's theorem no {size} board has a closed knight's tour ({why})"
             ));
         }
     }
-    Ok(a)
-}
-
-/// Schwenk's theorem (1991) for one board: an m x n board with m <= n has a
-/// closed knight's tour unless m and n are both odd; or m is 1, 2 or 4; or
-/// m = 3 and n is 4, 6 or 8.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Schwenk {
-    /// The shorter side.
-    pub m: u32,
-    /// The longer side.
-    pub n: u32,
-    /// Which condition rules a closed tour out, if one does.
-    pub obstruction: Option<&'static str>,
-}
-
-impl Schwenk {
-    /// Whether the board has a closed knight's tour.
-    pub fn closed_tour_exists(&self) -> bool {
-        self.obstruction.is_none()
-    }
-
-    /// One line for people.
-    pub fn note(&self) -> String {
-        match self.obstruction {
-            None => format!(
-                "Schwenk's theorem: a closed knight's tour of a full {}x{} board exists",
-                self.m, self.n
-            ),
-            Some(why) => format!(
-                "Schwenk's theorem: no closed knight's tour of a full {}x{} board exists ({why}); open tours may",
-                self.m, self.n
-            ),
+    if !goal.closed
+        && let Some(k) = conrad(board, piece)
+    {
+        a.notes.push(k.note());
+        if a.impossible.is_none()
+            && let Some(why) = k.obstruction
+        {
+            a.impossible = Some(format!(
+                "by the open-tour theorem of Conrad et al. no {size} board has an open knight's tour ({why})"
+            ));
         }
     }
-}
-
-/// Schwenk's verdict when `piece` is exactly the knight (its eight leaps, in
-/// any order) and `board` a full plain rectangle; None otherwise.
-pub fn schwenk(board: &Board, piece: &Piece) -> Option<Schwenk> {
-    if !board.is_full() || board.topology() != Topology::Plain || !is_knight(piece) {
-        return None;
+    if let Some(k) = knuth(board, piece) {
+        a.notes.push(k.note());
     }
-    let (m, n) = (
-        board.width().min(board.height()),
-        board.width().max(board.height()),
-    );
-    let obstruction = if m % 2 == 1 && n % 2 == 1 {
-        Some("both sides are odd")
-    } else if matches!(m, 1 | 2 | 4) {
-        Some("a side of 1, 2 or 4")
-    } else if m == 3 && matches!(n, 4 | 6 | 8) {
-        Some("3x4, 3x6 and 3x8 are the exceptions")
-    } else {
-        None
-    };
-    Some(Schwenk { m, n, obstruction })
-}
-
-/// True when `piece` moves exactly like a knight.
-fn is_knight(piece: &Piece) -> bool {
-    let moves = piece.moves();
-    moves.len() == 8
-        && moves.iter().all(
-            |&Move {
-                 dx,
-                 dy,
-                 range,
-                 lame,
-             }| {
-                range == 1 && !lame && matches!((dx.abs(), dy.abs()), (1, 2) | (2, 1))
-            },
-        )
+    Ok(a)
 }
 
 /// The first proof that applies, or None.
@@ -182,12 +173,13 @@ fn prove(
     g: &MoveGraph,
     rev: &MoveGraph,
     goal: &Goal,
-    components: usize,
+    board: &Board,
+    a: &Analysis,
     colour: Option<&[u8]>,
-    name: &dyn Fn(u32) -> String,
     strong: bool,
 ) -> Option<String> {
     let n = g.len();
+    let name = |s: u32| board.name(s);
     if n == 1 {
         return goal
             .closed
@@ -251,9 +243,16 @@ fn prove(
             ));
         }
     }
-    if components > 1 {
+    if a.components > 1 {
+        let why = if a.colour_bound {
+            "every move keeps the colour of its square (the piece is colour-bound), so "
+        } else {
+            ""
+        };
         return Some(format!(
-            "the move graph falls into {components} separate parts; the piece can never get from one to another"
+            "{why}the move graph falls into {} separate parts ({}); the piece can never get from one to another",
+            a.components,
+            parts_list(board, a)
         ));
     }
     if !strong {
@@ -295,45 +294,74 @@ fn prove(
             }
         }
     }
-    // Colours: every move changes colour, so a tour alternates colours.
-    if let Some(colour) = colour {
-        let a = colour.iter().filter(|&&c| c == 0).count();
-        let b = n - a;
-        let (big, small) = (a.max(b), a.min(b));
-        let side = |s: u32| colour[s as usize];
-        let larger = u8::from(b > a);
-        if goal.closed && a != b {
+    // Two classes: every move changes class, so a tour alternates them.
+    if let (Some(colour), Some(k)) = (colour, a.classes) {
+        let class = |s: u32| k.class_of(board, s, colour);
+        let (a0, a1) = a.bipartite.unwrap_or((0, 0));
+        let (p0, p1) = (k.plural(0), k.plural(1));
+        let moves = k.moves();
+        if goal.closed && a0 != a1 {
             return Some(format!(
-                "every move changes colour, so a closed tour needs equally many squares of each colour, but there are {a} and {b}"
+                "{moves}, so a closed tour needs as many {p0} as {p1}, but there are {a0} and {a1}"
             ));
         }
+        let (big, small) = (a0.max(a1), a0.min(a1));
         if big > small + 1 {
             return Some(format!(
-                "every move changes colour, so a tour alternates colours, but there are {big} squares of one colour and only {small} of the other"
+                "{moves}, so a tour alternates between {p0} and {p1}, but there are {a0} and {a1}"
             ));
         }
         if !goal.closed {
+            let larger = u8::from(a1 > a0);
             if big == small + 1 {
-                for s in goal.start.iter().chain(goal.end.iter()) {
-                    if side(*s) != larger {
+                for &s in goal.start.iter().chain(goal.end.iter()) {
+                    if class(s) != larger {
                         return Some(format!(
-                            "every move changes colour and one colour has one square more ({big} against {small}), so a tour must start and end on it; {} is on the other",
-                            name(*s)
+                            "{moves} and there is one more of the {} ({big} against {small}), so a tour must start and end on them; {} is {}",
+                            k.plural(larger),
+                            name(s),
+                            k.on(1 - larger)
                         ));
                     }
                 }
             } else if let (Some(s), Some(e)) = (goal.start, goal.end)
-                && side(s) == side(e)
+                && class(s) == class(e)
             {
                 return Some(format!(
-                    "every move changes colour and both colours have {a} squares, so a tour starts and ends on different colours; {} and {} share one",
+                    "{moves} and there are as many {p0} as {p1} ({a0} each), so a tour starts on one and ends on the other; {} and {} are both {}",
                     name(s),
-                    name(e)
+                    name(e),
+                    k.on(class(s))
                 ));
             }
         }
     }
     None
+}
+
+/// The parts of a graph that falls apart, for people: `32 squares from a1,
+/// 32 from b1` or `8 squares from a1; b2 alone, with no moves`.
+pub fn parts_list(board: &Board, a: &Analysis) -> String {
+    let shown = 4;
+    let mut items: Vec<String> = a
+        .parts
+        .iter()
+        .take(shown)
+        .enumerate()
+        .map(|(i, p)| {
+            let first = board.name(p.first);
+            match p.size {
+                // A part of one square has no move in or out.
+                1 => format!("{first} alone, with no moves"),
+                size if i == 0 => format!("{size} squares from {first}"),
+                size => format!("{size} from {first}"),
+            }
+        })
+        .collect();
+    if a.components > shown {
+        items.push(format!("and {} more", a.components - shown));
+    }
+    items.join(", ")
 }
 
 #[cfg(test)]
@@ -345,7 +373,7 @@ mod tests {
     fn analyse_board(w: u32, h: u32, piece: Piece, goal: Goal) -> Analysis {
         let b = Board::rectangle(w, h);
         let Ok(g) = MoveGraph::build(&b, &piece, &Never);
-        let Ok(a) = analyse(&g, &goal, &|s| b.name(s), &Never);
+        let Ok(a) = analyse(&g, &goal, &b, &Never);
         a
     }
 
@@ -416,17 +444,8 @@ mod tests {
     }
 
     #[test]
-    fn schwenk_applies_only_to_the_knight_on_full_plain_rectangles() {
+    fn schwenk_rules_out_what_the_graph_alone_cannot() {
         let knight = Piece::leaper(1, 2, 1);
-        let shuffled = Piece::new(knight.moves().iter().rev().copied());
-        assert!(schwenk(&Board::rectangle(8, 8), &shuffled).is_some());
-        assert!(schwenk(&Board::rectangle(8, 8), &Piece::leaper(1, 3, 1)).is_none());
-        let more = knight.clone().union(&Piece::leaper(0, 1, 1));
-        assert!(schwenk(&Board::rectangle(8, 8), &more).is_none());
-        let torus = Board::new(8, 8, crate::model::Topology::Torus, |_| true);
-        assert!(schwenk(&torus, &knight).is_none());
-        let holed = Board::new(8, 8, crate::model::Topology::Plain, |c| c.x + c.y > 0);
-        assert!(schwenk(&holed, &knight).is_none());
         // 4x100 has no closed tour; only the theorem can say so quickly.
         let b = Board::rectangle(4, 100);
         let Ok(g) = MoveGraph::build(&b, &knight, &Never);
@@ -434,11 +453,70 @@ mod tests {
             closed: true,
             ..Goal::default()
         };
-        let Ok(a) = super::analyse_board(&g, &closed, &b, &knight, &|s| b.name(s), &Never);
-        let Ok(plain) = analyse(&g, &closed, &|s| b.name(s), &Never);
+        let Ok(a) = super::analyse_board(&g, &closed, &b, &knight, &Never);
+        let Ok(plain) = analyse(&g, &closed, &b, &Never);
         assert!(plain.impossible.is_none());
         assert!(a.impossible.unwrap_or_default().contains("Schwenk"));
-        assert_eq!(a.notes.len(), 1);
+        assert_eq!(a.notes.len(), 2, "Schwenk's and Knuth's: {:?}", a.notes);
+    }
+
+    /// The open-tour theorem against search on every board up to 6x6 and
+    /// a few beyond: where it promises an open tour Warnsdorff's rule or
+    /// the backtracker finds one; where it rules one out, exhaustive
+    /// search from every square finds none.
+    #[test]
+    fn the_open_tour_theorem_agrees_with_search() {
+        use crate::solve::{Outcome, Solver, Task};
+        let knight = Piece::leaper(1, 2, 1);
+        let open = Goal::default();
+        let mut boards: Vec<(u32, u32)> =
+            (1..=6).flat_map(|m| (m..=6).map(move |n| (m, n))).collect();
+        boards.extend([(3, 7), (3, 8), (4, 7), (2, 9), (1, 7)]);
+        for (w, h) in boards {
+            let b = Board::rectangle(w, h);
+            let c = conrad(&b, &knight).unwrap_or_else(|| panic!("{w}x{h} is covered"));
+            let Ok(g) = MoveGraph::build(&b, &knight, &Never);
+            let task = Task::new(&g, &b, &knight, open);
+            let r = crate::solve::backtrack::BacktrackOptions::default().solve_quietly(&task);
+            match r.outcome {
+                Outcome::Found(t) => {
+                    assert!(c.open_tour_exists(), "{w}x{h}");
+                    assert_eq!(crate::verify::verify(&b, &knight, &open, &t), Ok(()));
+                }
+                Outcome::Impossible(_) => assert!(!c.open_tour_exists(), "{w}x{h}"),
+                other => panic!("{w}x{h}: {other:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn parts_and_classes_are_named() {
+        // The camel: colour-bound, two parts of 32.
+        let a = analyse_board(8, 8, Piece::leaper(1, 3, 1), Goal::default());
+        let why = a.impossible.unwrap_or_default();
+        assert!(why.starts_with("every move keeps the colour of its square (the piece is colour-bound), so the move graph falls into 2 separate parts (32 squares from a1, 32 from b1)"), "{why}");
+        // 3x3 knight: b2 is named.
+        let a = analyse_board(3, 3, Piece::leaper(1, 2, 1), Goal::default());
+        let why = a.impossible.unwrap_or_default();
+        assert!(
+            why.contains("(8 squares from a1, b2 alone, with no moves)"),
+            "{why}"
+        );
+        assert_eq!(a.no_moves, [4]);
+        // 5x5 knight closed: the board's colours, dark first.
+        let closed = Goal {
+            closed: true,
+            ..Goal::default()
+        };
+        let a = analyse_board(5, 5, Piece::leaper(1, 2, 1), closed);
+        assert_eq!(a.classes, Some(Classes::BoardColours));
+        assert_eq!(a.bipartite, Some((13, 12)));
+        assert_eq!(
+            a.impossible.as_deref(),
+            Some(
+                "every move changes the colour of its square, so a closed tour needs as many dark squares as light squares, but there are 13 and 12"
+            )
+        );
     }
 
     #[test]

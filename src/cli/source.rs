@@ -1,0 +1,92 @@
+//! Where a command's puzzle comes from: a file, standard input (`-`), or
+//! flags alone, and the flags that change it (`--board`, `--piece`,
+//! `--start`, `--end`, `--open`, `--closed`). Shared by `run`, `check`
+//! and `count`.
+
+use std::path::PathBuf;
+
+use engine::error::Error;
+use engine::puzzle::Puzzle;
+
+/// The puzzle and the flags that change it.
+#[derive(clap::Args)]
+pub struct PuzzleArgs {
+    /// The puzzle file (RON), or `-` for standard input; without one, the
+    /// puzzle is --board (default 8x8) and --piece (default knight).
+    puzzle: Option<PathBuf>,
+    /// The board, as in a puzzle file (`8x8`, `10x10 torus`, …), instead
+    /// of the file's.
+    #[arg(long, value_name = "BOARD")]
+    board: Option<String>,
+    /// The piece, as in a puzzle file (`zebra`, `leaper 2 3`, `ffN`, …),
+    /// instead of the file's.
+    #[arg(long, value_name = "PIECE")]
+    piece: Option<String>,
+    /// Ask for a closed tour.
+    #[arg(long, conflicts_with = "open")]
+    closed: bool,
+    /// Ask for an open tour.
+    #[arg(long)]
+    open: bool,
+    /// Start square, like `b1`, `(1,0)` or `any`.
+    #[arg(long, value_name = "SQ")]
+    start: Option<String>,
+    /// End square of an open tour, like `h8`, `(7,7)` or `any`.
+    #[arg(long, value_name = "SQ")]
+    end: Option<String>,
+}
+
+impl PuzzleArgs {
+    /// The puzzle file's path, if the puzzle comes from a file (not `-`).
+    pub fn file(&self) -> Option<&std::path::Path> {
+        self.puzzle.as_deref().filter(|p| p.as_os_str() != "-")
+    }
+
+    /// The flag and value of `--piece`, else of `--board`, if either
+    /// changes the puzzle.
+    pub fn changed_board_or_piece(&self) -> Option<(&'static str, &str)> {
+        match (&self.board, &self.piece) {
+            (_, Some(p)) => Some(("--piece", p)),
+            (Some(b), None) => Some(("--board", b)),
+            (None, None) => None,
+        }
+    }
+
+    /// Reads the puzzle and applies the flags: board and piece first, then
+    /// the tour kind, then the start and end squares on the board.
+    pub fn load(&self) -> Result<Puzzle, Error> {
+        let mut p = match &self.puzzle {
+            Some(path) => {
+                let mut p = Puzzle::load(path)?;
+                if let Some(b) = &self.board {
+                    p.set_board(b)?;
+                }
+                if let Some(q) = &self.piece {
+                    p.set_piece(q)?;
+                }
+                p
+            }
+            None if self.board.is_none() && self.piece.is_none() => {
+                return Err(Error::about(
+                    "engine",
+                    "no puzzle: give a puzzle file, `-` for standard input, or --board and --piece",
+                ));
+            }
+            None => Puzzle::from_flags(self.board.as_deref(), self.piece.as_deref())?,
+        };
+        if self.closed {
+            p.set_closed()?;
+        }
+        if self.open {
+            p.set_open();
+        }
+        if let Some(s) = &self.start {
+            p.set_start(s)?;
+        }
+        if let Some(e) = &self.end {
+            p.set_end(e)?;
+        }
+        p.rewrite_text();
+        Ok(p)
+    }
+}
