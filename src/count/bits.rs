@@ -69,6 +69,12 @@ impl Counts {
     fn one(&self) -> u64 {
         self.0[0] & self.at_most_one()
     }
+
+    /// Squares whose counter is 2.
+    #[inline]
+    fn two(&self) -> u64 {
+        !self.0[0] & self.0[1] & !(self.0[2] | self.0[3] | self.0[4] | self.0[5])
+    }
 }
 
 /// A node on the stack: head, unvisited squares, counters, the moves still
@@ -124,7 +130,20 @@ fn eval<const DIRECTED: bool, const PATHS: bool>(
 ) -> Eval {
     let rules = t.rules;
     let succ = t.succ_mask[h as usize] & rest;
-    match rest.count_ones() {
+    let r = rest.count_ones();
+    // When every move changes class, the walk ends on the class the
+    // number of moves left gives.
+    let ends = match t.classes {
+        Some(c) if rules.ends => {
+            let class = c[((c[1] >> h) as usize & 1) ^ (r as usize & 1)];
+            Ends {
+                all: ends.all & class,
+                double: ends.double & class,
+            }
+        }
+        _ => ends,
+    };
+    match r {
         0 => return Eval::Count(ends.weight(1 << h)),
         1 if PATHS => return Eval::Moves(succ & ends.all),
         1 => return Eval::Count(ends.weight(succ)),
@@ -143,7 +162,7 @@ fn eval<const DIRECTED: bool, const PATHS: bool>(
     if rules.ends && (last.count_ones() > 1 || last & !ends.all != 0 || ends_left == 0) {
         return Eval::Count(0);
     }
-    if rules.parts && rest.count_ones() >= PARTS_MIN {
+    if rules.parts && r >= PARTS_MIN {
         let whole = DIRECTED || prev == ROOT;
         let ok = if whole {
             t.reaches_all(h, rest)
@@ -170,7 +189,72 @@ fn eval<const DIRECTED: bool, const PATHS: bool>(
             moves &= !ends_left;
         }
     }
+    if !DIRECTED && rules.pairs {
+        match pairs(t, ends, h, rest, inh, last) {
+            Pairs::Dead => return Eval::Count(0),
+            Pairs::Next(m) => moves &= m,
+            Pairs::Free => {}
+        }
+    }
     Eval::Moves(moves)
+}
+
+/// What the pairs rule says of a node.
+enum Pairs {
+    /// No tour goes on from here.
+    Dead,
+    /// The next square is one of these.
+    Next(u64),
+    /// Nothing.
+    Free,
+}
+
+/// The pairs rule, when every move can be made back. A square `w` of `R`
+/// with exactly two ways in (`inh = 2`: two squares of `R ∪ {h}` joined to
+/// it) is either the last square or, as `uᵢ` with `i < r`, joined on the
+/// walk to both of them. So:
+/// - of the squares with two ways in joined to the head, all but one are
+///   last unless the one left is `u₁` (the head has one move left): three
+///   or more make the node dead; two mean one is next and the other last
+///   (dead if a square of `L` must be last, or neither is an end; the one
+///   that is not an end is next); one,
+///   `w`, is next when it cannot be last (a square of `L` is, or `w` is not
+///   an end);
+/// - a square `u` of `R` is on the walk beside at most two squares (one if
+///   it is last): four or more of them joined to it leave two to be last,
+///   which is dead; three leave one, dead when a square of `L` must be last;
+///   two joined to the square of `L` (which is last) leave one, dead.
+#[inline]
+fn pairs(t: &Tables, ends: Ends, h: u32, rest: u64, inh: &Counts, last: u64) -> Pairs {
+    let two = rest & inh.two();
+    if two == 0 {
+        return Pairs::Free;
+    }
+    // How many squares of `two` each square of R is joined to: 1, 2, 3, 4+.
+    let (mut once, mut twice, mut thrice, mut four) = (0u64, 0u64, 0u64, 0u64);
+    let mut m = two;
+    while m != 0 {
+        let s = t.succ_mask[m.trailing_zeros() as usize] & rest;
+        m &= m - 1;
+        four |= thrice & s;
+        thrice |= twice & s;
+        twice |= once & s;
+        once |= s;
+    }
+    if four != 0 || (last != 0 && (thrice != 0 || twice & last != 0)) {
+        return Pairs::Dead;
+    }
+    let near = t.succ_mask[h as usize] & two;
+    match near.count_ones() {
+        0 => Pairs::Free,
+        1 if last != 0 || near & !ends.all != 0 => Pairs::Next(near),
+        1 => Pairs::Free,
+        2 if last != 0 || near & ends.all == 0 => Pairs::Dead,
+        // The one that is not an end, if one is not, must be next.
+        2 if near & !ends.all != 0 => Pairs::Next(near & !ends.all),
+        2 => Pairs::Next(near),
+        _ => Pairs::Dead,
+    }
 }
 
 /// The parts rule at a child, when every move can be made back. The parent

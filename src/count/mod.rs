@@ -75,6 +75,10 @@ pub struct Pruning {
     pub ends: bool,
     /// Every unvisited square must be reachable from the current one.
     pub parts: bool,
+    /// Squares with two ways in (moves can all be made back, boards of at
+    /// most 64 squares): one that is not the last uses both, so the
+    /// current square and every other square take few of them.
+    pub pairs: bool,
     /// Reuse the counts of small endings (boards of at most 64 squares).
     pub memo: bool,
     /// Count one prefix per symmetry orbit.
@@ -90,6 +94,7 @@ impl Pruning {
         entry: true,
         ends: true,
         parts: true,
+        pairs: true,
         memo: true,
         symmetry: true,
         reversal: true,
@@ -99,6 +104,7 @@ impl Pruning {
         entry: false,
         ends: false,
         parts: false,
+        pairs: false,
         memo: false,
         symmetry: false,
         reversal: false,

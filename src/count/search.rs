@@ -108,6 +108,11 @@ pub(crate) struct Tables<'g> {
     pub end_masks: Vec<u64>,
     pub double_masks: Vec<u64>,
     pub all_mask: u64,
+    /// When every move changes class (the move graph is two-coloured),
+    /// the squares of each class (boards of at most 64 squares): a walk of
+    /// `r` more moves from `h` ends on `h`'s class when `r` is even, on the
+    /// other when it is odd.
+    pub classes: Option<[u64; 2]>,
     pub spread: Vec<[u64; 256]>,
     pub rules: Pruning,
     /// Cache endings of `memo_min..=MEMO_MAX` squares.
@@ -155,7 +160,12 @@ impl<'g> Tables<'g> {
                 .fold(0u64, |m, (s, &x)| if x { m | 1 << (s & 63) } else { m })
         };
         let (mut end_masks, mut double_masks) = (Vec::new(), Vec::new());
+        let mut classes = None;
         if small {
+            if let (_, Some(colour)) = crate::model::graph::walks::parts_and_colours(g, halt)? {
+                let ones = (0..n).fold(0u64, |m, s| m | u64::from(colour[s]) << s);
+                classes = Some([!ones & all_of(n), ones]);
+            }
             succ_mask = (0..n as u32).map(|s| mask_of(g.targets(s))).collect();
             pred_mask = (0..n)
                 .map(|s| mask_of(&rtg[roff[s] as usize..roff[s + 1] as usize]))
@@ -194,6 +204,7 @@ impl<'g> Tables<'g> {
             end_masks,
             double_masks,
             all_mask,
+            classes,
             spread,
             rules,
             memo_min,
@@ -248,6 +259,11 @@ impl<'g> Tables<'g> {
     pub fn small(&self) -> bool {
         self.n <= 64
     }
+}
+
+/// The mask of the first `n` squares (`n ≤ 64`).
+fn all_of(n: usize) -> u64 {
+    if n >= 64 { u64::MAX } else { (1u64 << n) - 1 }
 }
 
 /// What a node turned out to be.
