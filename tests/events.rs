@@ -179,6 +179,7 @@ fn warnsdorff_keeps_the_contract_through_repairs_and_rotations() {
         let opts = WarnsdorffOptions {
             tie_break,
             restarts: None,
+            repair: None,
         };
         for n in [8u32, 13, 20, 31, 50] {
             for goal in [open_from(0), closed()] {
@@ -212,6 +213,7 @@ fn a_closed_31x31_textbook_search_is_recorded_exactly() {
     let opts = WarnsdorffOptions {
         tie_break: TieBreak::First,
         restarts: None,
+        repair: None,
     };
     let (r, wit) = watched(&opts, &Board::rectangle(31, 31), closed(), 0, 100_001);
     assert!(r.stats.rotations > 0 && wit.rewrites > 0, "{:?}", r.stats);

@@ -66,9 +66,15 @@ pub fn auto_pick(p: &Puzzle) -> AutoPick {
         V1_SMALL_OPEN
     };
     if squares <= small {
-        AutoPick::Small { squares }
+        AutoPick::Small {
+            squares,
+            first_nodes: None,
+        }
     } else {
-        AutoPick::Large { squares }
+        AutoPick::Large {
+            squares,
+            fallback_nodes: None,
+        }
     }
 }
 
@@ -143,9 +149,15 @@ fn read_note(note: &str) -> Option<AutoPick> {
     let (solver, rest) = rest.split_once(": ")?;
     let squares = rest.split_whitespace().next()?.parse().ok()?;
     if solver.starts_with("backtrack") {
-        Some(AutoPick::Small { squares })
+        Some(AutoPick::Small {
+            squares,
+            first_nodes: None,
+        })
     } else if solver.starts_with("warnsdorff") {
-        Some(AutoPick::Large { squares })
+        Some(AutoPick::Large {
+            squares,
+            fallback_nodes: None,
+        })
     } else {
         None
     }
@@ -269,7 +281,10 @@ mod tests {
                     SolverSpec::Backtrack(BacktrackOptions::default()),
                 ],
                 proofs: false,
-                auto: Some(AutoPick::Large { squares: 100 }),
+                auto: Some(AutoPick::Large {
+                    squares: 100,
+                    fallback_nodes: None,
+                }),
             }
         );
         assert_eq!(
@@ -287,7 +302,10 @@ mod tests {
         let none = read_label(
             "none (stopped while building the move graph)",
             &SolverSpec::Auto,
-            Some(AutoPick::Small { squares: 9 }),
+            Some(AutoPick::Small {
+                squares: 9,
+                first_nodes: None,
+            }),
         );
         assert_eq!(none.kind, "none");
         assert_eq!(none.id, SolverId::default());
@@ -298,6 +316,7 @@ mod tests {
         let requested = SolverSpec::Warnsdorff(WarnsdorffOptions {
             tie_break: TieBreak::Lookahead,
             restarts: Some(5),
+            repair: None,
         });
         let l = read_label(
             "warnsdorff (tie-break: random; 12 repairs, 40 rotations)",
@@ -311,6 +330,7 @@ mod tests {
             SolverId::of(SolverSpec::Warnsdorff(WarnsdorffOptions {
                 tie_break: TieBreak::Random,
                 restarts: Some(5),
+                repair: None,
             }))
         );
         assert_eq!(gave_up_limit(&l.id, 0, 0), Limit::Restarts);

@@ -11,7 +11,7 @@ use crate::count::{Counted, Shard};
 use crate::halt::Stop;
 use crate::model::{Board, Cell, Goal, Piece, file_name};
 use crate::solve::starts::StartRule;
-use crate::solve::{Outcome, Report};
+use crate::solve::{Outcome, Report, SolverSpec};
 
 /// Boards wider or taller than this print a summary instead of the grid
 /// unless the grid is asked for.
@@ -228,6 +228,47 @@ pub fn starts_line(report: &Report, board: &Board) -> Option<String> {
     Some(format!("starts: {}", parts.join(", ")))
 }
 
+/// Where the textbook rule (`Warnsdorff(repair: false)`) got stuck, when
+/// it gave up: the path printed is a walk of the rule, and its last square
+/// is where the rule had nowhere to go (or, with every square visited,
+/// where the walk ended out of place).
+pub fn stuck_line(report: &Report, board: &Board, closed: bool) -> Option<String> {
+    let Outcome::GaveUp { best, .. } = &report.outcome else {
+        return None;
+    };
+    if !matches!(report.solver.ran.last(), Some(SolverSpec::Warnsdorff(o)) if o.repair == Some(false))
+    {
+        return None;
+    }
+    let &last = best.last()?;
+    let n = board.len();
+    let at = board.name(last);
+    if best.len() < n {
+        let mut seen = vec![false; n];
+        for &s in best {
+            seen[s as usize] = true;
+        }
+        let left: Vec<u32> = (0..n as u32).filter(|&s| !seen[s as usize]).collect();
+        let mut names: Vec<String> = left.iter().take(8).map(|&s| board.name(s)).collect();
+        if left.len() > 8 {
+            names.push(format!("and {} more", left.len() - 8));
+        }
+        Some(format!(
+            "Stuck on {at} after {} of {n} squares: the rule has no square to go on to (unvisited: {}).",
+            best.len(),
+            names.join(" ")
+        ))
+    } else if closed {
+        Some(format!(
+            "The walk visits every square but ends on {at}, not one move from its start."
+        ))
+    } else {
+        Some(format!(
+            "The walk visits every square but ends on {at}, not on the end square."
+        ))
+    }
+}
+
 /// The headline: what happened.
 pub fn status_line(report: &Report, board: &Board, closed: bool) -> String {
     let kind = if closed { "closed" } else { "open" };
@@ -309,6 +350,9 @@ pub fn write_report_text(
         });
         failed?;
         out.push('\n');
+        if let Some(line) = stuck_line(report, board, closed) {
+            let _ = writeln!(out, "{line}");
+        }
     }
     let _ = writeln!(out, "\n{}", stats_line(report));
     if let Some(line) = starts_line(report, board) {

@@ -66,12 +66,18 @@ pub fn auto_choice(puzzle: &Puzzle, graph: &MoveGraph) -> (SolverSpec, AutoPick)
                 order: Order::Warnsdorff,
                 node_limit: None,
             }),
-            AutoPick::Small { squares },
+            AutoPick::Small {
+                squares,
+                first_nodes: Some(AUTO_FIRST_NODES),
+            },
         )
     } else {
         (
             SolverSpec::Warnsdorff(WarnsdorffOptions::default()),
-            AutoPick::Large { squares },
+            AutoPick::Large {
+                squares,
+                fallback_nodes: Some(AUTO_FALLBACK_NODES),
+            },
         )
     }
 }
