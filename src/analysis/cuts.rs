@@ -233,7 +233,7 @@ mod tests {
             let (mut stack, mut balance) = (vec![s], 0i32);
             while let Some(u) = stack.pop() {
                 let cell = board.cell(u);
-                balance += if (cell.x + cell.y) % 2 == 0 { 1 } else { -1 };
+                balance += if (cell.x + cell.y).is_multiple_of(2) { 1 } else { -1 };
                 for &t in g.targets(u) {
                     if !seen[t as usize] {
                         seen[t as usize] = true;
