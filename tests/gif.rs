@@ -284,6 +284,7 @@ fn report(outcome: Outcome) -> Report {
         outcome,
         stats: Stats::default(),
         solver: engine::solve::SolverId::default(),
+        starts: None,
     }
 }
 

@@ -53,6 +53,9 @@ pub enum Change {
     /// A Pósa rotation: the part after a square next to the end was
     /// reversed, giving the path a new end.
     Rotation,
+    /// A search from every start square went back to another start's
+    /// search where it had paused: the path is that search's path.
+    Resume,
 }
 
 impl Change {
@@ -62,6 +65,7 @@ impl Change {
             Change::Reversal => "reversal",
             Change::Splice => "splice",
             Change::Rotation => "rotation",
+            Change::Resume => "resumed search",
         }
     }
 }

@@ -744,6 +744,7 @@ pub fn solve_with<O: Observer>(
             },
             stats,
             solver,
+            starts: None,
         };
     }
     let start = goal.start.unwrap_or_else(|| {
@@ -852,6 +853,7 @@ pub fn solve_with<O: Observer>(
         outcome,
         stats,
         solver,
+        starts: None,
     }
 }
 

@@ -563,6 +563,10 @@ fn describe(
                 Change::Reversal => {
                     format!("{at} stuck: the path turned round (violet), now ending on {end}")
                 }
+                Change::Resume => format!(
+                    "{at} back to the search from {}, where it paused",
+                    path.first().map(|&t| name(t)).unwrap_or_default()
+                ),
             }
         }
         Event::Generation {
