@@ -86,7 +86,8 @@ fn ends_within_a_second(dir: &Path, args: &[&str], ends: Ends, what: &str) {
         if took <= Duration::from_secs(1) {
             return;
         }
-        assert!(tries < 2, "{what}: took {took:?}, twice");
+        // A loaded machine can slow one run; a hang or a blow-up slows all.
+        assert!(tries < 3, "{what}: took {took:?}, three times");
     }
 }
 
