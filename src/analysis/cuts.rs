@@ -27,8 +27,8 @@ use crate::model::{Board, MoveGraph};
 pub const MAX_ORBITS: usize = 16;
 
 /// The squares of each class whose neighbours are tried as cuts: this many
-/// with the fewest moves (`2^15` sets a class).
-const NEAR_CANDIDATES: usize = 15;
+/// with the fewest moves (`2^12` sets a class).
+const NEAR_CANDIDATES: usize = 12;
 
 /// A set of squares that cuts every tour into too many paths.
 #[derive(Clone, Debug, PartialEq, Eq)]
