@@ -13,6 +13,7 @@ mod events;
 mod faults;
 mod fuzz_corpus;
 mod genetic_solver;
+mod genres;
 mod gif;
 mod gif_cli;
 mod hostile;

@@ -153,12 +153,19 @@ pub fn solve<O: Observer>(
         }
     };
     if let Outcome::Found(tour) = &report.outcome {
-        verify(&puzzle.board, &puzzle.piece, &puzzle.goal, tour).map_err(|problem| {
-            InvalidTour {
+        verify(&puzzle.board, &puzzle.piece, &puzzle.goal, tour)
+            .and_then(|()| {
+                crate::verify::verify_constraints(
+                    &puzzle.board,
+                    puzzle.goal.closed,
+                    &puzzle.constraints,
+                    tour,
+                )
+            })
+            .map_err(|problem| InvalidTour {
                 solver: report.solver.to_string(),
                 problem,
-            }
-        })?;
+            })?;
     }
     Ok(report)
 }
