@@ -14,6 +14,10 @@ pub const GENETIC: u64 = 4 << 30;
 /// The most memory a run's GIFs may take, the search's snapshots included.
 pub const GIF: u64 = 4 << 30;
 
+/// The most memory the states of a frontier count may take (the tables of
+/// one step and the states they are built from).
+pub const FRONTIER: u64 = 16 << 30;
+
 /// The most bytes a search recorder's snapshots may hold, besides the one
 /// just taken: past it, it thins early, and stops sampling if thinning does
 /// not help.

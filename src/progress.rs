@@ -52,6 +52,8 @@ pub struct Progress {
     /// 0: no best value.
     best_of: AtomicU64,
     best: AtomicU64,
+    /// 0: nothing held.
+    held: AtomicU64,
 }
 
 /// What a [`Progress`] said at one moment.
@@ -65,6 +67,8 @@ pub struct Reading {
     pub total: Option<u64>,
     /// The best value so far and what it is out of (e.g. fitness 60 of 64).
     pub best: Option<(u64, u64)>,
+    /// Items the work holds now (a frontier count's states), when it says.
+    pub held: Option<u64>,
 }
 
 impl Progress {
@@ -79,6 +83,7 @@ impl Progress {
         self.done.store(0, Ordering::Relaxed);
         self.total.store(total.unwrap_or(0), Ordering::Relaxed);
         self.best_of.store(0, Ordering::Relaxed);
+        self.held.store(0, Ordering::Relaxed);
     }
 
     /// `done` units are done.
@@ -100,6 +105,12 @@ impl Progress {
         self.best_of.store(of.max(1), Ordering::Relaxed);
     }
 
+    /// The work holds `items` now (a frontier count's states).
+    #[inline]
+    pub fn held(&self, items: u64) {
+        self.held.store(items, Ordering::Relaxed);
+    }
+
     /// What the channel says now.
     pub fn read(&self) -> Reading {
         let unit = Unit::ALL
@@ -113,6 +124,10 @@ impl Progress {
             done: self.done.load(Ordering::Relaxed),
             total: (total > 0).then_some(total),
             best: (of > 0).then(|| (self.best.load(Ordering::Relaxed), of)),
+            held: match self.held.load(Ordering::Relaxed) {
+                0 => None,
+                h => Some(h),
+            },
         }
     }
 }
@@ -130,7 +145,8 @@ mod tests {
                 unit: Unit::Nodes,
                 done: 0,
                 total: None,
-                best: None
+                best: None,
+                held: None
             }
         );
         p.start(Unit::Tasks, Some(40));
@@ -148,6 +164,8 @@ mod tests {
             (r.unit, r.done, r.best),
             (Unit::Generations, 7, Some((60, 64)))
         );
+        p.held(12);
+        assert_eq!(p.read().held, Some(12));
         assert_eq!(Unit::Nodes.name(1), "node");
         assert_eq!(Unit::Squares.name(3), "squares");
     }

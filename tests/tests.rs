@@ -8,6 +8,7 @@ mod bad_corpus;
 mod cli;
 mod count;
 mod count_cli;
+mod count_frontier;
 mod count_rules;
 mod events;
 mod faults;

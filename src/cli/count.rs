@@ -4,7 +4,9 @@
 use std::time::Instant;
 
 use engine::analysis;
-use engine::count::{self, Symmetries};
+use engine::budget;
+use engine::count::method::{self, Method};
+use engine::count::{self, Symmetries, frontier};
 use engine::error::Error;
 use engine::halt::{Halt, Stop};
 use engine::progress::Progress;
@@ -31,9 +33,22 @@ pub struct CountArgs {
     /// Stop after this many seconds (exit 3; the count so far is a lower bound).
     #[arg(long, value_name = "SECS", value_parser = super::seconds)]
     time_limit: Option<f64>,
+    /// Counting method: depth-first search or the frontier method (default:
+    /// the one estimated to be faster).
+    #[arg(long, value_enum, value_name = "METHOD")]
+    method: Option<MethodFlag>,
     /// No progress bar.
     #[arg(long, short)]
     quiet: bool,
+}
+
+/// `--method`.
+#[derive(Clone, Copy, clap::ValueEnum)]
+pub enum MethodFlag {
+    /// Depth-first search.
+    Dfs,
+    /// Dynamic programming over the frontier.
+    Frontier,
 }
 
 /// Parses `--shard K/N` (1 ≤ K ≤ N).
@@ -112,6 +127,45 @@ pub fn exec(args: CountArgs) -> Result<u8, Error> {
     if let Err(stop) = limits.check() {
         return stopped_before(stop);
     }
+    let forced = args.method.map(|m| match m {
+        MethodFlag::Dfs => Method::Dfs,
+        MethodFlag::Frontier => Method::Frontier,
+    });
+    if forced == Some(Method::Frontier) && shard.is_some() {
+        return Err(bad_flag(
+            "--method",
+            "frontier",
+            "a frontier count cannot be split into shards (--shard counts depth-first)",
+        ));
+    }
+    let choice = method::choose(
+        &puzzle.board,
+        &graph,
+        &goal,
+        forced,
+        shard.is_some(),
+        budget::FRONTIER,
+    )
+    .map_err(|unfit| bad_flag("--method", "frontier", unfit.to_string()))?;
+    if let Some(plan) = &choice.plan {
+        let opts = frontier::FrontierOptions {
+            threads: args.threads.map(usize::from),
+            ..frontier::FrontierOptions::default()
+        };
+        let progress = Progress::new();
+        let counted = progress::shown("counting", &progress, args.quiet, || {
+            frontier::count(&graph, &goal, plan, &opts, &limits, &progress)
+        })
+        .map_err(|unfit| bad_flag("--method", "frontier", unfit.to_string()))?;
+        match args.format {
+            Format::Text => {
+                out.push_str(&text::count_frontier_report(&what, &counted, &choice.why));
+            }
+            Format::Json => out = json(text::CountEnd::Frontier(&counted)),
+        }
+        super::out::print(&out)?;
+        return Ok(counted.stopped.map_or(DONE, stopped_code));
+    }
     let sym = Symmetries::of_board(&puzzle.board, &graph);
     let opts = count::CountOptions {
         threads: args.threads.map(usize::from),
@@ -123,7 +177,12 @@ pub fn exec(args: CountArgs) -> Result<u8, Error> {
         count::count(&graph, &goal, &sym, &opts, &limits, &progress)
     });
     match args.format {
-        Format::Text => out.push_str(&text::count_report(&what, &counted, shard)),
+        Format::Text => {
+            out.push_str(&text::count_report(&what, &counted, shard));
+            if args.method.is_none() && shard.is_none() {
+                out.push_str(&format!("method: depth-first ({})\n", choice.why));
+            }
+        }
         Format::Json => out = json(text::CountEnd::Counted(&counted)),
     }
     super::out::print(&out)?;

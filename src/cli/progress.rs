@@ -58,7 +58,11 @@ fn display(doing: &str, progress: &Progress, done: &AtomicBool) {
         match counting {
             Some((since, at)) => {
                 bar.set_position(r.done);
-                bar.set_message(left(&r, since, at));
+                let mut msg = left(&r, since, at);
+                if let Some(held) = r.held {
+                    msg.push_str(&format!(" · {} states", thousands(held)));
+                }
+                bar.set_message(msg);
             }
             None => bar.set_message(format!("{doing}… {}", running(&r, started))),
         }

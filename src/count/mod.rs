@@ -37,6 +37,8 @@
 //! squares the one cycle is its own reverse: `D` cycles).
 
 mod bits;
+pub mod frontier;
+pub mod method;
 mod search;
 mod symmetry;
 

@@ -7,6 +7,7 @@ use rayon::prelude::*;
 
 use crate::analysis::{Analysis, Classes};
 use crate::archive::{RunRow, StatsRow};
+use crate::count::frontier::FrontierCounted;
 use crate::count::{Counted, Shard};
 use crate::halt::Stop;
 use crate::model::{Board, Cell, Goal, Piece, file_name};
@@ -563,6 +564,8 @@ pub enum CountEnd<'c> {
     Counted(&'c Counted),
     /// Stopped before counting began (building the graph or the proofs).
     StoppedBefore(Stop),
+    /// A frontier count ran (to the end, or stopped with no count).
+    Frontier(&'c FrontierCounted),
 }
 
 /// The JSON object of `engine count` (keys in the README). Counts are
@@ -592,6 +595,36 @@ pub fn count_json(
             Some(c),
         ),
         CountEnd::StoppedBefore(stop) => ("stopped", 0, None, None, Some(stop.to_string()), None),
+        CountEnd::Frontier(c) => (
+            if c.complete() { "complete" } else { "stopped" },
+            c.tours,
+            c.cycles_x2,
+            None,
+            c.stopped.map(|s| s.to_string()),
+            None,
+        ),
+    };
+    let method = match end {
+        CountEnd::Counted(_) => Some("dfs"),
+        CountEnd::Frontier(_) => Some("frontier"),
+        _ => None,
+    };
+    let frontier = match end {
+        CountEnd::Frontier(c) => Some(serde_json::json!({
+            "sweep": match c.sweep {
+                crate::count::frontier::Sweep::Files => "files",
+                crate::count::frontier::Sweep::Ranks => "ranks",
+            },
+            "width": c.width,
+            "squares": c.squares_total,
+            "squares_done": c.squares_done,
+            "peak_states": c.peak_states,
+            "peak_bytes": c.peak_bytes,
+            "count_bits": c.count_bits,
+            "threads": c.threads,
+            "time_ms": c.elapsed.as_secs_f64() * 1e3,
+        })),
+        _ => None,
     };
     let exact = status != "stopped";
     // Halving is for the whole count only: a shard's half may be odd.
@@ -610,6 +643,8 @@ pub fn count_json(
         "proof": proof,
         "stopped": stopped,
         "shard": shard.map(|s| serde_json::json!({ "k": s.k(), "n": s.n() })),
+        "method": method,
+        "frontier": frontier,
         "stats": counted.map(|c| serde_json::json!({
             "symmetries": c.symmetries,
             "tasks": c.tasks,
@@ -719,6 +754,45 @@ pub fn count_report(what: &str, counted: &Counted, shard: Option<Shard>) -> Stri
             counted.tasks
         );
     }
+    out
+}
+
+/// The text of `engine count` after a frontier count (`what` from
+/// [`count_subject`], `why` the reason it was chosen): the count, or what
+/// stopped it (a frontier count has no partial lower bound), and a line on
+/// the sweep, its states and time.
+pub fn count_frontier_report(what: &str, c: &FrontierCounted, why: &str) -> String {
+    let mut out = String::new();
+    match c.stopped {
+        None => {
+            let _ = writeln!(out, "{} {what}", c.tours);
+            if let Some(cycles) = c.cycles() {
+                let _ = writeln!(
+                    out,
+                    "{cycles} distinct cycles (each counted once, whatever its start and direction)"
+                );
+            }
+        }
+        Some(stop) => {
+            let _ = writeln!(
+                out,
+                "no count: {stop} after {} of {} squares (a frontier count has no partial lower bound)",
+                c.squares_done, c.squares_total
+            );
+        }
+    }
+    let _ = writeln!(
+        out,
+        "count: frontier, {} · at most {} squares in the frontier · at most {} states ({}) · {} {} · {}",
+        c.sweep.describe(),
+        c.width,
+        thousands(c.peak_states),
+        crate::budget::bytes(c.peak_bytes),
+        c.threads,
+        if c.threads == 1 { "thread" } else { "threads" },
+        duration(c.elapsed)
+    );
+    let _ = writeln!(out, "method: frontier ({why})");
     out
 }
 

@@ -1,0 +1,612 @@
+//! Exact tour counts by dynamic programming over the frontier of a board
+//! swept square by square (the transfer-matrix method; Knuth, *The Art of
+//! Computer Programming*, pre-fascicle 8A, algorithms E and E+).
+//!
+//! A depth-first count costs in proportion to the tours it finds; this one
+//! costs in proportion to the number of *frontier states*: the squares are
+//! taken one at a time (`plan`), and after each step every partial choice
+//! of moves that can still grow into a tour is summarised by its state —
+//! for each frontier square its number of moves so far and, for a square
+//! with one, which other frontier square its path piece ends at (or that
+//! the piece's other end has retired as an end of the tour). Choices with
+//! the same state have the same futures, so they are merged with their
+//! counts added (`table`); the rules of a step are in `step`.
+//!
+//! It counts undirected structures — cycles, or paths with their ends —
+//! of a graph whose every move can be made back, and turns them into the
+//! directed counts `engine count` reports: a cycle is `2` directed closed
+//! tours from each of its squares, a path with both ends free is two
+//! directed open tours, and a path from a fixed start (or to a fixed end)
+//! one.
+//!
+//! Counts are kept in `u64` while they fit and redone in `u128` if one
+//! outgrows it. Each step's states are split into partitions by hash; the
+//! threads expand disjoint runs of the current states and merge into the
+//! partitions in batches.
+
+pub mod key;
+pub mod plan;
+mod step;
+mod table;
+
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use rayon::prelude::*;
+
+use crate::halt::{Halt, Limits, Stop};
+use crate::model::{Board, Goal, MoveGraph};
+use crate::progress::{Progress, Unit};
+use key::{Count, Key};
+pub use plan::{Plan, Sweep};
+use step::{Kind, StepRules};
+use table::{Layer, Overflow, PARTITIONS, Table, partition};
+
+/// States one thread expands between two looks at the limits.
+const CHUNK: usize = 1 << 12;
+
+/// Entries a thread gathers per partition before merging them.
+const BATCH: usize = table::BATCH_MAX;
+
+/// Options of [`count`].
+#[derive(Clone, Copy, Debug)]
+pub struct FrontierOptions {
+    /// Worker threads (default: one per core).
+    pub threads: Option<usize>,
+    /// The most bytes the states may take at once.
+    pub budget: u64,
+    /// Steps from at most this many states run on one thread, with one
+    /// table (default [`SERIAL_BELOW`]; 0 shares every step out).
+    pub serial_below: u64,
+}
+
+impl Default for FrontierOptions {
+    fn default() -> FrontierOptions {
+        FrontierOptions {
+            threads: None,
+            budget: crate::budget::FRONTIER,
+            serial_below: SERIAL_BELOW,
+        }
+    }
+}
+
+/// The widest frontier a refusal names exactly; wider ones are "more than"
+/// this (measuring them would cost a pass over a huge board).
+const WIDTH_NAMED: usize = 4 * plan::MAX_WIDTH;
+
+/// Why the frontier counter cannot count a puzzle.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Unfit {
+    /// Fewer than three squares: no frontier to speak of (and a closed tour
+    /// of two squares runs one move both ways, which is not a cycle).
+    Small,
+    /// Some move cannot be made back.
+    OneWay,
+    /// Every sweep's frontier is wider than [`plan::MAX_WIDTH`] squares.
+    TooWide {
+        /// The narrowest sweep's widest frontier.
+        width: usize,
+    },
+    /// The states would need more memory than the budget.
+    TooBig {
+        /// Bytes the largest step was estimated to need.
+        need: u64,
+        /// The budget.
+        budget: u64,
+        /// The square (step, from 1) where the states crossed it; 0 for
+        /// the estimate made before the start.
+        at: usize,
+    },
+    /// A count outgrew 128 bits.
+    Overflow,
+}
+
+impl std::fmt::Display for Unfit {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Unfit::Small => f.write_str("the frontier method needs at least three squares"),
+            Unfit::OneWay => {
+                f.write_str("the frontier method needs a piece whose every move can be made back")
+            }
+            Unfit::TooWide { width } if *width > WIDTH_NAMED => write!(
+                f,
+                "the frontier method keeps at most {} squares in its frontier, and every sweep of this board needs more than {WIDTH_NAMED}",
+                plan::MAX_WIDTH
+            ),
+            Unfit::TooWide { width } => write!(
+                f,
+                "the frontier method keeps at most {} squares in its frontier, and every sweep of this board needs {width}",
+                plan::MAX_WIDTH
+            ),
+            Unfit::TooBig { need, budget, at } => write!(
+                f,
+                "the frontier count would need about {} for its states {}, over its budget of {}",
+                crate::budget::bytes_over(*need, *budget),
+                if *at == 0 {
+                    "(estimated before the start)".to_string()
+                } else {
+                    format!("by square {at}")
+                },
+                crate::budget::bytes(*budget)
+            ),
+            Unfit::Overflow => f.write_str("a count of the frontier method outgrew 128 bits"),
+        }
+    }
+}
+
+/// The result of [`count`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FrontierCounted {
+    /// Directed tours (summed over every start when the start is `any`).
+    /// Zero when stopped: a frontier count has no partial lower bound.
+    pub tours: u128,
+    /// Closed goals: twice the number of distinct cycles.
+    pub cycles_x2: Option<u128>,
+    /// Why the count stopped early, if it did.
+    pub stopped: Option<Stop>,
+    /// How the board was swept.
+    pub sweep: Sweep,
+    /// The widest frontier (with the square being taken).
+    pub width: usize,
+    /// Squares taken (all of them when complete).
+    pub squares_done: usize,
+    /// Squares of the board.
+    pub squares_total: usize,
+    /// The most states held after one step.
+    pub peak_states: u64,
+    /// States after each step taken.
+    pub states: Vec<u64>,
+    /// The most bytes the states took at once.
+    pub peak_bytes: u64,
+    /// Bits of each count (64, or 128 when 64 overflowed).
+    pub count_bits: u32,
+    /// Worker threads used.
+    pub threads: usize,
+    /// Wall time.
+    pub elapsed: Duration,
+}
+
+impl FrontierCounted {
+    /// Distinct cycles of a closed goal.
+    pub fn cycles(&self) -> Option<u128> {
+        self.cycles_x2.map(|c| c / 2)
+    }
+
+    /// True when the count ran to the end.
+    pub fn complete(&self) -> bool {
+        self.stopped.is_none()
+    }
+}
+
+/// Whether the frontier counter can count on `g` (two-way moves, at least
+/// three squares, a narrow enough sweep); the plan if so.
+pub fn fit(board: &Board, g: &MoveGraph) -> Result<Plan, Unfit> {
+    if g.len() < 3 {
+        return Err(Unfit::Small);
+    }
+    if !g.is_symmetric() {
+        return Err(Unfit::OneWay);
+    }
+    Plan::best(board, g).ok_or_else(|| {
+        let width = [Sweep::Files, Sweep::Ranks]
+            .into_iter()
+            .map(|s| {
+                let order = plan::sweep_order(board, s);
+                match plan::widths_within(g, &order, WIDTH_NAMED) {
+                    Ok(profile) => profile.into_iter().max().unwrap_or(0),
+                    Err(reached) => reached,
+                }
+            })
+            .min()
+            .unwrap_or(0);
+        Unfit::TooWide { width }
+    })
+}
+
+/// The bytes one state takes in a table (key and count, at the tables'
+/// load), for a plan of this width and counts of this many bits.
+pub fn bytes_per_state(width: usize, count_bits: u32) -> u64 {
+    let key = if width <= <u64 as Key>::SLOTS { 8 } else { 16 };
+    // Up to 4 slots per 3 entries in a table, plus the packed list the
+    // step reads from.
+    let entry = key + u64::from(count_bits / 8);
+    entry * 4 / 3 + entry
+}
+
+/// States a frontier of `slots` squares holds, estimated: about 3.4 per
+/// square for open tours and 2.5 for closed ones (measured on knight boards
+/// 5 to 7 squares wide at their widest step), never more than
+/// [`state_bound`].
+pub fn states_estimate(slots: usize, closed: bool) -> f64 {
+    let growth: f64 = if closed { 2.5 } else { 3.4 };
+    growth.powi(slots as i32).min(state_bound(slots, closed))
+}
+
+/// The estimated states after each step of `plan`.
+pub fn estimate_profile(plan: &Plan, closed: bool) -> Vec<f64> {
+    plan.profile()
+        .iter()
+        .map(|&w| states_estimate(w, closed))
+        .collect()
+}
+
+/// The estimated memory of a frontier count: the largest step's states,
+/// in a table and in the list the next step reads.
+pub fn estimate_bytes(plan: &Plan, closed: bool) -> u64 {
+    let peak = estimate_profile(plan, closed)
+        .into_iter()
+        .fold(0.0, f64::max);
+    (peak * bytes_per_state(plan.width, 64) as f64).min(u64::MAX as f64) as u64
+}
+
+/// A bound on the states of a frontier of `slots` squares: each square is
+/// empty, done, free (at most two, open tours only) or one end of a pair.
+pub fn state_bound(slots: usize, closed: bool) -> f64 {
+    // Pairings of 2j of the slots: C(slots, 2j) · (2j − 1)!!, the others
+    // empty or done (2 ways) — or free (3 ways, at most two of them).
+    let mut total = 0.0;
+    let mut j = 0;
+    while 2 * j <= slots {
+        let rest = slots - 2 * j;
+        let pairs = binomial(slots, 2 * j) * double_factorial(2 * j);
+        let others = if closed {
+            2f64.powi(rest as i32)
+        } else {
+            // At most two free slots among the rest.
+            (0..=rest.min(2))
+                .map(|f| binomial(rest, f) * 2f64.powi((rest - f) as i32))
+                .sum()
+        };
+        total += pairs * others;
+        j += 1;
+    }
+    total
+}
+
+fn binomial(n: usize, k: usize) -> f64 {
+    (0..k).fold(1.0, |acc, i| acc * (n - i) as f64 / (i + 1) as f64)
+}
+
+fn double_factorial(m: usize) -> f64 {
+    // (m − 1)!! for even m: the pairings of m things.
+    (1..m)
+        .step_by(2)
+        .map(|x| x as f64)
+        .product::<f64>()
+        .max(1.0)
+}
+
+/// Counts the tours of `goal` on `g` (the move graph of `board`) with
+/// `plan`; see the module docs. Boards of fewer than three squares have no
+/// frontier worth the name: the caller counts them by search.
+///
+/// ```
+/// use engine::model::{Board, Goal, MoveGraph, Piece};
+/// use engine::halt::{Limits, Never};
+/// use engine::progress::Progress;
+/// use engine::count::frontier::{self, FrontierOptions};
+/// let board = Board::rectangle(5, 5);
+/// let Ok(g) = MoveGraph::build(&board, &Piece::leaper(1, 2, 1), &Never);
+/// let plan = frontier::fit(&board, &g).unwrap();
+/// let c = frontier::count(&g, &Goal::default(), &plan, &FrontierOptions::default(),
+///                         &Limits::none(), &Progress::new()).unwrap();
+/// assert_eq!(c.tours, 1728);
+/// ```
+pub fn count(
+    g: &MoveGraph,
+    goal: &Goal,
+    plan: &Plan,
+    opts: &FrontierOptions,
+    limits: &Limits,
+    progress: &Progress,
+) -> Result<FrontierCounted, Unfit> {
+    let started = Instant::now();
+    let n = g.len();
+    let threads = opts
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |t| t.get()))
+        .max(1);
+    let kinds = kinds(n, goal);
+    let rules = rules(plan, &kinds, goal.closed);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .ok();
+    let run = |bits: u32| -> Result<Sweeping, Unfit> {
+        let go = || {
+            let wide = plan.width > <u64 as Key>::SLOTS;
+            match (wide, bits) {
+                (false, 64) => sweep::<u64, u64>(&rules, opts, limits, progress),
+                (false, _) => sweep::<u64, u128>(&rules, opts, limits, progress),
+                (true, 64) => sweep::<u128, u64>(&rules, opts, limits, progress),
+                (true, _) => sweep::<u128, u128>(&rules, opts, limits, progress),
+            }
+        };
+        match &pool {
+            Some(p) => p.install(go),
+            None => go(),
+        }
+    };
+    let mut bits = 64;
+    let mut s = run(bits)?;
+    if s.overflow {
+        bits = 128;
+        s = run(bits)?;
+    }
+    let mut c = FrontierCounted {
+        tours: 0,
+        cycles_x2: goal.closed.then_some(0),
+        stopped: s.stopped,
+        sweep: plan.sweep,
+        width: plan.width,
+        squares_done: s.states.len(),
+        squares_total: n,
+        peak_states: s.states.iter().copied().max().unwrap_or(0),
+        states: s.states,
+        peak_bytes: s.peak_bytes,
+        count_bits: bits,
+        threads,
+        elapsed: Duration::ZERO,
+    };
+    if c.stopped.is_none() {
+        if s.overflow {
+            // Even 128 bits overflowed: the count is not known.
+            return Err(Unfit::Overflow);
+        }
+        let found = s.found;
+        let n = n as u128;
+        if goal.closed {
+            // Each cycle: two directed tours from each square.
+            c.cycles_x2 = Some(2 * found);
+            c.tours = if goal.start.is_some() {
+                2 * found
+            } else {
+                2 * found * n
+            };
+        } else {
+            c.tours = match (goal.start, goal.end) {
+                (None, None) => 2 * found,
+                _ => found,
+            };
+        }
+    }
+    c.elapsed = started.elapsed();
+    Ok(c)
+}
+
+/// What the tour may make of each square.
+fn kinds(n: usize, goal: &Goal) -> Vec<Kind> {
+    if goal.closed {
+        return vec![Kind::Inner; n];
+    }
+    let both = goal.start.is_some() && goal.end.is_some();
+    let mut k = vec![if both { Kind::Inner } else { Kind::Any }; n];
+    for e in [goal.start, goal.end].into_iter().flatten() {
+        if let Some(x) = k.get_mut(e as usize) {
+            *x = Kind::End;
+        }
+    }
+    k
+}
+
+/// Each step's rules.
+fn rules<'p>(plan: &'p Plan, kinds: &[Kind], closed: bool) -> Vec<StepRules<'p>> {
+    let n = plan.steps.len();
+    let mut frontier: Vec<u32> = Vec::new();
+    let mut ends_later = kinds.iter().filter(|&&k| k == Kind::End).count() as u32;
+    plan.steps
+        .iter()
+        .enumerate()
+        .map(|(i, st)| {
+            let mut extended = frontier.clone();
+            extended.push(st.vertex);
+            if kinds[st.vertex as usize] == Kind::End {
+                ends_later -= 1;
+            }
+            frontier = st.keep.iter().map(|&s| extended[s as usize]).collect();
+            StepRules::new(
+                st,
+                extended.iter().map(|&u| kinds[u as usize]).collect(),
+                ends_later,
+                i + 1 == n,
+                closed,
+            )
+        })
+        .collect()
+}
+
+/// What one sweep found.
+struct Sweeping {
+    found: u128,
+    overflow: bool,
+    stopped: Option<Stop>,
+    states: Vec<u64>,
+    peak_bytes: u64,
+}
+
+/// Sweeps the board with keys `K` and counts `C`.
+fn sweep<K: Key, C: Count>(
+    rules: &[StepRules],
+    opts: &FrontierOptions,
+    limits: &Limits,
+    progress: &Progress,
+) -> Result<Sweeping, Unfit> {
+    let mut out = Sweeping {
+        found: 0,
+        overflow: false,
+        stopped: None,
+        states: Vec::with_capacity(rules.len()),
+        peak_bytes: 0,
+    };
+    progress.start(Unit::Squares, Some(rules.len() as u64));
+    let mut layer: Vec<Vec<(K, C)>> = vec![vec![(K::ZERO, C::ONE)]];
+    let per_state = size_of::<(K, C)>() as u64;
+    for (i, r) in rules.iter().enumerate() {
+        if let Err(stop) = limits.check() {
+            out.stopped = Some(stop);
+            break;
+        }
+        let held: u64 = layer.iter().map(|p| p.len() as u64).sum();
+        let held_bytes = held * per_state;
+        if held <= opts.serial_below {
+            // Few states: one table on this thread costs less than sharing.
+            match expand_small(&layer, r) {
+                Ok((next, f)) => {
+                    out.found = f.wide();
+                    layer = vec![next];
+                }
+                Err(Overflow) => {
+                    out.overflow = true;
+                    return Ok(out);
+                }
+            }
+            let states = layer[0].len() as u64;
+            out.peak_bytes = out.peak_bytes.max(held_bytes + states * per_state * 2);
+            out.states.push(states);
+            progress.set(i as u64 + 1);
+            progress.held(states);
+            continue;
+        }
+        let next = Layer::<K, C>::with_room(held as usize);
+        let found = Mutex::new(C::default());
+        let overflow = AtomicBool::new(false);
+        let stop = Mutex::new(None);
+        let halted = AtomicBool::new(false);
+        let over = AtomicBool::new(false);
+        layer
+            .par_iter()
+            .flat_map_iter(|p| p.chunks(CHUNK))
+            .for_each_init(Batches::new, |batches, chunk| {
+                if halted.load(Ordering::Relaxed) {
+                    return;
+                }
+                if let Err(s) = limits.check() {
+                    if let Ok(mut w) = stop.lock() {
+                        w.get_or_insert(s);
+                    }
+                    halted.store(true, Ordering::Relaxed);
+                    return;
+                }
+                if held_bytes + next.bytes() > opts.budget {
+                    over.store(true, Ordering::Relaxed);
+                    halted.store(true, Ordering::Relaxed);
+                    return;
+                }
+                if expand_chunk(chunk, r, &next, &found, batches).is_err() {
+                    overflow.store(true, Ordering::Relaxed);
+                    halted.store(true, Ordering::Relaxed);
+                }
+            });
+        if over.load(Ordering::Relaxed) {
+            return Err(Unfit::TooBig {
+                need: held_bytes + next.bytes(),
+                budget: opts.budget,
+                at: i + 1,
+            });
+        }
+        if overflow.load(Ordering::Relaxed) {
+            out.overflow = true;
+            return Ok(out);
+        }
+        if let Some(s) = stop.lock().ok().and_then(|s| *s) {
+            out.stopped = Some(s);
+            break;
+        }
+        let bytes = next.bytes() + held_bytes;
+        out.peak_bytes = out.peak_bytes.max(bytes);
+        drop(layer);
+        let f = found.into_inner().unwrap_or_default();
+        out.found = f.wide();
+        let mut parts = next.into_parts();
+        layer = parts.par_iter_mut().map(Table::drain).collect();
+        let states: u64 = layer.iter().map(|p| p.len() as u64).sum();
+        out.states.push(states);
+        progress.set(i as u64 + 1);
+        progress.held(states);
+    }
+    Ok(out)
+}
+
+/// Steps from at most this many states run on one thread: sharing them
+/// out costs more than it saves.
+pub const SERIAL_BELOW: u64 = 1 << 13;
+
+/// Expands every state of `layer` on this thread: the next states, and the
+/// whole tours completed.
+fn expand_small<K: Key, C: Count>(
+    layer: &[Vec<(K, C)>],
+    r: &StepRules,
+) -> Result<(Vec<(K, C)>, C), Overflow> {
+    let mut t = Table::<K, C>::new();
+    let mut whole = C::default();
+    let mut err = Ok(());
+    for &(key, c) in layer.iter().flatten() {
+        step::expand(key, r, &mut |next_key: Option<K>| {
+            let r = match next_key {
+                None => whole.add(c).map(|w| whole = w).ok_or(Overflow),
+                Some(k) => t.add(k, k.hash64(), c),
+            };
+            if r.is_err() {
+                err = r;
+            }
+        });
+        err?;
+    }
+    Ok((t.drain(), whole))
+}
+
+/// A thread's entries not yet merged, by partition: kept from chunk to
+/// chunk so their room is allocated once.
+struct Batches<K, C>(Vec<Vec<(K, u64, C)>>);
+
+impl<K: Key, C: Count> Batches<K, C> {
+    fn new() -> Batches<K, C> {
+        Batches((0..PARTITIONS).map(|_| Vec::with_capacity(BATCH)).collect())
+    }
+}
+
+/// Expands the states of `chunk` into `next`, adding whole tours to `found`.
+fn expand_chunk<K: Key, C: Count>(
+    chunk: &[(K, C)],
+    r: &StepRules,
+    next: &Layer<K, C>,
+    found: &Mutex<C>,
+    batches: &mut Batches<K, C>,
+) -> Result<(), Overflow> {
+    let batches = &mut batches.0;
+    let mut whole = C::default();
+    let mut err = Ok(());
+    for &(key, c) in chunk {
+        step::expand(key, r, &mut |next_key: Option<K>| match next_key {
+            None => match whole.add(c) {
+                Some(w) => whole = w,
+                None => err = Err(Overflow),
+            },
+            Some(k) => {
+                let h = k.hash64();
+                let p = partition(h);
+                let b = &mut batches[p];
+                b.push((k, h, c));
+                if b.len() >= BATCH {
+                    if next.add_batch(p, b).is_err() {
+                        err = Err(Overflow);
+                    }
+                    b.clear();
+                }
+            }
+        });
+        err?;
+    }
+    for (p, b) in batches.iter_mut().enumerate() {
+        if !b.is_empty() {
+            next.add_batch(p, b)?;
+            b.clear();
+        }
+    }
+    if whole != C::default() {
+        let mut f = found.lock().map_err(|_| Overflow)?;
+        *f = f.add(whole).ok_or(Overflow)?;
+    }
+    Ok(())
+}

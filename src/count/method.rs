@@ -1,0 +1,158 @@
+//! Which counter counts a puzzle: the depth-first search or the frontier
+//! method, by an estimate of what each would cost.
+//!
+//! The rule (both estimates are in microseconds on one core):
+//! - **frontier**: the estimated states at the widest step
+//!   ([`frontier::estimate_profile`]) times a quarter of the squares (the
+//!   states grow towards the widest step over the sweep), at 0.3 µs a
+//!   state;
+//! - **depth-first**: `e^(a·(n − b))` nodes at 0.08 µs a node, for `n`
+//!   squares of average degree `d`, with `a = 0.74 · ln(d − 1) / ln 3.57`
+//!   and `b = 13.5` for open tours, `a = 0.5 · ln(d − 1) / ln 3.57` and
+//!   `b = 10.4` for closed ones — fitted to the knight's counts from 5x5 to
+//!   7x7 (BENCHMARKS.md).
+//!
+//! The frontier is chosen when its estimate is the smaller and its states
+//! are estimated to fit the memory budget. A count split into shards, a
+//! piece with one-way moves, a board of fewer than three squares and a
+//! sweep wider than the frontier can hold are counted depth-first.
+
+use crate::model::{Board, Goal, MoveGraph};
+
+use super::frontier::{self, Plan, Unfit};
+
+/// A counting method.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Method {
+    /// Depth-first search over the tours (`count::count`).
+    Dfs,
+    /// Dynamic programming over the frontier (`count::frontier`).
+    Frontier,
+}
+
+impl Method {
+    /// Its name on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Method::Dfs => "dfs",
+            Method::Frontier => "frontier",
+        }
+    }
+}
+
+/// The method chosen, and why.
+#[derive(Clone, Debug)]
+pub struct Choice {
+    /// The method.
+    pub method: Method,
+    /// The frontier plan, when the method is the frontier.
+    pub plan: Option<Plan>,
+    /// Why, in words for the report.
+    pub why: String,
+}
+
+/// The estimated time of a frontier count with `plan`, in microseconds.
+pub fn frontier_micros(plan: &Plan, closed: bool) -> f64 {
+    let peak = frontier::estimate_profile(plan, closed)
+        .into_iter()
+        .fold(0.0, f64::max);
+    peak * plan.steps.len() as f64 / 4.0 * 0.3
+}
+
+/// The estimated time of a depth-first count on `g`, in microseconds.
+pub fn dfs_micros(g: &MoveGraph, closed: bool) -> f64 {
+    let n = g.len() as f64;
+    let d = if g.is_empty() {
+        0.0
+    } else {
+        g.edge_count() as f64 / n
+    };
+    let per = (d - 1.0).max(1.0).ln() / 3.57f64.ln();
+    let (a, b) = if closed { (0.5, 10.4) } else { (0.74, 13.5) };
+    (a * per * (n - b)).exp() * 0.08
+}
+
+/// Chooses the method for counting `goal` on `g`: `forced` when given
+/// (an error if the frontier cannot count it), else the cheaper by the
+/// estimates. A count split into shards is always a depth-first one.
+pub fn choose(
+    board: &Board,
+    g: &MoveGraph,
+    goal: &Goal,
+    forced: Option<Method>,
+    sharded: bool,
+    budget: u64,
+) -> Result<Choice, Unfit> {
+    let dfs = |why: String| Choice {
+        method: Method::Dfs,
+        plan: None,
+        why,
+    };
+    if forced == Some(Method::Dfs) {
+        return Ok(dfs("as asked".into()));
+    }
+    if sharded {
+        return Ok(dfs("shards split a depth-first search".into()));
+    }
+    let plan = match frontier::fit(board, g) {
+        Ok(p) => p,
+        Err(e) if forced.is_some() => return Err(e),
+        Err(e) => return Ok(dfs(e.to_string())),
+    };
+    let bytes = frontier::estimate_bytes(&plan, goal.closed);
+    let over = bytes > budget;
+    if over && forced.is_some() {
+        return Err(Unfit::TooBig {
+            need: bytes,
+            budget,
+            at: 0,
+        });
+    }
+    let f = frontier_micros(&plan, goal.closed);
+    let d = dfs_micros(g, goal.closed);
+    let words = format!(
+        "frontier of {} squares {}, estimated {} against {} depth-first",
+        plan.width,
+        plan.sweep.describe(),
+        time(f),
+        time(d)
+    );
+    if forced == Some(Method::Frontier) {
+        return Ok(Choice {
+            method: Method::Frontier,
+            plan: Some(plan),
+            why: format!("as asked; {words}"),
+        });
+    }
+    if over {
+        return Ok(dfs(format!(
+            "the frontier's states would need about {}",
+            crate::budget::bytes(bytes)
+        )));
+    }
+    if f < d {
+        Ok(Choice {
+            method: Method::Frontier,
+            plan: Some(plan),
+            why: words,
+        })
+    } else {
+        Ok(dfs(words))
+    }
+}
+
+/// An estimated time for people, rounded: `0.3 s`, `2 h`, `4e9 years`.
+fn time(micros: f64) -> String {
+    let s = micros / 1e6;
+    if s < 0.01 {
+        "under 0.01 s".to_string()
+    } else if s < 60.0 {
+        format!("{s:.2} s")
+    } else if s < 3600.0 * 48.0 {
+        format!("{:.0} min", s / 60.0)
+    } else if s < 3.2e8 {
+        format!("{:.0} days", s / 86400.0)
+    } else {
+        format!("{:.0e} years", s / 3.15e7)
+    }
+}

@@ -1,0 +1,390 @@
+//! The frontier counter against the depth-first one and against published
+//! counts, on random small boards (where plain enumeration, which checks
+//! every tour it finds with the verifier, gives the truth), and as a user
+//! runs it.
+
+use std::time::Duration;
+
+use engine::count::frontier::{self, FrontierCounted, FrontierOptions, Unfit};
+use engine::count::{self, CountOptions, Symmetries};
+use engine::model::{Board, Cell, Piece, Topology};
+use engine::progress::Progress;
+use engine::solve::{Goal, Limits};
+use predicates::prelude::*;
+use proptest::prelude::*;
+
+use crate::count_rules::{Case, case_strategy, enumerate};
+use crate::util::{closed, engine, engine_process, interrupt_after, knight, open_from, setup};
+
+/// The frontier count of `goal` on `board`, with `opts`.
+fn frontier_count(
+    board: &Board,
+    piece: &Piece,
+    goal: Goal,
+    opts: FrontierOptions,
+) -> Result<FrontierCounted, Unfit> {
+    let g = crate::util::graph(board, piece);
+    let plan = frontier::fit(board, &g)?;
+    frontier::count(&g, &goal, &plan, &opts, &Limits::none(), &Progress::new())
+}
+
+/// The depth-first count: (directed tours, distinct cycles).
+fn dfs(board: &Board, piece: &Piece, goal: Goal) -> (u128, Option<u128>) {
+    let g = crate::util::graph(board, piece);
+    let sym = Symmetries::of_board(board, &g);
+    let c = count::count(
+        &g,
+        &goal,
+        &sym,
+        &CountOptions::default(),
+        &Limits::none(),
+        &Progress::new(),
+    );
+    assert!(c.complete());
+    (c.tours, c.cycles())
+}
+
+/// Both methods on one puzzle: they must agree; returns their answer.
+fn both(board: &Board, piece: &Piece, goal: Goal) -> (u128, Option<u128>) {
+    let d = dfs(board, piece, goal);
+    for serial_below in [0, frontier::SERIAL_BELOW] {
+        let opts = FrontierOptions {
+            serial_below,
+            ..FrontierOptions::default()
+        };
+        let f = frontier_count(board, piece, goal, opts).expect("the frontier fits");
+        assert!(f.complete());
+        assert_eq!(
+            (f.tours, f.cycles()),
+            d,
+            "frontier against depth-first: {} {goal:?} (serial below {serial_below})",
+            board.describe()
+        );
+    }
+    d
+}
+
+fn open() -> Goal {
+    Goal::default()
+}
+
+fn wazir() -> Piece {
+    Piece::leaper(0, 1, 1)
+}
+
+fn king() -> Piece {
+    wazir().union(&Piece::leaper(1, 1, 1))
+}
+
+fn square(n: u32) -> Board {
+    Board::rectangle(n, n)
+}
+
+/// Every published count of the depth-first tests (`tests/count.rs`),
+/// counted by both methods.
+#[test]
+fn published_counts_by_both_methods() {
+    // OEIS A165134: 1728 on 5x5; 304 from a corner (Coserea's table).
+    assert_eq!(both(&square(5), &knight(), open()).0, 1728);
+    assert_eq!(both(&square(5), &knight(), open_from(0)).0, 304);
+    assert_eq!(both(&square(5), &knight(), open_from(12)).0, 64);
+    for n in 3..=4 {
+        assert_eq!(both(&square(n), &knight(), open()).0, 0, "{n}x{n}");
+    }
+    // OEIS A118067: 3 x n knight paths.
+    for (n, expected) in [(4, 16), (5, 0), (6, 0), (7, 104), (8, 792), (9, 1120)] {
+        assert_eq!(both(&Board::rectangle(n, 3), &knight(), open()).0, expected);
+        assert_eq!(both(&Board::rectangle(3, n), &knight(), open()).0, expected);
+    }
+    // OEIS A001230: 9862 closed knight's tours of 6x6.
+    let from_a1 = Goal {
+        start: Some(0),
+        ..closed()
+    };
+    assert_eq!(both(&square(6), &knight(), from_a1), (19724, Some(9862)));
+    assert_eq!(
+        both(&square(6), &knight(), closed()),
+        (36 * 19724, Some(9862))
+    );
+    assert_eq!(both(&square(4), &knight(), closed()).1, Some(0));
+    // OEIS A120443: grid paths; A003763: grid cycles.
+    for (n, undirected) in [(3, 20), (4, 276), (5, 4324)] {
+        assert_eq!(both(&square(n), &wazir(), open()).0, 2 * undirected);
+    }
+    for (n, cycles) in [(4, 6), (6, 1072)] {
+        assert_eq!(both(&square(n), &wazir(), closed()).1, Some(cycles));
+    }
+    assert_eq!(both(&square(5), &wazir(), closed()).1, Some(0));
+    // OEIS A140519: king cycles; A339761: 3 x n king paths.
+    for (n, cycles) in [(3, 16), (4, 2830)] {
+        assert_eq!(both(&square(n), &king(), closed()).1, Some(cycles));
+    }
+    for (n, undirected) in [(2, 48), (3, 392), (4, 4678)] {
+        assert_eq!(
+            both(&Board::rectangle(n, 3), &king(), open()).0,
+            2 * undirected
+        );
+    }
+}
+
+/// Boards of more than 64 squares: a 1 x 100 line and 2 x n ladders, and
+/// the two knight counts of the peer's table that the depth-first search
+/// takes longest over.
+#[test]
+fn long_boards_by_both_methods() {
+    let line = Board::rectangle(100, 1);
+    assert_eq!(both(&line, &wazir(), open()).0, 2);
+    assert_eq!(both(&line, &wazir(), open_from(0)).0, 1);
+    assert_eq!(both(&line, &wazir(), open_from(1)).0, 0);
+    assert_eq!(both(&line, &wazir(), closed()).0, 0);
+    for n in [33u128, 40] {
+        let ladder = Board::rectangle(n as u32, 2);
+        assert_eq!(both(&ladder, &wazir(), open()).0, 2 * (n * n - n + 2));
+        assert_eq!(both(&ladder, &wazir(), closed()), (4 * n, Some(1)));
+    }
+    // OEIS A392000 (the peer's table): 44202 closed tours of 5x8.
+    let g = Board::rectangle(8, 5);
+    let f = frontier_count(&g, &knight(), closed(), FrontierOptions::default()).unwrap();
+    assert_eq!(f.cycles(), Some(44202));
+}
+
+/// Fixed ends, removed squares, a cylinder and a torus, unions.
+#[test]
+fn ends_holes_and_topologies_by_both_methods() {
+    let holed = Board::new(5, 4, Topology::Plain, |c: Cell| {
+        !matches!((c.x, c.y), (1, 1) | (3, 2))
+    });
+    let ends = [
+        open(),
+        open_from(0),
+        Goal {
+            end: Some(5),
+            ..open()
+        },
+        Goal {
+            start: Some(0),
+            end: Some(17),
+            closed: false,
+        },
+        closed(),
+    ];
+    for goal in ends {
+        both(&holed, &king(), goal);
+        both(&holed, &wazir().union(&knight()), goal);
+    }
+    let cylinder = Board::new(4, 4, Topology::Cylinder, |_| true);
+    let torus = Board::new(4, 3, Topology::Torus, |_| true);
+    for b in [&cylinder, &torus] {
+        for goal in [open(), open_from(2), closed()] {
+            both(b, &knight(), goal);
+            both(b, &wazir(), goal);
+        }
+    }
+    // A rider with a range of two (a frontier of a few files).
+    both(&Board::rectangle(6, 3), &Piece::leaper(0, 1, 2), open());
+    both(&Board::rectangle(6, 3), &Piece::leaper(0, 1, 2), closed());
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: 256,
+        max_global_rejects: 8192,
+        ..ProptestConfig::default()
+    })]
+
+    /// On random small boards, pieces, topologies and goals with two-way
+    /// moves, the frontier count is the number of tours plain enumeration
+    /// finds (and verifies), and the depth-first count.
+    #[test]
+    fn agrees_with_enumeration(case in case_strategy(), serial in any::<bool>()) {
+        agrees(&case, serial)?;
+    }
+}
+
+fn agrees(case: &Case, serial: bool) -> Result<(), TestCaseError> {
+    let g = crate::util::graph(&case.board, &case.piece);
+    if !g.is_symmetric() || g.len() < 3 {
+        return Err(TestCaseError::reject("not for the frontier"));
+    }
+    let Some(truth) = enumerate(&case.board, &case.piece, &case.goal, 400_000) else {
+        return Err(TestCaseError::reject("too many tours to enumerate"));
+    };
+    let opts = FrontierOptions {
+        serial_below: if serial { frontier::SERIAL_BELOW } else { 0 },
+        threads: Some(if serial { 1 } else { 2 }),
+        ..FrontierOptions::default()
+    };
+    let plan = frontier::fit(&case.board, &g).map_err(|e| TestCaseError::fail(e.to_string()))?;
+    let f = frontier::count(
+        &g,
+        &case.goal,
+        &plan,
+        &opts,
+        &Limits::none(),
+        &Progress::new(),
+    )
+    .map_err(|e| TestCaseError::fail(e.to_string()))?;
+    prop_assert_eq!(f.tours, truth.tours);
+    prop_assert_eq!(f.cycles(), truth.cycles);
+    let d = dfs(&case.board, &case.piece, case.goal);
+    prop_assert_eq!((f.tours, f.cycles()), d);
+    Ok(())
+}
+
+/// Counts that outgrow 64 bits are redone in 128: king's open tours of
+/// 10x6 number more than 2^64; the board turned a quarter (6x10, swept
+/// along its ranks instead of its files) gives the same count.
+#[test]
+fn counts_past_64_bits() {
+    let c = frontier_count(
+        &Board::rectangle(10, 6),
+        &king(),
+        open(),
+        FrontierOptions::default(),
+    )
+    .unwrap();
+    assert_eq!(c.count_bits, 128);
+    assert!(c.tours > u128::from(u64::MAX));
+    let turned = frontier_count(
+        &Board::rectangle(6, 10),
+        &king(),
+        open(),
+        FrontierOptions::default(),
+    )
+    .unwrap();
+    assert_eq!(turned.sweep, frontier::Sweep::Ranks);
+    assert_eq!(turned.tours, c.tours);
+}
+
+/// A time limit stops a frontier count with no count at all, and says so;
+/// a budget too small refuses it.
+#[test]
+fn limits_and_budget() {
+    let b = square(7);
+    let g = crate::util::graph(&b, &knight());
+    let plan = frontier::fit(&b, &g).unwrap();
+    let started = std::time::Instant::now();
+    let limits = Limits::none().with_time(Some(0.3));
+    let c = frontier::count(
+        &g,
+        &open(),
+        &plan,
+        &FrontierOptions::default(),
+        &limits,
+        &Progress::new(),
+    )
+    .unwrap();
+    assert!(!c.complete());
+    assert_eq!(c.tours, 0);
+    assert!(c.squares_done < 49);
+    assert!(started.elapsed() < Duration::from_secs(10));
+    let tiny = FrontierOptions {
+        budget: 1 << 20,
+        ..FrontierOptions::default()
+    };
+    let r = frontier::count(&g, &open(), &plan, &tiny, &Limits::none(), &Progress::new());
+    assert!(
+        matches!(r, Err(Unfit::TooBig { at, .. }) if at > 0),
+        "{r:?}"
+    );
+}
+
+/// Pieces the frontier cannot take: one-way moves, and sweeps too wide.
+#[test]
+fn what_the_frontier_refuses() {
+    let oneway = Piece::new([
+        engine::model::Move::leap(1, 2),
+        engine::model::Move::leap(-2, 1),
+    ]);
+    let b = square(5);
+    let g = crate::util::graph(&b, &oneway);
+    assert_eq!(frontier::fit(&b, &g).err(), Some(Unfit::OneWay));
+    let rook = Piece::leaper(0, 1, engine::model::UNLIMITED);
+    let b = square(12);
+    let g = crate::util::graph(&b, &rook);
+    assert!(matches!(frontier::fit(&b, &g), Err(Unfit::TooWide { .. })));
+    let b = Board::rectangle(2, 1);
+    let g = crate::util::graph(&b, &wazir());
+    assert_eq!(frontier::fit(&b, &g).err(), Some(Unfit::Small));
+}
+
+const KNIGHT_8X5: &str = r#"Puzzle(board: "8x5", piece: "knight", tour: Closed)"#;
+
+#[test]
+fn cli_method_flag() {
+    let (_dir, file) = setup(KNIGHT_8X5);
+    for method in ["frontier", "dfs"] {
+        engine()
+            .args(["count", file.to_str().unwrap(), "--method", method])
+            .assert()
+            .code(0)
+            .stdout(predicate::str::contains("44202 distinct cycles"));
+    }
+    engine()
+        .args(["count", file.to_str().unwrap(), "--method", "frontier"])
+        .assert()
+        .stdout(predicate::str::contains("count: frontier, file by file"))
+        .stdout(predicate::str::contains("method: frontier (as asked"));
+    // Without the flag, the choice and its reason are shown.
+    engine()
+        .args(["count", "puzzles/count-knight5x5.ron"])
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains("method: depth-first (frontier of"));
+    // Shards are depth-first.
+    engine()
+        .args([
+            "count",
+            file.to_str().unwrap(),
+            "--method",
+            "frontier",
+            "--shard",
+            "1/2",
+        ])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("cannot be split into shards"));
+}
+
+#[test]
+fn cli_refusals() {
+    let (_dir, file) =
+        setup(r#"Puzzle(board: "5x5", piece: "jumps (1,2), (-2,1), (1,-2), (-1,-1)")"#);
+    engine()
+        .args(["count", file.to_str().unwrap(), "--method", "frontier"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("can be made back"));
+    // A knight on 11x12: a frontier of 24 squares, estimated far over the
+    // memory budget before the start.
+    let (_dir, file) = setup(r#"Puzzle(board: "11x12", piece: "knight", tour: Closed)"#);
+    engine()
+        .args(["count", file.to_str().unwrap(), "--method", "frontier"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("estimated before the start"));
+}
+
+#[test]
+fn cli_interrupts_without_a_lower_bound() {
+    let (_dir, file) = setup(r#"Puzzle(board: "7x7", piece: "knight")"#);
+    engine()
+        .args([
+            "count",
+            file.to_str().unwrap(),
+            "--method",
+            "frontier",
+            "--time-limit",
+            "0.5",
+        ])
+        .assert()
+        .code(3)
+        .stdout(predicate::str::contains("no count: the time limit ran out"))
+        .stdout(predicate::str::contains("no partial lower bound"));
+    let out = interrupt_after(
+        engine_process().args(["count", file.to_str().unwrap(), "--method", "frontier"]),
+        Duration::from_millis(700),
+    );
+    assert_eq!(out.status.code(), Some(130));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("no count: interrupted"));
+}
