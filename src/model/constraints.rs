@@ -47,6 +47,22 @@ impl TourSymmetry {
     pub fn is_involution(self) -> bool {
         self != TourSymmetry::Rotate90
     }
+
+    /// Its order: how many times it is applied before every square is back.
+    pub fn order(self) -> usize {
+        if self.is_involution() { 2 } else { 4 }
+    }
+
+    /// Its name for people: `the half-turn`, `the mirror of the files`…
+    pub fn describe(self) -> &'static str {
+        match self {
+            TourSymmetry::Rotate180 => "the half-turn",
+            TourSymmetry::Rotate90 => "the quarter-turn",
+            TourSymmetry::MirrorFiles => "the mirror of the files",
+            TourSymmetry::MirrorRanks => "the mirror of the ranks",
+            TourSymmetry::MirrorDiagonal => "the mirror in the a1 diagonal",
+        }
+    }
 }
 
 /// Clues and symmetry; the default constrains nothing.

@@ -151,6 +151,10 @@ pub struct Puzzle {
     pub text: String,
     start_span: Option<Span>,
     end_span: Option<Span>,
+    /// Where the file gives its solver and its clues.
+    solver_span: Option<Span>,
+    clues_span: Option<Span>,
+    symmetry_span: Option<Span>,
     /// The file's named pieces, for a `--piece` that uses them.
     defs: Vec<PieceDef>,
 }
@@ -591,11 +595,85 @@ impl Puzzle {
             text: text.to_string(),
             start_span,
             end_span,
+            solver_span: loc.field_value("solver", 1).map(|(a, b)| Span::new(a, b)),
+            clues_span: loc
+                .field_value("clues", 1)
+                .map(|(a, b)| Span::new(a, b.min(a + 1))),
+            symmetry_span: loc.field_value("symmetry", 1).map(|(a, b)| Span::new(a, b)),
             defs,
         };
         p.check_end()?;
         p.check_start_end(None)?;
+        if let Some(e) = p.solver_refusal(None) {
+            return Err(e);
+        }
         Ok(p)
+    }
+
+    /// Why the puzzle's solver cannot solve it, if it cannot: a symmetry
+    /// with a solver that searches for any tour, or `Symmetric` with no
+    /// symmetry. The error is at the file's `solver`, or at `flag` (the flag
+    /// and its value) when the solver came from the command line.
+    pub fn solver_refusal(&self, flag: Option<(&str, &str)>) -> Option<Error> {
+        let (message, help) = match (self.solver, self.constraints.symmetry) {
+            (SolverSpec::Symmetric(_), None) => (
+                "the symmetric solver searches for tours that a symmetry maps onto themselves, and this puzzle gives no `symmetry`".to_string(),
+                "add `symmetry: Rotate180` (or another symmetry), or pick another solver",
+            ),
+            (
+                SolverSpec::Backtrack(_) | SolverSpec::Warnsdorff(_) | SolverSpec::Genetic(_),
+                Some(sym),
+            ) => (
+                format!(
+                    "the {} solver searches for any tour, not one that {} maps onto itself (the puzzle's `symmetry`)",
+                    self.solver.kind(),
+                    sym.describe()
+                ),
+                "use `solver: Symmetric()` or `Auto` (`--solver symmetric` or `auto`), which search for symmetric tours",
+            ),
+            _ => return None,
+        };
+        Some(match flag {
+            Some((flag, value)) => {
+                Error::flag(flag, value, Span::new(0, value.len()), message).with_help(help)
+            }
+            None => Error::at(
+                &self.file,
+                &self.text,
+                self.solver_span.unwrap_or(Span::new(0, 0)),
+                message,
+            )
+            .with_help(help),
+        })
+    }
+
+    /// Why `engine count` cannot count this puzzle: it counts tours with
+    /// no symmetry asked. The error is at the file's `symmetry`.
+    pub fn symmetry_refusal(&self) -> Option<Error> {
+        let sym = self.constraints.symmetry?;
+        Some(Error::at(
+            &self.file,
+            &self.text,
+            self.symmetry_span.unwrap_or(Span::new(0, 0)),
+            format!("`engine count` does not count symmetric tours yet: it would count every tour, not only those {} maps onto themselves", sym.describe()),
+        ).with_help("`engine run` finds a symmetric tour or proves there is none"))
+    }
+
+    /// Why `what` (a command, like `run` or `count`) cannot take this
+    /// puzzle's clues: no search honours clues yet. The error is at the
+    /// file's `clues`.
+    pub fn clues_refusal(&self, what: &str) -> Option<Error> {
+        if self.constraints.clues.is_empty() {
+            return None;
+        }
+        Some(Error::at(
+            &self.file,
+            &self.text,
+            self.clues_span.unwrap_or(Span::new(0, 0)),
+            format!(
+                "`engine {what}` does not take clues yet: they are read and checked (`engine check`), but no search honours them"
+            ),
+        ))
     }
 
     /// An open tour of more than one square cannot start and end on the
@@ -823,6 +901,7 @@ impl Puzzle {
             board: &self.board,
             piece: &self.piece,
             goal: self.goal,
+            constraints: &self.constraints,
             seed: self.seed,
         }
     }

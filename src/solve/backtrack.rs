@@ -135,17 +135,17 @@ impl Solver for BacktrackOptions {
 
 /// What a search looks at as it goes: its limits, at the cadence, and the
 /// progress channel it publishes its node count into.
-struct Searching<'s> {
-    limits: &'s Limits<'s>,
-    progress: &'s Progress,
-    cadence: Cadence,
+pub(super) struct Searching<'s> {
+    pub(super) limits: &'s Limits<'s>,
+    pub(super) progress: &'s Progress,
+    pub(super) cadence: Cadence,
 }
 
 impl Searching<'_> {
     /// After each node: publishes the count and looks at the limits when a
     /// look is due.
     #[inline(always)]
-    fn tick(&mut self, nodes: u64) -> Result<(), Stop> {
+    pub(super) fn tick(&mut self, nodes: u64) -> Result<(), Stop> {
         if self.cadence.due(nodes) {
             self.progress.set(nodes);
             return self.cadence.look(self.limits, nodes);
@@ -155,7 +155,7 @@ impl Searching<'_> {
 }
 
 /// The result of one search from one start.
-enum Search {
+pub(super) enum Search {
     Found(Vec<u32>),
     /// Every branch tried; the longest path seen.
     Exhausted(Vec<u32>),
@@ -165,14 +165,14 @@ enum Search {
 /// Keeps the longest path seen, copying it lazily: a new record is copied only
 /// when the search first steps back from it, so a deep straight descent costs
 /// no copies at all.
-struct Best {
+pub(super) struct Best {
     len: usize,
     path: Vec<u32>,
     dirty: bool,
 }
 
 impl Best {
-    fn new() -> Best {
+    pub(super) fn new() -> Best {
         Best {
             len: 0,
             path: Vec::new(),
@@ -180,7 +180,7 @@ impl Best {
         }
     }
     #[inline]
-    fn reached(&mut self, len: usize) {
+    pub(super) fn reached(&mut self, len: usize) {
         if len > self.len {
             self.len = len;
             self.dirty = true;
@@ -188,7 +188,7 @@ impl Best {
     }
     /// Called before `path` loses its last square.
     #[inline]
-    fn retreating(&mut self, path: &[u32]) {
+    pub(super) fn retreating(&mut self, path: &[u32]) {
         if self.dirty {
             self.path.clear();
             self.path.extend_from_slice(path);
@@ -196,7 +196,7 @@ impl Best {
         }
     }
     /// Attaches the longest path to a stopped or exhausted search.
-    fn finish(mut self, result: Search, path: &[u32]) -> Search {
+    pub(super) fn finish(mut self, result: Search, path: &[u32]) -> Search {
         match result {
             Search::Stopped(stop, _) => {
                 self.retreating(path);

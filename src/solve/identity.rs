@@ -22,6 +22,9 @@ pub enum AutoPick {
         /// The board's squares.
         squares: usize,
     },
+    /// The puzzle asks for a symmetric tour: the symmetric search, which
+    /// is complete.
+    Symmetric,
 }
 
 /// Who produced a report.
@@ -108,6 +111,7 @@ impl fmt::Display for SolverSpec {
                     p.elitism
                 )
             }
+            SolverSpec::Symmetric(_) => f.write_str("symmetric (half-path search)"),
         }
     }
 }
@@ -122,6 +126,9 @@ impl fmt::Display for AutoPick {
             AutoPick::Large { squares } => write!(
                 f,
                 "auto picked warnsdorff: {squares} squares is too many to search exhaustively, and the rule finds tours in linear time; if it gives up, backtracking follows"
+            ),
+            AutoPick::Symmetric => f.write_str(
+                "auto picked symmetric: the puzzle asks for a symmetric tour, and the search of its half paths finds one or proves there is none"
             ),
         }
     }

@@ -7,6 +7,7 @@ use std::time::Instant;
 
 use super::backtrack::{BacktrackOptions, Order};
 use super::event::{Event, Observer};
+use super::symmetric::SymmetricOptions;
 use super::warnsdorff::WarnsdorffOptions;
 use super::{AutoPick, Limit, Outcome, Report, Run, Solver, SolverId, SolverSpec, Stats, Task};
 use crate::analysis;
@@ -47,6 +48,12 @@ pub const AUTO_SMALL_CLOSED: usize = 30;
 /// the backtracker if it gives up.
 pub fn auto_choice(puzzle: &Puzzle, graph: &MoveGraph) -> (SolverSpec, AutoPick) {
     let squares = graph.len();
+    if puzzle.constraints.symmetry.is_some() {
+        return (
+            SolverSpec::Symmetric(SymmetricOptions::default()),
+            AutoPick::Symmetric,
+        );
+    }
     let small = if puzzle.goal.closed {
         AUTO_SMALL_CLOSED
     } else {
@@ -195,6 +202,7 @@ fn search<O: Observer>(puzzle: &Puzzle, task: &Task<'_>, mut run: Run<'_, O>) ->
         SolverSpec::Backtrack(o) => o.solve(task, run.reborrow()),
         SolverSpec::Warnsdorff(o) => o.solve(task, run.reborrow()),
         SolverSpec::Genetic(o) => o.solve(task, run.reborrow()),
+        SolverSpec::Symmetric(o) => o.solve(task, run.reborrow()),
         SolverSpec::Auto => BacktrackOptions::default().solve(task, run.reborrow()),
     };
     // Auto's fallback: Warnsdorff's rule gave up, so search exhaustively
