@@ -22,4 +22,5 @@ mod interrupt;
 mod memory_limits;
 mod props;
 mod scripting;
+mod symmetric;
 mod warnsdorff;

@@ -67,13 +67,33 @@ impl Solver for SymmetricOptions {
     /// is none. A task with no symmetry is any tour: the backtracking
     /// search solves it.
     fn solve<O: Observer>(&self, task: &Task<'_>, run: Run<'_, O>) -> Report {
-        let Some(sym) = task.constraints.symmetry else {
-            return BacktrackOptions {
-                order: Order::Warnsdorff,
-                node_limit: self.node_limit,
-            }
-            .solve(task, run);
+        let plain = BacktrackOptions {
+            order: Order::Warnsdorff,
+            node_limit: self.node_limit,
         };
+        let Some(sym) = task.constraints.symmetry else {
+            return plain.solve(task, run);
+        };
+        if fixes_every_square(task.board, sym) {
+            // It is the identity on this board (a mirror of one rank, a
+            // quarter-turn of the centre alone): every closed tour is
+            // symmetric, and no open one of two squares or more (its ends
+            // cannot change places).
+            let mut report = if task.goal.closed || task.board.len() == 1 {
+                plain.solve(task, run)
+            } else {
+                Report {
+                    outcome: Outcome::Impossible(format!(
+                        "{} moves no square of this board, so it cannot make an open tour's ends change places",
+                        sym.describe()
+                    )),
+                    stats: Stats::default(),
+                    solver: self.id(),
+                }
+            };
+            report.solver = self.id();
+            return report;
+        }
         let started = Instant::now();
         let limits = run.limits.with_nodes(self.node_limit);
         let mut obs = run.observer;
@@ -161,6 +181,14 @@ impl<O: Observer> Attempts<'_, '_, O> {
     }
 }
 
+/// Whether `sym` leaves every square of `board` where it is.
+fn fixes_every_square(board: &Board, sym: TourSymmetry) -> bool {
+    let t = sym.transform();
+    let (w, h) = (board.width(), board.height());
+    !(t.swap && w != h)
+        && (0..board.len() as u32).all(|s| t.cell(board.cell(s), w, h) == board.cell(s))
+}
+
 /// Up to three square names, then `…`.
 fn names(board: &Board, squares: &[u32]) -> String {
     let mut out: Vec<String> = squares.iter().take(3).map(|&s| board.name(s)).collect();
@@ -180,13 +208,7 @@ impl<'t> Plan<'t> {
     ) -> Result<Result<Plan<'t>, String>, Stop> {
         let (g, board, goal) = (task.graph, task.board, task.goal);
         let n = g.len();
-        let what = if goal.closed { "closed" } else { "open" };
-        let none = |why: String| {
-            format!(
-                "no {what} tour is mapped onto itself by {}: {why}",
-                sym.describe()
-            )
-        };
+        let none = |why: String| format!("{} maps none onto itself: {why}", sym.describe());
         g.prepare_lists(limits)?;
         let t = sym.transform();
         let (w, h) = (board.width(), board.height());
@@ -248,7 +270,7 @@ impl<'t> Plan<'t> {
             } else if let Some(s) = parity {
                 let same = classes.as_ref().is_some_and(|c| c[s] == c[img[s] as usize]);
                 ruled_out.push(format!(
-                    "it cannot turn one: every move changes the class of its square (`engine check` names the two classes), {} and its image {} are in {} class, but a tour it turns puts them {m} moves apart, an {} number",
+                    "it cannot turn one, since every move changes the class of its square (`engine check` names the two classes), {} and its image {} are in {} classes, and a tour it turns puts them {m} moves apart, an {} number",
                     board.name(s as u32),
                     board.name(img[s]),
                     if same { "the same" } else { "different" },
@@ -579,8 +601,7 @@ impl<'t> Plan<'t> {
             proved.push("an exhaustive search found none that it folds".to_string());
         }
         Outcome::Impossible(format!(
-            "no {} tour is mapped onto itself by {}: {}",
-            if goal.closed { "closed" } else { "open" },
+            "{} maps none onto itself: {}",
             self.sym.describe(),
             proved.join("; ")
         ))
