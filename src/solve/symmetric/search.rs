@@ -121,6 +121,11 @@ impl Quotient {
         self.orbits
     }
 
+    /// Number of squares.
+    pub(super) fn orbit_len(&self) -> usize {
+        self.orbit.len()
+    }
+
     /// The orbit of square `s`.
     pub(super) fn orbit_of(&self, s: u32) -> u32 {
         self.orbit[s as usize]

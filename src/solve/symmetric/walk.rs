@@ -108,6 +108,7 @@ impl Walk<'_> {
         stats: &mut Stats,
     ) -> Result<bool, Stop> {
         let mut options = Vec::new();
+        let mut previous = None;
         loop {
             let end = self.path[self.path.len() - 1];
             if done(self, end) {
@@ -123,23 +124,29 @@ impl Walk<'_> {
             if options.is_empty() {
                 return Ok(false);
             }
-            let here = score(end);
-            let pick = options
+            // The rotation that reaches the goal; else, mostly, one whose end
+            // scores lowest (at random among equals, never straight back to
+            // the previous end), and now and then any, to leave a trap.
+            let mut pick = options
                 .iter()
                 .copied()
-                .find(|&o| done(self, self.end_after(o)))
-                .or_else(|| {
-                    let best = options.iter().map(|&o| score(self.end_after(o))).min()?;
-                    if best < here {
-                        options
-                            .iter()
-                            .copied()
-                            .find(|&o| score(self.end_after(o)) == best)
-                    } else {
-                        None
+                .find(|&o| done(self, self.end_after(o)));
+            if pick.is_none() && rng.random_range(0..8u32) != 0 {
+                let mut best = (u32::MAX, 0u32);
+                for &o in &options {
+                    let e = self.end_after(o);
+                    if Some(e) == previous && options.len() > 1 {
+                        continue;
                     }
-                })
-                .unwrap_or_else(|| options[rng.random_range(0..options.len())]);
+                    let key = (score(e), rng.random::<u32>());
+                    if key < best {
+                        best = key;
+                        pick = Some(o);
+                    }
+                }
+            }
+            let pick = pick.unwrap_or_else(|| options[rng.random_range(0..options.len())]);
+            previous = Some(end);
             let cost = (self.path.len() - 1 - pick.0) as u64;
             if cost > budget.work {
                 return Ok(false);
@@ -217,6 +224,12 @@ pub(super) fn walk<O: Observer>(
         }
     };
     run.tick(stats.nodes)?;
+    // An orbit's distance: its nearest square's.
+    let mut orbit_far = vec![u32::MAX; m];
+    for (s, &d) in far.iter().enumerate() {
+        let o = &mut orbit_far[q.orbit_of(s as u32) as usize];
+        *o = (*o).min(d);
+    }
     enter(&mut w, &mut free, ends.head);
     stats.nodes += 1;
     obs.event(Event::Advance, &w.path);
@@ -245,7 +258,7 @@ pub(super) fn walk<O: Observer>(
             }
             let k = (
                 free[o as usize],
-                u32::MAX - far[t as usize].min(u32::MAX - 1),
+                u32::MAX - orbit_far[o as usize].min(u32::MAX - 1),
                 rng.random::<u32>(),
             );
             if k < key {
