@@ -502,7 +502,7 @@ impl<'t> Plan<'t> {
                 let far = walk::distances(q, ends.tail);
                 let m = q.orbits() as u64;
                 let mut budget = walk::Budget {
-                    rotations: 8 * m + 64,
+                    rotations: m / 2 + 256,
                     work: 8 * m * m + 64,
                 };
                 if att.searches > 0 {

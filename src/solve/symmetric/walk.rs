@@ -275,7 +275,20 @@ pub(super) fn walk<O: Observer>(
         }
         // Stuck: rotate until the end has a way on.
         stats.repairs += 1;
-        let ok = w.rotate_until(|w, s| w.has_way_on(s), |_| 0, budget, rng, run, obs, stats)?;
+        // Towards the nearest square of an orbit not yet on the path.
+        let unvisited: Vec<bool> = (0..q.orbit_len() as u32)
+            .map(|s| w.pos[q.orbit_of(s) as usize] == NONE)
+            .collect();
+        let near = distances(q, &unvisited);
+        let ok = w.rotate_until(
+            |w, s| w.has_way_on(s),
+            |s| near[s as usize],
+            budget,
+            rng,
+            run,
+            obs,
+            stats,
+        )?;
         if !ok {
             return Ok(None);
         }
