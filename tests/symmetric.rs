@@ -394,3 +394,154 @@ fn walks_on_larger_boards() {
         assert_eq!(r.solver.kind(), "symmetric");
     }
 }
+
+/// Every puzzle file with a symmetry: its tour, as `engine run` prints it,
+/// is mapped onto itself by the symmetry applied here.
+#[test]
+fn symmetric_puzzle_files_give_symmetric_tours() {
+    let mut seen = 0;
+    for entry in std::fs::read_dir("puzzles").unwrap_or_else(|e| panic!("{e}")) {
+        let path = entry.unwrap_or_else(|e| panic!("{e}")).path();
+        let p = util::load(&path);
+        let Some(sym) = p.constraints.symmetry else {
+            continue;
+        };
+        seen += 1;
+        let out = util::engine()
+            .args(["run", "--quiet", "--format", "json"])
+            .arg(&path)
+            .output()
+            .unwrap_or_else(|e| panic!("{e}"));
+        let v: serde_json::Value =
+            serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(v["solver_kind"], "symmetric", "{}", path.display());
+        if v["status"] == "found" {
+            let t = util::tour_from_json(&p, &v);
+            check_tour(&p.board, &p.piece, &p.goal, sym, &t);
+        } else {
+            assert_eq!(v["status"], "impossible", "{}", path.display());
+        }
+    }
+    assert!(seen >= 4, "{seen} symmetric puzzles");
+}
+
+/// What the command line refuses, with exit 2 and a position: a solver
+/// that does not search for symmetric tours, the symmetric solver without
+/// a symmetry, clues (no search honours them yet), and counting either.
+#[test]
+fn refusals_name_their_place() {
+    let cases: [(&str, &[&str], &str); 7] = [
+        (
+            r#"Puzzle(board: "8x8", piece: "knight", tour: Closed, symmetry: Rotate180,
+    solver: Backtrack())"#,
+            &["run"],
+            "p.ron:2:13: the backtrack solver searches for any tour, not one that the half-turn maps onto itself",
+        ),
+        (
+            r#"Puzzle(board: "8x8", piece: "knight", tour: Closed, symmetry: Rotate180)"#,
+            &["run", "--solver", "warnsdorff"],
+            "--solver warnsdorff",
+        ),
+        (
+            r#"Puzzle(board: "8x8", piece: "knight", solver: Symmetric())"#,
+            &["run"],
+            "p.ron:1:47: the symmetric solver searches for tours that a symmetry maps onto themselves, and this puzzle gives no `symmetry`",
+        ),
+        (
+            r#"Puzzle(board: "8x8", piece: "knight")"#,
+            &["run", "--solver", "symmetric"],
+            "--solver symmetric",
+        ),
+        (
+            r#"Puzzle(board: "4x4", piece: "knight", clues: { "a1": 1 })"#,
+            &["run"],
+            "p.ron:1:46: `engine run` does not take clues yet",
+        ),
+        (
+            r#"Puzzle(board: "4x4", piece: "knight", clues: { "a1": 1 })"#,
+            &["count"],
+            "p.ron:1:46: `engine count` does not take clues yet",
+        ),
+        (
+            r#"Puzzle(board: "6x6", piece: "knight", tour: Closed, symmetry: Rotate180)"#,
+            &["count"],
+            "p.ron:1:63: `engine count` does not count symmetric tours yet",
+        ),
+    ];
+    for (text, args, want) in cases {
+        let (dir, path) = util::setup(text);
+        let out = util::engine()
+            .current_dir(dir.path())
+            .args(args)
+            .arg(path.file_name().unwrap_or_default())
+            .arg("--quiet")
+            .output()
+            .unwrap_or_else(|e| panic!("{e}"));
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?} {text}\n{err}");
+        assert!(
+            err.contains(want),
+            "{args:?} {text}\nwants `{want}` in\n{err}"
+        );
+        assert!(err.contains('^'), "a caret in\n{err}");
+    }
+}
+
+/// The outcomes through the command line: a proof (exit 1) whose reason
+/// says why, a flag that makes a puzzle impossible, a node limit (exit 3).
+#[test]
+fn outcomes_and_exit_codes() {
+    let run = |text: &str, args: &[&str]| {
+        let (dir, path) = util::setup(text);
+        let out = util::engine()
+            .current_dir(dir.path())
+            .arg("run")
+            .arg(path.file_name().unwrap_or_default())
+            .args(["--quiet", "--format", "json"])
+            .args(args)
+            .output()
+            .unwrap_or_else(|e| panic!("{e}"));
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout)
+            .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stderr)));
+        (out.status.code(), v)
+    };
+    let (code, v) = run(
+        r#"Puzzle(board: "8x8", piece: "knight", tour: Closed, symmetry: MirrorFiles)"#,
+        &[],
+    );
+    assert_eq!(code, Some(1));
+    assert_eq!(v["status"], "impossible");
+    let reason = v["reason"].as_str().unwrap_or_default();
+    assert!(
+        reason.contains("it cannot turn one") && reason.contains("it cannot fold one"),
+        "{reason}"
+    );
+    // --open makes a quarter-turn puzzle impossible: an open tour's ends
+    // change places.
+    let (code, v) = run(
+        r#"Puzzle(board: "6x6", piece: "knight", tour: Closed, symmetry: Rotate90)"#,
+        &["--open"],
+    );
+    assert_eq!(code, Some(1), "{v}");
+    assert!(
+        v["reason"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("its own inverse")
+    );
+    // A closed tour from a given start starts there.
+    let (code, v) = run(
+        r#"Puzzle(board: "10x10", piece: "knight", tour: Closed, symmetry: Rotate90, start: "e5")"#,
+        &[],
+    );
+    assert_eq!(code, Some(0));
+    assert_eq!(v["squares"][0], "e5");
+    // The node limit of the symmetric solver: exit 3, nothing proven.
+    let (code, v) = run(
+        r#"Puzzle(board: "9x9 - e5", piece: "knight", tour: Closed, symmetry: Rotate180,
+            solver: Symmetric(node_limit: 3))"#,
+        &[],
+    );
+    assert_eq!(code, Some(3), "{v}");
+    assert_eq!(v["status"], "gave_up");
+}
