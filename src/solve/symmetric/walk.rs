@@ -23,6 +23,13 @@ use crate::halt::Halt;
 /// Not on the path.
 const NONE: u32 = u32::MAX;
 
+/// How many rotations ahead a rotating walk looks before it commits.
+const HORIZON: usize = 3;
+
+/// With at most this many orbits left, a stuck walk tries to splice in every
+/// one of them, not only those with no way on.
+const SPLICE_ANY: usize = 64;
+
 /// What one walk may spend on rotations before it is given up.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Budget {
@@ -74,10 +81,36 @@ impl Walk<'_> {
         }
     }
 
-    /// The end the rotation `(i, a)` would give.
-    fn end_after(&self, (i, a): (usize, usize)) -> u32 {
+    /// Puts the orbit of `u` into the path between two consecutive squares
+    /// that an image of `u` has moves to and from (`p_i → h^-a(u) → p_i+1`
+    /// when `u` has moves to `h^a(p_i)` and `h^a(p_i+1)`), if there are
+    /// such; the index of the square inserted.
+    fn splice(&mut self, u: u32) -> Option<usize> {
         let k = self.pw.len();
-        self.pw[(k - a) % k][self.path[i + 1] as usize]
+        let last = self.path.len() - 1;
+        for j in 0..k {
+            let v = self.pw[j][u as usize];
+            for &x in self.q.moves(v) {
+                let i = self.pos[self.q.orbit_of(x) as usize];
+                if i == NONE || i as usize >= last {
+                    continue;
+                }
+                let i = i as usize;
+                let Some(a) = (0..k).find(|&a| self.pw[a][self.path[i] as usize] == x) else {
+                    continue;
+                };
+                let next = self.pw[a][self.path[i + 1] as usize];
+                if self.q.moves(v).contains(&next) {
+                    let put = self.pw[(k - a) % k][v as usize];
+                    self.path.insert(i + 1, put);
+                    for (idx, &s) in self.path.iter().enumerate().skip(i + 1) {
+                        self.pos[self.q.orbit_of(s) as usize] = idx as u32;
+                    }
+                    return Some(i + 1);
+                }
+            }
+        }
+        None
     }
 
     /// Makes the rotation `(i, a)`.
@@ -92,10 +125,90 @@ impl Walk<'_> {
         }
     }
 
-    /// Rotates until `done(end)`, taking a rotation that gets there when
-    /// one does, else one whose end `score`s lowest, at random among the
-    /// lowest when none improves on the current end. False when `budget`
-    /// runs out.
+    /// The square at position `q` after the pending rotations `v` (each
+    /// maps a position `p > i` to `i + 1 + last - p` and its square by
+    /// `h^-a`), without moving any square.
+    fn virtual_at(&self, v: &[(usize, usize)], q: usize) -> u32 {
+        let k = self.pw.len();
+        let last = self.path.len() - 1;
+        let (mut q, mut twist) = (q, 0);
+        for &(i, a) in v.iter().rev() {
+            if q > i {
+                q = i + 1 + last - q;
+                twist = (twist + k - a) % k;
+            }
+        }
+        self.pw[twist][self.path[q] as usize]
+    }
+
+    /// The position of orbit `o` after the pending rotations `v`.
+    fn virtual_pos(&self, v: &[(usize, usize)], o: u32) -> usize {
+        let last = self.path.len() - 1;
+        let mut p = self.pos[o as usize] as usize;
+        for &(i, _) in v {
+            if p > i {
+                p = i + 1 + last - p;
+            }
+        }
+        p
+    }
+
+    /// The rotations open to the end after the pending rotations `v`.
+    fn virtual_pivots(&self, v: &[(usize, usize)], out: &mut Vec<(usize, usize)>) {
+        out.clear();
+        let last = self.path.len() - 1;
+        let end = self.virtual_at(v, last);
+        for &w in self.q.moves(end) {
+            let o = self.q.orbit_of(w);
+            if self.pos[o as usize] == NONE {
+                continue;
+            }
+            let i = self.virtual_pos(v, o);
+            let at = self.virtual_at(v, i);
+            let Some(a) = (0..self.pw.len()).find(|&a| self.pw[a][at as usize] == w) else {
+                continue;
+            };
+            if !(i + 1 == last && a == 0) {
+                out.push((i, a));
+            }
+        }
+    }
+
+    /// Depth-first search over sequences of up to `depth` more rotations
+    /// after `v`, keeping in `best` the one whose end has the lowest `key`
+    /// (shortest among equals); stops once a key is 0.
+    fn look_ahead(
+        &self,
+        v: &mut Vec<(usize, usize)>,
+        depth: usize,
+        key: &impl Fn(u32) -> u32,
+        best: &mut (u32, Vec<(usize, usize)>),
+    ) {
+        let mut options = Vec::new();
+        self.virtual_pivots(v, &mut options);
+        let last = self.path.len() - 1;
+        for o in options {
+            v.push(o);
+            let k = key(self.virtual_at(v, last));
+            if k < best.0 || (k == best.0 && v.len() < best.1.len()) {
+                best.0 = k;
+                best.1.clear();
+                best.1.extend_from_slice(v);
+            }
+            if k > 0 && depth > 1 {
+                self.look_ahead(v, depth - 1, key, best);
+            }
+            v.pop();
+            if best.0 == 0 {
+                return;
+            }
+        }
+    }
+
+    /// Rotates until `done(end)`. Each step looks [`HORIZON`] rotations
+    /// ahead and makes the sequence whose end is done or `score`s lowest,
+    /// if that is lower than the current end's; else one random rotation,
+    /// to leave a plateau. False when `budget` runs out.
     #[allow(clippy::too_many_arguments)]
     fn rotate_until<O: Observer>(
         &mut self,
@@ -108,7 +221,7 @@ impl Walk<'_> {
         stats: &mut Stats,
     ) -> Result<bool, Stop> {
         let mut options = Vec::new();
-        let mut previous = None;
+        let mut pending = Vec::with_capacity(HORIZON);
         loop {
             let end = self.path[self.path.len() - 1];
             if done(self, end) {
@@ -117,46 +230,40 @@ impl Walk<'_> {
             if budget.rotations == 0 {
                 return Ok(false);
             }
-            if budget.rotations.is_multiple_of(1024) {
+            if budget.rotations.is_multiple_of(256) {
                 run.limits.check()?;
             }
-            self.pivots(&mut options);
-            if options.is_empty() {
-                return Ok(false);
-            }
-            // The rotation that reaches the goal; else, mostly, one whose end
-            // scores lowest (at random among equals, never straight back to
-            // the previous end), and now and then any, to leave a trap.
-            let mut pick = options
-                .iter()
-                .copied()
-                .find(|&o| done(self, self.end_after(o)));
-            if pick.is_none() && rng.random_range(0..8u32) != 0 {
-                let mut best = (u32::MAX, 0u32);
-                for &o in &options {
-                    let e = self.end_after(o);
-                    if Some(e) == previous && options.len() > 1 {
-                        continue;
-                    }
-                    let key = (score(e), rng.random::<u32>());
-                    if key < best {
-                        best = key;
-                        pick = Some(o);
-                    }
+            let key = |e: u32| {
+                if done(self, e) {
+                    0
+                } else {
+                    score(e).saturating_add(1)
                 }
-            }
-            let pick = pick.unwrap_or_else(|| options[rng.random_range(0..options.len())]);
-            previous = Some(end);
-            let cost = (self.path.len() - 1 - pick.0) as u64;
-            if cost > budget.work {
-                return Ok(false);
-            }
-            budget.work -= cost;
-            budget.rotations -= 1;
-            self.rotate(pick);
-            stats.rotations += 1;
-            if O::ACTIVE {
-                obs.event(Event::Rewrite { from: pick.0 + 1 }, &self.path);
+            };
+            let mut best = (key(end), Vec::new());
+            pending.clear();
+            self.look_ahead(&mut pending, HORIZON, &key, &mut best);
+            let plan = if best.1.is_empty() {
+                self.pivots(&mut options);
+                if options.is_empty() {
+                    return Ok(false);
+                }
+                vec![options[rng.random_range(0..options.len())]]
+            } else {
+                best.1
+            };
+            for pick in plan {
+                let cost = (self.path.len() - 1 - pick.0) as u64;
+                if cost > budget.work || budget.rotations == 0 {
+                    return Ok(false);
+                }
+                budget.work -= cost;
+                budget.rotations -= 1;
+                self.rotate(pick);
+                stats.rotations += 1;
+                if O::ACTIVE {
+                    obs.event(Event::Rewrite { from: pick.0 + 1 }, &self.path);
+                }
             }
         }
     }
@@ -273,8 +380,31 @@ pub(super) fn walk<O: Observer>(
             obs.event(Event::Advance, &w.path);
             continue;
         }
-        // Stuck: rotate until the end has a way on.
+        // Stuck. First splice in the orbits with no way on (they could only
+        // come last), or, near the end, any orbit left; then rotate until
+        // the end has a way on.
         stats.repairs += 1;
+        let left = w.pos.iter().filter(|&&p| p == NONE).count();
+        let mut spliced = false;
+        for s in 0..q.orbit_len() as u32 {
+            let o = q.orbit_of(s) as usize;
+            if w.pos[o] != NONE || (free[o] != 0 && left > SPLICE_ANY) {
+                continue;
+            }
+            if let Some(at) = w.splice(s) {
+                for &p in q.neighbours(o as u32) {
+                    free[p as usize] -= 1;
+                }
+                stats.nodes += 1;
+                spliced = true;
+                if O::ACTIVE {
+                    obs.event(Event::Rewrite { from: at }, &w.path);
+                }
+            }
+        }
+        if spliced && (w.path.len() == m || w.has_way_on(w.path[w.path.len() - 1])) {
+            continue;
+        }
         // Towards the nearest square of an orbit not yet on the path.
         let unvisited: Vec<bool> = (0..q.orbit_len() as u32)
             .map(|s| w.pos[q.orbit_of(s) as usize] == NONE)
