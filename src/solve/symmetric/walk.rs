@@ -26,10 +26,6 @@ const NONE: u32 = u32::MAX;
 /// How many rotations ahead a rotating walk looks before it commits.
 const HORIZON: usize = 3;
 
-/// With at most this many orbits left, a stuck walk tries to splice in every
-/// one of them, not only those with no way on.
-const SPLICE_ANY: usize = 64;
-
 /// What one walk may spend on rotations before it is given up.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Budget {
@@ -79,38 +75,6 @@ impl Walk<'_> {
             }
             out.push((i, a));
         }
-    }
-
-    /// Puts the orbit of `u` into the path between two consecutive squares
-    /// that an image of `u` has moves to and from (`p_i → h^-a(u) → p_i+1`
-    /// when `u` has moves to `h^a(p_i)` and `h^a(p_i+1)`), if there are
-    /// such; the index of the square inserted.
-    fn splice(&mut self, u: u32) -> Option<usize> {
-        let k = self.pw.len();
-        let last = self.path.len() - 1;
-        for j in 0..k {
-            let v = self.pw[j][u as usize];
-            for &x in self.q.moves(v) {
-                let i = self.pos[self.q.orbit_of(x) as usize];
-                if i == NONE || i as usize >= last {
-                    continue;
-                }
-                let i = i as usize;
-                let Some(a) = (0..k).find(|&a| self.pw[a][self.path[i] as usize] == x) else {
-                    continue;
-                };
-                let next = self.pw[a][self.path[i + 1] as usize];
-                if self.q.moves(v).contains(&next) {
-                    let put = self.pw[(k - a) % k][v as usize];
-                    self.path.insert(i + 1, put);
-                    for (idx, &s) in self.path.iter().enumerate().skip(i + 1) {
-                        self.pos[self.q.orbit_of(s) as usize] = idx as u32;
-                    }
-                    return Some(i + 1);
-                }
-            }
-        }
-        None
     }
 
     /// Makes the rotation `(i, a)`.
@@ -380,31 +344,8 @@ pub(super) fn walk<O: Observer>(
             obs.event(Event::Advance, &w.path);
             continue;
         }
-        // Stuck. First splice in the orbits with no way on (they could only
-        // come last), or, near the end, any orbit left; then rotate until
-        // the end has a way on.
+        // Stuck: rotate until the end has a way on.
         stats.repairs += 1;
-        let left = w.pos.iter().filter(|&&p| p == NONE).count();
-        let mut spliced = false;
-        for s in 0..q.orbit_len() as u32 {
-            let o = q.orbit_of(s) as usize;
-            if w.pos[o] != NONE || (free[o] != 0 && left > SPLICE_ANY) {
-                continue;
-            }
-            if let Some(at) = w.splice(s) {
-                for &p in q.neighbours(o as u32) {
-                    free[p as usize] -= 1;
-                }
-                stats.nodes += 1;
-                spliced = true;
-                if O::ACTIVE {
-                    obs.event(Event::Rewrite { from: at }, &w.path);
-                }
-            }
-        }
-        if spliced && (w.path.len() == m || w.has_way_on(w.path[w.path.len() - 1])) {
-            continue;
-        }
         // Towards the nearest square of an orbit not yet on the path.
         let unvisited: Vec<bool> = (0..q.orbit_len() as u32)
             .map(|s| w.pos[q.orbit_of(s) as usize] == NONE)
