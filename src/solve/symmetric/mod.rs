@@ -89,6 +89,7 @@ impl Solver for SymmetricOptions {
                     )),
                     stats: Stats::default(),
                     solver: self.id(),
+                    starts: None,
                 }
             };
             report.solver = self.id();
@@ -118,6 +119,7 @@ impl Solver for SymmetricOptions {
             outcome,
             stats,
             solver: self.id(),
+            starts: None,
         }
     }
 }

@@ -9,8 +9,9 @@
 //! kept move to some square of `B`.
 
 use super::super::Stats;
-use super::super::backtrack::{Best, Search, Searching};
+use super::super::backtrack::{Search, Searching};
 use super::super::event::{Event, Observer};
+use crate::count::engine::Best;
 use crate::halt::{self, Halt};
 
 /// The moves a half path may use and the orbits they join.
@@ -353,5 +354,9 @@ pub(super) fn search<O: Observer>(
     };
     stats.nodes = nodes;
     stats.backtracks = backtracks;
-    best.finish(result, &path)
+    match result {
+        Search::Stopped(stop, _) => Search::Stopped(stop, best.longest(&path)),
+        Search::Exhausted(_) => Search::Exhausted(best.longest(&[])),
+        found => found,
+    }
 }

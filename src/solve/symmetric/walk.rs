@@ -15,7 +15,7 @@ use rand::RngExt;
 use rand_chacha::ChaCha8Rng;
 
 use super::super::backtrack::Searching;
-use super::super::event::{Event, Observer};
+use super::super::event::{Change, Event, Observer};
 use super::super::{Stats, Stop};
 use super::search::{Ends, Quotient};
 use crate::halt::Halt;
@@ -226,7 +226,13 @@ impl Walk<'_> {
                 self.rotate(pick);
                 stats.rotations += 1;
                 if O::ACTIVE {
-                    obs.event(Event::Rewrite { from: pick.0 + 1 }, &self.path);
+                    obs.event(
+                        Event::Rewrite {
+                            from: pick.0 + 1,
+                            how: Change::Rotation,
+                        },
+                        &self.path,
+                    );
                 }
             }
         }
