@@ -244,6 +244,80 @@ pub fn legal(board: &Board, piece: &Piece, a: Cell, b: Cell) -> bool {
     })
 }
 
+/// Checks that `tour` (already a tour, see [`verify`]) honours `c`: each
+/// clue's square is visited at its step, and the symmetry maps the tour onto
+/// itself (a closed tour's moves onto its moves; an open tour's i-th square
+/// onto its (n+1-i)-th). The images are computed here from coordinates.
+pub fn verify_constraints(
+    board: &Board,
+    closed: bool,
+    c: &crate::model::Constraints,
+    tour: &[u32],
+) -> Result<(), String> {
+    for &(step, square) in &c.clues {
+        match tour.get(step as usize - 1) {
+            Some(&s) if s == square => {}
+            Some(&s) => {
+                return Err(format!(
+                    "step {step} is on {}, not on its clue square {}",
+                    board.name(s),
+                    board.name(square)
+                ));
+            }
+            None => return Err(format!("the tour has no step {step}")),
+        }
+    }
+    let Some(sym) = c.symmetry else {
+        return Ok(());
+    };
+    let (w, h) = (board.width(), board.height());
+    let image = |s: u32| -> Option<u32> {
+        let Cell { x, y } = board.cell(s);
+        let (x2, y2) = match sym {
+            crate::model::TourSymmetry::Rotate180 => (w - 1 - x, h - 1 - y),
+            crate::model::TourSymmetry::Rotate90 => (h.checked_sub(1 + y)?, x),
+            crate::model::TourSymmetry::MirrorFiles => (w - 1 - x, y),
+            crate::model::TourSymmetry::MirrorRanks => (x, h - 1 - y),
+            crate::model::TourSymmetry::MirrorDiagonal => (y, x),
+        };
+        board.square_at(Cell::new(x2, y2))
+    };
+    let n = tour.len();
+    if closed {
+        // The moves of the cycle, each as an unordered pair.
+        let pair = |a: u32, b: u32| (a.min(b), a.max(b));
+        let mut moves: Vec<(u32, u32)> = (0..n).map(|i| pair(tour[i], tour[(i + 1) % n])).collect();
+        moves.sort_unstable();
+        for i in 0..n {
+            let (a, b) = (tour[i], tour[(i + 1) % n]);
+            let ok = match (image(a), image(b)) {
+                (Some(a2), Some(b2)) => moves.binary_search(&pair(a2, b2)).is_ok(),
+                _ => false,
+            };
+            if !ok {
+                return Err(format!(
+                    "the move {}-{} has no image {sym:?} in the tour",
+                    board.name(a),
+                    board.name(b)
+                ));
+            }
+        }
+    } else {
+        for i in 0..n {
+            if image(tour[i]) != Some(tour[n - 1 - i]) {
+                return Err(format!(
+                    "{sym:?} maps step {} ({}) onto another square than step {} ({})",
+                    i + 1,
+                    board.name(tour[i]),
+                    n - i,
+                    board.name(tour[n - 1 - i])
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

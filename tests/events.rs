@@ -6,12 +6,13 @@
 //! every snapshot it kept.
 
 use engine::halt::{Limits, Never};
-use engine::model::{Board, Goal, MoveGraph, Piece};
+use engine::model::{Board, Constraints, Goal, MoveGraph, Piece, TourSymmetry};
 use engine::progress::Progress;
 use engine::solve::backtrack::{BacktrackOptions, Order};
 use engine::solve::event::{Event, Observer};
 use engine::solve::genetic::{GeneticOptions, Preset};
 use engine::solve::record::Recorder;
+use engine::solve::symmetric::SymmetricOptions;
 use engine::solve::warnsdorff::{TieBreak, WarnsdorffOptions};
 use engine::solve::{Outcome, Report, Run, Solver, Task};
 
@@ -203,6 +204,50 @@ fn warnsdorff_keeps_the_contract_through_repairs_and_rotations() {
     assert!(
         rewrites > 100,
         "the boards chosen should make repairs and rotations: {rewrites}"
+    );
+}
+
+#[test]
+fn the_symmetric_solver_keeps_the_contract() {
+    let piece = knight();
+    let mut rewrites = 0;
+    let mut retreats = 0;
+    // Searches with retreats (one proving none), walks with rotations.
+    for (board, goal, sym) in [
+        ("8x8", closed(), TourSymmetry::Rotate180),
+        ("5x5 - c3", closed(), TourSymmetry::Rotate90),
+        ("6x5", closed(), TourSymmetry::MirrorFiles),
+        ("7x7", open_from(0), TourSymmetry::Rotate180),
+        ("30x30", closed(), TourSymmetry::Rotate180),
+        ("30x30", closed(), TourSymmetry::Rotate90),
+        ("98x98", closed(), TourSymmetry::Rotate90),
+    ] {
+        let p = engine::puzzle::Puzzle::parse(
+            "e.ron",
+            &format!(r#"Puzzle(board: "{board}", piece: "knight")"#),
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        let Ok(g) = MoveGraph::build(&p.board, &piece, &Never);
+        let c = Constraints {
+            clues: vec![],
+            symmetry: Some(sym),
+        };
+        let task = Task::new(&g, &p.board, &piece, goal).with_constraints(&c);
+        let mut w = Witness::new(199);
+        let progress = Progress::new();
+        let r =
+            SymmetricOptions::default().solve(&task, Run::new(Limits::none(), &progress, &mut w));
+        if let Outcome::Found(t) = &r.outcome {
+            assert_eq!(engine::verify::verify(&p.board, &piece, &goal, t), Ok(()));
+        }
+        w.check_at_least(&format!("symmetric {board} {sym:?}"), 1);
+        assert_eq!(r.stats.rotations > 0, w.rewrites > 0, "{board} {sym:?}");
+        rewrites += w.rewrites;
+        retreats += r.stats.backtracks;
+    }
+    assert!(
+        rewrites > 0 && retreats > 0,
+        "{rewrites} rewrites, {retreats} retreats"
     );
 }
 

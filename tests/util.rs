@@ -92,6 +92,10 @@ pub fn solve_within<O: Observer>(p: &Puzzle, limits: Limits<'_>, observer: O) ->
         .unwrap_or_else(|e| panic!("{e}"));
     if let Outcome::Found(t) = &r.outcome {
         assert_eq!(verify(&p.board, &p.piece, &p.goal, t), Ok(()));
+        assert_eq!(
+            engine::verify::verify_constraints(&p.board, p.goal.closed, &p.constraints, t),
+            Ok(())
+        );
     }
     r
 }
@@ -177,6 +181,9 @@ pub fn assert_verified(p: &Puzzle, v: &serde_json::Value) {
     goal.closed = closed;
     if let Err(e) = verify(&p.board, &p.piece, &goal, &tour) {
         panic!("tour of {} fails verification: {e}", p.name);
+    }
+    if let Err(e) = engine::verify::verify_constraints(&p.board, closed, &p.constraints, &tour) {
+        panic!("tour of {} breaks its clues or symmetry: {e}", p.name);
     }
     let names: Vec<String> = tour.iter().map(|&s| p.board.name(s)).collect();
     let squares: Vec<String> = v["squares"]

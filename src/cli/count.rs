@@ -85,6 +85,12 @@ pub fn exec(args: CountArgs) -> Result<u8, Error> {
     let started = Instant::now();
     interrupt::install();
     let puzzle = args.source.load()?;
+    if let Some(e) = puzzle
+        .clues_refusal("count")
+        .or_else(|| puzzle.symmetry_refusal())
+    {
+        return Err(e);
+    }
     let shard = args.shard.as_deref().map(parse_shard).transpose()?;
     let limits = interrupt::limits().with_time_from(started, args.time_limit);
     let goal = puzzle.goal;

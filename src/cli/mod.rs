@@ -100,13 +100,17 @@ impl ArchiveFlag {
 /// The first line of every report: name, piece, board and goal.
 pub fn title(p: &Puzzle) -> String {
     format!(
-        "{} — {} on {} — {} tour{}",
+        "{} — {} on {} — {} tour{}{}",
         p.name,
         p.piece_text,
         p.board.describe(),
         if p.goal.closed { "closed" } else { "open" },
         match p.goal.start {
             Some(s) => format!(" from {}", p.board.name(s)),
+            None => String::new(),
+        },
+        match p.constraints.symmetry {
+            Some(s) => format!(", symmetric under {}", s.describe()),
             None => String::new(),
         }
     )

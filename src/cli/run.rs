@@ -34,6 +34,8 @@ pub enum SolverName {
     Warnsdorff,
     /// The genetic algorithm.
     Genetic,
+    /// The search for symmetric tours (the puzzle's `symmetry`).
+    Symmetric,
 }
 
 /// `engine run`'s flags.
@@ -103,7 +105,14 @@ pub fn exec(args: RunArgs) -> Result<u8, Error> {
             SolverName::Backtrack => SolverSpec::Backtrack(Default::default()),
             SolverName::Warnsdorff => SolverSpec::Warnsdorff(Default::default()),
             SolverName::Genetic => SolverSpec::Genetic(Default::default()),
+            SolverName::Symmetric => SolverSpec::Symmetric(Default::default()),
         };
+    }
+    if let Some(e) = puzzle
+        .solver_refusal(args.solver.map(|_| ("--solver", puzzle.solver.kind())))
+        .or_else(|| puzzle.clues_refusal("run"))
+    {
+        return Err(e);
     }
     // The file's genetic options were checked on the file's board and piece;
     // a solver or a board from the command line is checked here.

@@ -2,6 +2,7 @@
 
 mod board;
 mod cell;
+pub mod constraints;
 mod goal;
 pub mod graph;
 mod piece;
@@ -9,6 +10,7 @@ pub mod symmetry;
 
 pub use board::{Board, MAX_SIDE, Ray, Topology};
 pub use cell::{Cell, file_index, file_name};
+pub use constraints::{Constraints, TourSymmetry};
 pub use goal::Goal;
 pub use graph::{Adjacency, Adjacent, LeaperAdj, ListsAdj, MoveGraph, Targets};
 pub use piece::{Move, Piece, UNLIMITED};

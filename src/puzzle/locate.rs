@@ -196,6 +196,16 @@ impl Locator {
             .map(|l| l.content)
     }
 
+    /// The content offsets of the map keys at depth 2 from offset `from`
+    /// on, in order (the keys of the map that starts there).
+    pub fn keys_from(&self, from: usize) -> Vec<usize> {
+        self.literals
+            .iter()
+            .filter(|l| l.depth == 2 && l.is_key && l.content >= from)
+            .map(|l| l.content)
+            .collect()
+    }
+
     /// Every map entry at depth 2 (the `pieces` map): its key's text and the
     /// offsets of the key's and the value's contents. The first of a
     /// repeated key wins. One pass, for files with many entries.

@@ -7,6 +7,7 @@ use std::path::Path;
 
 pub mod betza;
 mod board;
+pub mod clues;
 pub mod lang;
 mod locate;
 mod piece;
@@ -17,7 +18,7 @@ use serde::de::{MapAccess, Visitor};
 use crate::budget;
 use crate::error::{Error, Span, escape_controls};
 use crate::halt::Halt;
-use crate::model::{Board, MoveGraph, Piece};
+use crate::model::{Board, Constraints, MoveGraph, Piece, TourSymmetry};
 use crate::solve::genetic::{self, GeneticOptions};
 use crate::solve::{Goal, SolverSpec, Task};
 use lang::{LangError, PieceDef};
@@ -63,12 +64,43 @@ impl<'de> Deserialize<'de> for PieceMap {
     }
 }
 
+/// The `clues` field: a map of squares to step numbers, or a picture.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum CluesDoc {
+    Map(Vec<(String, u64)>),
+    Picture(String),
+}
+
+impl<'de> Deserialize<'de> for CluesDoc {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = CluesDoc;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a map of squares to step numbers, or a clue picture")
+            }
+            fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<CluesDoc, E> {
+                Ok(CluesDoc::Picture(v.to_string()))
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<CluesDoc, A::Error> {
+                let mut out = Vec::new();
+                while let Some((k, v)) = map.next_entry::<String, u64>()? {
+                    out.push((k, v));
+                }
+                Ok(CluesDoc::Map(out))
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
 /// The puzzle file as written.
 #[derive(Debug, Deserialize)]
 #[serde(rename = "Puzzle", deny_unknown_fields)]
 struct Doc {
     name: Option<String>,
-    board: String,
+    #[serde(default)]
+    board: Option<String>,
     piece: String,
     #[serde(default)]
     pieces: PieceMap,
@@ -84,6 +116,10 @@ struct Doc {
     seed: u64,
     #[serde(default)]
     save: bool,
+    #[serde(default)]
+    clues: Option<CluesDoc>,
+    #[serde(default)]
+    symmetry: Option<TourSymmetry>,
 }
 
 /// A checked puzzle: everything a solver and a renderer need.
@@ -101,6 +137,8 @@ pub struct Puzzle {
     pub piece_text: String,
     /// Open/closed, start, end.
     pub goal: Goal,
+    /// Clues and symmetry.
+    pub constraints: Constraints,
     /// Which solver, with options.
     pub solver: SolverSpec,
     /// Seed of every random choice.
@@ -113,6 +151,10 @@ pub struct Puzzle {
     pub text: String,
     start_span: Option<Span>,
     end_span: Option<Span>,
+    /// Where the file gives its solver and its clues.
+    solver_span: Option<Span>,
+    clues_span: Option<Span>,
+    symmetry_span: Option<Span>,
     /// The file's named pieces, for a `--piece` that uses them.
     defs: Vec<PieceDef>,
 }
@@ -164,6 +206,126 @@ fn flag_error(flag: &str, value: &str, e: LangError) -> Error {
 
 /// How a puzzle given by flags alone (no file) is named in messages.
 pub const FLAGS_NAME: &str = "<flags>";
+
+/// The clues and symmetry of `doc`, checked against the board, the piece
+/// and the goal: steps from 1 to the squares, none twice; clue 1 and the
+/// start (and, for an open tour, the last clue and the end) agree; the
+/// symmetry maps the board and the piece onto themselves and, for an open
+/// tour, is its own inverse and maps the start onto the end.
+#[allow(clippy::too_many_arguments)]
+fn constraints(
+    doc: &Doc,
+    board: &Board,
+    piece: &Piece,
+    goal: Goal,
+    (start_span, end_span): (Option<Span>, Option<Span>),
+    picture: Option<Vec<clues::Clue>>,
+    file: &str,
+    text: &str,
+    loc: &Locator,
+) -> Result<Constraints, Error> {
+    let at = |span: Span, message: String| Error::at(file, text, span, message);
+    let place = |span: Span| {
+        let e = Error::at(file, text, span, "");
+        format!("line {}, column {}", e.line, e.col)
+    };
+    let written = match (&doc.clues, picture) {
+        (_, Some(c)) => c,
+        (Some(CluesDoc::Map(entries)), None) => {
+            let from = loc.field_value("clues", 1).map_or(0, |v| v.0);
+            let keys = loc.keys_from(from);
+            let mut out = Vec::with_capacity(entries.len());
+            for (i, (key, step)) in entries.iter().enumerate() {
+                let base = keys.get(i).copied().unwrap_or(from);
+                let square =
+                    lang::parse_square(key, base, board).map_err(|e| at(e.span, e.message))?;
+                out.push(clues::Clue {
+                    step: *step,
+                    square,
+                    span: Span::new(base, base + key.len()),
+                });
+            }
+            out
+        }
+        _ => Vec::new(),
+    };
+    let steps = clues::check(board, &written, &place).map_err(|e| at(e.span, e.message))?;
+    let span_of = |step: u32| {
+        written
+            .iter()
+            .find(|c| c.step == u64::from(step))
+            .map_or(Span::new(0, 0), |c| c.span)
+    };
+    let n = board.len() as u32;
+    let ends = [
+        (1, goal.start, start_span, "start"),
+        (
+            n,
+            if goal.closed { None } else { goal.end },
+            end_span,
+            "end",
+        ),
+    ];
+    for (step, square, span, key) in ends {
+        if let (Some(s), Some(&(_, c))) = (square, steps.iter().find(|&&(k, _)| k == step))
+            && s != c
+        {
+            return Err(at(
+                span_of(step),
+                format!(
+                    "step {step} is on {}, but `{key}` is {} ({})",
+                    board.name(c),
+                    board.name(s),
+                    span.map_or_else(|| "the flag".to_string(), place)
+                ),
+            ));
+        }
+    }
+    let symmetry = doc.symmetry;
+    if let Some(sym) = symmetry {
+        let sym_at = loc
+            .field_value("symmetry", 1)
+            .map_or(Span::new(0, 0), |(a, b)| Span::new(a, b));
+        if !crate::model::symmetry::symmetries(board, piece).contains(&sym.transform()) {
+            return Err(at(
+                sym_at,
+                format!(
+                    "{sym:?} does not map this board and piece onto themselves, so no tour can have it"
+                ),
+            )
+            .with_help("the board's squares, removed squares, topology and the piece's moves must all be symmetric"));
+        }
+        if !goal.closed {
+            if !sym.is_involution() {
+                return Err(at(
+                    sym_at,
+                    "an open tour's ends must change places under its symmetry, so a quarter-turn cannot map an open tour onto itself".to_string(),
+                )
+                .with_help("use Rotate180, or a closed tour"));
+            }
+            let t = sym.transform();
+            let image =
+                |s: u32| board.square_at(t.cell(board.cell(s), board.width(), board.height()));
+            if let (Some(s), Some(e)) = (goal.start, goal.end)
+                && image(s) != Some(e)
+            {
+                return Err(at(
+                    end_span.unwrap_or(sym_at),
+                    format!(
+                        "{sym:?} maps the start {} onto {}, so a symmetric open tour ends there, not on {}",
+                        board.name(s),
+                        image(s).map_or_else(|| "no square".to_string(), |i| board.name(i)),
+                        board.name(e)
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(Constraints {
+        clues: steps,
+        symmetry,
+    })
+}
 
 /// A file that cannot be read: `cannot read FILE: reason`, with no
 /// position (there is no text to point into).
@@ -282,7 +444,57 @@ impl Puzzle {
         };
 
         let board_base = loc.field("board").unwrap_or(0);
-        let board = lang::parse_board(&doc.board, board_base).map_err(lang_err)?;
+        let clues_base = loc.field("clues").unwrap_or(0);
+        let picture = match &doc.clues {
+            Some(CluesDoc::Picture(t)) => {
+                Some(clues::parse_picture(t, clues_base).map_err(lang_err)?)
+            }
+            _ => None,
+        };
+        let board = match (&doc.board, &picture) {
+            (Some(b), None) => lang::parse_board(b, board_base).map_err(lang_err)?,
+            (Some(b), Some((pic, _))) => {
+                let given = lang::parse_board(b, board_base).map_err(lang_err)?;
+                let at = Span::new(board_base, board_base + b.len());
+                if (given.width(), given.height()) != (pic.width(), pic.height()) {
+                    return Err(Error::at(
+                        file,
+                        text,
+                        at,
+                        format!(
+                            "the board is {}x{} but the clue picture is {}x{}",
+                            given.width(),
+                            given.height(),
+                            pic.width(),
+                            pic.height()
+                        ),
+                    ));
+                }
+                if let Some(s) = (0..given.len() as u32).find(|&s| !pic.is_square(given.cell(s))) {
+                    return Err(Error::at(
+                        file,
+                        text,
+                        at,
+                        format!(
+                            "the clue picture removes {}, the board does not: removed squares are drawn as `#` in the picture",
+                            given.name(s)
+                        ),
+                    ));
+                }
+                Board::new(given.width(), given.height(), given.topology(), |c| {
+                    pic.is_square(c)
+                })
+            }
+            (None, Some((pic, _))) => pic.clone(),
+            (None, None) => {
+                return Err(Error::at(
+                    file,
+                    text,
+                    Span::new(0, 0),
+                    "missing field `board` (a puzzle needs a board, unless its `clues` are a picture)",
+                ));
+            }
+        };
 
         let entries = loc.map_entries();
         let defs: Vec<PieceDef> = doc
@@ -346,6 +558,21 @@ impl Puzzle {
             ));
         }
         let closed = doc.tour == TourKind::Closed;
+        let board_text = doc
+            .board
+            .as_deref()
+            .map_or_else(|| board.describe(), |b| b.trim().to_string());
+        let constraints = constraints(
+            &doc,
+            &board,
+            &piece,
+            Goal { closed, start, end },
+            (start_span, end_span),
+            picture.map(|(_, c)| c),
+            file,
+            text,
+            &loc,
+        )?;
         let name = doc.name.unwrap_or_else(|| {
             Path::new(file).file_stem().map_or_else(
                 || "puzzle".to_string(),
@@ -357,9 +584,10 @@ impl Puzzle {
             name: escape_controls(&name).into_owned(),
             board,
             piece,
-            board_text: doc.board.trim().to_string(),
+            board_text,
             piece_text: escape_controls(doc.piece.trim()).into_owned(),
             goal: Goal { closed, start, end },
+            constraints,
             solver: doc.solver,
             seed: doc.seed,
             save: doc.save,
@@ -367,11 +595,85 @@ impl Puzzle {
             text: text.to_string(),
             start_span,
             end_span,
+            solver_span: loc.field_value("solver", 1).map(|(a, b)| Span::new(a, b)),
+            clues_span: loc
+                .field_value("clues", 1)
+                .map(|(a, b)| Span::new(a, b.min(a + 1))),
+            symmetry_span: loc.field_value("symmetry", 1).map(|(a, b)| Span::new(a, b)),
             defs,
         };
         p.check_end()?;
         p.check_start_end(None)?;
+        if let Some(e) = p.solver_refusal(None) {
+            return Err(e);
+        }
         Ok(p)
+    }
+
+    /// Why the puzzle's solver cannot solve it, if it cannot: a symmetry
+    /// with a solver that searches for any tour, or `Symmetric` with no
+    /// symmetry. The error is at the file's `solver`, or at `flag` (the flag
+    /// and its value) when the solver came from the command line.
+    pub fn solver_refusal(&self, flag: Option<(&str, &str)>) -> Option<Error> {
+        let (message, help) = match (self.solver, self.constraints.symmetry) {
+            (SolverSpec::Symmetric(_), None) => (
+                "the symmetric solver searches for tours that a symmetry maps onto themselves, and this puzzle gives no `symmetry`".to_string(),
+                "add `symmetry: Rotate180` (or another symmetry), or pick another solver",
+            ),
+            (
+                SolverSpec::Backtrack(_) | SolverSpec::Warnsdorff(_) | SolverSpec::Genetic(_),
+                Some(sym),
+            ) => (
+                format!(
+                    "the {} solver searches for any tour, not one that {} maps onto itself (the puzzle's `symmetry`)",
+                    self.solver.kind(),
+                    sym.describe()
+                ),
+                "use `solver: Symmetric()` or `Auto` (`--solver symmetric` or `auto`), which search for symmetric tours",
+            ),
+            _ => return None,
+        };
+        Some(match flag {
+            Some((flag, value)) => {
+                Error::flag(flag, value, Span::new(0, value.len()), message).with_help(help)
+            }
+            None => Error::at(
+                &self.file,
+                &self.text,
+                self.solver_span.unwrap_or(Span::new(0, 0)),
+                message,
+            )
+            .with_help(help),
+        })
+    }
+
+    /// Why `engine count` cannot count this puzzle: it counts tours with
+    /// no symmetry asked. The error is at the file's `symmetry`.
+    pub fn symmetry_refusal(&self) -> Option<Error> {
+        let sym = self.constraints.symmetry?;
+        Some(Error::at(
+            &self.file,
+            &self.text,
+            self.symmetry_span.unwrap_or(Span::new(0, 0)),
+            format!("`engine count` does not count symmetric tours yet: it would count every tour, not only those {} maps onto themselves", sym.describe()),
+        ).with_help("`engine run` finds a symmetric tour or proves there is none"))
+    }
+
+    /// Why `what` (a command, like `run` or `count`) cannot take this
+    /// puzzle's clues: no search honours clues yet. The error is at the
+    /// file's `clues`.
+    pub fn clues_refusal(&self, what: &str) -> Option<Error> {
+        if self.constraints.clues.is_empty() {
+            return None;
+        }
+        Some(Error::at(
+            &self.file,
+            &self.text,
+            self.clues_span.unwrap_or(Span::new(0, 0)),
+            format!(
+                "`engine {what}` does not take clues yet: they are read and checked (`engine check`), but no search honours them"
+            ),
+        ))
     }
 
     /// An open tour of more than one square cannot start and end on the
@@ -490,6 +792,14 @@ impl Puzzle {
     /// `--board` flag). A start or end square the file gives is placed
     /// again on the new board.
     pub fn set_board(&mut self, value: &str) -> Result<(), Error> {
+        if !self.constraints.is_empty() {
+            return Err(Error::flag(
+                "--board",
+                value,
+                Span::new(0, value.len()),
+                "this puzzle's clues and symmetry belong to its own board",
+            ));
+        }
         let board = lang::parse_board(value, 0).map_err(|e| flag_error("--board", value, e))?;
         if let Some(message) = graph_too_big(&board, &self.piece) {
             return Err(
@@ -591,6 +901,7 @@ impl Puzzle {
             board: &self.board,
             piece: &self.piece,
             goal: self.goal,
+            constraints: &self.constraints,
             seed: self.seed,
         }
     }

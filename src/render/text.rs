@@ -273,10 +273,16 @@ pub fn stuck_line(report: &Report, board: &Board, closed: bool) -> Option<String
 /// The headline: what happened.
 pub fn status_line(report: &Report, board: &Board, closed: bool) -> String {
     let kind = if closed { "closed" } else { "open" };
+    // The symmetric solver proves only that no symmetric tour exists.
+    let kind = if report.solver.kind() == "symmetric" {
+        format!("symmetric {kind}")
+    } else {
+        kind.to_string()
+    };
     match &report.outcome {
-        Outcome::Found(t) => {
-            format!("Found an {kind} tour of {} squares.", t.len()).replace("an closed", "a closed")
-        }
+        Outcome::Found(t) => format!("Found an {kind} tour of {} squares.", t.len())
+            .replace("an closed", "a closed")
+            .replace("an symmetric", "a symmetric"),
         Outcome::Impossible(why) => format!("No {kind} tour exists: {why}."),
         Outcome::GaveUp { limit, best } => format!(
             "Gave up: the {limit} ran out; nothing is proven. Longest path: {} of {} squares.",

@@ -580,17 +580,17 @@ impl<'e> Rounds<'e> {
 
 /// What a search looks at as it goes: its limits, at the cadence, and the
 /// progress channel it publishes its node count into.
-struct Searching<'s> {
-    limits: &'s Limits<'s>,
-    progress: &'s Progress,
-    cadence: Cadence,
+pub(super) struct Searching<'s> {
+    pub(super) limits: &'s Limits<'s>,
+    pub(super) progress: &'s Progress,
+    pub(super) cadence: Cadence,
 }
 
 impl Searching<'_> {
     /// After each node: publishes the count and looks at the limits when a
     /// look is due.
     #[inline(always)]
-    fn tick(&mut self, nodes: u64) -> Result<(), Stop> {
+    pub(super) fn tick(&mut self, nodes: u64) -> Result<(), Stop> {
         if self.cadence.due(nodes) {
             self.progress.set(nodes);
             return self.cadence.look(self.limits, nodes);
@@ -600,7 +600,7 @@ impl Searching<'_> {
 }
 
 /// The result of one search from one start.
-enum Search {
+pub(super) enum Search {
     Found(Vec<u32>),
     /// Every branch tried; the longest path seen.
     Exhausted(Vec<u32>),

@@ -31,6 +31,9 @@ pub enum AutoPick {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         fallback_nodes: Option<u64>,
     },
+    /// The puzzle asks for a symmetric tour: the symmetric search, which
+    /// is complete.
+    Symmetric,
 }
 
 /// Who produced a report.
@@ -122,6 +125,7 @@ impl fmt::Display for SolverSpec {
                     p.elitism
                 )
             }
+            SolverSpec::Symmetric(_) => f.write_str("symmetric (half-path search)"),
         }
     }
 }
@@ -158,6 +162,9 @@ impl fmt::Display for AutoPick {
                     None => f.write_str("follows"),
                 }
             }
+            AutoPick::Symmetric => f.write_str(
+                "auto picked symmetric: the puzzle asks for a symmetric tour, and the search of its half paths finds one or proves there is none",
+            ),
         }
     }
 }

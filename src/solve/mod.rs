@@ -17,6 +17,7 @@ pub mod lineage;
 pub mod record;
 pub mod runner;
 pub mod starts;
+pub mod symmetric;
 pub mod warnsdorff;
 
 use std::time::Duration;
@@ -25,7 +26,7 @@ pub use crate::halt::{Limit, Limits, Stop};
 pub use crate::model::Goal;
 pub use identity::{AutoPick, SolverId};
 
-use crate::model::{Board, MoveGraph, Piece};
+use crate::model::{Board, Constraints, MoveGraph, Piece};
 use crate::progress::Progress;
 use event::Observer;
 
@@ -147,7 +148,8 @@ impl Report {
 }
 
 /// What to solve: the move graph, the board and piece it was built from,
-/// the goal and the seed of every random choice.
+/// the goal, the constraints beyond it (clues, symmetry) and the seed of
+/// every random choice.
 #[derive(Clone, Copy, Debug)]
 pub struct Task<'t> {
     /// The move graph: all most solvers see.
@@ -158,19 +160,38 @@ pub struct Task<'t> {
     pub piece: &'t Piece,
     /// Open or closed, start and end.
     pub goal: Goal,
+    /// Clues and symmetry. Only the solvers that honour them are given a
+    /// task with any (the runner refuses the rest).
+    pub constraints: &'t Constraints,
     /// Seed of every random choice.
     pub seed: u64,
 }
 
+/// No clues and no symmetry.
+pub static NO_CONSTRAINTS: Constraints = Constraints {
+    clues: Vec::new(),
+    symmetry: None,
+};
+
 impl<'t> Task<'t> {
-    /// The task of `graph`, built from `piece` on `board`, for `goal`, seed 0.
+    /// The task of `graph`, built from `piece` on `board`, for `goal`, with
+    /// no constraints, seed 0.
     pub fn new(graph: &'t MoveGraph, board: &'t Board, piece: &'t Piece, goal: Goal) -> Task<'t> {
         Task {
             graph,
             board,
             piece,
             goal,
+            constraints: &NO_CONSTRAINTS,
             seed: 0,
+        }
+    }
+
+    /// This task with the constraints `c`.
+    pub fn with_constraints(self, c: &'t Constraints) -> Task<'t> {
+        Task {
+            constraints: c,
+            ..self
         }
     }
 
@@ -240,6 +261,8 @@ pub enum SolverSpec {
     Warnsdorff(warnsdorff::WarnsdorffOptions),
     /// Genetic algorithm.
     Genetic(genetic::GeneticOptions),
+    /// The search for symmetric tours (needs `symmetry`).
+    Symmetric(symmetric::SymmetricOptions),
 }
 
 impl SolverSpec {
@@ -250,6 +273,7 @@ impl SolverSpec {
             SolverSpec::Backtrack(_) => "backtrack",
             SolverSpec::Warnsdorff(_) => "warnsdorff",
             SolverSpec::Genetic(_) => "genetic",
+            SolverSpec::Symmetric(_) => "symmetric",
         }
     }
 }

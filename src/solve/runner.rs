@@ -7,6 +7,7 @@ use std::time::Instant;
 
 use super::backtrack::{BacktrackOptions, Order};
 use super::event::{Event, Observer};
+use super::symmetric::SymmetricOptions;
 use super::warnsdorff::WarnsdorffOptions;
 use super::{AutoPick, Limit, Outcome, Report, Run, Solver, SolverId, SolverSpec, Stats, Task};
 use crate::analysis;
@@ -55,6 +56,12 @@ pub const AUTO_FIRST_NODES: u64 = 1 << 17;
 /// the backtracker if it gives up.
 pub fn auto_choice(puzzle: &Puzzle, graph: &MoveGraph) -> (SolverSpec, AutoPick) {
     let squares = graph.len();
+    if puzzle.constraints.symmetry.is_some() {
+        return (
+            SolverSpec::Symmetric(SymmetricOptions::default()),
+            AutoPick::Symmetric,
+        );
+    }
     let small = if puzzle.goal.closed {
         AUTO_SMALL_CLOSED
     } else {
@@ -168,12 +175,19 @@ pub fn solve<O: Observer>(
         }
     };
     if let Outcome::Found(tour) = &report.outcome {
-        verify(&puzzle.board, &puzzle.piece, &puzzle.goal, tour).map_err(|problem| {
-            InvalidTour {
+        verify(&puzzle.board, &puzzle.piece, &puzzle.goal, tour)
+            .and_then(|()| {
+                crate::verify::verify_constraints(
+                    &puzzle.board,
+                    puzzle.goal.closed,
+                    &puzzle.constraints,
+                    tour,
+                )
+            })
+            .map_err(|problem| InvalidTour {
                 solver: report.solver.to_string(),
                 problem,
-            }
-        })?;
+            })?;
     }
     Ok(report)
 }
@@ -216,6 +230,7 @@ fn search<O: Observer>(puzzle: &Puzzle, task: &Task<'_>, mut run: Run<'_, O>) ->
     if pick.is_some() {
         // Each stage runs while the one before gave up on its own limit.
         let stages: Vec<(Limit, SolverSpec)> = match spec {
+            SolverSpec::Symmetric(_) => Vec::new(),
             SolverSpec::Backtrack(_) => vec![
                 (
                     Limit::Nodes,
@@ -255,6 +270,7 @@ fn run_spec<O: Observer>(spec: SolverSpec, task: &Task<'_>, run: Run<'_, O>) -> 
         SolverSpec::Backtrack(o) => o.solve(task, run),
         SolverSpec::Warnsdorff(o) => o.solve(task, run),
         SolverSpec::Genetic(o) => o.solve(task, run),
+        SolverSpec::Symmetric(o) => o.solve(task, run),
         SolverSpec::Auto => BacktrackOptions::default().solve(task, run),
     }
 }

@@ -1,0 +1,201 @@
+//! Clues: step numbers standing on squares, as a map (`{ "a1": 1 }`) or as
+//! a picture of the board typed as a published puzzle looks, and their
+//! checks (numbers from 1 to the squares, none twice, on squares).
+
+use super::lang::LangError;
+use crate::error::Span;
+use crate::model::{Board, Cell, Topology};
+
+/// One clue as written: its step, its square, and where the number is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Clue {
+    /// The step number (1 is the first square).
+    pub step: u64,
+    /// The square.
+    pub square: u32,
+    /// Where it is written.
+    pub span: Span,
+}
+
+/// A clue picture: one line per rank, top rank first, tokens separated by
+/// spaces — `.` a square, `#` a removed square, a number a square with its
+/// step. Blank lines are ignored; every line has the same number of
+/// tokens. Returns the board (plain) and the clues.
+pub fn parse_picture(text: &str, base: usize) -> Result<(Board, Vec<Clue>), LangError> {
+    // (token, offset) per row, top row first.
+    let mut rows: Vec<Vec<(&str, usize)>> = Vec::new();
+    let mut offset = 0;
+    for line in text.split_inclusive('\n') {
+        let mut row = Vec::new();
+        let mut at = 0;
+        for token in line.split_whitespace() {
+            let i = at + line[at..].find(token).unwrap_or(0);
+            row.push((token, base + offset + i));
+            at = i + token.len();
+        }
+        if !row.is_empty() {
+            rows.push(row);
+        }
+        offset += line.len();
+    }
+    let Some(first) = rows.first() else {
+        return Err(LangError::new(
+            Span::new(base, base + text.len()),
+            "the clue picture has no squares",
+        ));
+    };
+    let width = first.len();
+    let height = rows.len();
+    if width > crate::model::MAX_SIDE as usize || height > crate::model::MAX_SIDE as usize {
+        return Err(LangError::new(
+            Span::new(base, base + text.len()),
+            format!(
+                "the clue picture is {width}x{height}; a side may have at most {} squares",
+                crate::model::MAX_SIDE
+            ),
+        ));
+    }
+    let mut present = vec![true; width * height];
+    let mut numbers: Vec<(u64, Cell, Span)> = Vec::new();
+    for (r, row) in rows.iter().enumerate() {
+        if row.len() != width {
+            let (_, at) = row[0];
+            let end = row.last().map_or(at, |&(t, o)| o + t.len());
+            return Err(LangError::new(
+                Span::new(at, end),
+                format!(
+                    "this row has {} squares, the first row {width}: every row of a clue picture has one token a square",
+                    row.len()
+                ),
+            )
+            .with_help("`.` a square, `#` a removed square, a number a clue"));
+        }
+        let y = (height - 1 - r) as u32;
+        for (x, &(token, at)) in row.iter().enumerate() {
+            let span = Span::new(at, at + token.len());
+            match token {
+                "." => {}
+                "#" => present[y as usize * width + x] = false,
+                t if t.bytes().all(|b| b.is_ascii_digit()) => {
+                    let step = t
+                        .parse::<u64>()
+                        .map_err(|_| LangError::new(span, "number out of range".to_string()))?;
+                    numbers.push((step, Cell::new(x as u32, y), span));
+                }
+                _ => {
+                    return Err(LangError::new(
+                        span,
+                        format!(
+                            "`{token}` is not a square: `.` a square, `#` a removed square, a number a clue"
+                        ),
+                    ));
+                }
+            }
+        }
+    }
+    let board = Board::new(width as u32, height as u32, Topology::Plain, |c| {
+        present[c.y as usize * width + c.x as usize]
+    });
+    let clues = numbers
+        .into_iter()
+        .filter_map(|(step, cell, span)| {
+            board
+                .square_at(cell)
+                .map(|square| Clue { step, square, span })
+        })
+        .collect();
+    Ok((board, clues))
+}
+
+/// Checks `clues` against `board`: every step from 1 to the number of
+/// squares, none given twice. Returns `(step, square)` pairs sorted by step.
+pub fn check(
+    board: &Board,
+    clues: &[Clue],
+    name: &dyn Fn(Span) -> String,
+) -> Result<Vec<(u32, u32)>, LangError> {
+    let n = board.len() as u64;
+    let mut out: Vec<(u32, u32, Span)> = Vec::with_capacity(clues.len());
+    for c in clues {
+        if c.step == 0 || c.step > n {
+            return Err(LangError::new(
+                c.span,
+                format!(
+                    "step {} is not on this tour: its steps are numbered 1 to {n}",
+                    c.step
+                ),
+            ));
+        }
+        out.push((c.step as u32, c.square, c.span));
+    }
+    out.sort_by_key(|&(step, _, _)| step);
+    for w in out.windows(2) {
+        if w[0].0 == w[1].0 {
+            return Err(LangError::new(
+                w[1].2,
+                format!(
+                    "step {} is given twice: on {} ({}) and on {}",
+                    w[1].0,
+                    board.name(w[0].1),
+                    name(w[0].2),
+                    board.name(w[1].1)
+                ),
+            ));
+        }
+    }
+    Ok(out.into_iter().map(|(k, s, _)| (k, s)).collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_picture_reads_as_it_looks() {
+        let text = "\n   1  .  #\n   .  12 .\n";
+        let Ok((board, clues)) = parse_picture(text, 0) else {
+            panic!("reads");
+        };
+        assert_eq!((board.width(), board.height(), board.len()), (3, 2, 5));
+        assert!(!board.is_square(Cell::new(2, 1)));
+        let named: Vec<(u64, String)> = clues
+            .iter()
+            .map(|c| (c.step, board.name(c.square)))
+            .collect();
+        assert_eq!(named, [(1, "a2".to_string()), (12, "b1".to_string())]);
+        assert_eq!(&text[clues[1].span.start..clues[1].span.end], "12");
+    }
+
+    #[test]
+    fn picture_errors_point_at_the_token() {
+        let text = "1 . .\n. x .";
+        let e = parse_picture(text, 0).err().map(|e| (e.span, e.message));
+        assert_eq!(e.map(|e| &text[e.0.start..e.0.end]), Some("x"));
+        let ragged = "1 . .\n. .";
+        assert!(parse_picture(ragged, 0).is_err());
+    }
+
+    #[test]
+    fn steps_must_fit_and_not_repeat() {
+        let b = Board::rectangle(2, 2);
+        let at = |step, square, s| Clue {
+            step,
+            square,
+            span: Span::new(s, s + 1),
+        };
+        let name = |s: Span| format!("column {}", s.start + 1);
+        assert!(check(&b, &[at(5, 0, 0)], &name).is_err());
+        assert!(check(&b, &[at(0, 0, 0)], &name).is_err());
+        let twice = check(&b, &[at(2, 0, 0), at(2, 3, 7)], &name)
+            .err()
+            .map(|e| e.message);
+        assert_eq!(
+            twice.as_deref(),
+            Some("step 2 is given twice: on a1 (column 1) and on b2")
+        );
+        assert_eq!(
+            check(&b, &[at(4, 3, 0), at(1, 0, 3)], &name).ok(),
+            Some(vec![(1, 0), (4, 3)])
+        );
+    }
+}

@@ -1,0 +1,642 @@
+//! Symmetric tours: the solver for a tour that a rotation or reflection of
+//! the board maps onto itself, searched as the half (or quarter) path that
+//! determines it.
+//!
+//! A symmetry `g` of order `k` (2 for a half-turn or a mirror, 4 for a
+//! quarter-turn) that maps a closed tour onto itself acts on the tour, as a
+//! cycle, in one of two ways:
+//!
+//! - it **turns** it: every square is followed, `n/k` moves further on, by
+//!   its image. The tour is `P, g(P), …, g^(k-1)(P)` for a path `P` through
+//!   one square of each orbit whose last square has a move to `g(first)`;
+//!   no square can be fixed. (Read backwards, a tour turned by `g` is turned
+//!   by `g⁻¹`: on a two-way move graph one direction is searched.)
+//! - it **folds** it (`k = 2` only: a fold is its own inverse): it reverses
+//!   the cycle, which then meets the symmetry's axis at two places, each a
+//!   square `g` fixes or a move between a square and its image. The tour is
+//!   `Q` then `g(Q)` backwards, for a path `Q` through one square of each
+//!   orbit from one meeting place to the other.
+//!
+//! An open tour can only be folded (its ends change places): it is `g(Q)`
+//! backwards then `Q`, where `Q` starts at the tour's middle — a square `g`
+//! fixes (an odd number of squares) or one whose move to it from its image
+//! is the middle move (an even number).
+//!
+//! Each way is searched by [`search::search`] on the orbits, after quick
+//! proofs that rule a way out (a fixed square, the classes of a two-class
+//! move graph, no place to meet the axis).
+
+mod search;
+mod walk;
+
+use std::time::Instant;
+
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+use super::backtrack::{BacktrackOptions, Order, Search, Searching};
+use super::event::{Event, Observer};
+use super::{Outcome, Report, Run, Solver, SolverId, SolverSpec, Stats, Stop, Task};
+use crate::halt::{self, Cadence};
+use crate::model::graph::walks::parts_and_colours;
+use crate::model::{Board, TourSymmetry};
+use crate::progress::Unit;
+use search::{Ends, Quotient};
+
+/// Boards of more than this many squares (with two-way moves) are walked
+/// before they are searched.
+const WALK_FROM: usize = 64;
+
+/// Walks per way the symmetry may act, before the complete search.
+const WALKS: usize = 10;
+
+/// Options of the symmetric-tour solver.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, serde::Deserialize, serde::Serialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct SymmetricOptions {
+    /// Give up after this many nodes.
+    pub node_limit: Option<u64>,
+}
+
+impl Solver for SymmetricOptions {
+    fn id(&self) -> SolverId {
+        SolverId::of(SolverSpec::Symmetric(*self))
+    }
+
+    /// Finds a tour the task's symmetry maps onto itself, or proves there
+    /// is none. A task with no symmetry is any tour: the backtracking
+    /// search solves it.
+    fn solve<O: Observer>(&self, task: &Task<'_>, run: Run<'_, O>) -> Report {
+        let plain = BacktrackOptions {
+            order: Order::Warnsdorff,
+            node_limit: self.node_limit,
+        };
+        let Some(sym) = task.constraints.symmetry else {
+            return plain.solve(task, run);
+        };
+        if fixes_every_square(task.board, sym) {
+            // It is the identity on this board (a mirror of one rank, a
+            // quarter-turn of the centre alone): every closed tour is
+            // symmetric, and no open one of two squares or more (its ends
+            // cannot change places).
+            let mut report = if task.goal.closed || task.board.len() == 1 {
+                plain.solve(task, run)
+            } else {
+                Report {
+                    outcome: Outcome::Impossible(format!(
+                        "{} moves no square of this board, so it cannot make an open tour's ends change places",
+                        sym.describe()
+                    )),
+                    stats: Stats::default(),
+                    solver: self.id(),
+                    starts: None,
+                }
+            };
+            report.solver = self.id();
+            return report;
+        }
+        let started = Instant::now();
+        let limits = run.limits.with_nodes(self.node_limit);
+        let mut obs = run.observer;
+        let mut stats = Stats::default();
+        let mut searching = Searching {
+            limits: &limits,
+            progress: run.progress,
+            cadence: Cadence::new(&limits, 0),
+        };
+        let outcome = match Plan::new(task, sym, &limits) {
+            Err(stop) => Outcome::stopped(stop, Vec::new()),
+            Ok(Err(why)) => Outcome::Impossible(why),
+            Ok(Ok(plan)) => {
+                run.progress.start(Unit::Nodes, None);
+                let outcome = plan.run(&mut searching, &mut obs, &mut stats);
+                run.progress.set(stats.nodes);
+                outcome
+            }
+        };
+        stats.elapsed = started.elapsed();
+        Report {
+            outcome,
+            stats,
+            solver: self.id(),
+            starts: None,
+        }
+    }
+}
+
+/// How the symmetry acts on the tour.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Action {
+    /// Every square is followed, 1/k of the way round, by its image under
+    /// the generator with this index in [`Plan::turns`].
+    Turn(usize),
+    /// The tour is reversed: `Q` then its image backwards (closed), or the
+    /// image backwards then `Q` (open).
+    Fold,
+}
+
+/// What is known before searching, and what is left to search.
+struct Plan<'t> {
+    task: &'t Task<'t>,
+    sym: TourSymmetry,
+    /// The image of each square under the symmetry.
+    img: Vec<u32>,
+    /// The orbit of each square, numbered by their least squares.
+    orbit: Vec<u32>,
+    /// The generators a tour may be turned by (the symmetry, and on a
+    /// one-way move graph its inverse too): each as its `k` powers.
+    turns: Vec<Vec<Vec<u32>>>,
+    /// Whether folds are searched.
+    fold: bool,
+    /// Why a way is ruled out without search (for the final message).
+    ruled_out: Vec<String>,
+}
+
+/// The searches of one solve, one after another: what they share.
+struct Attempts<'a, 's, O> {
+    run: &'a mut Searching<'s>,
+    obs: &'a mut O,
+    stats: &'a mut Stats,
+    /// The longest half path seen.
+    best: Vec<u32>,
+    searches: u64,
+}
+
+impl<O: Observer> Attempts<'_, '_, O> {
+    /// One search: the half path it found, None when it exhausted its
+    /// branches, or why it stopped.
+    fn one(&mut self, q: &Quotient, ends: &Ends<'_>) -> Result<Option<Vec<u32>>, Stop> {
+        if self.searches > 0 {
+            self.stats.restarts += 1;
+            self.obs.event(Event::Restart, &[]);
+        }
+        self.searches += 1;
+        let (found, b) = match search::search(q, ends, self.run, self.obs, self.stats) {
+            Search::Found(p) => return Ok(Some(p)),
+            Search::Exhausted(b) => (Ok(None), b),
+            Search::Stopped(stop, b) => (Err(stop), b),
+        };
+        if b.len() > self.best.len() {
+            self.best = b;
+        }
+        found
+    }
+}
+
+/// Whether `sym` leaves every square of `board` where it is.
+fn fixes_every_square(board: &Board, sym: TourSymmetry) -> bool {
+    let t = sym.transform();
+    let (w, h) = (board.width(), board.height());
+    !(t.swap && w != h)
+        && (0..board.len() as u32).all(|s| t.cell(board.cell(s), w, h) == board.cell(s))
+}
+
+/// Up to three square names, then `…`.
+fn names(board: &Board, squares: &[u32]) -> String {
+    let mut out: Vec<String> = squares.iter().take(3).map(|&s| board.name(s)).collect();
+    if squares.len() > 3 {
+        out.push("…".to_string());
+    }
+    out.join(", ")
+}
+
+impl<'t> Plan<'t> {
+    /// The plan for `task` under `sym`, or why no symmetric tour exists,
+    /// built under `limits`.
+    fn new(
+        task: &'t Task<'t>,
+        sym: TourSymmetry,
+        limits: &crate::halt::Limits<'_>,
+    ) -> Result<Result<Plan<'t>, String>, Stop> {
+        let (g, board, goal) = (task.graph, task.board, task.goal);
+        let n = g.len();
+        let none = |why: String| format!("{} maps none onto itself: {why}", sym.describe());
+        g.prepare_lists(limits)?;
+        let t = sym.transform();
+        let (w, h) = (board.width(), board.height());
+        let mut img = Vec::with_capacity(n);
+        for s in 0..n as u32 {
+            halt::poll(limits, s as usize)?;
+            let to = board.cell(s);
+            match board.square_at(t.cell(to, w, h)) {
+                Some(i) if !(t.swap && w != h) => img.push(i),
+                _ => {
+                    return Ok(Err(none(format!(
+                        "it maps {} off the board's squares",
+                        board.name(s)
+                    ))));
+                }
+            }
+        }
+        let k = sym.order();
+        let mut orbit = vec![u32::MAX; n];
+        let mut sizes: Vec<usize> = Vec::new();
+        for s in 0..n {
+            if orbit[s] != u32::MAX {
+                continue;
+            }
+            let id = sizes.len() as u32;
+            let (mut x, mut size) = (s, 0);
+            loop {
+                orbit[x] = id;
+                size += 1;
+                x = img[x] as usize;
+                if x == s || size > k {
+                    break;
+                }
+            }
+            sizes.push(size);
+        }
+        let fixed: Vec<u32> = (0..n as u32).filter(|&s| img[s as usize] == s).collect();
+        let mut ruled_out = Vec::new();
+        let mut turns = Vec::new();
+        let mut fold = k == 2;
+
+        if goal.closed {
+            // Turns: every orbit full, and on a two-class graph each square
+            // n/k moves from its image, so in the class that distance says.
+            let m = sizes.len();
+            let short = (0..n).find(|&s| sizes[orbit[s] as usize] < k);
+            let classes = match parts_and_colours(g, limits)? {
+                (1, Some(c)) => Some(c),
+                _ => None,
+            };
+            let parity = classes
+                .as_ref()
+                .and_then(|c| (0..n).find(|&s| (c[s] != c[img[s] as usize]) != (m % 2 == 1)));
+            if let Some(s) = short {
+                ruled_out.push(format!(
+                    "it cannot turn one, since it fixes {} and a tour it turns has no fixed square",
+                    board.name(s as u32)
+                ));
+            } else if let Some(s) = parity {
+                let same = classes.as_ref().is_some_and(|c| c[s] == c[img[s] as usize]);
+                ruled_out.push(format!(
+                    "it cannot turn one, since every move changes the class of its square (`engine check` names the two classes), {} and its image {} are in {} classes, and a tour it turns puts them {m} moves apart, an {} number",
+                    board.name(s as u32),
+                    board.name(img[s]),
+                    if same { "the same" } else { "different" },
+                    if m % 2 == 1 { "odd" } else { "even" }
+                ));
+            } else {
+                let powers = |by: &[u32]| {
+                    let mut p = vec![(0..n as u32).collect::<Vec<u32>>()];
+                    for i in 1..k {
+                        let prev = &p[i - 1];
+                        p.push(prev.iter().map(|&s| by[s as usize]).collect());
+                    }
+                    p
+                };
+                turns.push(powers(&img));
+                if k > 2 && !g.is_symmetric() {
+                    let mut inv = vec![0u32; n];
+                    for (s, &i) in img.iter().enumerate() {
+                        inv[i as usize] = s as u32;
+                    }
+                    turns.push(powers(&inv));
+                }
+            }
+            if k > 2 {
+                fold = false;
+            } else if fixed.len() > 2 {
+                fold = false;
+                ruled_out.push(format!(
+                    "it cannot fold one, since it fixes {} squares ({}) and a tour it folds meets its axis at two places only",
+                    fixed.len(),
+                    names(board, &fixed)
+                ));
+            }
+        } else if k > 2 {
+            return Ok(Err(none(
+                "an open tour's ends change places under its symmetry, so its symmetry is its own inverse".to_string(),
+            )));
+        } else if fixed.len() > 1 {
+            return Ok(Err(none(format!(
+                "it fixes {} squares ({}), and only the middle square of an open tour can be fixed",
+                fixed.len(),
+                names(board, &fixed)
+            ))));
+        } else if n % 2 == 0 && !fixed.is_empty() {
+            return Ok(Err(none(format!(
+                "it fixes {}, and an open tour of an even number of squares has no middle square to be fixed",
+                board.name(fixed[0])
+            ))));
+        }
+        if fold {
+            let crosses = (0..n as u32).any(|s| g.has_edge(img[s as usize], s));
+            if fixed.is_empty() && !crosses {
+                fold = false;
+                let why = if goal.closed {
+                    "it cannot fold one, since it fixes no square and no move joins a square to its image, so the tour could not meet its axis"
+                } else {
+                    "no move joins a square to its image, and an open tour of an even number of squares crosses its axis in its middle move"
+                };
+                ruled_out.push(why.to_string());
+            }
+        }
+        if !goal.closed && fold {
+            if let (Some(s), Some(e)) = (goal.start, goal.end)
+                && img[s as usize] != e
+            {
+                return Ok(Err(none(format!(
+                    "it maps the start {} onto {}, so such a tour ends there, not on {}",
+                    board.name(s),
+                    board.name(img[s as usize]),
+                    board.name(e)
+                ))));
+            }
+            if let Some(s) = goal.start.or(goal.end)
+                && img[s as usize] == s
+                && n > 1
+            {
+                return Ok(Err(none(format!(
+                    "it fixes {}, so a tour starting there would end there too",
+                    board.name(s)
+                ))));
+            }
+        }
+        if turns.is_empty() && !fold {
+            return Ok(Err(none(ruled_out.join("; "))));
+        }
+        Ok(Ok(Plan {
+            task,
+            sym,
+            img,
+            orbit,
+            turns,
+            fold,
+            ruled_out,
+        }))
+    }
+
+    /// Looks for a half path: on a large two-way move graph first by walks
+    /// (fast, proving nothing), then by the complete depth-first search of
+    /// each way in turn — the turns, then the folds from each head.
+    fn run<O: Observer>(&self, run: &mut Searching, obs: &mut O, stats: &mut Stats) -> Outcome {
+        let (g, goal) = (self.task.graph, self.task.goal);
+        let n = g.len();
+        let img = |s: u32| self.img[s as usize];
+        let orbits = self.orbit.iter().max().map_or(0, |&o| o as usize + 1);
+        let mut att = Attempts {
+            run,
+            obs,
+            stats,
+            best: Vec::new(),
+            searches: 0,
+        };
+        let mut proved: Vec<String> = self.ruled_out.clone();
+        macro_rules! attempt {
+            ($q:expr, $ends:expr, $action:expr) => {
+                match att.one($q, $ends) {
+                    Ok(Some(p)) => return Outcome::Found(self.tour($action, &p)),
+                    Ok(None) => {}
+                    Err(stop) => return Outcome::stopped(stop, att.best),
+                }
+            };
+        }
+        macro_rules! quotient {
+            ($undirected:expr, $keep:expr) => {
+                match Quotient::new(
+                    self.orbit.clone(),
+                    orbits,
+                    $undirected,
+                    att.run.limits,
+                    $keep,
+                ) {
+                    Ok(q) => q,
+                    Err(stop) => return Outcome::stopped(stop, att.best),
+                }
+            };
+        }
+
+        // Turns: a move is kept when all its images are moves; the last
+        // square moves to the head's image, and so do its images.
+        let head = goal.start.unwrap_or(0);
+        let mut turns: Vec<(Quotient, Vec<bool>)> = Vec::new();
+        for pow in &self.turns {
+            let k = pow.len();
+            let q = quotient!(false, |a: u32, out: &mut Vec<u32>| {
+                for &b in g.targets(a) {
+                    if (1..k).all(|j| g.has_edge(pow[j][a as usize], pow[j][b as usize])) {
+                        out.push(b);
+                    }
+                }
+            });
+            let next = pow[1][head as usize];
+            let tail: Vec<bool> = (0..n)
+                .map(|w| (0..k).all(|j| g.has_edge(pow[j][w], pow[j][next as usize])))
+                .collect();
+            turns.push((q, tail));
+        }
+        // Folds: a move a → b of Q is kept when its image backwards,
+        // g(b) → g(a), is a move too. Q may start where its image moves to
+        // it and, in a closed tour, end where it moves to its image.
+        let fold = if self.fold {
+            Some(quotient!(true, |a: u32, out: &mut Vec<u32>| {
+                for &b in g.targets(a) {
+                    if g.has_edge(img(b), img(a)) {
+                        out.push(b);
+                    }
+                }
+            }))
+        } else {
+            None
+        };
+        let head_ok = |s: u32| img(s) != s && g.has_edge(img(s), s);
+        let tail_ok = |s: u32| img(s) != s && g.has_edge(s, img(s));
+        let fixed: Vec<u32> = (0..n as u32).filter(|&s| img(s) == s).collect();
+        let open_end = goal.end.or(goal.start.map(img));
+        // The tails of a fold from `head` (closed, no fixed square: any
+        // crossing square of another orbit).
+        let fold_tail = |head: u32, tail: &mut Vec<bool>| {
+            tail.clear();
+            tail.extend((0..n as u32).map(|s| {
+                if !goal.closed {
+                    match open_end {
+                        Some(e) => s == e,
+                        None => img(s) != s || n == 1,
+                    }
+                } else {
+                    match fixed[..] {
+                        [_, e] => s == e,
+                        _ => tail_ok(s) && self.orbit[s as usize] != self.orbit[head as usize],
+                    }
+                }
+            }));
+        };
+        let fold_power = [(0..n as u32).collect::<Vec<u32>>(), self.img.clone()];
+        let crossing_heads: Vec<u32> = (0..n as u32).filter(|&s| head_ok(s)).collect();
+
+        // Walks first on a large two-way move graph.
+        if g.is_symmetric() && n > WALK_FROM {
+            let mut rng = ChaCha8Rng::seed_from_u64(self.task.seed);
+            let ways = turns.len() + usize::from(fold.is_some());
+            let mut tail = Vec::new();
+            for r in 0..WALKS * ways {
+                let way = r % ways;
+                let (q, pw, ends_head, ends_tail, last_only): (
+                    &Quotient,
+                    &[Vec<u32>],
+                    u32,
+                    &[bool],
+                    Option<u32>,
+                ) = if way < turns.len() {
+                    (&turns[way].0, &self.turns[way], head, &turns[way].1, None)
+                } else {
+                    let Some(q) = &fold else { break };
+                    let h = match fixed[..] {
+                        [f, ..] => f,
+                        _ if crossing_heads.is_empty() => break,
+                        _ => crossing_heads[rng.random_range(0..crossing_heads.len())],
+                    };
+                    fold_tail(h, &mut tail);
+                    let last_only = match fixed[..] {
+                        [_, e] if goal.closed => Some(self.orbit[e as usize]),
+                        _ => None,
+                    };
+                    (q, &fold_power[..], h, &tail[..], last_only)
+                };
+                let ends = Ends {
+                    head: ends_head,
+                    tail: ends_tail,
+                    last_only,
+                };
+                let far = walk::distances(q, ends.tail);
+                let m = q.orbits() as u64;
+                let mut budget = walk::Budget {
+                    rotations: m / 2 + 256,
+                    work: 8 * m * m + 64,
+                };
+                if att.searches > 0 {
+                    att.stats.restarts += 1;
+                    att.obs.event(Event::Restart, &[]);
+                }
+                att.searches += 1;
+                match walk::walk(
+                    q,
+                    pw,
+                    &ends,
+                    &far,
+                    &mut budget,
+                    &mut rng,
+                    att.run,
+                    att.obs,
+                    att.stats,
+                ) {
+                    Ok(Some(p)) => {
+                        let action = if way < turns.len() {
+                            Action::Turn(way)
+                        } else {
+                            Action::Fold
+                        };
+                        return Outcome::Found(self.tour(action, &p));
+                    }
+                    Ok(None) => {}
+                    Err(stop) => return Outcome::stopped(stop, att.best),
+                }
+            }
+        }
+
+        for (i, (q, tail)) in turns.iter().enumerate() {
+            let ends = Ends {
+                head,
+                tail,
+                last_only: None,
+            };
+            attempt!(q, &ends, Action::Turn(i));
+        }
+        if !turns.is_empty() {
+            proved.push("an exhaustive search found none that it turns".to_string());
+        }
+
+        if let Some(q) = &fold {
+            // One head per orbit suffices when the tour may be read either
+            // way (Q from the image of a head is the image of Q).
+            let either_way = g.is_symmetric() && (goal.closed || open_end.is_none());
+            let mut tail = Vec::new();
+            match (goal.closed, &fixed[..]) {
+                (true, [f, e]) => {
+                    fold_tail(*f, &mut tail);
+                    let ends = Ends {
+                        head: *f,
+                        tail: &tail,
+                        last_only: Some(self.orbit[*e as usize]),
+                    };
+                    attempt!(q, &ends, Action::Fold);
+                }
+                (_, [f]) => {
+                    fold_tail(*f, &mut tail);
+                    let ends = Ends {
+                        head: *f,
+                        tail: &tail,
+                        last_only: None,
+                    };
+                    attempt!(q, &ends, Action::Fold);
+                }
+                _ => {
+                    // Heads by orbit. A closed tour meeting the axis in
+                    // orbits A < B is found from A, so its tails lie in
+                    // later orbits.
+                    fold_tail(0, &mut tail);
+                    for s in 0..n as u32 {
+                        if img(s) < s {
+                            continue;
+                        }
+                        if goal.closed {
+                            tail[s as usize] = false;
+                            tail[img(s) as usize] = false;
+                        }
+                        for h in [s, img(s)] {
+                            if !head_ok(h) || (h != s && either_way) {
+                                continue;
+                            }
+                            let ends = Ends {
+                                head: h,
+                                tail: &tail,
+                                last_only: None,
+                            };
+                            attempt!(q, &ends, Action::Fold);
+                        }
+                    }
+                }
+            }
+            proved.push("an exhaustive search found none that it folds".to_string());
+        }
+        Outcome::Impossible(format!(
+            "{} maps none onto itself: {}",
+            self.sym.describe(),
+            proved.join("; ")
+        ))
+    }
+
+    /// The whole tour from a half path found by `action`.
+    fn tour(&self, action: Action, path: &[u32]) -> Vec<u32> {
+        let img = |s: u32| self.img[s as usize];
+        let goal = self.task.goal;
+        let mut tour: Vec<u32> = match action {
+            Action::Turn(i) => self.turns[i]
+                .iter()
+                .flat_map(|p| path.iter().map(|&s| p[s as usize]))
+                .collect(),
+            Action::Fold if goal.closed => path
+                .iter()
+                .copied()
+                .chain(path.iter().rev().filter(|&&s| img(s) != s).map(|&s| img(s)))
+                .collect(),
+            Action::Fold => path
+                .iter()
+                .rev()
+                .filter(|&&s| img(s) != s)
+                .map(|&s| img(s))
+                .chain(path.iter().copied())
+                .collect(),
+        };
+        if goal.closed
+            && let Some(s) = goal.start
+            && let Some(i) = tour.iter().position(|&t| t == s)
+        {
+            tour.rotate_left(i);
+        }
+        tour
+    }
+}
