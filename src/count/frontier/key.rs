@@ -2,20 +2,21 @@
 //!
 //! A state gives each frontier slot a code of [`BITS`] bits:
 //! `0` no move yet, `1` two moves (done), `2` one move, on a path piece
-//! whose other end has retired as an end of the tour ("free"), and `3 + j`
-//! one move, on a path piece whose other end is slot `j`. The frontier's
-//! squares sit in fixed slots at each step, so each state has one packing.
-//! A frontier of at most 12 slots packs into a `u64`, of at most 25 into a
-//! `u128`; the top bits are always clear, so the all-ones value is never a
-//! state and tables use it as "no key".
+//! whose other end has retired as an end of the tour ("free"), and `3 + l`
+//! one move, on the path piece labelled `l`, whose other end is the other
+//! slot with that code. Pieces are labelled in the order of their first
+//! slot, so each state has one packing. A frontier of at most 16 slots
+//! packs into a `u64`, of at most 32 into a `u128`. The all-ones value
+//! would give every slot the same label, which no state does (each label
+//! is on exactly two slots): tables use it as "no key".
 
 use std::hash::Hash;
 
 /// Bits per slot.
-pub const BITS: u32 = 5;
+pub const BITS: u32 = 4;
 
 /// A packed state.
-pub trait Key: Copy + Eq + Hash + Send + Sync + std::fmt::Debug + 'static {
+pub trait Key: Copy + Ord + Hash + Send + Sync + std::fmt::Debug + 'static {
     /// The most slots a key holds.
     const SLOTS: usize;
     /// The state with every slot 0.
@@ -33,12 +34,12 @@ pub trait Key: Copy + Eq + Hash + Send + Sync + std::fmt::Debug + 'static {
 }
 
 impl Key for u64 {
-    const SLOTS: usize = 12;
+    const SLOTS: usize = 16;
     const ZERO: u64 = 0;
     const NONE: u64 = u64::MAX;
     #[inline(always)]
     fn get(self, slot: usize) -> u8 {
-        ((self >> (slot as u32 * BITS)) & 0x1F) as u8
+        ((self >> (slot as u32 * BITS)) & 0xF) as u8
     }
     #[inline(always)]
     fn with(self, slot: usize, code: u8) -> u64 {
@@ -47,7 +48,7 @@ impl Key for u64 {
     #[inline(always)]
     fn set(self, slot: usize, code: u8) -> u64 {
         let at = slot as u32 * BITS;
-        (self & !(0x1F << at)) | (u64::from(code) << at)
+        (self & !(0xF << at)) | (u64::from(code) << at)
     }
     #[inline(always)]
     fn hash64(self) -> u64 {
@@ -57,12 +58,12 @@ impl Key for u64 {
 }
 
 impl Key for u128 {
-    const SLOTS: usize = 25;
+    const SLOTS: usize = 32;
     const ZERO: u128 = 0;
     const NONE: u128 = u128::MAX;
     #[inline(always)]
     fn get(self, slot: usize) -> u8 {
-        ((self >> (slot as u32 * BITS)) & 0x1F) as u8
+        ((self >> (slot as u32 * BITS)) & 0xF) as u8
     }
     #[inline(always)]
     fn with(self, slot: usize, code: u8) -> u128 {
@@ -71,7 +72,7 @@ impl Key for u128 {
     #[inline(always)]
     fn set(self, slot: usize, code: u8) -> u128 {
         let at = slot as u32 * BITS;
-        (self & !(0x1F << at)) | (u128::from(code) << at)
+        (self & !(0xF << at)) | (u128::from(code) << at)
     }
     #[inline(always)]
     fn hash64(self) -> u64 {
@@ -127,10 +128,10 @@ mod tests {
     fn codes_round_trip_in_every_slot() {
         let mut k = <u128 as Key>::ZERO;
         for slot in 0..u128::SLOTS {
-            k = k.with(slot, (slot % 28) as u8);
+            k = k.with(slot, (slot % 16) as u8);
         }
         for slot in 0..u128::SLOTS {
-            assert_eq!(k.get(slot), (slot % 28) as u8);
+            assert_eq!(k.get(slot), (slot % 16) as u8);
         }
         let mut k = <u64 as Key>::ZERO;
         for slot in 0..u64::SLOTS {

@@ -25,6 +25,7 @@
 //! partitions in batches.
 
 pub mod key;
+mod look;
 pub mod plan;
 mod step;
 mod table;
@@ -393,8 +394,20 @@ fn kinds(n: usize, goal: &Goal) -> Vec<Kind> {
 /// Each step's rules.
 fn rules<'p>(plan: &'p Plan, kinds: &[Kind], closed: bool) -> Vec<StepRules<'p>> {
     let n = plan.steps.len();
+    let mut pos = vec![0usize; n];
+    for (i, st) in plan.steps.iter().enumerate() {
+        pos[st.vertex as usize] = i;
+    }
+    // Symmetries that keep every square's kind.
+    let symmetries: Vec<&Vec<u32>> = plan
+        .symmetries
+        .iter()
+        .filter(|p| (0..n).all(|u| kinds[p[u] as usize] == kinds[u]))
+        .collect();
     let mut frontier: Vec<u32> = Vec::new();
+    let mut slot_of = vec![u8::MAX; n];
     let mut ends_later = kinds.iter().filter(|&&k| k == Kind::End).count() as u32;
+    let mut looks = look::looks(plan, kinds, closed).into_iter();
     plan.steps
         .iter()
         .enumerate()
@@ -404,13 +417,41 @@ fn rules<'p>(plan: &'p Plan, kinds: &[Kind], closed: bool) -> Vec<StepRules<'p>>
             if kinds[st.vertex as usize] == Kind::End {
                 ends_later -= 1;
             }
+            for &u in &frontier {
+                slot_of[u as usize] = u8::MAX;
+            }
             frontier = st.keep.iter().map(|&s| extended[s as usize]).collect();
+            for (j, &u) in frontier.iter().enumerate() {
+                slot_of[u as usize] = j as u8;
+            }
+            // The symmetries that map the frontier and the squares to come
+            // onto themselves, as maps of the slots.
+            let mut images: Vec<Vec<u8>> = Vec::new();
+            for p in &symmetries {
+                let keeps = frontier
+                    .iter()
+                    .all(|&u| slot_of[p[u as usize] as usize] != u8::MAX)
+                    && (0..n).all(|u| (pos[u] > i) == (pos[p[u] as usize] > i));
+                if !keeps {
+                    continue;
+                }
+                let image: Vec<u8> = frontier
+                    .iter()
+                    .map(|&u| slot_of[p[u as usize] as usize])
+                    .collect();
+                let moves = image.iter().enumerate().any(|(j, &x)| j as u8 != x);
+                if moves && !images.contains(&image) {
+                    images.push(image);
+                }
+            }
             StepRules::new(
                 st,
                 extended.iter().map(|&u| kinds[u as usize]).collect(),
                 ends_later,
                 i + 1 == n,
                 closed,
+                looks.next().unwrap_or_default(),
+                images,
             )
         })
         .collect()
