@@ -70,9 +70,10 @@ pub struct Look {
     next: usize,
     /// Squares of kind End not yet taken.
     ends_later: u32,
-    /// With a proper two-colouring: each slot's colour (+1 or -1), twice
-    /// the sum of the colours of the squares not yet taken, and the colour
-    /// sum of the End squares not yet taken.
+    /// With a proper two-colouring: each slot's colour (+1 or -1); twice
+    /// the colour sum of the squares not yet taken less that of the End
+    /// squares not yet taken or in the frontier; and how many of those End
+    /// squares there are.
     colour: Option<(Vec<i8>, i32, i32)>,
 }
 
@@ -240,16 +241,17 @@ pub fn looks(plan: &Plan, kinds: &[Kind], closed: bool) -> Vec<Look> {
             next,
             ends_later: (0..n).filter(|&u| fixed_later(u)).count() as u32,
             colour: col.as_ref().map(|c| {
+                let later = (0..n).filter(|&u| pos[u] > i);
+                let fixed: Vec<usize> = later
+                    .clone()
+                    .chain(frontier.iter().map(|&u| u as usize))
+                    .filter(|&u| kinds[u] == Kind::End)
+                    .collect();
                 (
                     frontier.iter().map(|&u| c[u as usize]).collect(),
-                    2 * (0..n)
-                        .filter(|&u| pos[u] > i)
-                        .map(|u| i32::from(c[u]))
-                        .sum::<i32>(),
-                    (0..n)
-                        .filter(|&u| fixed_later(u))
-                        .map(|u| i32::from(c[u]))
-                        .sum::<i32>(),
+                    2 * later.map(|u| i32::from(c[u])).sum::<i32>()
+                        - fixed.iter().map(|&u| i32::from(c[u])).sum::<i32>(),
+                    fixed.len() as i32,
                 )
             }),
         });
@@ -260,6 +262,17 @@ pub fn looks(plan: &Plan, kinds: &[Kind], closed: bool) -> Vec<Look> {
     }
     out
 }
+
+/// `IDENTITY[v] == v`: every vertex its own piece.
+const IDENTITY: [u8; MAXV] = {
+    let mut a = [0u8; MAXV];
+    let mut v = 0;
+    while v < MAXV {
+        a[v] = v as u8;
+        v += 1;
+    }
+    a
+};
 
 /// How a propagation ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -305,12 +318,10 @@ pub struct Propagation<'a> {
 }
 
 impl<'a> Propagation<'a> {
-    /// The look-ahead from the frontier whose slots hold `mates` (as the
-    /// step module unpacks them), not yet run; None when the state breaks
-    /// a rule that needs no propagation.
-    pub fn new(look: &'a Look, mates: &[u8; SLOTS]) -> Option<Propagation<'a>> {
-        let len = look.len;
-        let mut p = Propagation {
+    /// A propagation for `look`, to be [`reset`](Propagation::reset)
+    /// before use.
+    pub fn blank(look: &'a Look) -> Propagation<'a> {
+        Propagation {
             look,
             unk: [0; MAXV],
             cnt: [0; MAXV],
@@ -318,21 +329,34 @@ impl<'a> Propagation<'a> {
             lo: [0; MAXV],
             hi: [0; MAXV],
             is_end: 0,
-            ends: look.ends_later,
+            ends: 0,
             all_inner: false,
             open: 0,
-            dirty: look.low,
+            dirty: 0,
             parent: [0; MAXV],
             free: 0,
             to_next: 0,
-        };
-        p.unk = look.adj;
-        p.cnt = look.cnt;
-        p.lo = look.lo;
-        p.hi = look.hi;
-        for (v, x) in p.parent.iter_mut().enumerate() {
-            *x = v as u8;
         }
+    }
+
+    /// Starts the look-ahead from the frontier whose slots hold `mates`
+    /// (as the step module unpacks them), not yet run; false when the
+    /// state breaks a rule that needs no propagation.
+    pub fn reset(&mut self, mates: &[u8; SLOTS]) -> bool {
+        let look = self.look;
+        let (len, nv) = (look.len, look.nv);
+        self.unk[..nv].copy_from_slice(&look.adj[..nv]);
+        self.cnt[..nv].copy_from_slice(&look.cnt[..nv]);
+        self.lo[..nv].copy_from_slice(&look.lo[..nv]);
+        self.hi[..nv].copy_from_slice(&look.hi[..nv]);
+        self.fc[..nv].fill(0);
+        self.parent[..nv].copy_from_slice(&IDENTITY[..nv]);
+        self.is_end = 0;
+        self.ends = look.ends_later;
+        self.open = 0;
+        self.dirty = look.low;
+        self.free = 0;
+        self.to_next = 0;
         let mut full = 0u64;
         let mut colour_sum = 0i32;
         for (v, &m) in mates.iter().enumerate().take(len) {
@@ -345,63 +369,55 @@ impl<'a> Propagation<'a> {
                 colour_sum += i32::from(col[v]) * i32::from(2 - d);
             }
             if d < 2 {
-                p.open |= 1 << v;
+                self.open |= 1 << v;
             }
             if m == FREE {
-                p.ends += 1;
-                p.free |= 1 << v;
+                self.ends += 1;
+                self.free |= 1 << v;
             } else if m < FREE && usize::from(m) > v {
-                p.parent[usize::from(m)] = v as u8;
+                self.parent[usize::from(m)] = v as u8;
             }
-            (p.lo[v], p.hi[v]) = match look.kind[v] {
+            (self.lo[v], self.hi[v]) = match look.kind[v] {
                 Kind::Inner => (2 - d, 2 - d),
                 Kind::End => {
-                    p.ends += 1;
+                    self.ends += 1;
                     (1 - d.min(1), 1 - d.min(1))
                 }
                 Kind::Any => (1 - d.min(1), 2 - d),
             };
-            if p.hi[v] == 0 {
+            if self.hi[v] == 0 {
                 full |= 1 << v;
             }
         }
-        if !look.closed && p.ends > 2 {
-            return None;
+        if !look.closed && self.ends > 2 {
+            return false;
         }
-        if let Some((col, fut2, fut_end)) = &look.colour {
-            // The colour rule: ends still to place, of known colour (fixed)
-            // and of either.
-            let mut fixed = *fut_end;
-            let mut fixed_n = look.ends_later as i32;
-            for (v, &c) in col.iter().enumerate() {
-                if look.kind[v] == Kind::End {
-                    fixed += i32::from(c);
-                    fixed_n += 1;
-                }
-            }
+        if let Some((_, balance, fixed_n)) = &look.colour {
+            // The colour rule: the ends still to place are those of known
+            // colour (fixed) and `other` of either colour.
             let other = if look.closed {
                 0
             } else {
-                2 - p.free.count_ones() as i32 - fixed_n
+                2 - self.free.count_ones() as i32 - fixed_n
             };
-            let diff = fut2 + colour_sum - fixed;
+            let diff = balance + colour_sum;
             if other < 0 || diff.abs() > other || (diff - other) % 2 != 0 {
-                return None;
+                return false;
             }
         }
-        p.all_inner = look.closed || p.ends >= 2;
-        let mut open = p.open;
+        self.all_inner = look.closed || self.ends >= 2;
+        let mut open = self.open;
         while open != 0 {
             let v = open.trailing_zeros() as usize;
             open &= open - 1;
-            p.touch(v);
+            self.touch(v);
         }
         while full != 0 {
             let v = full.trailing_zeros() as usize;
             full &= full - 1;
-            p.drop_all(v);
+            self.drop_all(v);
         }
-        Some(p)
+        true
     }
 
     /// The moves of the square taken next to the frontier's slots (bit
@@ -422,19 +438,28 @@ impl<'a> Propagation<'a> {
     fn touch(&mut self, v: usize) {
         let v = v & (MAXV - 1);
         let (c, f, h) = (self.cnt[v], self.fc[v], self.hi[v]);
-        if c + f <= h || f >= h {
+        // A square that may still be an end or not is forced to nothing
+        // by having exactly two moves left.
+        let loose = !self.all_inner && (self.look.any & !self.is_end) & (1 << v) != 0;
+        if c + f < h || f >= h || (c + f == h && !loose) {
             self.dirty |= 1 << v;
         }
     }
 
     /// Removes every undecided move of `v` within the window.
     fn drop_all(&mut self, v: usize) {
+        let v = v & (MAXV - 1);
         let mut m = self.unk[v];
         while m != 0 {
             let u = m.trailing_zeros() as usize & (MAXV - 1);
             m &= m - 1;
-            self.remove(v, u);
+            self.unk[u] &= !(1 << v);
+            self.cnt[u] -= 1;
+            self.touch(u);
         }
+        // `v` has all it needs: nothing more to do for it.
+        self.cnt[v] -= self.unk[v].count_ones() as u8;
+        self.unk[v] = 0;
     }
 
     /// Removes the undecided move between `v` and `u`.
@@ -447,6 +472,25 @@ impl<'a> Propagation<'a> {
         self.cnt[u] -= 1;
         self.touch(u);
         self.touch(v);
+    }
+
+    /// Makes this propagation a copy of `other` (of the same look),
+    /// copying only the vertices it has.
+    pub fn copy_from(&mut self, other: &Propagation<'a>) {
+        let nv = self.look.nv;
+        self.unk[..nv].copy_from_slice(&other.unk[..nv]);
+        self.cnt[..nv].copy_from_slice(&other.cnt[..nv]);
+        self.fc[..nv].copy_from_slice(&other.fc[..nv]);
+        self.lo[..nv].copy_from_slice(&other.lo[..nv]);
+        self.hi[..nv].copy_from_slice(&other.hi[..nv]);
+        self.parent[..nv].copy_from_slice(&other.parent[..nv]);
+        self.is_end = other.is_end;
+        self.ends = other.ends;
+        self.all_inner = other.all_inner;
+        self.open = other.open;
+        self.dirty = other.dirty;
+        self.free = other.free;
+        self.to_next = other.to_next;
     }
 
     fn find(&mut self, mut v: usize) -> usize {
@@ -487,8 +531,14 @@ impl<'a> Propagation<'a> {
         } else if u == self.look.next && v < self.look.len {
             self.to_next |= 1 << v;
         }
-        self.touch(v);
-        self.touch(u);
+        // A forced move leaves moves left plus forced unchanged: only a
+        // square that now has all it needs has a rule to apply.
+        if self.fc[v] >= self.hi[v] {
+            self.dirty |= 1 << v;
+        }
+        if self.fc[u] >= self.hi[u] {
+            self.dirty |= 1 << u;
+        }
         let (rv, ru) = (self.find(v), self.find(u));
         let (fv, fu) = (self.free & (1 << rv) != 0, self.free & (1 << ru) != 0);
         self.parent[ru] = rv as u8;

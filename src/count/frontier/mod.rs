@@ -582,8 +582,9 @@ fn expand_small<K: Key, C: Count>(
     let mut t = Table::<K, C>::new();
     let mut whole = C::default();
     let mut err = Ok(());
+    let mut ws = step::Workspace::new(r);
     for &(key, c) in layer.iter().flatten() {
-        step::expand(key, r, &mut |next_key: Option<K>| {
+        step::expand(key, r, &mut ws, &mut |next_key: Option<K>| {
             let r = match next_key {
                 None => whole.add(c).map(|w| whole = w).ok_or(Overflow),
                 Some(k) => t.add(k, k.hash64(), c),
@@ -618,8 +619,9 @@ fn expand_chunk<K: Key, C: Count>(
     let batches = &mut batches.0;
     let mut whole = C::default();
     let mut err = Ok(());
+    let mut ws = step::Workspace::new(r);
     for &(key, c) in chunk {
-        step::expand(key, r, &mut |next_key: Option<K>| match next_key {
+        step::expand(key, r, &mut ws, &mut |next_key: Option<K>| match next_key {
             None => match whole.add(c) {
                 Some(w) => whole = w,
                 None => err = Err(Overflow),

@@ -37,6 +37,7 @@
 
 use super::key::Key;
 use super::look::{Look, Propagation, Run};
+
 use super::plan::Step;
 
 /// No move yet.
@@ -195,10 +196,33 @@ fn pack<K: Key>(m: &[u8; SLOTS], len: usize) -> K {
     key
 }
 
+/// The look-ahead's working space for the states of one step (a thread's).
+pub struct Workspace<'a> {
+    p: Propagation<'a>,
+    q: Propagation<'a>,
+}
+
+impl<'a> Workspace<'a> {
+    /// The working space for the step of `r`, or None when the step does
+    /// not look ahead.
+    pub fn new(r: &'a StepRules) -> Option<Workspace<'a>> {
+        r.look.active().then(|| Workspace {
+            p: Propagation::blank(&r.look),
+            q: Propagation::blank(&r.look),
+        })
+    }
+}
+
 /// Calls `emit(Some(key))` for each state the step leads `key` to, and
-/// `emit(None)` for each whole tour it completes.
+/// `emit(None)` for each whole tour it completes; `ws` is the step's
+/// [`Workspace`].
 #[inline]
-pub fn expand<K: Key>(key: K, r: &StepRules, emit: &mut impl FnMut(Option<K>)) {
+pub fn expand<K: Key>(
+    key: K,
+    r: &StepRules,
+    ws: &mut Option<Workspace>,
+    emit: &mut impl FnMut(Option<K>),
+) {
     let st = r.step;
     let mut m = [EMPTY; SLOTS];
     unpack(key, st.before, &mut m);
@@ -206,20 +230,18 @@ pub fn expand<K: Key>(key: K, r: &StepRules, emit: &mut impl FnMut(Option<K>)) {
     m[v] = EMPTY;
     // The look-ahead: no future, or the moves of the new square it forces
     // (`must`) and leaves possible (`may`).
-    let mut prop = None;
+    let mut prop = false;
     let (mut must_slots, mut may_slots) = (0u32, u32::MAX);
-    if r.look.active() {
-        let Some(mut p) = Propagation::new(&r.look, &m) else {
+    if let Some(ws) = ws.as_mut() {
+        if !ws.p.reset(&m) {
             return;
-        };
-        match p.run() {
+        }
+        match ws.p.run() {
             Run::Dead => return,
             Run::Whole => {}
             Run::Open => {
-                (must_slots, may_slots) = p.advice();
-                if r.look.next().is_some() {
-                    prop = Some(p);
-                }
+                (must_slots, may_slots) = ws.p.advice();
+                prop = r.look.next().is_some();
             }
         }
     }
@@ -263,19 +285,17 @@ pub fn expand<K: Key>(key: K, r: &StepRules, emit: &mut impl FnMut(Option<K>)) {
     }
     let v_end = r.kind[v] == Kind::End;
     // Whether taking the moves to `chosen` (slots) leaves a future.
-    let fits = |chosen: u32| -> bool {
-        let Some(p) = &prop else {
+    let mut fits = |chosen: u32| -> bool {
+        let (true, Some(ws), Some(w)) = (prop, ws.as_mut(), r.look.next()) else {
             return true;
         };
-        let Some(w) = r.look.next() else {
-            return true;
-        };
-        let (forced, possible) = p.advice();
+        let (forced, possible) = ws.p.advice();
         if chosen == forced && possible == forced {
             // Nothing the parent's look-ahead did not know.
             return true;
         }
-        let mut q = p.clone();
+        let Workspace { p, q } = ws;
+        q.copy_from(&*p);
         let mut add = chosen & !forced;
         while add != 0 {
             let s = add.trailing_zeros() as usize;
@@ -284,10 +304,10 @@ pub fn expand<K: Key>(key: K, r: &StepRules, emit: &mut impl FnMut(Option<K>)) {
                 return false;
             }
         }
-        let mut drop = possible & !forced & !chosen;
-        while drop != 0 {
-            let s = drop.trailing_zeros() as usize;
-            drop &= drop - 1;
+        let mut unused = possible & !forced & !chosen;
+        while unused != 0 {
+            let s = unused.trailing_zeros() as usize;
+            unused &= unused - 1;
             q.remove(w, s);
         }
         q.run() != Run::Dead
