@@ -206,7 +206,7 @@ pub fn looks(plan: &Plan, kinds: &[Kind], closed: bool) -> Vec<Look> {
         // Every move of a frontier square must go to a window square: when
         // the window is full and one does not, the step looks at nothing.
         let fits = (0..frontier.len())
-            .all(|a| u32::from(cnt[a]) == adj[a].count_ones() && frontier.len() < 32);
+            .all(|a| u32::from(cnt[a]) == adj[a].count_ones() && frontier.len() < MAXV);
         let mut lo = [0u8; MAXV];
         let mut hi = [0u8; MAXV];
         let mut low = 0u64;
@@ -314,7 +314,7 @@ pub struct Propagation<'a> {
     parent: [u8; MAXV],
     free: u64,
     /// Slots whose move to the square taken next is forced.
-    to_next: u32,
+    to_next: u64,
 }
 
 impl<'a> Propagation<'a> {
@@ -423,12 +423,12 @@ impl<'a> Propagation<'a> {
     /// The moves of the square taken next to the frontier's slots (bit
     /// masks by slot): those forced, and those still possible (forced
     /// included).
-    pub fn advice(&self) -> (u32, u32) {
+    pub fn advice(&self) -> (u64, u64) {
         let Some(w) = self.look.next() else {
-            return (0, u32::MAX);
+            return (0, u64::MAX);
         };
         let slots = (1u64 << self.look.len) - 1;
-        let undecided = (self.unk[w] & slots) as u32;
+        let undecided = self.unk[w] & slots;
         (self.to_next, self.to_next | undecided)
     }
 

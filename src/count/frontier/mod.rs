@@ -39,7 +39,7 @@ use rayon::prelude::*;
 use crate::halt::{Halt, Limits, Stop};
 use crate::model::{Board, Goal, MoveGraph};
 use crate::progress::{Progress, Unit};
-use key::{Count, Key};
+use key::{Count, Key, Wide};
 pub use plan::{Plan, Sweep};
 use step::{Kind, StepRules};
 use table::{Layer, Overflow, PARTITIONS, Table, partition};
@@ -208,11 +208,22 @@ pub fn fit(board: &Board, g: &MoveGraph) -> Result<Plan, Unfit> {
 /// The bytes one state takes in a table (key and count, at the tables'
 /// load), for a plan of this width and counts of this many bits.
 pub fn bytes_per_state(width: usize, count_bits: u32) -> u64 {
-    let key = if width <= <u64 as Key>::SLOTS { 8 } else { 16 };
+    let key = key_bytes(width);
     // Up to 4 slots per 3 entries in a table, plus the packed list the
     // step reads from.
     let entry = key + u64::from(count_bits / 8);
     entry * 4 / 3 + entry
+}
+
+/// The bytes of the key that holds a frontier of `width` squares.
+fn key_bytes(width: usize) -> u64 {
+    if width <= <u64 as Key>::SLOTS {
+        8
+    } else if width <= <u128 as Key>::SLOTS {
+        16
+    } else {
+        24
+    }
 }
 
 /// States a frontier of `slots` squares holds, estimated: about 3.4 per
@@ -316,12 +327,14 @@ pub fn count(
         .ok();
     let run = |bits: u32| -> Result<Sweeping, Unfit> {
         let go = || {
-            let wide = plan.width > <u64 as Key>::SLOTS;
-            match (wide, bits) {
-                (false, 64) => sweep::<u64, u64>(&rules, opts, limits, progress),
-                (false, _) => sweep::<u64, u128>(&rules, opts, limits, progress),
-                (true, 64) => sweep::<u128, u64>(&rules, opts, limits, progress),
-                (true, _) => sweep::<u128, u128>(&rules, opts, limits, progress),
+            let key = key_bytes(plan.width);
+            match (key, bits) {
+                (8, 64) => sweep::<u64, u64>(&rules, opts, limits, progress),
+                (8, _) => sweep::<u64, u128>(&rules, opts, limits, progress),
+                (16, 64) => sweep::<u128, u64>(&rules, opts, limits, progress),
+                (16, _) => sweep::<u128, u128>(&rules, opts, limits, progress),
+                (_, 64) => sweep::<Wide, u64>(&rules, opts, limits, progress),
+                (_, _) => sweep::<Wide, u128>(&rules, opts, limits, progress),
             }
         };
         match &pool {

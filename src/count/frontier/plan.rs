@@ -15,8 +15,8 @@
 use crate::model::{Board, MoveGraph};
 
 /// The most squares a frontier may hold (with the square being taken): a
-/// state is then at most 25 codes of 5 bits, which fits a `u128`.
-pub const MAX_WIDTH: usize = 25;
+/// state is then at most 36 codes of 5 bits, which fit the widest key.
+pub const MAX_WIDTH: usize = 36;
 
 /// The way squares are swept.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

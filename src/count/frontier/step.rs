@@ -61,7 +61,7 @@ pub enum Kind {
 }
 
 /// The largest extended frontier.
-pub const SLOTS: usize = 26;
+pub const SLOTS: usize = 40;
 
 /// Not in the frontier after the step.
 const GONE: u8 = u8::MAX;
@@ -81,12 +81,12 @@ pub struct StepRules<'a> {
     /// Of the slots that stay, those that must end the tour if still empty
     /// (one move left, and may be an end), and those that may not be empty
     /// (one move left, and must be passed through): bit masks by new slot.
-    last_any: u32,
-    last_inner: u32,
+    last_any: u64,
+    last_inner: u64,
     /// Squares of kind `End` that stay.
     keep_end: u32,
     /// The slots of the extended frontier that retire (bit mask).
-    retires: u32,
+    retires: u64,
     /// The new slot of each slot of the extended frontier that stays
     /// ([`GONE`] for one that retires).
     new_slot: [u8; SLOTS],
@@ -111,7 +111,7 @@ impl<'a> StepRules<'a> {
         images: Vec<Vec<u8>>,
     ) -> StepRules<'a> {
         let mut keep_end = 0;
-        let retires = step.retire.iter().fold(0u32, |m, &s| m | 1 << s);
+        let retires = step.retire.iter().fold(0u64, |m, &s| m | 1 << s);
         let mut new_slot = [GONE; SLOTS];
         for (j, &s) in step.keep.iter().enumerate() {
             new_slot[usize::from(s)] = j as u8;
@@ -119,7 +119,7 @@ impl<'a> StepRules<'a> {
                 keep_end += 1;
             }
         }
-        let (mut last_any, mut last_inner) = (0u32, 0u32);
+        let (mut last_any, mut last_inner) = (0u64, 0u64);
         for &j in &step.last_move {
             match kind[usize::from(step.keep[usize::from(j)])] {
                 Kind::Any => last_any |= 1 << j,
@@ -147,7 +147,7 @@ impl<'a> StepRules<'a> {
 /// Unpacks `key` (a frontier of `len` slots) into mates.
 #[inline(always)]
 fn unpack<K: Key>(key: K, len: usize, m: &mut [u8; SLOTS]) {
-    let mut first = [u8::MAX; 16];
+    let mut first = [u8::MAX; 32];
     for j in 0..len {
         m[j] = match key.get(j) {
             0 => EMPTY,
@@ -231,7 +231,7 @@ pub fn expand<K: Key>(
     // The look-ahead: no future, or the moves of the new square it forces
     // (`must`) and leaves possible (`may`).
     let mut prop = false;
-    let (mut must_slots, mut may_slots) = (0u32, u32::MAX);
+    let (mut must_slots, mut may_slots) = (0u64, u64::MAX);
     if let Some(ws) = ws.as_mut() {
         if !ws.p.reset(&m) {
             return;
@@ -251,8 +251,8 @@ pub fn expand<K: Key>(
     // retire as it is.
     let mut open = [0u8; SLOTS];
     let mut k = 0;
-    let mut must = 0u32;
-    let mut seen = 0u32;
+    let mut must = 0u64;
+    let mut seen = 0u64;
     for &b in &st.back {
         let s = usize::from(b);
         seen |= 1 << s;
@@ -285,7 +285,7 @@ pub fn expand<K: Key>(
     }
     let v_end = r.kind[v] == Kind::End;
     // Whether taking the moves to `chosen` (slots) leaves a future.
-    let mut fits = |chosen: u32| -> bool {
+    let mut fits = |chosen: u64| -> bool {
         let (true, Some(ws), Some(w)) = (prop, ws.as_mut(), r.look.next()) else {
             return true;
         };
@@ -316,7 +316,7 @@ pub fn expand<K: Key>(
         finish(&m, false, r, emit);
     }
     for (i, &a) in open.iter().enumerate() {
-        let bit_a = 1u32 << i;
+        let bit_a = 1u64 << i;
         // Any set without a required move below i is skipped.
         if must & (bit_a - 1) != 0 {
             break;
@@ -440,7 +440,7 @@ fn finish<K: Key>(m: &[u8; SLOTS], done: bool, r: &StepRules, emit: &mut impl Fn
     }
     // The mates after the step, by new slot.
     let mut nm = [EMPTY; SLOTS];
-    let (mut free, mut empty) = (0u32, 0u32);
+    let (mut free, mut empty) = (0u32, 0u64);
     for (j, &x) in st.keep.iter().enumerate() {
         let mate = m[usize::from(x)];
         nm[j] = match mate {
@@ -448,7 +448,7 @@ fn finish<K: Key>(m: &[u8; SLOTS], done: bool, r: &StepRules, emit: &mut impl Fn
             p => r.new_slot[usize::from(p)],
         };
         free += u32::from(mate == FREE);
-        empty |= u32::from(mate == EMPTY) << j;
+        empty |= u64::from(mate == EMPTY) << j;
     }
     if empty & r.last_inner != 0 {
         return;
