@@ -10,7 +10,6 @@ use engine::progress::Progress;
 use engine::puzzle::Puzzle;
 use engine::render::gif::{GifOptions, Scene, search_gif, tour_gif};
 use engine::solve::event::NoObserver;
-use engine::solve::record::Recorder;
 use engine::solve::runner;
 use engine::solve::{Limits, Outcome, Run};
 use engine::verify::verify;
@@ -119,7 +118,7 @@ fn main() {
     // 2. The plain 8x8 backtracking search, with and without recording.
     let p = puzzle(include_str!("gif-search-8x8.ron"));
     let Ok(g) = p.graph(&Never);
-    let scene = Scene::new(&p);
+    let scene = Scene::new(&p).with_graph(&g);
     // Interleaved rounds, so that a busy machine slows all three alike.
     const ROUNDS: usize = 5;
     let (mut plain, mut recorded, mut encoded) = (Vec::new(), Vec::new(), Vec::new());
@@ -137,7 +136,7 @@ fn main() {
         cpu_time[0] += cpu() - c;
         black_box(r);
         let (t, c) = (Instant::now(), cpu());
-        let mut rec = Recorder::new(opts.max_frames - 1);
+        let mut rec = opts.recorder();
         let report = runner::solve(&p, &g, Run::new(Limits::none(), &Progress::new(), &mut rec))
             .expect("verified");
         recorded.push(t.elapsed());

@@ -1,11 +1,14 @@
 #!/usr/bin/env python3
 """Times the hot loops of two `engine` binaries side by side, alternating runs.
 
-Usage: benches/side_by_side.py OLD_ENGINE NEW_ENGINE [RUNS]
+Usage: benches/side_by_side.py OLD_ENGINE NEW_ENGINE [RUNS] [--puzzles]
 
 Each case is run RUNS times per binary (default 9), in alternating order, and the
 solver's own time is read from its output (`stats.time_ms` of `run --format json`,
 the time on `count`'s summary line), so parsing and printing are left out.
+
+With `--puzzles`, the cases are `run` on every file in `puzzles/` instead (a time limit
+of 60 s each; the status is printed beside the times).
 """
 import json
 import statistics
@@ -25,11 +28,12 @@ CASES = {
 
 
 def measure(binary, args, kind):
-    """The solver's time in ms and its node count, from one run."""
+    """The solver's time in ms and its node count (with the status, for `run`), from one run."""
     out = subprocess.run([binary] + args, capture_output=True, text=True).stdout
     if kind == "run":
         v = json.loads(out)
-        return v["stats"]["time_ms"], v["stats"]["nodes"]
+        return v["stats"]["time_ms"], f'{v["stats"]["nodes"]} ({v["status"]})'
+
     line = next(l for l in out.splitlines() if l.startswith("count:"))
     parts = [p.strip() for p in line.split("\u00b7")]
     value, unit = parts[-1].split()
@@ -38,9 +42,14 @@ def measure(binary, args, kind):
 
 
 def main():
-    old, new = sys.argv[1], sys.argv[2]
-    runs = int(sys.argv[3]) if len(sys.argv) > 3 else 9
-    for name, (args, kind) in CASES.items():
+    args = [a for a in sys.argv[1:] if a != "--puzzles"]
+    old, new = args[0], args[1]
+    runs = int(args[2]) if len(args) > 2 else 9
+    cases = CASES
+    if "--puzzles" in sys.argv:
+        cases = {f.name: (["run", str(f), "--quiet", "--format", "json", "--time-limit", "60"], "run")
+                 for f in sorted((ROOT / "puzzles").glob("*.ron"))}
+    for name, (args, kind) in cases.items():
         times = {old: [], new: []}
         nodes = {}
         for i in range(runs):

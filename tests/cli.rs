@@ -101,7 +101,7 @@ fn impossible_prints_the_reason_and_exits_1() {
             "by the open-tour theorem of Conrad et al. no 4x4 board has an open knight's tour",
         ));
     engine()
-        .args(["run", "--board", "4x4 - b1", "--piece", "knight"])
+        .args(["run", "--board", "4x5 - b2", "--piece", "knight"])
         .assert()
         .code(1)
         .stdout(predicate::str::contains("exhaustive search"));

@@ -249,6 +249,13 @@ fn configurations() -> Vec<(&'static str, CountOptions)> {
             }),
         ),
         (
+            "pairs",
+            one(Pruning {
+                pairs: true,
+                ..Pruning::NONE
+            }),
+        ),
+        (
             "memo",
             one(Pruning {
                 memo: true,
@@ -465,6 +472,14 @@ fn every_rule_cuts_nodes() {
             Goal::default(),
             Pruning::NONE,
             only(|p| p.symmetry = true),
+        ),
+        (
+            "pairs",
+            &k5,
+            &knight,
+            from_a1,
+            Pruning::NONE,
+            only(|p| p.pairs = true),
         ),
         (
             "reversal",

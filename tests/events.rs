@@ -153,6 +153,23 @@ fn backtracking_keeps_the_contract() {
             ));
         }
     }
+    // Searches from several start squares in rounds: the path jumps from
+    // one paused search to another (a rewrite from 0), and a new start
+    // begins with a restart.
+    // 7x4 without g3 has no tour; 14 start squares take 48,526 nodes.
+    let board = Board::new(7, 4, engine::model::Topology::Plain, |c| {
+        (c.x, c.y) != (6, 2)
+    });
+    let (r, wit) = watched(
+        &BacktrackOptions::default(),
+        &board,
+        Goal::default(),
+        0,
+        999,
+    );
+    assert!(matches!(r.outcome, Outcome::Impossible(_)));
+    assert!(r.stats.restarts > 0 && wit.rewrites > 0, "{:?}", r.stats);
+    wit.check("backtrack in rounds from every start");
 }
 
 #[test]
@@ -162,6 +179,7 @@ fn warnsdorff_keeps_the_contract_through_repairs_and_rotations() {
         let opts = WarnsdorffOptions {
             tie_break,
             restarts: None,
+            repair: None,
         };
         for n in [8u32, 13, 20, 31, 50] {
             for goal in [open_from(0), closed()] {
@@ -195,6 +213,7 @@ fn a_closed_31x31_textbook_search_is_recorded_exactly() {
     let opts = WarnsdorffOptions {
         tie_break: TieBreak::First,
         restarts: None,
+        repair: None,
     };
     let (r, wit) = watched(&opts, &Board::rectangle(31, 31), closed(), 0, 100_001);
     assert!(r.stats.rotations > 0 && wit.rewrites > 0, "{:?}", r.stats);

@@ -4,8 +4,9 @@ use engine::model::Cell;
 use engine::progress::Progress;
 use engine::puzzle::Puzzle;
 use engine::render::gif::{
-    self, CLOSING, FLASH, GREEN, GifOptions, Layout, PendingFile, RAMP_START, RED, REMOVED, Scene,
-    Style, TRANSPARENT, VISITED, search_gif, tour_gif,
+    self, CANDIDATE, CHURN, CLOSING, FLASH, GREEN, GifOptions, INK, LABEL, Layout, PART, PATH,
+    PendingFile, RAMP_START, RED, REMOVED, REPAIRED, STRIP_HIGH, STRIP_LOW, Scene, Style,
+    TRANSPARENT, VISITED, search_gif, tour_gif,
 };
 use engine::solve::event::{Event, Observer};
 use engine::solve::record::Recorder;
@@ -85,6 +86,12 @@ fn decode_frames(bytes: &[u8], all: bool) -> Decoded {
     }
 }
 
+/// The layout of `p`'s GIFs at the default options (square centres do
+/// not depend on the caption).
+fn layout(p: &Puzzle) -> Layout {
+    gif::tour_layout(&Scene::new(p), &GifOptions::default())
+}
+
 /// The tour `engine run` finds for `p` (verified).
 fn tour_of(p: &Puzzle) -> Vec<u32> {
     let r = solve(p);
@@ -108,16 +115,21 @@ fn knight_tour_8x8_one_frame_per_move() {
     let d = decode(&bytes);
     assert_eq!(d.shown.len(), 64);
     assert_eq!(info.frames, 64);
-    assert_eq!(d.width, 8 * 48);
-    assert!(d.height > 8 * 48, "a caption below the board");
+    assert_eq!(info.style, Style::Numbers);
+    // Room for the rank numbers beside the board, the caption below.
+    assert!(d.width > 8 * 48);
+    assert!(d.height > 8 * 48 + 40, "a caption below the board");
     assert_eq!(d.repeat, ::gif::Repeat::Infinite);
     assert_eq!(d.palette_len, usize::from(RAMP_START));
-    // 8 frames a second; the last held two seconds.
-    assert!(d.delays[..63].iter().all(|&c| c == 13));
+    // By default the walk takes 16 s (a quarter of a second a move); the
+    // last frame is held two seconds.
+    let walk: u32 = d.delays[..63].iter().map(|&c| u32::from(c)).sum();
+    assert!((1500..=1600).contains(&walk), "{walk}");
+    assert!(d.delays[..63].iter().all(|&c| (24..=26).contains(&c)));
     assert_eq!(d.delays[63], 200);
+    let lay = layout(&p);
     for (i, &s) in tour.iter().enumerate() {
-        let c = p.board.cell(s);
-        let centre = (c.x * 48 + 24, (7 - c.y) * 48 + 24);
+        let centre = lay.centre(p.board.cell(s));
         assert_eq!(d.last(centre), VISITED, "square {}", p.board.name(s));
         // Before its move, the square is not marked visited.
         if i > 0 {
@@ -136,11 +148,15 @@ fn removed_squares_show_as_removed() {
     assert_eq!(d.shown.len(), 11);
     // A 4x4 board at 48 pixels is centred on the 256-pixel minimum width.
     assert_eq!(d.width, 256);
-    let lay = Layout::new(&p.board, 48, false);
-    assert_eq!(
-        lay.centre(Cell::new(0, 0)),
-        ((256 - 192) / 2 + 24, 3 * 48 + 24)
+    let lay = layout(&p);
+    let (x, y) = lay.centre(Cell::new(0, 0));
+    let (x1, _) = lay.centre(Cell::new(3, 0));
+    assert_eq!(x1 - x, 3 * 48);
+    assert!(
+        x > 24 + 20 && x + 3 * 48 + 24 <= 256,
+        "centred, clear of the rank numbers"
     );
+    assert!(y > 3 * 48);
     let mut removed = 0;
     for y in 0..4 {
         for x in 0..4 {
@@ -164,7 +180,7 @@ fn closed_tours_draw_the_closing_move_last() {
     let (bytes, _) = tour_bytes(&p, &tour, &GifOptions::default());
     let d = decode(&bytes);
     assert_eq!(d.shown.len(), 36);
-    let lay = Layout::new(&p.board, 48, false);
+    let lay = layout(&p);
     let (a, b) = (
         lay.centre(p.board.cell(tour[35])),
         lay.centre(p.board.cell(tour[0])),
@@ -180,15 +196,15 @@ fn frames_are_capped_and_every_move_is_shown() {
     let p = puzzle(r#"Puzzle(board: "8x8", piece: "knight", start: "a1")"#);
     let tour = tour_of(&p);
     let opts = GifOptions {
-        max_frames: 10,
+        max_frames: Some(10),
         ..GifOptions::default()
     };
     let (bytes, _) = tour_bytes(&p, &tour, &opts);
     let d = decode(&bytes);
     assert_eq!(d.shown.len(), 10);
+    let lay = layout(&p);
     for &s in &tour {
-        let c = p.board.cell(s);
-        assert_eq!(d.last((c.x * 48 + 24, (7 - c.y) * 48 + 24)), VISITED);
+        assert_eq!(d.last(lay.centre(p.board.cell(s))), VISITED);
     }
 }
 
@@ -211,19 +227,19 @@ fn large_boards_are_drawn_path_only() {
 
 fn check_path_only(p: &Puzzle, tour: &[u32]) {
     let (bytes, info) = tour_bytes(p, tour, &GifOptions::default());
-    assert_eq!(info.style, Style::PathOnly);
+    assert_eq!(info.style, Style::Gradient);
     let d = decode_frames(&bytes, false);
-    // At most --max-frames, cut where the drawing stays compact.
-    assert!((300..=600).contains(&d.shown.len()), "{}", d.shown.len());
+    // At most the default 300 frames, cut where the drawing stays compact.
+    assert!((150..=300).contains(&d.shown.len()), "{}", d.shown.len());
     assert_eq!(d.shown.len(), info.frames);
     assert_eq!(d.palette_len, 256);
-    // Frames are timed by their moves: about 600 frames' worth at 8 a second.
+    // Frames are timed by their moves, 16 seconds in all by default.
     let total: u32 = d.delays[..d.delays.len() - 1]
         .iter()
         .map(|&c| u32::from(c))
         .sum();
-    assert!((7000..=8000).contains(&total), "{total}");
-    let lay = Layout::new(&p.board, 48, false);
+    assert!((1590..=1610).contains(&total), "{total}");
+    let lay = layout(p);
     assert_eq!(d.width as u32, lay.width);
     assert!(lay.pixels_per_square() >= 3.0);
     for y in 0..p.board.height() {
@@ -245,18 +261,20 @@ fn a_1000x1000_tour_is_bounded() {
     let tour = boustrophedon(1000, 1000);
     verify(&p.board, &p.piece, &p.goal, &tour).expect("valid");
     let opts = GifOptions {
-        max_frames: 40,
+        max_frames: Some(40),
         ..GifOptions::default()
     };
     let (bytes, info) = tour_bytes(&p, &tour, &opts);
     assert!(bytes.len() < 5 << 20);
     let d = decode_frames(&bytes, false);
     assert!(d.shown.len() <= 40 && d.shown.len() >= 20);
-    assert_eq!((info.frames, d.width), (d.shown.len(), 1000));
+    let lay = layout(&p);
+    assert_eq!(info.frames, d.shown.len());
+    assert_eq!(lay.pixels_per_square(), 1.0);
     // One pixel per square: every one of them is on the path.
     for y in 0..1000 {
         for x in 0..1000 {
-            assert!(d.last((x, y)) >= RAMP_START);
+            assert!(d.last(lay.centre(Cell::new(x, y))) >= RAMP_START);
         }
     }
 }
@@ -266,6 +284,7 @@ fn report(outcome: Outcome) -> Report {
         outcome,
         stats: Stats::default(),
         solver: engine::solve::SolverId::default(),
+        starts: None,
     }
 }
 
@@ -276,10 +295,10 @@ fn search_gif_of_a_backtracking_search() {
     );
     let g = crate::util::graph_of(&p);
     let opts = GifOptions {
-        max_frames: 25,
+        max_frames: Some(25),
         ..GifOptions::default()
     };
-    let mut rec = Recorder::new(opts.max_frames - 1);
+    let mut rec = Recorder::new(opts.search_frames() - 1);
     let r = runner::solve(&p, &g, Run::new(Limits::none(), &Progress::new(), &mut rec))
         .expect("no bug");
     let Outcome::Found(tour) = &r.outcome else {
@@ -296,8 +315,10 @@ fn search_gif_of_a_backtracking_search() {
     assert_eq!(info.frames, d.shown.len());
     assert_eq!(d.repeat, ::gif::Repeat::Infinite);
     assert_eq!(*d.delays.last().unwrap_or(&0), 200);
-    let lay = Layout::new(&p.board, 48, true);
-    assert_eq!((d.width as u32, d.height as u32), (lay.width, lay.height));
+    // At least three status lines, more where a long one wraps.
+    let lay = gif::search_layout(&Scene::new(&p), &opts, 3, true);
+    assert_eq!(d.width as u32, lay.width);
+    assert!(d.height as u32 >= lay.height);
     for &s in tour {
         assert_eq!(d.last(lay.centre(p.board.cell(s))), VISITED);
     }
@@ -311,7 +332,7 @@ fn search_gif_never_exceeds_max_frames() {
     let g = crate::util::graph_of(&p);
     for max in [2usize, 3, 4, 7, 64, 600] {
         let opts = GifOptions {
-            max_frames: max,
+            max_frames: Some(max),
             ..GifOptions::default()
         };
         let mut rec = Recorder::new(max - 1);
@@ -359,7 +380,7 @@ fn retreats_flash_red() {
     .expect("written");
     let d = decode(&out);
     assert_eq!(d.shown.len(), 5);
-    let lay = Layout::new(b, 48, true);
+    let lay = layout(&p);
     let c = lay.centre(b.cell(c1));
     assert_eq!(d.at(2, c), VISITED);
     assert_eq!(d.at(3, c), FLASH, "the abandoned square flashes");
@@ -408,7 +429,7 @@ fn genetic_generations_show_legal_green_and_illegal_red() {
     .expect("written");
     let d = decode(&out);
     assert_eq!(d.shown.len(), 3);
-    let lay = Layout::new(b, 48, true);
+    let lay = layout(&p);
     let mid = |s: u32, t: u32| {
         let (a, b2) = (lay.centre(b.cell(s)), lay.centre(b.cell(t)));
         ((a.0 + b2.0) / 2, (a.1 + b2.1) / 2)
@@ -517,7 +538,7 @@ fn warnsdorff_walks_and_restarts() {
     .expect("written");
     let d = decode(&out);
     assert_eq!(d.shown.len(), 57);
-    let lay = Layout::new(&p.board, 48, true);
+    let lay = layout(&p);
     let first_walk_end = lay.centre(p.board.cell(tour[35 - 19]));
     // The first walk's last square, shown, then cleared by the restart.
     assert_eq!(d.at(19, first_walk_end), VISITED);
@@ -533,20 +554,233 @@ fn path_only_search_gif() {
     let tour = boustrophedon(70, 70);
     verify(&p.board, &p.piece, &p.goal, &tour).expect("valid");
     let opts = GifOptions {
-        max_frames: 50,
+        max_frames: Some(50),
         ..GifOptions::default()
     };
-    let mut rec = Recorder::new(opts.max_frames - 1);
+    let mut rec = Recorder::new(opts.search_frames() - 1);
     warnsdorff_events(&mut rec, &tour, 3000);
     let r = report(Outcome::Found(tour.clone()));
     let mut out = Vec::new();
     let info =
         search_gif(&mut out, &Scene::new(&p), &rec, &r, &opts, &Limits::none()).expect("written");
-    assert_eq!(info.style, Style::PathOnly);
+    assert_eq!(info.style, Style::Gradient);
     let d = decode_frames(&out, false);
     assert!(d.shown.len() <= 50 && d.shown.len() >= 25);
-    let lay = Layout::new(&p.board, 48, true);
+    let lay = layout(&p);
     for &s in &tour {
         assert!(d.last(lay.centre(p.board.cell(s))) >= RAMP_START);
     }
+}
+
+/// How many pixels of `colour` a composed frame has.
+fn count(frame: &[u8], colour: u8) -> usize {
+    frame.iter().filter(|&&c| c == colour).count()
+}
+
+#[test]
+fn styles_draw_as_asked_with_labels() {
+    let p = puzzle(r#"Puzzle(board: "8x8", piece: "knight", start: "a1")"#);
+    let tour = tour_of(&p);
+    for (style, numbers, ramp) in [
+        (Style::Numbers, true, false),
+        (Style::Path, false, false),
+        (Style::Gradient, false, true),
+    ] {
+        let opts = GifOptions {
+            style: Some(style),
+            ..GifOptions::default()
+        };
+        let (bytes, info) = tour_bytes(&p, &tour, &opts);
+        assert_eq!(info.style, style);
+        let d = decode_frames(&bytes, false);
+        let last = &d.shown[d.shown.len() - 1];
+        // File letters and rank numbers in every style.
+        assert!(count(last, LABEL) > 100, "{style:?}");
+        assert_eq!(count(last, INK) > 0, numbers, "{style:?}: step numbers");
+        assert_eq!(last.iter().any(|&c| c >= RAMP_START), ramp, "{style:?}");
+        assert_eq!(d.palette_len, if ramp { 256 } else { 64 });
+    }
+}
+
+/// Solves `p` recording it as `opts` asks, and draws its search GIF.
+fn search_of(p: &Puzzle, opts: &GifOptions) -> (Report, Decoded) {
+    let g = crate::util::graph_of(p);
+    let mut rec = opts.recorder();
+    let r =
+        runner::solve(p, &g, Run::new(Limits::none(), &Progress::new(), &mut rec)).expect("no bug");
+    if let Outcome::Found(t) = &r.outcome {
+        verify(&p.board, &p.piece, &p.goal, t).expect("valid");
+    }
+    let mut out = Vec::new();
+    let scene = Scene::new(p).with_graph(&g);
+    search_gif(&mut out, &scene, &rec, &r, opts, &Limits::none()).expect("written");
+    (r, decode(&out))
+}
+
+#[test]
+fn warnsdorff_shows_its_candidates_step_by_step() {
+    let p = puzzle(
+        r#"Puzzle(board: "6x6", piece: "knight", tour: Closed, start: "a1", solver: Warnsdorff(tie_break: First))"#,
+    );
+    let (r, d) = search_of(&p, &GifOptions::default());
+    assert!(r.stats.rotations > 0, "this search closes by rotations");
+    // Every event is a step frame (36 advances and the rotations), then the
+    // outcome.
+    assert_eq!(d.shown.len() as u64, r.stats.nodes + r.stats.rotations + 1);
+    assert!(d.delays[..d.shown.len() - 1].iter().all(|&c| c == 25));
+    let with_candidates = d.shown.iter().filter(|f| count(f, CANDIDATE) > 0).count();
+    assert!(with_candidates >= 30, "{with_candidates}");
+    // The strip grows frame by frame.
+    let strip: Vec<usize> = d.shown.iter().map(|f| count(f, STRIP_LOW)).collect();
+    assert!(strip.windows(2).all(|w| w[0] <= w[1]) && strip[strip.len() - 1] > strip[0]);
+}
+
+#[test]
+fn a_long_search_is_a_window_of_steps_then_a_time_lapse() {
+    let p = puzzle(
+        r#"Puzzle(board: "5x5", piece: "knight", start: "a1", solver: Backtrack(order: Given))"#,
+    );
+    let opts = GifOptions {
+        max_frames: Some(80),
+        steps: Some((1, 30)),
+        ..GifOptions::default()
+    };
+    let (r, d) = search_of(&p, &opts);
+    assert!(r.stats.nodes > 5000);
+    assert!(
+        d.shown.len() <= 80 && d.shown.len() >= 60,
+        "{}",
+        d.shown.len()
+    );
+    let steps = d.delays.iter().filter(|&&c| c == 25).count();
+    assert_eq!(steps, 30);
+    // Step frames show retreats (the abandoned square flashed); the
+    // time-lapse shows the churning part of its deepest paths apart.
+    assert!(d.shown[..30].iter().any(|f| count(f, FLASH) > 0));
+    let lapse = &d.shown[30..d.shown.len() - 1];
+    assert!(lapse.iter().filter(|f| count(f, CHURN) > 0).count() > lapse.len() / 2);
+    assert!(lapse.iter().all(|f| count(f, PATH) > 0));
+}
+
+#[test]
+fn a_proof_is_drawn() {
+    let p = puzzle(r#"Puzzle(board: "5x5", piece: "knight", tour: Closed)"#);
+    let (r, d) = search_of(&p, &GifOptions::default());
+    assert!(matches!(r.outcome, Outcome::Impossible(_)));
+    // The bare board, then the two colour classes: 13 squares and 12.
+    assert_eq!(d.shown.len(), 2);
+    let lay = layout(&p);
+    let class = |c: u8| {
+        (0..25)
+            .filter(|&s| d.last(lay.centre(p.board.cell(s))) == c)
+            .count()
+    };
+    assert_eq!((class(PART), class(PART + 1)), (13, 12));
+    assert_eq!(count(&d.shown[0], PART), 0);
+}
+
+#[test]
+fn a_proof_by_parts_is_drawn_with_its_legend_whole() {
+    // 3x3: b2 has no moves, so the knight's graph falls into two parts.
+    let p = puzzle(r#"Puzzle(name: "Three by three", board: "3x3", piece: "knight")"#);
+    let (r, _, d) = searched(&p, &GifOptions::default());
+    let Outcome::Impossible(why) = &r.outcome else {
+        panic!("no tour on 3x3")
+    };
+    let lay = layout(&p);
+    let b2 = p.board.square_at(Cell::new(1, 1)).expect("b2");
+    let part = |s: u32| d.last(lay.centre(p.board.cell(s)));
+    assert_eq!(part(b2), PART + 1);
+    assert!((0..9).filter(|&s| s != b2).all(|s| part(s) == PART));
+    // The legend's lines, in the parts' colours and the red of the ring,
+    // under the board; the reason and the legend wrap onto as many lines
+    // as they need (more than three on a board this narrow).
+    let below = |c: u8| {
+        let board_bottom = lay.centre(p.board.cell(0)).1 as usize + 30;
+        d.shown[1][board_bottom * d.width..].contains(&c)
+    };
+    assert!(below(PART) && below(PART + 1) && below(RED));
+    let three = gif::search_layout(&Scene::new(&p), &GifOptions::default(), 3, false);
+    assert_eq!(d.width as u32, three.width);
+    assert!(why.len() > 80 && d.height as u32 >= three.height + 4 * 10);
+}
+
+/// Runs `p`'s solver watched by a recorder for a search GIF with `opts`;
+/// the report (its tour verified) and the GIF, decoded frame by frame.
+fn searched(p: &Puzzle, opts: &GifOptions) -> (Report, Recorder, Decoded) {
+    let g = crate::util::graph_of(p);
+    let mut rec = opts.recorder();
+    let r =
+        runner::solve(p, &g, Run::new(Limits::none(), &Progress::new(), &mut rec)).expect("no bug");
+    if let Outcome::Found(tour) = &r.outcome {
+        verify(&p.board, &p.piece, &p.goal, tour).expect("valid");
+    }
+    let mut out = Vec::new();
+    let scene = Scene::new(p).with_graph(&g);
+    search_gif(&mut out, &scene, &rec, &r, opts, &Limits::none()).expect("written");
+    (r, rec, decode(&out))
+}
+
+#[test]
+fn genetic_gifs_show_repaired_genes_and_the_fitness_chart() {
+    // The write-up's algorithm: 41 generations for this seed.
+    let p = puzzle(
+        r#"Puzzle(board: "8x8", piece: "knight", start: "a1",
+                  solver: Genetic(preset: Classic), seed: 8)"#,
+    );
+    let (r, rec, d) = searched(&p, &GifOptions::default());
+    assert!(matches!(r.outcome, Outcome::Found(_)));
+    let generations = r.stats.generations;
+    assert!(generations > 10, "{generations}");
+    // One frame per generation, then the tour.
+    assert_eq!(d.shown.len() as u64, generations + 1);
+    // The chart covers every generation, its means below its bests.
+    let chart = rec.lineage().chart();
+    assert_eq!(chart.iter().map(|c| c.count).sum::<u64>(), generations);
+    assert!(
+        chart
+            .iter()
+            .all(|c| c.mean <= c.best as f64 && c.best <= 64)
+    );
+    assert_eq!(chart.last().map(|c| c.best), Some(64));
+    // Generation 1's random genes: kept ones green, repaired ones orange,
+    // both counted in the caption's colours and drawn.
+    assert!(d.shown[0].contains(&GREEN) && d.shown[0].contains(&REPAIRED));
+    rec.replay(|s| {
+        let repaired = rec.lineage().repaired_of(s.index);
+        assert!(repaired.iter().all(|&i| 0 < i && i < s.path.len()));
+        Ok::<_, ()>(())
+    })
+    .expect("replayed");
+    // The chart is drawn under the board: best over mean.
+    let last = d.shown.last().expect("frames");
+    assert!(last.contains(&STRIP_HIGH) && last.contains(&STRIP_LOW));
+}
+
+#[test]
+fn genetic_gifs_solved_at_once_show_the_population() {
+    // Warnsdorff repair: a random population already holds a tour.
+    let p = puzzle(r#"Puzzle(board: "8x8", piece: "knight", start: "a1", solver: Genetic())"#);
+    let (r, rec, d) = searched(&p, &GifOptions::default());
+    assert_eq!(r.stats.generations, 1);
+    let shown = rec.lineage().population();
+    assert_eq!(shown.len(), engine::solve::event::POPULATION_SHOWN);
+    let g = crate::util::graph_of(&p);
+    for ind in shown {
+        // Every walk shown is a path of the piece's moves from the start,
+        // a tour when its fitness says so.
+        assert_eq!(ind.walk.first(), Some(&0));
+        assert!(
+            ind.walk
+                .windows(2)
+                .all(|m| g.neighbours(m[0]).any(|t| t == m[1]))
+        );
+        if ind.fitness == 64 {
+            verify(&p.board, &p.piece, &p.goal, &ind.walk).expect("a tour");
+        }
+        assert_eq!(ind.repaired.len(), ind.walk.len());
+    }
+    // The walks, the generation, the tour.
+    assert_eq!(d.shown.len(), shown.len() + rec.len() + 1);
+    assert!(d.shown[0].contains(&GREEN));
 }

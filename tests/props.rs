@@ -1,7 +1,8 @@
 //! Property tests on random small boards, holes and pieces: every tour the
 //! backtracker finds passes the verifier, and its "impossible" agrees with an
 //! independent exhaustive check (dynamic programming over subsets of squares,
-//! with moves taken from the verifier's own geometry, not the move graph).
+//! with moves taken from the verifier's own geometry, not the move graph)
+//! and with `count` (zero or not).
 
 use engine::model::{Board, Cell, Piece, Topology, UNLIMITED};
 use engine::solve::backtrack::{BacktrackOptions, Order};
@@ -126,6 +127,19 @@ proptest! {
         };
         let g = crate::util::graph(&board, &piece);
         let exists = brute_force(&board, &piece, &goal);
+        // `count`, the same engine counting every tour, agrees.
+        let sym = engine::count::Symmetries::of_board(&board, &g);
+        let c = engine::count::count(
+            &g,
+            &goal,
+            &sym,
+            &engine::count::CountOptions { threads: Some(1), ..Default::default() },
+            &engine::halt::Limits { nodes: Some(2_000_000), ..engine::halt::Limits::none() },
+            &engine::progress::Progress::new(),
+        );
+        if c.complete() || c.tours > 0 {
+            prop_assert_eq!(c.tours > 0, exists, "count says {}", c.tours);
+        }
         // As `engine run` does: the quick proofs first. They never contradict
         // brute force.
         let Ok(a) = engine::analysis::analyse(&g, &goal, &board, &engine::halt::Never);

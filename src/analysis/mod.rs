@@ -2,6 +2,7 @@
 //! move graph divides the board, the theorems that apply, and proofs that
 //! no tour exists. `engine run` uses the same proofs before searching.
 
+pub mod cuts;
 pub mod shape;
 pub mod theorems;
 
@@ -128,7 +129,7 @@ pub fn analyse<H: Halt>(
 /// each as a note and as the proof when it rules the tour out: Schwenk's
 /// for closed knight's tours, the open-tour theorem for open ones (both on
 /// full plain rectangles), and Knuth's on when an {r,s}-leaper graph is
-/// connected.
+/// connected; and last the proof by a cut of the board ([`cuts`]).
 pub fn analyse_board<H: Halt>(
     g: &MoveGraph,
     goal: &Goal,
@@ -164,6 +165,13 @@ pub fn analyse_board<H: Halt>(
     }
     if let Some(k) = knuth(board, piece) {
         a.notes.push(k.note());
+    }
+    // Last, as the least simple: a cut of the board into too many parts.
+    if a.impossible.is_none()
+        && a.components == 1
+        && let Some(cut) = cuts::find(g, board, goal.closed, halt)?
+    {
+        a.impossible = Some(cut.reason(board, goal.closed));
     }
     Ok(a)
 }

@@ -8,7 +8,6 @@ use crate::halt::Limit;
 use crate::puzzle::Puzzle;
 use crate::solve::backtrack::{BacktrackOptions, Order};
 use crate::solve::genetic::{GeneticOptions, Preset, Repair, Selection};
-use crate::solve::runner::{AUTO_SMALL_CLOSED, AUTO_SMALL_OPEN};
 use crate::solve::warnsdorff::{DEFAULT_RESTARTS, TieBreak, WarnsdorffOptions};
 use crate::solve::{AutoPick, SolverId, SolverSpec};
 
@@ -51,19 +50,31 @@ pub fn read_requested(options: &str, file: Option<&SolverSpec>) -> SolverSpec {
         .unwrap_or(SolverSpec::Auto)
 }
 
-/// What `Auto` picks for `p` (as `runner::auto_choice` does, without
-/// building the move graph: it has one node per square).
+/// The sizes up to which `Auto` picked backtracking when schema 1 archives
+/// were written (open and closed tours).
+const V1_SMALL_OPEN: usize = 64;
+const V1_SMALL_CLOSED: usize = 30;
+
+/// What `Auto` picked for `p` when schema 1 archives were written (as
+/// `runner::auto_choice` did then, without building the move graph: it
+/// has one node per square).
 pub fn auto_pick(p: &Puzzle) -> AutoPick {
     let squares = p.board.len();
     let small = if p.goal.closed {
-        AUTO_SMALL_CLOSED
+        V1_SMALL_CLOSED
     } else {
-        AUTO_SMALL_OPEN
+        V1_SMALL_OPEN
     };
     if squares <= small {
-        AutoPick::Small { squares }
+        AutoPick::Small {
+            squares,
+            first_nodes: None,
+        }
     } else {
-        AutoPick::Large { squares }
+        AutoPick::Large {
+            squares,
+            fallback_nodes: None,
+        }
     }
 }
 
@@ -138,9 +149,15 @@ fn read_note(note: &str) -> Option<AutoPick> {
     let (solver, rest) = rest.split_once(": ")?;
     let squares = rest.split_whitespace().next()?.parse().ok()?;
     if solver.starts_with("backtrack") {
-        Some(AutoPick::Small { squares })
+        Some(AutoPick::Small {
+            squares,
+            first_nodes: None,
+        })
     } else if solver.starts_with("warnsdorff") {
-        Some(AutoPick::Large { squares })
+        Some(AutoPick::Large {
+            squares,
+            fallback_nodes: None,
+        })
     } else {
         None
     }
@@ -264,7 +281,10 @@ mod tests {
                     SolverSpec::Backtrack(BacktrackOptions::default()),
                 ],
                 proofs: false,
-                auto: Some(AutoPick::Large { squares: 100 }),
+                auto: Some(AutoPick::Large {
+                    squares: 100,
+                    fallback_nodes: None,
+                }),
             }
         );
         assert_eq!(
@@ -282,7 +302,10 @@ mod tests {
         let none = read_label(
             "none (stopped while building the move graph)",
             &SolverSpec::Auto,
-            Some(AutoPick::Small { squares: 9 }),
+            Some(AutoPick::Small {
+                squares: 9,
+                first_nodes: None,
+            }),
         );
         assert_eq!(none.kind, "none");
         assert_eq!(none.id, SolverId::default());
@@ -293,6 +316,7 @@ mod tests {
         let requested = SolverSpec::Warnsdorff(WarnsdorffOptions {
             tie_break: TieBreak::Lookahead,
             restarts: Some(5),
+            repair: None,
         });
         let l = read_label(
             "warnsdorff (tie-break: random; 12 repairs, 40 rotations)",
@@ -306,6 +330,7 @@ mod tests {
             SolverId::of(SolverSpec::Warnsdorff(WarnsdorffOptions {
                 tie_break: TieBreak::Random,
                 restarts: Some(5),
+                repair: None,
             }))
         );
         assert_eq!(gave_up_limit(&l.id, 0, 0), Limit::Restarts);

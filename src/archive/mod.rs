@@ -17,7 +17,7 @@ use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
 
 use crate::error::Error;
 use crate::puzzle::Puzzle;
-use crate::solve::{Limit, Outcome, Report, SolverId, SolverSpec, Stats};
+use crate::solve::{Limit, Outcome, Report, SolverId, SolverSpec, Starts, Stats};
 pub use canonical::{
     PuzzleKey, canonical_board, canonical_ends, canonical_puzzle, canonical_tour, tour_label,
 };
@@ -214,6 +214,10 @@ impl Archive {
         let json = |e| self.err("cannot save the run", e);
         let solver = serde_json::to_string(&report.solver).map_err(json)?;
         let requested = serde_json::to_string(&puzzle.solver).map_err(json)?;
+        let starts = match &report.starts {
+            Some(s) => Some(serde_json::to_string(s).map_err(json)?),
+            None => None,
+        };
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)
@@ -225,9 +229,10 @@ impl Archive {
         tx.execute(
             "INSERT INTO runs (puzzle_id, tour_id, name, status, solver_label, options, seed,
                 closed, start, nodes, backtracks, generations, time_ms, tour, source, file,
-                solver_kind, solver, requested, end_square, restarts, repairs, rotations, outcome)
+                solver_kind, solver, requested, end_square, restarts, repairs, rotations, outcome,
+                starts)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16,
-                ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24)",
+                ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25)",
             params![
                 puzzle_id,
                 tour_id,
@@ -253,6 +258,7 @@ impl Archive {
                 s.repairs as i64,
                 s.rotations as i64,
                 note,
+                starts,
             ],
         )
         .map_err(write)?;
@@ -380,7 +386,7 @@ impl Archive {
             .query_row(
                 "SELECT source, file, closed, start, end_square, seed, requested, tour, status,
                         outcome, solver, nodes, backtracks, generations, restarts, repairs,
-                        rotations, time_ms, created
+                        rotations, time_ms, created, starts
                  FROM runs WHERE id = ?1",
                 [id],
                 |r| {
@@ -409,6 +415,7 @@ impl Archive {
                             ),
                         },
                         created: r.get(18)?,
+                        starts: r.get(19)?,
                     })
                 },
             )
@@ -458,12 +465,20 @@ impl Archive {
         };
         let solver = serde_json::from_str::<SolverId>(&saved.solver)
             .map_err(|_| damaged("has no readable solver"))?;
+        let starts = match &saved.starts {
+            None => None,
+            Some(text) => Some(
+                serde_json::from_str::<Starts>(text)
+                    .map_err(|_| damaged("has no readable start squares"))?,
+            ),
+        };
         Ok(Some(SavedRun {
             puzzle,
             report: Report {
                 outcome,
                 stats: saved.stats,
                 solver,
+                starts,
             },
             created: saved.created,
         }))
@@ -490,6 +505,7 @@ struct Saved {
     solver: String,
     stats: Stats,
     created: String,
+    starts: Option<String>,
 }
 
 /// The group of `key` (made if new), and the id of the distinct tour
@@ -1011,7 +1027,7 @@ mod tests {
                 Err(e) => panic!("{e}"),
             }
         };
-        assert_eq!(pragma("user_version"), 2);
+        assert_eq!(pragma("user_version"), VERSION);
         assert_eq!(pragma("application_id"), i64::from(APPLICATION_ID));
         drop(store);
         assert_eq!(before.len(), 16);
@@ -1143,7 +1159,10 @@ mod tests {
         let (_dir, path) = v1_copy();
         {
             let conn = Connection::open(&path).unwrap_or_else(|e| panic!("{e}"));
-            assert!(conn.pragma_update(None, "user_version", 3).is_ok());
+            assert!(
+                conn.pragma_update(None, "user_version", VERSION + 1)
+                    .is_ok()
+            );
         }
         let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{e}"));
         match Archive::open(&path) {

@@ -27,6 +27,7 @@ pub(super) const MIGRATIONS: &[(i64, Step)] = &[
     (1, Step::Sql(V1)),
     (2, Step::Sql(V2_COLUMNS)),
     (2, Step::Rust(regroup_v1_runs)),
+    (3, Step::Sql(V3_STARTS)),
 ];
 
 /// The version the steps reach.
@@ -90,6 +91,10 @@ const V2_COLUMNS: &str = "ALTER TABLE runs RENAME COLUMN solver TO solver_label;
     ALTER TABLE puzzles ADD COLUMN end_square INTEGER;
     ALTER TABLE puzzles ADD COLUMN tour TEXT NOT NULL DEFAULT '';
     CREATE INDEX puzzles_by_board ON puzzles (board_hash);";
+
+/// 3: what a complete search from every start square did with the squares
+/// (the JSON of `solve::Starts`), when it did.
+const V3_STARTS: &str = "ALTER TABLE runs ADD COLUMN starts TEXT;";
 
 /// The name a limit is saved under.
 pub(super) fn limit_name(limit: Limit) -> &'static str {

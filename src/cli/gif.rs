@@ -8,54 +8,108 @@ use engine::budget;
 use engine::error::Error;
 use engine::output::PendingFile;
 use engine::puzzle::Puzzle;
-use engine::render::gif::{self, GifError, GifOptions};
+use engine::render::gif::{self, GifError, GifOptions, Layout, Style};
 
 use super::{BAD_INPUT, INTERRUPTED_CODE, bad_flag};
+
+/// How the path is drawn (`--style`).
+#[derive(Clone, Copy, clap::ValueEnum)]
+pub enum StyleName {
+    /// Visited squares numbered with their step.
+    Numbers,
+    /// The path over the squares, no numbers.
+    Path,
+    /// The path coloured by step, blue to orange.
+    Gradient,
+}
 
 /// How GIFs look.
 #[derive(clap::Args)]
 pub struct GifFlags {
-    /// Pixels per board square in GIFs.
-    #[arg(long, value_name = "PX", default_value_t = 48)]
-    pub cell: u32,
-    /// Frames per second of GIFs.
-    #[arg(long, value_name = "N", default_value_t = 8)]
-    pub fps: u32,
-    /// The most frames a GIF may have.
-    #[arg(long, value_name = "N", default_value_t = 600)]
-    pub max_frames: usize,
+    /// Pixels per board square in GIFs [default: 48, less on boards over
+    /// 640 pixels a side].
+    #[arg(long, value_name = "PX")]
+    pub cell: Option<u32>,
+    /// Frames per second of GIFs [default: a tour lasts 10 to 16 s; a
+    /// search shows 4 steps a second].
+    #[arg(long, value_name = "N")]
+    pub fps: Option<u32>,
+    /// The most frames a GIF may have [default: 300 for a tour, 200 for a
+    /// search].
+    #[arg(long, value_name = "N")]
+    pub max_frames: Option<usize>,
+    /// How the path is drawn [default: numbers where they fit, else path,
+    /// else gradient].
+    #[arg(long, value_enum)]
+    pub style: Option<StyleName>,
+    /// The search's events drawn one by one in the search GIF, like 1..300
+    /// (the rest as a time-lapse), or `none` [default: 1..100].
+    #[arg(long, value_name = "A..B")]
+    pub steps: Option<String>,
 }
 
 impl GifFlags {
     /// The flags, checked.
     pub fn options(&self) -> Result<GifOptions, Error> {
-        if !(4..=256).contains(&self.cell) {
+        if let Some(cell) = self.cell
+            && !(4..=256).contains(&cell)
+        {
             return Err(bad_flag(
                 "--cell",
-                &self.cell.to_string(),
+                &cell.to_string(),
                 "the cell size must be 4 to 256 pixels",
             ));
         }
-        if !(1..=50).contains(&self.fps) {
+        if let Some(fps) = self.fps
+            && !(1..=50).contains(&fps)
+        {
             return Err(bad_flag(
                 "--fps",
-                &self.fps.to_string(),
+                &fps.to_string(),
                 "the frame rate must be 1 to 50 frames per second",
             ));
         }
-        if self.max_frames < 2 {
+        if let Some(max) = self.max_frames
+            && max < 2
+        {
             return Err(bad_flag(
                 "--max-frames",
-                &self.max_frames.to_string(),
+                &max.to_string(),
                 "a GIF needs at least 2 frames",
             ));
         }
+        let steps = match self.steps.as_deref() {
+            None => None,
+            Some(text) => Some(parse_steps(text).ok_or_else(|| {
+                bad_flag(
+                    "--steps",
+                    text,
+                    "expected the first and last event to draw one by one, like 1..300, or none",
+                )
+            })?),
+        };
         Ok(GifOptions {
             cell: self.cell,
             fps: self.fps,
             max_frames: self.max_frames,
+            style: self.style.map(|s| match s {
+                StyleName::Numbers => Style::Numbers,
+                StyleName::Path => Style::Path,
+                StyleName::Gradient => Style::Gradient,
+            }),
+            steps,
         })
     }
+}
+
+/// `A..B` (1 <= A <= B) as (A, B); `none` as an empty window.
+fn parse_steps(text: &str) -> Option<(u64, u64)> {
+    if text.trim() == "none" {
+        return Some((1, 0));
+    }
+    let (a, b) = text.split_once("..")?;
+    let (a, b): (u64, u64) = (a.trim().parse().ok()?, b.trim().parse().ok()?);
+    (1 <= a && a <= b).then_some((a, b))
 }
 
 /// The GIF output files the flags name (`(flag, path)`), checked before
@@ -91,7 +145,15 @@ pub fn outputs<const N: usize>(
                     bad_flag(
                         flag,
                         &p.display().to_string(),
-                        format!("cannot write a GIF here: {e}"),
+                        format!(
+                            "cannot write {} here: {e}",
+                            match flag {
+                                "--trace" => "the trace",
+                                "--png" => "a PNG",
+                                "--svg" => "an SVG",
+                                _ => "a GIF",
+                            }
+                        ),
                     )
                 })
             })
@@ -102,15 +164,52 @@ pub fn outputs<const N: usize>(
         .map_err(|_| Error::about("GIF", "the outputs could not be listed"))
 }
 
-/// Refuses GIFs that would need more than [`budget::GIF`], before the
-/// search starts: at `--max-frames` when the search's snapshots are what
-/// does not fit, else at `--cell`.
+/// Refuses GIFs that cannot be drawn as asked, before the search starts:
+/// step numbers that do not fit the cell (at `--style`), a step window
+/// larger than the frame budget (at `--steps`), and GIFs that would need
+/// more than [`budget::GIF`] (at `--max-frames` when the search's samples
+/// are what does not fit, else at `--cell`).
 pub fn check_memory(
     puzzle: &Puzzle,
     opts: &GifOptions,
     tour: bool,
     search: bool,
 ) -> Result<(), Error> {
+    if opts.style == Some(Style::Numbers) {
+        let need = Layout::numbers_need(&puzzle.board);
+        let cell = opts.cell_for(&puzzle.board);
+        if Layout::board_cell(&puzzle.board, cell) < need {
+            let help = if Layout::board_cell(&puzzle.board, 256) >= need {
+                format!("--cell {need} fits them; or --style path")
+            } else {
+                "--style path or --style gradient".to_string()
+            };
+            return Err(bad_flag(
+                "--style",
+                "numbers",
+                format!(
+                    "step numbers need {need} pixels a square on this board, and it gets {}",
+                    Layout::board_cell(&puzzle.board, cell)
+                ),
+            )
+            .with_help(help));
+        }
+    }
+    if let Some((first, last)) = opts.steps {
+        let most = opts.search_frames() - 1;
+        if last >= first && last - first + 1 > most as u64 {
+            return Err(bad_flag(
+                "--steps",
+                &format!("{first}..{last}"),
+                format!(
+                    "{} steps do not fit in {} frames",
+                    last - first + 1,
+                    opts.search_frames()
+                ),
+            )
+            .with_help(format!("--max-frames {} fits them", last - first + 2)));
+        }
+    }
     let need = |opts: &GifOptions| gif::memory(&puzzle.board, opts, tour, search);
     let now = need(opts);
     if now.total() <= budget::GIF {
@@ -135,28 +234,30 @@ pub fn check_memory(
         // a GIF has).
         let fits = |frames: usize| {
             need(&GifOptions {
-                max_frames: frames,
+                max_frames: Some(frames),
                 ..*opts
             })
             .total()
                 <= budget::GIF
         };
+        let asked = opts.search_frames();
         let frames = format!(
             " and up to {} snapshots of the search over {} squares, kept until its GIF is drawn ({})",
-            opts.max_frames - 1,
+            asked - 1,
             puzzle.board.len(),
             budget::bytes(now.recording)
         );
-        let help = match budget::largest_that_fits(2, opts.max_frames, fits) {
+        let help = match budget::largest_that_fits(2, asked, fits) {
             Some(most) => format!("--max-frames {most} fits"),
             None => "no search GIF fits a board this large; --gif draws the tour alone".to_string(),
         };
-        let value = opts.max_frames.to_string();
+        let value = asked.to_string();
         return Err(bad_flag("--max-frames", &value, why(&frames)).with_help(help));
     }
     // Not reached with today's layout, which keeps an image within 4,096
     // pixels of board a side (see the GIF module's tests).
-    Err(bad_flag("--cell", &opts.cell.to_string(), why("")).with_help("a smaller --cell fits"))
+    let cell = opts.cell_for(&puzzle.board).to_string();
+    Err(bad_flag("--cell", &cell, why("")).with_help("a smaller --cell fits"))
 }
 
 /// Reports a failed GIF write; the exit code to end with, if it failed.
@@ -176,4 +277,21 @@ pub fn failed<T>(path: &Option<PathBuf>, r: Result<T, GifError>) -> Option<u8> {
             Some(BAD_INPUT)
         }
     }
+}
+
+/// Reports a failed write of a still picture (`what`: PNG or SVG); the exit
+/// code to end with, if it failed.
+pub fn failed_still<T, E: std::fmt::Display>(
+    what: &str,
+    path: &Option<PathBuf>,
+    r: Result<T, E>,
+) -> Option<u8> {
+    let name = path
+        .as_deref()
+        .map(|p| p.display().to_string())
+        .unwrap_or_default();
+    r.err().map(|e| {
+        super::out::warn(Error::about(&name, format!("cannot write the {what}: {e}")));
+        BAD_INPUT
+    })
 }

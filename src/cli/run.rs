@@ -12,9 +12,10 @@ use engine::halt::Limits;
 
 use engine::progress::Progress;
 use engine::render::gif::{self, Scene};
+use engine::render::svg;
 use engine::render::text;
+use engine::render::trace::{self, Trace};
 use engine::solve::event::{NoObserver, Observer};
-use engine::solve::record::Recorder;
 use engine::solve::{Outcome, Report, Run, SolverId, SolverSpec, runner};
 
 use super::gif::GifFlags;
@@ -71,6 +72,20 @@ pub struct RunArgs {
     search_gif: Option<PathBuf>,
     #[command(flatten)]
     look: GifFlags,
+    /// Write the tour found to OUT as a PNG picture (the tour GIF's last
+    /// frame).
+    #[arg(long, value_name = "OUT")]
+    png: Option<PathBuf>,
+    /// Write the tour found to OUT as an SVG picture (for print).
+    #[arg(long, value_name = "OUT")]
+    svg: Option<PathBuf>,
+    /// Write the search's events to OUT as JSON lines.
+    #[arg(long, value_name = "OUT")]
+    trace: Option<PathBuf>,
+    /// Write to the trace only the samples a search GIF draws (--steps,
+    /// --max-frames), each with its whole path.
+    #[arg(long, requires = "trace")]
+    trace_sampled: bool,
 }
 
 /// Runs `engine run`; the exit code.
@@ -117,14 +132,26 @@ pub fn exec(args: RunArgs) -> Result<u8, Error> {
         args.search_gif.is_some(),
     )?;
     let archive = store.as_ref().map(|s| s.path());
-    let [tour_out, search_out] = super::gif::outputs(
+    let [tour_out, search_out, trace_out, png_out, svg_out] = super::gif::outputs(
         args.source.file(),
         &[args.archive.archive.as_deref(), archive],
         [
             ("--gif", args.gif.as_deref()),
             ("--search-gif", args.search_gif.as_deref()),
+            ("--trace", args.trace.as_deref()),
+            ("--png", args.png.as_deref()),
+            ("--svg", args.svg.as_deref()),
         ],
     )?;
+    // A whole trace is written as the search goes; a sampled one after it.
+    let (full_trace, sampled_trace) = if args.trace_sampled {
+        (None, trace_out)
+    } else {
+        (trace_out, None)
+    };
+    let record = search_out.is_some() || sampled_trace.is_some();
+    let mut trace_written: Option<std::io::Result<()>> = None;
+    let trace_result = &mut trace_written;
     let limits = interrupt::limits().with_time_from(started, args.time_limit);
     let progress = Progress::new();
     let solved = progress::shown("searching", &progress, args.quiet, || {
@@ -139,12 +166,41 @@ pub fn exec(args: RunArgs) -> Result<u8, Error> {
                 ));
             }
         };
-        if search_out.is_some() {
-            let mut rec = Recorder::new(gif_opts.max_frames.saturating_sub(1));
-            solve_with(&puzzle, &graph, limits, &progress, &mut rec).map(|r| (r, Some(rec)))
-        } else {
-            solve_with(&puzzle, &graph, limits, &progress, NoObserver).map(|r| (r, None))
-        }
+        let mut rec = record.then(|| gif_opts.recorder());
+        let solved = match full_trace {
+            Some(file) => {
+                let mut solved = None;
+                let written = file.write(|w| {
+                    let mut trace = Trace::new(w, &puzzle.board);
+                    let r = solve_with(
+                        &puzzle,
+                        &graph,
+                        limits,
+                        &progress,
+                        (rec.as_mut(), &mut trace),
+                    );
+                    let ended = match &r {
+                        // No trace after Ctrl-C, as no GIF.
+                        Ok(report) if matches!(report.outcome, Outcome::Interrupted { .. }) => {
+                            Err(std::io::Error::other("interrupted"))
+                        }
+                        Ok(report) => trace.finish(report),
+                        Err(_) => Err(std::io::Error::other("no trace of a failed run")),
+                    };
+                    solved = Some(r);
+                    ended
+                });
+                *trace_result = Some(written);
+                solved.unwrap_or_else(|| {
+                    // The file could not be opened: search without it.
+                    solve_with(&puzzle, &graph, limits, &progress, rec.as_mut())
+                })
+            }
+            None if record => solve_with(&puzzle, &graph, limits, &progress, rec.as_mut()),
+            None => solve_with(&puzzle, &graph, limits, &progress, NoObserver),
+        };
+        // The search GIF keeps the graph: it draws candidates and proofs.
+        solved.map(|r| (r, rec.map(|rec| (rec, graph))))
     });
     let (report, recording) = match solved {
         Ok(r) => r,
@@ -214,7 +270,57 @@ pub fn exec(args: RunArgs) -> Result<u8, Error> {
             )),
         }
     }
-    if let (Some(file), Some(rec)) = (search_out, &recording) {
+    if let Some(file) = png_out {
+        match &report.outcome {
+            Outcome::Found(tour) => {
+                let r = file.write(|w| gif::tour_png(w, &scene, tour, &gif_opts));
+                if let Some(c) = super::gif::failed_still("PNG", &args.png, r) {
+                    return Ok(c);
+                }
+            }
+            _ => out::warn(format_args!(
+                "no tour, so no PNG was written to {}",
+                file.path().display()
+            )),
+        }
+    }
+    if let Some(file) = svg_out {
+        match &report.outcome {
+            Outcome::Found(tour) => {
+                let r = file.write(|w| svg::write_svg(w, &scene, tour));
+                if let Some(c) = super::gif::failed_still("SVG", &args.svg, r) {
+                    return Ok(c);
+                }
+            }
+            _ => out::warn(format_args!(
+                "no tour, so no SVG was written to {}",
+                file.path().display()
+            )),
+        }
+    }
+    if let Some(Err(e)) = trace_written
+        && !matches!(report.outcome, Outcome::Interrupted { .. })
+    {
+        let name = args.trace.as_deref().map(|p| p.display().to_string());
+        out::warn(Error::about(
+            &name.unwrap_or_default(),
+            format!("cannot write the trace: {e}"),
+        ));
+        return Ok(super::BAD_INPUT);
+    }
+    if let (Some(file), Some((rec, _))) = (sampled_trace, &recording) {
+        let r = file.write(|w| trace::write_samples(w, &puzzle.board, rec, &report));
+        if let Err(e) = r {
+            let name = args.trace.as_deref().map(|p| p.display().to_string());
+            out::warn(Error::about(
+                &name.unwrap_or_default(),
+                format!("cannot write the trace: {e}"),
+            ));
+            return Ok(super::BAD_INPUT);
+        }
+    }
+    if let (Some(file), Some((rec, graph))) = (search_out, &recording) {
+        let scene = scene.clone().with_graph(graph);
         let r = file
             .write(|w| gif::search_gif(w, &scene, rec, &report, &gif_opts, &interrupt::limits()));
         if let Some(c) = super::gif::failed(&args.search_gif, r) {

@@ -37,6 +37,7 @@
 //! squares the one cycle is its own reverse: `D` cycles).
 
 mod bits;
+pub mod engine;
 pub mod frontier;
 pub mod method;
 mod search;
@@ -53,7 +54,8 @@ use crate::model::graph::walks::predecessors_mask;
 use crate::model::{Goal, MoveGraph};
 use crate::progress::{Progress, Unit};
 use crate::solve::Stats;
-use search::{Expand, Memo, State, Tables};
+use engine::Aim;
+use search::{Expand, Memo, State, Tables, Walk};
 
 /// The least number of prefix tasks a count is split into.
 pub const DEFAULT_TASKS: usize = 4096;
@@ -75,6 +77,10 @@ pub struct Pruning {
     pub ends: bool,
     /// Every unvisited square must be reachable from the current one.
     pub parts: bool,
+    /// Squares with two ways in (moves can all be made back, boards of at
+    /// most 64 squares): one that is not the last uses both, so the
+    /// current square and every other square take few of them.
+    pub pairs: bool,
     /// Reuse the counts of small endings (boards of at most 64 squares).
     pub memo: bool,
     /// Count one prefix per symmetry orbit.
@@ -90,6 +96,7 @@ impl Pruning {
         entry: true,
         ends: true,
         parts: true,
+        pairs: true,
         memo: true,
         symmetry: true,
         reversal: true,
@@ -99,6 +106,7 @@ impl Pruning {
         entry: false,
         ends: false,
         parts: false,
+        pairs: false,
         memo: false,
         symmetry: false,
         reversal: false,
@@ -205,13 +213,13 @@ impl Counted {
 /// The searches of a count: the graph's tables, for a directed closed goal
 /// also the tables of its two-way moves, and the prefix tasks with their
 /// orbit sizes.
-struct Pass {
-    tables: Tables,
+struct Pass<'g> {
+    tables: Tables<'g>,
     /// Directed closed goals: the graph of the moves that can be made back.
     /// Every tour of it is a tour of the main graph, so it extends exactly
     /// one task of the same list, and per task its count is at most the
     /// main count.
-    two_way: Option<Tables>,
+    two_way: Option<Tables<'g>>,
     /// The end class of the tasks from each start square.
     class_of: Vec<usize>,
     /// Task `i` is `prefixes[spans[i].0 .. spans[i].0 + spans[i].1]`.
@@ -221,7 +229,7 @@ struct Pass {
     depth: usize,
 }
 
-impl Pass {
+impl Pass<'_> {
     /// Builds the task list: the prefixes of some depth `d`, the least `d`
     /// (up to a third of the squares) that gives at least `target` of them.
     /// A prefix that is counted outright before depth `d` is a task as it
@@ -334,7 +342,7 @@ fn collect(st: &mut State, group: &Symmetries, depth: usize, sink: &mut Sink) ->
         return false;
     }
     let mut cands = Vec::new();
-    match st.expand(&mut cands) {
+    match st.expand::<false>(&mut cands) {
         Expand::Dead | Expand::Leaf(0) => false,
         Expand::Leaf(_) => {
             sink.take(&st.path);
@@ -427,7 +435,7 @@ impl Halt for Worker<'_> {
 /// A worker's view of one graph: its search state, and the cache of
 /// endings all workers share.
 struct Searcher<'t> {
-    st: State<'t>,
+    walk: Walk<'t>,
     memo: &'t Memo,
 }
 
@@ -443,17 +451,17 @@ impl<'t> Searcher<'t> {
         halt: &Worker,
     ) -> Result<u128, u128> {
         if bitboard {
-            let t = self.st.tables();
+            let t = self.walk.st.tables();
             bits::count_prefix(t, class, prefix, self.memo, nodes, cadence, halt)
         } else {
-            self.st.set_prefix(prefix, class);
-            search::count_from(&mut self.st, self.memo, nodes, cadence, halt)
+            self.walk.set_prefix(prefix, class);
+            search::count_from(&mut self.walk, self.memo, nodes, cadence, halt)
         }
     }
 
-    fn new(tables: &'t Tables, memo: &'t Memo) -> Searcher<'t> {
+    fn new(tables: &'t Tables<'t>, memo: &'t Memo) -> Searcher<'t> {
         Searcher {
-            st: State::new(tables),
+            walk: Walk::new(tables, Aim::COUNT),
             memo,
         }
     }
@@ -463,7 +471,7 @@ impl<'t> Searcher<'t> {
 /// none when the cache is off or the board has more than 64 squares, else
 /// from 2^12 (small boards should not pay for a large table) to 2^20 slots
 /// of 33 bytes (33 MiB, shared by all the workers).
-fn memo_bits(tables: &Tables) -> u32 {
+pub(super) fn memo_bits(tables: &Tables) -> u32 {
     if tables.rules.memo && tables.n <= 64 {
         (tables.n as u32 / 2).clamp(12, 20)
     } else {
@@ -475,7 +483,7 @@ fn memo_bits(tables: &Tables) -> u32 {
 /// weighted count of the main graph, of the two-way graph, and the number of
 /// tasks finished.
 fn run_pass(
-    pass: &Pass,
+    pass: &Pass<'_>,
     mine: &[usize],
     threads: usize,
     general: bool,
@@ -640,15 +648,27 @@ pub fn count(
     // The tables and the task list take a while on the largest boards: a
     // limit stops them there too, before counting anything (0 is then the
     // lower bound).
+    // The graph of the two-way moves outlives the tables that borrow it.
+    let both = if second {
+        match two_way(g, limits) {
+            Ok(b) => Some(b),
+            Err(stop) => {
+                counted.stopped = Some(stop);
+                counted.stats.elapsed = started.elapsed();
+                return counted;
+            }
+        }
+    } else {
+        None
+    };
     let setup = || -> Result<(Pass, usize), Stop> {
         let tables = Tables::new(g, ends, doubles, opts.pruning, memo_min, limits)?;
-        let two_way = if second {
+        let two_way = if let Some(both) = &both {
             // A two-way cycle also closes by a two-way move.
-            let both = two_way(g, limits)?;
-            let back = predecessors_mask(&both, start.unwrap_or(0));
+            let back = predecessors_mask(both, start.unwrap_or(0));
             let back = vec![back];
             Some(Tables::new(
-                &both,
+                both,
                 back,
                 vec![vec![false; n]],
                 opts.pruning,

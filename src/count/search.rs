@@ -60,10 +60,13 @@
 //! one walk if `h → w` and `w ∈ E` (counting 2 when `w` is a doubled end),
 //! else none.
 
+use std::borrow::Cow;
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering, fence};
 
 use super::Pruning;
+use super::engine::{Aim, Best, Pace};
 use crate::halt::{self, Cadence, Halt};
+use crate::solve::event::{Event, Observer};
 
 /// Cache only nodes with at least this many unvisited squares, by default:
 /// three eighths of the board, at least 8. A lookup usually misses the
@@ -79,12 +82,15 @@ pub(super) const MEMO_MAX: u32 = 30;
 pub(super) const PARTS_MIN: u32 = 4;
 
 /// What the search needs of the graph and goal, shared by every worker.
-pub(super) struct Tables {
+/// The graph's own target lists are borrowed, not copied (on the largest
+/// boards they are hundreds of megabytes); the reversed lists are kept only
+/// for a graph that is not its own reverse.
+pub(crate) struct Tables<'g> {
     pub n: usize,
-    off: Vec<u32>,
-    tg: Vec<u32>,
-    roff: Vec<u32>,
-    rtg: Vec<u32>,
+    off: &'g [u32],
+    tg: &'g [u32],
+    roff: Cow<'g, [u32]>,
+    rtg: Cow<'g, [u32]>,
     /// Every move can be made back.
     pub sym: bool,
     /// `E` for each *end class*: the squares a tour may end on. Every task
@@ -102,41 +108,47 @@ pub(super) struct Tables {
     pub end_masks: Vec<u64>,
     pub double_masks: Vec<u64>,
     pub all_mask: u64,
+    /// When every move changes class (the move graph is two-coloured),
+    /// the squares of each class (boards of at most 64 squares): a walk of
+    /// `r` more moves from `h` ends on `h`'s class when `r` is even, on the
+    /// other when it is odd.
+    pub classes: Option<[u64; 2]>,
     pub spread: Vec<[u64; 256]>,
     pub rules: Pruning,
     /// Cache endings of `memo_min..=MEMO_MAX` squares.
     pub memo_min: u32,
 }
 
-impl Tables {
+impl<'g> Tables<'g> {
     /// Tables for counting walks in `g` that end in `ends[class]`, those
     /// ending in `doubles[class]` twice.
     /// Built under `halt`: on the largest boards the lists and their
     /// reverse take seconds.
     pub fn new<H: Halt>(
-        g: &crate::model::MoveGraph,
+        g: &'g crate::model::MoveGraph,
         ends: Vec<Vec<bool>>,
         doubles: Vec<Vec<bool>>,
         rules: Pruning,
         memo_min: u32,
         halt: &H,
-    ) -> Result<Tables, H::Stop> {
+    ) -> Result<Tables<'g>, H::Stop> {
         let n = g.len();
         // Each step is a pass over every move: on the largest boards a
         // tenth of a second or more, so the halt is asked between them.
         g.prepare_lists(halt)?;
         let (off, tg) = g.raw();
-        let off = off.to_vec();
-        halt::between_passes(halt, n)?;
-        let tg = tg.to_vec();
-        halt::between_passes(halt, n)?;
-        let rev = g.reversed();
-        halt::between_passes(halt, n)?;
-        rev.prepare_lists(halt)?;
-        let (roff, rtg) = rev.raw();
-        let roff = roff.to_vec();
-        halt::between_passes(halt, n)?;
-        let rtg = rtg.to_vec();
+        let (roff, rtg): (Cow<[u32]>, Cow<[u32]>) = if g.is_symmetric() {
+            (Cow::Borrowed(off), Cow::Borrowed(tg))
+        } else {
+            halt::between_passes(halt, n)?;
+            let rev = g.reversed();
+            halt::between_passes(halt, n)?;
+            rev.prepare_lists(halt)?;
+            let (roff, rtg) = rev.raw();
+            let roff = roff.to_vec();
+            halt::between_passes(halt, n)?;
+            (Cow::Owned(roff), Cow::Owned(rtg.to_vec()))
+        };
         halt::between_passes(halt, n)?;
         let small = n <= 64;
         let mask_of = |l: &[u32]| l.iter().fold(0u64, |m, &t| m | 1 << (t & 63));
@@ -148,9 +160,16 @@ impl Tables {
                 .fold(0u64, |m, (s, &x)| if x { m | 1 << (s & 63) } else { m })
         };
         let (mut end_masks, mut double_masks) = (Vec::new(), Vec::new());
+        let mut classes = None;
         if small {
+            if let (_, Some(colour)) = crate::model::graph::walks::parts_and_colours(g, halt)? {
+                let ones = (0..n).fold(0u64, |m, s| m | u64::from(colour[s]) << s);
+                classes = Some([!ones & all_of(n), ones]);
+            }
             succ_mask = (0..n as u32).map(|s| mask_of(g.targets(s))).collect();
-            pred_mask = (0..n as u32).map(|s| mask_of(rev.targets(s))).collect();
+            pred_mask = (0..n)
+                .map(|s| mask_of(&rtg[roff[s] as usize..roff[s + 1] as usize]))
+                .collect();
             for s in 0..n {
                 all_mask |= 1 << s;
             }
@@ -185,19 +204,22 @@ impl Tables {
             end_masks,
             double_masks,
             all_mask,
+            classes,
             spread,
             rules,
             memo_min,
         })
     }
 
+    /// The targets of `s`.
     #[inline]
-    fn succ(&self, s: u32) -> &[u32] {
+    pub fn succ(&self, s: u32) -> &[u32] {
         &self.tg[self.off[s as usize] as usize..self.off[s as usize + 1] as usize]
     }
 
+    /// The squares with a move to `s`.
     #[inline]
-    fn pred(&self, s: u32) -> &[u32] {
+    pub fn pred(&self, s: u32) -> &[u32] {
         &self.rtg[self.roff[s as usize] as usize..self.roff[s as usize + 1] as usize]
     }
 
@@ -239,6 +261,11 @@ impl Tables {
     }
 }
 
+/// The mask of the first `n` squares (`n ≤ 64`).
+fn all_of(n: usize) -> u64 {
+    if n >= 64 { u64::MAX } else { (1u64 << n) - 1 }
+}
+
 /// What a node turned out to be.
 pub(super) enum Expand {
     /// No tour continues from here.
@@ -251,9 +278,10 @@ pub(super) enum Expand {
 
 /// The search state of one worker: the path, `R`, and the counters.
 pub(super) struct State<'t> {
-    t: &'t Tables,
-    /// The end class's `E` and doubled ends.
-    is_end: &'t [bool],
+    t: &'t Tables<'t>,
+    /// The end class's `E` (a copy: a search for one tour may shrink it as
+    /// it goes, see [`State::forbid_end`]) and doubled ends.
+    is_end: Vec<bool>,
     double: &'t [bool],
     in_r: Vec<bool>,
     inh: Vec<u32>,
@@ -275,10 +303,10 @@ pub(super) struct State<'t> {
 }
 
 impl<'t> State<'t> {
-    pub fn new(t: &'t Tables) -> State<'t> {
+    pub fn new(t: &'t Tables<'t>) -> State<'t> {
         State {
             t,
-            is_end: &t.ends[0],
+            is_end: t.ends[0].clone(),
             double: &t.doubles[0],
             in_r: vec![false; t.n],
             inh: vec![0; t.n],
@@ -296,25 +324,21 @@ impl<'t> State<'t> {
     }
 
     /// The tables this state searches.
-    pub fn tables(&self) -> &'t Tables {
+    pub fn tables(&self) -> &'t Tables<'t> {
         self.t
     }
 
     /// Resets to the path `[start]`, counting tours of end class `class`.
     pub fn reset(&mut self, start: u32, class: usize) {
         let t = self.t;
-        self.is_end = &t.ends[class];
+        self.is_end.clone_from_slice(&t.ends[class]);
         self.double = &t.doubles[class];
         self.class = class as u32;
         self.in_r.fill(true);
         self.in_r[start as usize] = false;
         self.r = t.n as u32 - 1;
         self.mask = if t.small() {
-            (if t.n == 64 {
-                u64::MAX
-            } else {
-                (1u64 << t.n) - 1
-            }) & !(1u64 << start)
+            t.all_mask & !(1u64 << start)
         } else {
             0
         };
@@ -341,6 +365,30 @@ impl<'t> State<'t> {
                 self.enter(s);
             }
         }
+    }
+
+    /// Takes `x` out of `E` from now on: no walk found after this may end
+    /// there. Only for a search for one tour (a cached count of a larger
+    /// `E` would be too high for the smaller one; a cached "no tour" stays
+    /// true).
+    pub fn forbid_end(&mut self, x: u32) {
+        let x = x as usize;
+        if !self.is_end[x] {
+            return;
+        }
+        if self.in_r[x] {
+            self.e_left -= 1;
+            if self.in_l(x as u32) {
+                self.bad += 1;
+            }
+        }
+        self.is_end[x] = false;
+    }
+
+    /// Whether a walk may end on `w`.
+    #[inline]
+    pub fn is_end(&self, w: u32) -> bool {
+        self.is_end[w as usize]
     }
 
     /// What a tour ending on `w` counts for: 0 off `E`, 2 on a doubled end.
@@ -465,9 +513,12 @@ impl<'t> State<'t> {
     }
 
     /// Looks at the node the path ends on: counts it outright, finds it dead,
-    /// or pushes its remaining moves onto `out`.
+    /// or pushes its remaining moves onto `out`. With `PATHS` (a search that
+    /// shows its path) an ending of one square is not counted outright: the
+    /// move to it is pushed, if it can end a tour, so that the tour's last
+    /// square is entered like every other.
     #[inline]
-    pub fn expand(&self, out: &mut Vec<u32>) -> Expand {
+    pub fn expand<const PATHS: bool>(&self, out: &mut Vec<u32>) -> Expand {
         let t = self.t;
         let rules = t.rules;
         let h = self.path[self.path.len() - 1];
@@ -476,6 +527,12 @@ impl<'t> State<'t> {
             1 => {
                 for &w in t.succ(h) {
                     if self.in_r[w as usize] {
+                        if PATHS {
+                            if self.is_end[w as usize] {
+                                out.push(w);
+                            }
+                            return Expand::Moves;
+                        }
                         return Expand::Leaf(self.end_weight(w));
                     }
                 }
@@ -520,6 +577,18 @@ impl<'t> State<'t> {
             }
         }
         Expand::Moves
+    }
+
+    /// The onward moves `w` would have if entered next: its targets in `R`
+    /// other than itself (a candidate of the current node).
+    #[inline]
+    pub fn onward(&self, w: u32) -> u32 {
+        if self.t.sym {
+            // The head is one of the squares that can still enter `w`.
+            self.inh[w as usize].saturating_sub(1)
+        } else {
+            self.outr[w as usize]
+        }
     }
 
     /// The cache key of the current node, if it may be cached: `R`, and the
@@ -643,80 +712,298 @@ struct Frame {
 /// limits.
 pub(super) const CHECK_EVERY: u64 = 1 << 14;
 
-/// Counts the tours through the state's current path (all its extensions),
+/// Where a [`Walk`] stands.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Phase {
+    /// Its first squares are set but not yet entered (path mode counts them).
+    Unstarted,
+    /// The node at the path's end is still to be looked at.
+    Fresh,
+    /// Between two moves of the top frame.
+    Moving,
+    /// Every branch tried, or the tours asked for found.
+    Done,
+}
+
+/// A depth-first search over a [`State`] that can stop and go on later: it
+/// holds its own stack. Two instantiations of one loop:
+/// - *counting* (`PATHS = false`): every tour through the state's path,
+///   with the cache of ending counts, limits looked at after each node;
+/// - *path mode* (`PATHS = true`): the search `Backtrack` runs — moves in
+///   the order of [`Aim`], every change of the path told to the observer,
+///   the first tour kept, a stop when [`Aim::stop_at`] tours are found, the
+///   budget looked at before each node.
+pub(super) struct Walk<'t> {
+    pub st: State<'t>,
+    cands: Vec<u32>,
+    frames: Vec<Frame>,
+    /// Tours counted so far.
+    pub total: u128,
+    /// Length of the path the walk began from.
+    root: usize,
+    phase: Phase,
+    aim: Aim,
+    /// Path mode: the first tour found, and the longest path seen.
+    pub first: Option<Vec<u32>>,
+    pub best: Best,
+    /// Moves allowed from the first node, if not all (symmetry: one of
+    /// each orbit).
+    pub root_moves: Option<Vec<u32>>,
+}
+
+impl<'t> Walk<'t> {
+    pub fn new(t: &'t Tables<'t>, aim: Aim) -> Walk<'t> {
+        Walk {
+            st: State::new(t),
+            cands: Vec::with_capacity(t.n * 4),
+            frames: Vec::with_capacity(t.n),
+            total: 0,
+            root: 0,
+            phase: Phase::Done,
+            aim,
+            first: None,
+            best: Best::new(),
+            root_moves: None,
+        }
+    }
+
+    /// What the walk is after.
+    pub fn aim(&self) -> Aim {
+        self.aim
+    }
+
+    /// Starts over from the path `prefix`, counting end class `class`.
+    pub fn set_prefix(&mut self, prefix: &[u32], class: usize) {
+        self.st.set_prefix(prefix, class);
+        self.cands.clear();
+        self.frames.clear();
+        self.total = 0;
+        self.root = prefix.len();
+        self.phase = Phase::Unstarted;
+        self.first = None;
+        self.best = Best::new();
+    }
+
+    /// True once every branch is tried or the tours asked for are found.
+    pub fn done(&self) -> bool {
+        self.phase == Phase::Done
+    }
+
+    /// True once it has entered its first squares.
+    pub fn started(&self) -> bool {
+        self.phase != Phase::Unstarted
+    }
+
+    /// Searches on until done, paused (path mode: before entering a node
+    /// when `nodes` has reached `pause_at`) or stopped by `halt`.
+    #[allow(clippy::too_many_arguments)]
+    pub fn run<const PATHS: bool, H: Halt, O: Observer>(
+        &mut self,
+        memo: &Memo,
+        pause_at: u64,
+        nodes: &mut u64,
+        cadence: &mut Cadence,
+        halt: &H,
+        obs: &mut O,
+    ) -> Pace<H::Stop> {
+        let st = &mut self.st;
+        if self.phase == Phase::Unstarted {
+            if PATHS {
+                if *nodes >= pause_at {
+                    return Pace::Paused;
+                }
+                if let Err(s) = cadence.tick(halt, *nodes) {
+                    return Pace::Stopped(s);
+                }
+                // The first squares count as entered.
+                *nodes += self.root as u64;
+                for i in 1..=self.root {
+                    obs.event(Event::Advance, &st.path[..i]);
+                }
+                self.best.reached(st.path.len());
+            }
+            self.phase = Phase::Fresh;
+        }
+        if self.phase == Phase::Done {
+            return Pace::Done;
+        }
+        let aim = self.aim;
+        loop {
+            if self.phase == Phase::Fresh {
+                self.phase = Phase::Moving;
+                let key = st.memo_key();
+                let hit = key.and_then(|k| memo.get(k));
+                // Path mode: a known number of tours is no tour in hand,
+                // so until one is, only "none" is taken from the cache.
+                let hit = hit.filter(|&c| !PATHS || c == 0 || self.first.is_some());
+                let leaf = match hit {
+                    Some(c) => Some(u128::from(c)),
+                    None => {
+                        let start = self.cands.len();
+                        match st.expand::<PATHS>(&mut self.cands) {
+                            Expand::Dead => Some(0),
+                            Expand::Leaf(c) => Some(u128::from(c)),
+                            Expand::Moves => {
+                                if st.path.len() == self.root
+                                    && let Some(allowed) = &self.root_moves
+                                {
+                                    let mut k = start;
+                                    for i in start..self.cands.len() {
+                                        if allowed.contains(&self.cands[i]) {
+                                            self.cands[k] = self.cands[i];
+                                            k += 1;
+                                        }
+                                    }
+                                    self.cands.truncate(k);
+                                }
+                                if PATHS && aim.ordered {
+                                    order_moves(st, &mut self.cands[start..], aim);
+                                }
+                                self.frames.push(Frame {
+                                    start,
+                                    next: start,
+                                    base: self.total,
+                                    key,
+                                });
+                                None
+                            }
+                        }
+                    }
+                };
+                if let Some(c) = leaf {
+                    if PATHS && c > 0 && self.first.is_none() {
+                        self.first = Some(st.path.clone());
+                    }
+                    self.total += c;
+                    if PATHS && self.total >= aim.stop_at {
+                        self.phase = Phase::Done;
+                        return Pace::Done;
+                    }
+                    if st.path.len() == self.root {
+                        if PATHS {
+                            retreat_all(st, self.root, &mut self.best, obs);
+                        }
+                        self.phase = Phase::Done;
+                        return Pace::Done;
+                    }
+                    if PATHS {
+                        self.best.retreating(&st.path);
+                        let h = st.path[st.path.len() - 1];
+                        st.leave();
+                        obs.event(Event::Retreat(h), &st.path);
+                    } else {
+                        st.leave();
+                    }
+                    continue;
+                }
+            }
+            let Some(f) = self.frames.last_mut() else {
+                self.phase = Phase::Done;
+                return Pace::Done;
+            };
+            if f.next < self.cands.len() {
+                let to = self.cands[f.next];
+                if PATHS {
+                    // The budget before each node: a limit of n enters n.
+                    if *nodes >= pause_at {
+                        return Pace::Paused;
+                    }
+                    if let Err(s) = cadence.tick(halt, *nodes) {
+                        return Pace::Stopped(s);
+                    }
+                }
+                f.next += 1;
+                if PATHS && aim.one_way_round && st.path.len() == self.root {
+                    // Each cycle once: its first square is never its last.
+                    st.forbid_end(to);
+                }
+                st.enter(to);
+                *nodes += 1;
+                if PATHS {
+                    self.best.reached(st.path.len());
+                    obs.event(Event::Advance, &st.path);
+                } else if let Err(s) = cadence.tick(halt, *nodes) {
+                    return Pace::Stopped(s);
+                }
+                self.phase = Phase::Fresh;
+                continue;
+            }
+            // Every move of this node tried.
+            self.cands.truncate(f.start);
+            if let Some(k) = f.key {
+                // A count too large for the cache is not cached.
+                if let Ok(c) = u64::try_from(self.total - f.base) {
+                    memo.put(k, c);
+                }
+            }
+            self.frames.pop();
+            if st.path.len() == self.root {
+                if PATHS {
+                    retreat_all(st, self.root, &mut self.best, obs);
+                }
+                self.phase = Phase::Done;
+                return Pace::Done;
+            }
+            if PATHS {
+                self.best.retreating(&st.path);
+                let h = st.path[st.path.len() - 1];
+                st.leave();
+                obs.event(Event::Retreat(h), &st.path);
+            } else {
+                st.leave();
+            }
+        }
+    }
+}
+
+/// Path mode, when the walk is over: its first squares are given back one
+/// by one, so the observer sees the path emptied.
+fn retreat_all<O: Observer>(st: &mut State, root: usize, best: &mut Best, obs: &mut O) {
+    best.retreating(&st.path);
+    let keep = st.path.len().saturating_sub(root);
+    while st.path.len() > keep {
+        if let Some(h) = st.path.pop() {
+            obs.event(Event::Retreat(h), &st.path);
+        }
+    }
+}
+
+/// Sorts a node's candidate moves by the rule of [`Aim`]: fewest onward
+/// moves first; on ties a closed tour keeps the squares next to its start
+/// for later; then in move order (the sort is stable).
+fn order_moves(st: &State, moves: &mut [u32], aim: Aim) {
+    let key = |w: u32| 2 * st.onward(w) + u32::from(aim.closed && st.is_end(w));
+    for i in 1..moves.len() {
+        let w = moves[i];
+        let k = key(w);
+        let mut j = i;
+        while j > 0 && key(moves[j - 1]) > k {
+            moves[j] = moves[j - 1];
+            j -= 1;
+        }
+        moves[j] = w;
+    }
+}
+
+/// Counts the tours through the walk's current path (all its extensions),
 /// looking at `halt` at the `cadence`; when it says stop, returns `Err`
 /// with the count found so far (a lower bound).
 pub(super) fn count_from<H: Halt>(
-    st: &mut State,
+    walk: &mut Walk,
     memo: &Memo,
     nodes: &mut u64,
     cadence: &mut Cadence,
     halt: &H,
 ) -> Result<u128, u128> {
-    let root = st.path.len();
-    let mut total: u128 = 0;
-    let mut cands: Vec<u32> = Vec::with_capacity(st.t.n * 4);
-    let mut frames: Vec<Frame> = Vec::with_capacity(st.t.n);
-    let mut fresh = true;
-    loop {
-        if fresh {
-            fresh = false;
-            let key = st.memo_key();
-            let hit = key.and_then(|k| memo.get(k));
-            let leaf = match hit {
-                Some(c) => Some(u128::from(c)),
-                None => {
-                    let start = cands.len();
-                    match st.expand(&mut cands) {
-                        Expand::Dead => Some(0),
-                        Expand::Leaf(c) => Some(u128::from(c)),
-                        Expand::Moves => {
-                            frames.push(Frame {
-                                start,
-                                next: start,
-                                base: total,
-                                key,
-                            });
-                            None
-                        }
-                    }
-                }
-            };
-            if let Some(c) = leaf {
-                total += c;
-                if st.path.len() == root {
-                    return Ok(total);
-                }
-                st.leave();
-                continue;
-            }
-        }
-        let Some(f) = frames.last_mut() else {
-            return Ok(total);
-        };
-        if f.next < cands.len() {
-            let to = cands[f.next];
-            f.next += 1;
-            st.enter(to);
-            *nodes += 1;
-            if cadence.tick(halt, *nodes).is_err() {
-                return Err(total);
-            }
-            fresh = true;
-            continue;
-        }
-        // Every move of this node tried.
-        cands.truncate(f.start);
-        if let Some(k) = f.key {
-            // A count too large for the cache is not cached.
-            if let Ok(c) = u64::try_from(total - f.base) {
-                memo.put(k, c);
-            }
-        }
-        frames.pop();
-        if st.path.len() == root {
-            return Ok(total);
-        }
-        st.leave();
+    match walk.run::<false, H, _>(
+        memo,
+        u64::MAX,
+        nodes,
+        cadence,
+        halt,
+        &mut crate::solve::event::NoObserver,
+    ) {
+        Pace::Stopped(_) => Err(walk.total),
+        Pace::Done | Pace::Paused => Ok(walk.total),
     }
 }

@@ -1,4 +1,7 @@
-//! Output: text and JSON for the terminal, animated GIFs.
+//! Output: text and JSON for the terminal, animated GIFs, SVG stills,
+//! search traces.
 
 pub mod gif;
+pub mod svg;
 pub mod text;
+pub mod trace;

@@ -11,7 +11,8 @@ use crate::count::frontier::FrontierCounted;
 use crate::count::{Counted, Shard};
 use crate::halt::Stop;
 use crate::model::{Board, Cell, Goal, Piece, file_name};
-use crate::solve::{Outcome, Report};
+use crate::solve::starts::StartRule;
+use crate::solve::{Outcome, Report, SolverSpec};
 
 /// Boards wider or taller than this print a summary instead of the grid
 /// unless the grid is asked for.
@@ -188,6 +189,87 @@ pub fn stats_line(report: &Report) -> String {
     parts.join(" · ")
 }
 
+/// What a search from every start square did with them, for the line
+/// after the stats: `starts: 19 searched, 20 ruled out (colours: d1 f1 …)`.
+/// None when the search had a fixed start.
+pub fn starts_line(report: &Report, board: &Board) -> Option<String> {
+    let st = report.starts.as_ref()?;
+    let mut parts = vec![if st.searched == st.candidates {
+        format!("{} searched", st.searched)
+    } else {
+        format!("{} of {} searched", st.searched, st.candidates)
+    }];
+    if st.images > 0 {
+        parts.push(format!("{} left out as mirror images", st.images));
+    }
+    if !st.ruled_out.is_empty() {
+        let mut rules: Vec<(StartRule, Vec<u32>)> = Vec::new();
+        for &(s, r) in &st.ruled_out {
+            match rules.iter_mut().find(|(q, _)| *q == r) {
+                Some((_, v)) => v.push(s),
+                None => rules.push((r, vec![s])),
+            }
+        }
+        let groups: Vec<String> = rules
+            .iter()
+            .map(|(r, v)| {
+                let mut names: Vec<String> = v.iter().take(8).map(|&s| board.name(s)).collect();
+                if v.len() > 8 {
+                    names.push(format!("and {} more", v.len() - 8));
+                }
+                format!("{}: {}", r.name(), names.join(" "))
+            })
+            .collect();
+        parts.push(format!(
+            "{} ruled out ({})",
+            st.ruled_out.len(),
+            groups.join("; ")
+        ));
+    }
+    Some(format!("starts: {}", parts.join(", ")))
+}
+
+/// Where the textbook rule (`Warnsdorff(repair: false)`) got stuck, when
+/// it gave up: the path printed is a walk of the rule, and its last square
+/// is where the rule had nowhere to go (or, with every square visited,
+/// where the walk ended out of place).
+pub fn stuck_line(report: &Report, board: &Board, closed: bool) -> Option<String> {
+    let Outcome::GaveUp { best, .. } = &report.outcome else {
+        return None;
+    };
+    if !matches!(report.solver.ran.last(), Some(SolverSpec::Warnsdorff(o)) if o.repair == Some(false))
+    {
+        return None;
+    }
+    let &last = best.last()?;
+    let n = board.len();
+    let at = board.name(last);
+    if best.len() < n {
+        let mut seen = vec![false; n];
+        for &s in best {
+            seen[s as usize] = true;
+        }
+        let left: Vec<u32> = (0..n as u32).filter(|&s| !seen[s as usize]).collect();
+        let mut names: Vec<String> = left.iter().take(8).map(|&s| board.name(s)).collect();
+        if left.len() > 8 {
+            names.push(format!("and {} more", left.len() - 8));
+        }
+        Some(format!(
+            "Stuck on {at} after {} of {n} squares: the rule has no square to go on to (unvisited: {}).",
+            best.len(),
+            names.join(" ")
+        ))
+    } else if closed {
+        Some(format!(
+            "The walk visits every square but ends on {at}, not one move from its start."
+        ))
+    } else {
+        Some(format!(
+            "The walk visits every square but ends on {at}, not on the end square."
+        ))
+    }
+}
+
 /// The headline: what happened.
 pub fn status_line(report: &Report, board: &Board, closed: bool) -> String {
     let kind = if closed { "closed" } else { "open" };
@@ -269,8 +351,14 @@ pub fn write_report_text(
         });
         failed?;
         out.push('\n');
+        if let Some(line) = stuck_line(report, board, closed) {
+            let _ = writeln!(out, "{line}");
+        }
     }
     let _ = writeln!(out, "\n{}", stats_line(report));
+    if let Some(line) = starts_line(report, board) {
+        let _ = writeln!(out, "{line}");
+    }
     w.write_all(out.as_bytes())
 }
 
@@ -331,6 +419,15 @@ pub fn write_report_json(
             "rotations": s.rotations,
             "time_ms": s.elapsed.as_secs_f64() * 1e3,
         },
+        "starts": report.starts.as_ref().map(|st| serde_json::json!({
+            "candidates": st.candidates,
+            "searched": st.searched,
+            "images": st.images,
+            "ruled_out": st.ruled_out.iter().map(|&(sq, r)| serde_json::json!({
+                "square": board.name(sq),
+                "rule": r.name(),
+            })).collect::<Vec<_>>(),
+        })),
     })
     .to_string();
     // The object without its closing brace, then the two arrays.
@@ -962,6 +1059,7 @@ mod tests {
                 },
                 stats: crate::solve::Stats::default(),
                 solver: crate::solve::SolverId::default(),
+                starts: None,
             };
             let text = report_json("test \"quoted\"", &b, &piece, false, &report);
             let v: serde_json::Value = match serde_json::from_str(&text) {

@@ -6,14 +6,20 @@
 //! - `Given`: the piece's own move order and nothing else — the plain search
 //!   the classic write-ups teach, kept deliberately free of pruning so its node
 //!   counts are those of the textbook algorithm.
-//! - `Warnsdorff`: candidates sorted by their number of onward moves (fewest
-//!   first, ties in move order), plus three sound prunings that never cut a
-//!   branch containing a tour (see the `Pruned` search in this module).
+//! - `Warnsdorff`: the complete search engine of `count` in path mode
+//!   ([`crate::count::engine`]): fewest onward moves first, its prunings and
+//!   its cache of dead endings, with the board's symmetries and the start
+//!   squares planned here (see [`BacktrackOptions::solve`]).
 
 use std::time::Instant;
 
-use super::event::{Event, Observer};
-use super::{Goal, Limits, Outcome, Report, Run, Solver, SolverId, SolverSpec, Stats, Stop, Task};
+use super::event::{Change, Event, Observer};
+use super::starts::{self, StartPlan};
+use super::{
+    Goal, Limits, Outcome, Report, Run, Solver, SolverId, SolverSpec, Starts, Stats, Stop, Task,
+};
+use crate::count::Symmetries;
+use crate::count::engine::{Aim, Best, Engine, Pace, Probe};
 use crate::halt::{self, Cadence, Halt};
 use crate::model::MoveGraph;
 use crate::model::graph::walks::predecessors_mask;
@@ -39,33 +45,64 @@ pub struct BacktrackOptions {
     pub node_limit: Option<u64>,
 }
 
+/// Nodes each start square gets in the first round of a search from every
+/// start; each later round doubles it.
+pub const FIRST_ROUND: u64 = 1024;
+
+/// Boards of more than 64 squares keep at most this many start squares'
+/// searches open at once (each holds a copy of the board's counters).
+const OPEN_SEARCHES: usize = 16;
+
 impl Solver for BacktrackOptions {
     fn id(&self) -> SolverId {
         SolverId::of(SolverSpec::Backtrack(*self))
     }
 
-    /// Runs the search. With no fixed start, an open tour is looked for from
-    /// every square in board order; a closed tour only from square 0 (every
-    /// cycle passes through it). Nodes count against `node_limit` and the
-    /// run's node budget, whichever is smaller.
+    /// Runs the search. Nodes count against `node_limit` and the run's node
+    /// budget, whichever is smaller.
+    ///
+    /// `Given` tries, with no fixed start, every square in board order (a
+    /// closed tour only square 0, which every cycle passes).
+    ///
+    /// `Warnsdorff` searches:
+    /// - a closed tour from the given start, or else from a square with the
+    ///   fewest moves (every cycle passes it); when every move can be made
+    ///   back, each cycle in one direction only;
+    /// - an open tour from the given start; with only the end fixed,
+    ///   backwards from the end (on the reversed graph) and reads the tour
+    ///   found backwards;
+    /// - an open tour from any square to any square: every square first
+    ///   gets the proofs of [`starts`]; the rest, one of each orbit under
+    ///   the board's symmetries, fewest moves first, are searched side by
+    ///   side in rounds — [`FIRST_ROUND`] nodes each, then twice as many
+    ///   each round, every search going on where it paused — so that an
+    ///   easy start finds its tour before a hard one is exhausted. When
+    ///   every move can be made back, a start proved to begin no tour ends
+    ///   none either, so the searches still running stop looking for tours
+    ///   that end there.
+    ///
+    /// From each start the first moves are cut to one of each orbit under
+    /// the symmetries that fix the start (and the end).
     fn solve<O: Observer>(&self, task: &Task<'_>, run: Run<'_, O>) -> Report {
+        match self.order {
+            Order::Given => self.solve_given(task, run),
+            Order::Warnsdorff => self.solve_complete(task, run),
+        }
+    }
+}
+
+impl BacktrackOptions {
+    /// The textbook search.
+    fn solve_given<O: Observer>(&self, task: &Task<'_>, run: Run<'_, O>) -> Report {
         let started = Instant::now();
         let (g, goal) = (task.graph, &task.goal);
         let limits = run.limits.with_nodes(self.node_limit);
         let mut obs = run.observer;
         // Target lists take a second and hundreds of megabytes on the
         // largest boards: built under the limits.
-        let setup = || -> Result<Option<Pruned>, Stop> {
-            g.prepare_lists(&limits)?;
-            match self.order {
-                Order::Given => Ok(None),
-                Order::Warnsdorff => Ok(Some(Pruned::new(g, &limits)?)),
-            }
-        };
-        let mut pruned = match setup() {
-            Ok(p) => p,
-            Err(stop) => return Report::stopped(stop, started.elapsed(), self.id()),
-        };
+        if let Err(stop) = g.prepare_lists(&limits) {
+            return Report::stopped(stop, started.elapsed(), self.id());
+        }
         run.progress.start(Unit::Nodes, None);
         let starts: Vec<u32> = match goal.start {
             Some(s) => vec![s],
@@ -87,11 +124,7 @@ impl Solver for BacktrackOptions {
             }
             let mut goal_s = *goal;
             goal_s.start = Some(s);
-            let r = match pruned.as_mut() {
-                None => given(g, &goal_s, &mut search, &mut obs, &mut stats),
-                Some(p) => p.search(g, &goal_s, &mut search, &mut obs, &mut stats),
-            };
-            match r {
+            match given(g, &goal_s, &mut search, &mut obs, &mut stats) {
                 Search::Found(t) => {
                     outcome = Some(Outcome::Found(t));
                     break;
@@ -129,6 +162,418 @@ impl Solver for BacktrackOptions {
             outcome,
             stats,
             solver: self.id(),
+            starts: None,
+        }
+    }
+
+    /// The complete search engine, with the start squares planned.
+    fn solve_complete<O: Observer>(&self, task: &Task<'_>, run: Run<'_, O>) -> Report {
+        let started = Instant::now();
+        let (g, goal) = (task.graph, task.goal);
+        let n = g.len();
+        let limits = run.limits.with_nodes(self.node_limit);
+        let halt = Publishing {
+            limits: &limits,
+            progress: run.progress,
+        };
+        let mut obs = run.observer;
+        let stopped = |stop: Stop| Report::stopped(stop, started.elapsed(), self.id());
+        let kind = if goal.closed { "closed" } else { "open" };
+        // Which way to search: backwards from a fixed end when the start is
+        // free, over the reversed graph.
+        let backwards = !goal.closed && goal.start.is_none() && goal.end.is_some();
+        let every = !goal.closed && goal.start.is_none() && goal.end.is_none();
+        if let Err(stop) = g.prepare_lists(&limits) {
+            return stopped(stop);
+        }
+        let reversed = if !g.is_symmetric() && (backwards || every) {
+            if let Err(stop) = halt::between_passes(&limits, n) {
+                return stopped(stop);
+            }
+            let r = g.reversed();
+            if let Err(stop) = r.prepare_lists(&limits) {
+                return stopped(stop);
+            }
+            Some(r)
+        } else {
+            None
+        };
+        let rev = reversed.as_ref().unwrap_or(g);
+        let graph = if backwards { rev } else { g };
+        // The first square: given, the end when searching backwards, or for
+        // a closed tour a square with the fewest moves.
+        let first = if goal.closed {
+            goal.start
+                .or_else(|| (0..n as u32).min_by_key(|&s| (graph.degree(s), s)))
+        } else if backwards {
+            goal.end
+        } else {
+            goal.start
+        };
+        let fixed: Vec<u32> = if every {
+            Vec::new()
+        } else {
+            first
+                .iter()
+                .chain(goal.end.filter(|_| !backwards).iter())
+                .copied()
+                .collect()
+        };
+        let group = if n > 1 {
+            Symmetries::of_board(task.board, graph).stabiliser(&fixed)
+        } else {
+            Symmetries::none(n)
+        };
+        let plan = if every {
+            match starts::plan(g, rev, &group, &limits) {
+                Ok(p) => Some(p),
+                Err(stop) => return stopped(stop),
+            }
+        } else {
+            None
+        };
+        // The squares a tour may end on.
+        let mut ends: Vec<bool> = match (goal.closed, first) {
+            (true, Some(s)) => predecessors_mask(graph, s),
+            (true, None) => vec![false; n],
+            (false, _) if !backwards => (0..n as u32)
+                .map(|w| goal.end.is_none_or(|e| e == w))
+                .collect(),
+            (false, _) => vec![true; n],
+        };
+        // A square no tour starts on ends none, when every move can be made
+        // back.
+        let mut forbidden: Vec<u32> = Vec::new();
+        if let Some(p) = &plan
+            && g.is_symmetric()
+        {
+            for &(s, _) in &p.ruled_out {
+                ends[s as usize] = false;
+                forbidden.push(s);
+            }
+        }
+        let engine = match Engine::new(graph, ends, &limits) {
+            Ok(e) => e,
+            Err(stop) => return stopped(stop),
+        };
+        run.progress.start(Unit::Nodes, None);
+        let mut aim = Aim::find(1, goal.closed);
+        aim.one_way_round = goal.closed && graph.is_symmetric() && n >= 3;
+        let mut search = Rounds {
+            engine: &engine,
+            graph,
+            group: &group,
+            aim,
+            nodes: 0,
+            cadence: Cadence::new(&halt, 0),
+            best: Vec::new(),
+            stats: Stats::default(),
+        };
+        let starts_list: Vec<u32> = match &plan {
+            Some(p) => p.order.clone(),
+            None => first.into_iter().collect(),
+        };
+        let result = search.run(
+            &starts_list,
+            &forbidden,
+            every && g.is_symmetric(),
+            &halt,
+            &mut obs,
+        );
+        let mut stats = search.stats;
+        stats.nodes = search.nodes;
+        // Every square entered was stepped back from, or is on a path
+        // still held (the tour, or a paused search's path).
+        stats.backtracks = search.nodes.saturating_sub(result.held as u64);
+        run.progress.set(stats.nodes);
+        let searched = result.searched;
+        let outcome = match result.end {
+            End::Found(mut t) => {
+                if backwards {
+                    t.reverse();
+                }
+                Outcome::Found(t)
+            }
+            End::Stopped(stop) => {
+                let mut best = search.best;
+                if backwards {
+                    best.reverse();
+                }
+                Outcome::stopped(stop, best)
+            }
+            End::Exhausted => {
+                let name = |s: u32| task.board.name(s);
+                let from = match (&plan, first) {
+                    (Some(p), _) => exhausted_every(p, searched),
+                    (None, Some(s)) if goal.closed => format!(
+                        "exhaustive search through {} (every closed tour passes it) found no closed tour",
+                        name(s)
+                    ),
+                    (None, _) if backwards => {
+                        "exhaustive search backwards from the given end found no open tour"
+                            .to_string()
+                    }
+                    (None, _) => {
+                        format!("exhaustive search from the given start found no {kind} tour")
+                    }
+                };
+                Outcome::Impossible(from)
+            }
+        };
+        stats.elapsed = started.elapsed();
+        Report {
+            outcome,
+            stats,
+            solver: self.id(),
+            starts: plan.map(|p| Starts {
+                candidates: p.order.len(),
+                searched,
+                images: p.images,
+                ruled_out: p.ruled_out,
+            }),
+        }
+    }
+}
+
+/// The reason given when every start square was exhausted or ruled out.
+fn exhausted_every(p: &StartPlan, searched: usize) -> String {
+    let mut why = if searched == 0 {
+        "every start square is ruled out".to_string()
+    } else {
+        format!(
+            "exhaustive search from {} found no open tour",
+            match searched {
+                1 => "the one start square left".to_string(),
+                k => format!("each of the {k} start squares left"),
+            }
+        )
+    };
+    let mut also = Vec::new();
+    if !p.ruled_out.is_empty() {
+        also.push(format!("{} ruled out before searching", p.ruled_out.len()));
+    }
+    if p.images > 0 {
+        also.push(format!("{} mirror images of squares searched", p.images));
+    }
+    if !also.is_empty() && searched > 0 {
+        why.push_str(&format!(" (the others: {})", also.join(", ")));
+    }
+    why
+}
+
+/// The limits, with the node count published to the progress channel
+/// whenever they are looked at.
+struct Publishing<'a> {
+    limits: &'a Limits<'a>,
+    progress: &'a Progress,
+}
+
+impl Halt for Publishing<'_> {
+    type Stop = Stop;
+    fn check(&self) -> Result<(), Stop> {
+        self.limits.check()
+    }
+    fn check_work(&self, work: u64) -> Result<(), Stop> {
+        self.progress.set(work);
+        self.limits.check_work(work)
+    }
+    fn budget(&self) -> Option<u64> {
+        self.limits.budget()
+    }
+}
+
+/// How a search over start squares ended.
+enum End {
+    Found(Vec<u32>),
+    Exhausted,
+    Stopped(Stop),
+}
+
+/// What [`Rounds::run`] returns: how it ended and how many start squares it
+/// searched from.
+struct RoundsEnd {
+    end: End,
+    searched: usize,
+    /// Squares on the paths still held when it ended.
+    held: usize,
+}
+
+/// One start square's search in [`Rounds`].
+struct Slot<'e> {
+    start: u32,
+    probe: Option<Probe<'e>>,
+    done: bool,
+}
+
+/// The searches from a list of start squares, run side by side in rounds.
+struct Rounds<'e> {
+    engine: &'e Engine<'e>,
+    graph: &'e MoveGraph,
+    group: &'e Symmetries,
+    aim: Aim,
+    nodes: u64,
+    cadence: Cadence,
+    best: Vec<u32>,
+    stats: Stats,
+}
+
+impl<'e> Rounds<'e> {
+    /// A probe from `s`, its first moves cut to one of each orbit under the
+    /// symmetries that fix `s`.
+    fn probe(&self, s: u32, forbidden: &[u32]) -> Probe<'e> {
+        let mut p = self.engine.probe(&[s], self.aim);
+        let stab = self.group.stabiliser(&[s]);
+        if stab.len() > 1 {
+            let allowed: Vec<u32> = self
+                .graph
+                .targets(s)
+                .iter()
+                .copied()
+                .filter(|&t| stab.canonical_weight(&[s, t]).is_some())
+                .collect();
+            p.restrict_first_moves(&allowed);
+        }
+        if !forbidden.is_empty() {
+            p.forbid_ends(forbidden);
+        }
+        p
+    }
+
+    fn keep_best(&mut self, p: &Probe) {
+        let b = p.longest();
+        if b.len() > self.best.len() {
+            self.best = b;
+        }
+    }
+
+    /// Searches from `starts` in rounds until a tour is found, every start
+    /// is exhausted, or `halt` stops it. With `reverse_ends`, a start
+    /// exhausted (with its images) is taken out of the ends of the others.
+    fn run<O: Observer>(
+        &mut self,
+        starts: &[u32],
+        forbidden: &[u32],
+        reverse_ends: bool,
+        halt: &Publishing,
+        obs: &mut O,
+    ) -> RoundsEnd {
+        let n = self.graph.len();
+        let window = if n <= 64 {
+            usize::MAX
+        } else {
+            ((1usize << 20) / n.max(1)).clamp(1, OPEN_SEARCHES)
+        };
+        let mut forbidden = forbidden.to_vec();
+        let mut slots: Vec<Slot> = starts
+            .iter()
+            .map(|&start| Slot {
+                start,
+                probe: None,
+                done: false,
+            })
+            .collect();
+        let mut searched = 0usize;
+        // The slot whose path the observer holds.
+        let mut shown: Option<usize> = None;
+        // Even one search pauses now and then: the engine's cache grows
+        // with the nodes done, when a search runs again.
+        let mut budget = FIRST_ROUND;
+        loop {
+            let mut open = 0usize;
+            let mut live = false;
+            for i in 0..slots.len() {
+                if slots[i].done {
+                    continue;
+                }
+                live = true;
+                if slots[i].probe.is_none() {
+                    if open >= window {
+                        break;
+                    }
+                    if searched > 0 {
+                        self.stats.restarts += 1;
+                        obs.event(Event::Restart, &[]);
+                    }
+                    searched += 1;
+                    slots[i].probe = Some(self.probe(slots[i].start, &forbidden));
+                    shown = Some(i);
+                } else if shown != Some(i) {
+                    if let Some(p) = &slots[i].probe {
+                        obs.event(
+                            Event::Rewrite {
+                                from: 0,
+                                how: Change::Resume,
+                            },
+                            p.path(),
+                        );
+                    }
+                    shown = Some(i);
+                }
+                open += 1;
+                let Some(p) = slots[i].probe.as_mut() else {
+                    continue;
+                };
+                let pause = self.nodes.saturating_add(budget);
+                match p.run(pause, &mut self.nodes, &mut self.cadence, halt, obs) {
+                    Pace::Paused => {}
+                    Pace::Stopped(stop) => {
+                        for s in slots.iter().filter_map(|s| s.probe.as_ref()) {
+                            self.keep_best(s);
+                        }
+                        let held = slots
+                            .iter()
+                            .filter_map(|s| s.probe.as_ref())
+                            .map(|p| if p.started() { p.path().len() } else { 0 })
+                            .sum();
+                        return RoundsEnd {
+                            end: End::Stopped(stop),
+                            searched,
+                            held,
+                        };
+                    }
+                    Pace::Done => {
+                        if let Some(t) = p.first() {
+                            let t = t.to_vec();
+                            let held = slots
+                                .iter()
+                                .filter_map(|s| s.probe.as_ref())
+                                .map(|p| if p.started() { p.path().len() } else { 0 })
+                                .sum();
+                            return RoundsEnd {
+                                end: End::Found(t),
+                                searched,
+                                held,
+                            };
+                        }
+                        let p = slots[i].probe.take();
+                        if let Some(p) = &p {
+                            self.keep_best(p);
+                        }
+                        slots[i].done = true;
+                        open -= 1;
+                        if reverse_ends {
+                            let orbit: Vec<u32> = self
+                                .group
+                                .elements()
+                                .iter()
+                                .map(|e| e[slots[i].start as usize])
+                                .collect();
+                            for s in slots.iter_mut().filter_map(|s| s.probe.as_mut()) {
+                                s.forbid_ends(&orbit);
+                            }
+                            forbidden.extend(orbit);
+                        }
+                    }
+                }
+            }
+            if !live {
+                return RoundsEnd {
+                    end: End::Exhausted,
+                    searched,
+                    held: 0,
+                };
+            }
+            budget = budget.saturating_mul(2);
         }
     }
 }
@@ -160,52 +605,6 @@ enum Search {
     /// Every branch tried; the longest path seen.
     Exhausted(Vec<u32>),
     Stopped(Stop, Vec<u32>),
-}
-
-/// Keeps the longest path seen, copying it lazily: a new record is copied only
-/// when the search first steps back from it, so a deep straight descent costs
-/// no copies at all.
-struct Best {
-    len: usize,
-    path: Vec<u32>,
-    dirty: bool,
-}
-
-impl Best {
-    fn new() -> Best {
-        Best {
-            len: 0,
-            path: Vec::new(),
-            dirty: false,
-        }
-    }
-    #[inline]
-    fn reached(&mut self, len: usize) {
-        if len > self.len {
-            self.len = len;
-            self.dirty = true;
-        }
-    }
-    /// Called before `path` loses its last square.
-    #[inline]
-    fn retreating(&mut self, path: &[u32]) {
-        if self.dirty {
-            self.path.clear();
-            self.path.extend_from_slice(path);
-            self.dirty = false;
-        }
-    }
-    /// Attaches the longest path to a stopped or exhausted search.
-    fn finish(mut self, result: Search, path: &[u32]) -> Search {
-        match result {
-            Search::Stopped(stop, _) => {
-                self.retreating(path);
-                Search::Stopped(stop, self.path)
-            }
-            Search::Exhausted(_) => Search::Exhausted(self.path),
-            found => found,
-        }
-    }
 }
 
 /// Plain depth-first search in move order.
@@ -292,258 +691,9 @@ fn given<O: Observer>(
     };
     stats.nodes = nodes;
     stats.backtracks = backtracks;
-    best.finish(result, &path)
-}
-
-/// Search state for the Warnsdorff-ordered, pruned search. The three prunings,
-/// all sound (they only cut branches that contain no tour):
-///
-/// 1. **Entry rule.** Every unvisited square must still be entered, from an
-///    unvisited square or from the current head. `free_in[w]` counts the
-///    unvisited squares with a move to `w`. If a target `w` of the head has
-///    `free_in[w] == 0`, the head is the last square that can enter it, so
-///    the next move must be to `w`; two such targets mean a dead end.
-/// 2. **Exit rule.** Every unvisited square except the last one of the tour
-///    must still be left to an unvisited square. `free_out[w]` counts the
-///    unvisited targets of `w`; a square with none must be the tour's last.
-///    So two such squares, or one that cannot be last (not the fixed end, or
-///    with no move back to the start of a closed tour), mean a dead end.
-/// 3. **Closing rule.** A closed tour's last square moves back to the start,
-///    so some square that can do so must stay unvisited until the end.
-struct Pruned {
-    /// The reversed graph; None when the graph is its own reverse.
-    rev: Option<MoveGraph>,
-    free_out: Vec<u32>,
-    free_in: Vec<u32>,
-    visited: Vec<bool>,
-}
-
-impl Pruned {
-    /// The search's tables for `g`: the reversed graph's lists (a directed
-    /// graph only), built under `halt`.
-    fn new<H: Halt>(g: &MoveGraph, halt: &H) -> Result<Pruned, H::Stop> {
-        let rev = if g.is_symmetric() {
-            None
-        } else {
-            halt::between_passes(halt, g.len())?;
-            let r = g.reversed();
-            r.prepare_lists(halt)?;
-            Some(r)
-        };
-        Ok(Pruned {
-            free_out: Vec::new(),
-            free_in: Vec::new(),
-            visited: Vec::new(),
-            rev,
-        })
-    }
-
-    fn search<O: Observer>(
-        &mut self,
-        g: &MoveGraph,
-        goal: &Goal,
-        run: &mut Searching,
-        obs: &mut O,
-        stats: &mut Stats,
-    ) -> Search {
-        let n = g.len();
-        let Some(start) = goal.start else {
-            return Search::Exhausted(Vec::new());
-        };
-        let rev = match &self.rev {
-            Some(r) => r,
-            None => g,
-        };
-        // The passes below each sweep every square: on large boards they
-        // add up, so look at the limits between them.
-        let limits = run.limits;
-        let closes = goal.closed.then(|| predecessors_mask(g, start));
-        if let Err(stop) = halt::between_passes(limits, n) {
-            return Search::Stopped(stop, Vec::new());
-        }
-        let end = if goal.closed { None } else { goal.end };
-        // A square with no unvisited target may be last only if it can end the tour.
-        let can_end = |w: u32| match (&closes, end) {
-            (Some(mask), _) => mask[w as usize],
-            (None, Some(e)) => w == e,
-            (None, None) => true,
-        };
-        self.free_out = (0..n as u32).map(|s| g.degree(s) as u32).collect();
-        self.free_in = (0..n as u32).map(|s| rev.degree(s) as u32).collect();
-        self.visited = vec![false; n];
-        if let Err(stop) = halt::between_passes(limits, n) {
-            return Search::Stopped(stop, Vec::new());
-        }
-        // Closed tours: unvisited squares that can move back to the start.
-        let closer = |w: u32| closes.as_ref().is_some_and(|m| m[w as usize]);
-        let mut closers_left: u32 = if goal.closed {
-            (0..n as u32).filter(|&w| closer(w)).count() as u32
-        } else {
-            u32::MAX
-        };
-        let mut zeros = 0u32; // unvisited squares with free_out == 0
-        let mut bad_zeros = 0u32; // of those, ones that cannot be last
-        for w in 0..n as u32 {
-            if self.free_out[w as usize] == 0 {
-                zeros += 1;
-                bad_zeros += u32::from(!can_end(w));
-            }
-        }
-        let mut path: Vec<u32> = Vec::with_capacity(n);
-        // Candidates of depth d live in cands[cbase[d]..cbase[d + 1]]; cur[d] is the cursor.
-        let mut cands: Vec<u32> = Vec::with_capacity(n * 2);
-        let mut cbase: Vec<usize> = Vec::with_capacity(n + 1);
-        let mut cur: Vec<usize> = Vec::with_capacity(n);
-        let mut best = Best::new();
-        let mut nodes = stats.nodes;
-        let mut backtracks = stats.backtracks;
-
-        // Enter `t`: mark visited, update counts.
-        macro_rules! enter {
-            ($t:expr) => {{
-                let t: u32 = $t;
-                self.visited[t as usize] = true;
-                if closer(t) {
-                    closers_left -= 1;
-                }
-                if self.free_out[t as usize] == 0 {
-                    zeros -= 1;
-                    bad_zeros -= u32::from(!can_end(t));
-                }
-                for &u in rev.targets(t) {
-                    let f = &mut self.free_out[u as usize];
-                    *f -= 1;
-                    if *f == 0 && !self.visited[u as usize] {
-                        zeros += 1;
-                        bad_zeros += u32::from(!can_end(u));
-                    }
-                }
-                for &w in g.targets(t) {
-                    self.free_in[w as usize] -= 1;
-                }
-                path.push(t);
-            }};
-        }
-        macro_rules! leave {
-            () => {{
-                let t = path.pop().unwrap_or_default();
-                for &w in g.targets(t) {
-                    self.free_in[w as usize] += 1;
-                }
-                for &u in rev.targets(t) {
-                    let f = &mut self.free_out[u as usize];
-                    if *f == 0 && !self.visited[u as usize] {
-                        zeros -= 1;
-                        bad_zeros -= u32::from(!can_end(u));
-                    }
-                    *f += 1;
-                }
-                self.visited[t as usize] = false;
-                if closer(t) {
-                    closers_left += 1;
-                }
-                if self.free_out[t as usize] == 0 {
-                    zeros += 1;
-                    bad_zeros += u32::from(!can_end(t));
-                }
-                t
-            }};
-        }
-
-        // As in `given`: the budget before each node.
-        if let Err(stop) = run.tick(nodes) {
-            return Search::Stopped(stop, Vec::new());
-        }
-        enter!(start);
-        nodes += 1;
-        obs.event(Event::Advance, &path);
-        let mut need_cands = true;
-        let result = loop {
-            let d = path.len() - 1;
-            if need_cands {
-                need_cands = false;
-                cbase.truncate(d);
-                cur.truncate(d);
-                let base = cands.len();
-                cbase.push(base);
-                cur.push(base);
-                let v = path[d];
-                let complete = path.len() == n;
-                if complete {
-                    if can_end(v) {
-                        break Search::Found(path.clone());
-                    }
-                } else if zeros <= 1 && bad_zeros == 0 && closers_left > 0 {
-                    let mut forced = u32::MAX;
-                    let mut dead = false;
-                    for &t in g.targets(v) {
-                        if self.visited[t as usize] {
-                            continue;
-                        }
-                        if self.free_in[t as usize] == 0 {
-                            if forced != u32::MAX {
-                                dead = true;
-                                break;
-                            }
-                            forced = t;
-                        }
-                    }
-                    if !dead {
-                        let last = path.len() + 1 == n;
-                        let ok = |t: u32| last || end != Some(t);
-                        if forced != u32::MAX {
-                            if ok(forced) {
-                                cands.push(forced);
-                            }
-                        } else {
-                            for &t in g.targets(v) {
-                                if self.visited[t as usize] || !ok(t) {
-                                    continue;
-                                }
-                                // Insertion by onward count, stable for ties;
-                                // on ties a closed tour keeps the start's
-                                // neighbours for later.
-                                let rank =
-                                    |w: u32| 2 * self.free_out[w as usize] + u32::from(closer(w));
-                                let key = rank(t);
-                                let mut i = cands.len();
-                                cands.push(t);
-                                while i > base && rank(cands[i - 1]) > key {
-                                    cands[i] = cands[i - 1];
-                                    i -= 1;
-                                }
-                                cands[i] = t;
-                            }
-                        }
-                    }
-                }
-            }
-            let c = cur[d];
-            if c < cands.len() {
-                cur[d] = c + 1;
-                let t = cands[c];
-                if let Err(stop) = run.tick(nodes) {
-                    break Search::Stopped(stop, Vec::new());
-                }
-                enter!(t);
-                nodes += 1;
-                best.reached(path.len());
-                obs.event(Event::Advance, &path);
-                need_cands = true;
-                continue;
-            }
-            // No candidate left at depth d: drop its list and step back.
-            cands.truncate(cbase[d]);
-            best.retreating(&path);
-            let t = leave!();
-            backtracks += 1;
-            obs.event(Event::Retreat(t), &path);
-            if path.is_empty() {
-                break Search::Exhausted(Vec::new());
-            }
-        };
-        stats.nodes = nodes;
-        stats.backtracks = backtracks;
-        best.finish(result, &path)
+    match result {
+        Search::Stopped(stop, _) => Search::Stopped(stop, best.longest(&path)),
+        Search::Exhausted(_) => Search::Exhausted(best.longest(&[])),
+        found => found,
     }
 }

@@ -18,7 +18,7 @@
 use rand::RngExt;
 use rand_chacha::ChaCha8Rng;
 
-use super::event::{Event, Observer};
+use super::event::{Change, Event, Observer};
 use crate::model::Adjacent;
 
 /// How much rotating one repair may cost before it is given up.
@@ -197,7 +197,13 @@ pub(crate) fn rotate_end<A: Adjacent, O: Observer>(
             rotate(path, pos, pivot);
             rotations += 1;
             if O::ACTIVE {
-                obs.event(Event::Rewrite { from: pivot + 1 }, path);
+                obs.event(
+                    Event::Rewrite {
+                        from: pivot + 1,
+                        how: Change::Rotation,
+                    },
+                    path,
+                );
             }
         }
     }

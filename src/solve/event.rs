@@ -23,6 +23,8 @@ pub enum Event {
     Rewrite {
         /// The first index that may differ.
         from: usize,
+        /// What kind of change it was, for people watching (captions).
+        how: Change,
     },
     /// A new search begins: the path is empty (a new start square, a
     /// restart, a fallback solver).
@@ -38,6 +40,34 @@ pub enum Event {
         /// Length of the walk's legal prefix.
         legal: usize,
     },
+}
+
+/// What kind of in-place change an [`Event::Rewrite`] was. The contract
+/// of a rewrite does not depend on it; it names the step for people.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Change {
+    /// The path was turned round (read from its other end).
+    Reversal,
+    /// A square was spliced into the path (which grew by one).
+    Splice,
+    /// A Pósa rotation: the part after a square next to the end was
+    /// reversed, giving the path a new end.
+    Rotation,
+    /// A search from every start square went back to another start's
+    /// search where it had paused: the path is that search's path.
+    Resume,
+}
+
+impl Change {
+    /// The change's name, in lower case (`rotation`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Change::Reversal => "reversal",
+            Change::Splice => "splice",
+            Change::Rotation => "rotation",
+            Change::Resume => "resumed search",
+        }
+    }
 }
 
 impl Event {
@@ -67,7 +97,7 @@ impl Event {
                 }
                 path.pop();
             }
-            Event::Rewrite { from } => {
+            Event::Rewrite { from, .. } => {
                 if from > path.len() || from > after.len() || after[..from] != path[..from] {
                     return Err(format!("rewrite from {from}: the prefix changed"));
                 }
@@ -100,7 +130,29 @@ pub trait Observer {
 
     /// The path changed by `event`; `path` is the whole path after it.
     fn event(&mut self, event: Event, path: &[u32]);
+
+    /// The genetic solver's account of the generation it just reported as
+    /// an [`Event::Generation`]: the population's mean fitness, and for
+    /// each square of the best walk whether the move into it was made by a
+    /// repaired gene (`repaired[0]`, the start, is false). Sent only to
+    /// observers that are [`Observer::ACTIVE`].
+    fn generation(&mut self, mean: f64, repaired: &[bool]) {
+        let _ = (mean, repaired);
+    }
+
+    /// When generation 1 already holds a tour: one walk of that random
+    /// population (its fitness, its squares, and which moves were made by
+    /// repaired genes, as in [`Observer::generation`]), sent before the
+    /// generation's event for the first [`POPULATION_SHOWN`] individuals
+    /// in population order.
+    fn individual(&mut self, fitness: usize, walk: &[u32], repaired: &[bool]) {
+        let _ = (fitness, walk, repaired);
+    }
 }
+
+/// How many walks of generation 1's population the genetic solver shows
+/// ([`Observer::individual`]) when that generation holds a tour.
+pub const POPULATION_SHOWN: usize = 8;
 
 /// The observer that watches nothing.
 #[derive(Clone, Copy, Debug, Default)]
@@ -145,6 +197,51 @@ impl<O: Observer> Observer for &mut O {
     fn event(&mut self, event: Event, path: &[u32]) {
         (**self).event(event, path);
     }
+    fn generation(&mut self, mean: f64, repaired: &[bool]) {
+        (**self).generation(mean, repaired);
+    }
+    fn individual(&mut self, fitness: usize, walk: &[u32], repaired: &[bool]) {
+        (**self).individual(fitness, walk, repaired);
+    }
+}
+
+/// An optional observer: `None` watches nothing.
+impl<O: Observer> Observer for Option<O> {
+    const ACTIVE: bool = O::ACTIVE;
+    #[inline(always)]
+    fn event(&mut self, event: Event, path: &[u32]) {
+        if let Some(o) = self {
+            o.event(event, path);
+        }
+    }
+    fn generation(&mut self, mean: f64, repaired: &[bool]) {
+        if let Some(o) = self {
+            o.generation(mean, repaired);
+        }
+    }
+    fn individual(&mut self, fitness: usize, walk: &[u32], repaired: &[bool]) {
+        if let Some(o) = self {
+            o.individual(fitness, walk, repaired);
+        }
+    }
+}
+
+/// Two observers, each told every event.
+impl<A: Observer, B: Observer> Observer for (A, B) {
+    const ACTIVE: bool = A::ACTIVE || B::ACTIVE;
+    #[inline(always)]
+    fn event(&mut self, event: Event, path: &[u32]) {
+        self.0.event(event, path);
+        self.1.event(event, path);
+    }
+    fn generation(&mut self, mean: f64, repaired: &[bool]) {
+        self.0.generation(mean, repaired);
+        self.1.generation(mean, repaired);
+    }
+    fn individual(&mut self, fitness: usize, walk: &[u32], repaired: &[bool]) {
+        self.0.individual(fitness, walk, repaired);
+        self.1.individual(fitness, walk, repaired);
+    }
 }
 
 #[cfg(test)]
@@ -156,12 +253,16 @@ mod tests {
         let mut p = Vec::new();
         assert!(Event::Advance.apply(&mut p, &[3]).is_ok());
         assert!(Event::Advance.apply(&mut p, &[3, 5]).is_ok());
-        assert!(Event::Rewrite { from: 1 }.apply(&mut p, &[3, 9, 5]).is_ok());
+        let splice = Event::Rewrite {
+            from: 1,
+            how: Change::Splice,
+        };
+        assert!(splice.apply(&mut p, &[3, 9, 5]).is_ok());
         assert_eq!(p, [3, 9, 5]);
         assert!(Event::Retreat(5).apply(&mut p, &[3, 9]).is_ok());
         // An in-place change reported as an advance is a breach.
         assert!(Event::Advance.apply(&mut p, &[9, 3, 4]).is_err());
-        assert!(Event::Rewrite { from: 1 }.apply(&mut p, &[4, 3]).is_err());
+        assert!(splice.apply(&mut p, &[4, 3]).is_err());
         assert!(Event::Retreat(3).apply(&mut p, &[3]).is_err());
         assert!(Event::Restart.apply(&mut p, &[]).is_ok());
         assert!(p.is_empty());

@@ -26,7 +26,7 @@ use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 
-use super::event::{Event, Observer};
+use super::event::{Event, Observer, POPULATION_SHOWN};
 use super::{Limit, Limits, Outcome, Report, Run, Solver, SolverId, SolverSpec, Stats, Stop, Task};
 use crate::halt::{self, Halt};
 use crate::model::{Board, MoveGraph, Piece};
@@ -744,6 +744,7 @@ pub fn solve_with<O: Observer>(
             },
             stats,
             solver,
+            starts: None,
         };
     }
     let start = goal.start.unwrap_or_else(|| {
@@ -792,9 +793,22 @@ pub fn solve_with<O: Observer>(
     let mut best: Vec<u32> = Vec::new();
     let mut best_fitness = 0u32;
     let mut generation = 0u64;
+    let mut repaired: Vec<bool> = Vec::new();
     let outcome = loop {
         generation += 1;
+        if O::ACTIVE {
+            // Watched: the genes as bred, to tell the repaired ones after.
+            ga.keep_bred();
+        }
         let (i, score) = ga.evaluate(&mut stats);
+        if O::ACTIVE && generation == 1 && score.fitness as usize == n {
+            // Solved at once: show some walks of the random population.
+            for k in 0..params.population.min(POPULATION_SHOWN) {
+                let fitness = ga.scores[k].fitness as usize;
+                let (walk, repaired) = ga.walk_repaired(k, &mut repaired);
+                obs.individual(fitness, walk, repaired);
+            }
+        }
         if score.fitness > best_fitness || O::ACTIVE || score.fitness as usize == n {
             let walk = ga.walk_of(i);
             if score.fitness > best_fitness {
@@ -810,6 +824,12 @@ pub fn solve_with<O: Observer>(
                 },
                 walk,
             );
+        }
+        if O::ACTIVE {
+            let total: u64 = ga.scores.iter().map(|s| u64::from(s.fitness)).sum();
+            let mean = total as f64 / ga.scores.len().max(1) as f64;
+            let (_, repaired) = ga.walk_repaired(i, &mut repaired);
+            obs.generation(mean, repaired);
         }
         run.progress.set(generation);
         run.progress.best(u64::from(best_fitness), n as u64);
@@ -833,6 +853,7 @@ pub fn solve_with<O: Observer>(
         outcome,
         stats,
         solver,
+        starts: None,
     }
 }
 
@@ -945,6 +966,34 @@ impl<'p, 'a> Ga<'p, 'a> {
             self.problem
                 .decode(&mut self.genes[i * len..(i + 1) * len], self.forward[i], sc);
         &sc.walk[..score.len as usize]
+    }
+
+    /// Copies the genes as bred into `next`, which holds nothing until the
+    /// next [`Ga::breed`] overwrites it whole: after [`Ga::evaluate`]
+    /// repairs genes in place, the two differ where genes were repaired.
+    fn keep_bred(&mut self) {
+        self.next.copy_from_slice(&self.genes);
+    }
+
+    /// Individual `i`'s walk (see [`Ga::walk_of`]) and, per square, whether
+    /// the move into it was made by a repaired gene: one whose value after
+    /// [`Ga::evaluate`] differs from the one [`Ga::keep_bred`] kept.
+    fn walk_repaired<'s>(
+        &'s mut self,
+        i: usize,
+        repaired: &'s mut Vec<bool>,
+    ) -> (&'s [u32], &'s [bool]) {
+        let len = self.len;
+        let (now, bred) = (
+            &self.genes[i * len..(i + 1) * len],
+            &self.next[i * len..(i + 1) * len],
+        );
+        repaired.clear();
+        repaired.push(false);
+        repaired.extend(now.iter().zip(bred).map(|(a, b)| a != b));
+        let walk = self.walk_of(i);
+        repaired.truncate(walk.len());
+        (walk, repaired)
     }
 
     /// Replaces the population with the next generation.
@@ -1174,6 +1223,57 @@ mod tests {
                 assert_eq!(again, score);
             }
         }
+    }
+
+    #[test]
+    fn repaired_moves_are_those_whose_bred_gene_was_illegal() {
+        let board = Board::rectangle(6, 6);
+        let piece = Piece::leaper(1, 2, 1);
+        let Ok(g) = MoveGraph::build(&board, &piece, &Never);
+        let rev = g.reversed();
+        let Ok(slots) = MoveSlots::of_piece(&board, &piece, &Never);
+        let p = problem(&g, &rev, &slots, Repair::Cycle);
+        let pop = 20;
+        let params = GeneticOptions {
+            preset: Preset::Classic,
+            population: Some(pop),
+            ..GeneticOptions::default()
+        }
+        .params();
+        let Ok(mut ga) = Ga::new(&p, &params, 5) else {
+            panic!("no limits")
+        };
+        let len = g.len() - 1;
+        let mut stats = Stats::default();
+        let mut flags = Vec::new();
+        let (mut kept, mut repaired_seen) = (0, 0);
+        for _ in 0..3 {
+            ga.keep_bred();
+            let bred = ga.genes.clone();
+            ga.evaluate(&mut stats);
+            for i in 0..pop {
+                let (walk, repaired) = ga.walk_repaired(i, &mut flags);
+                let (walk, repaired) = (walk.to_vec(), repaired.to_vec());
+                assert_eq!(repaired.len(), walk.len());
+                assert!(!repaired[0]);
+                for j in 1..walk.len() {
+                    // The move the gene named as bred, tried on the board.
+                    let m = piece.moves()[bred[i * len + j - 1] as usize];
+                    let legal = board
+                        .offset(board.cell(walk[j - 1]), i64::from(m.dx), i64::from(m.dy))
+                        .and_then(|c| board.square_at(c))
+                        .is_some_and(|t| !walk[..j].contains(&t));
+                    assert_eq!(repaired[j], !legal, "individual {i}, move {j}");
+                    if legal {
+                        kept += 1;
+                    } else {
+                        repaired_seen += 1;
+                    }
+                }
+            }
+            ga.breed();
+        }
+        assert!(kept > 0 && repaired_seen > 0);
     }
 
     #[test]

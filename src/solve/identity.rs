@@ -8,19 +8,28 @@ use super::backtrack::Order;
 use super::genetic::{Preset, Repair, Selection};
 use super::warnsdorff::TieBreak;
 
-/// Why `Auto` picked what it picked.
+/// Why `Auto` picked what it picked. The bounds are kept with the pick, so
+/// a saved run reads as it was printed whatever the bounds are now (runs
+/// saved before they were kept have none).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum AutoPick {
     /// Small enough to search exhaustively: the complete search decides.
     Small {
         /// The board's squares.
         squares: usize,
+        /// After this many nodes Warnsdorff's rule got one try before the
+        /// complete search went on.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        first_nodes: Option<u64>,
     },
     /// Too large to search exhaustively: Warnsdorff's rule, then the
     /// complete search if it gives up.
     Large {
         /// The board's squares.
         squares: usize,
+        /// The complete search's nodes after Warnsdorff's rule gave up.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        fallback_nodes: Option<u64>,
     },
 }
 
@@ -79,11 +88,16 @@ impl fmt::Display for SolverSpec {
             ),
             SolverSpec::Warnsdorff(o) => write!(
                 f,
-                "warnsdorff (tie-break: {})",
+                "warnsdorff (tie-break: {}{})",
                 match o.tie_break {
                     TieBreak::First => "first",
                     TieBreak::Random => "random",
                     TieBreak::Lookahead => "lookahead",
+                },
+                if o.repair == Some(false) {
+                    ", repair: off"
+                } else {
+                    ""
                 }
             ),
             SolverSpec::Genetic(o) => {
@@ -114,15 +128,36 @@ impl fmt::Display for SolverSpec {
 
 impl fmt::Display for AutoPick {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            AutoPick::Small { squares } => write!(
-                f,
-                "auto picked backtrack (order: warnsdorff): {squares} squares is small enough to search exhaustively, so it finds a tour or proves there is none"
-            ),
-            AutoPick::Large { squares } => write!(
-                f,
-                "auto picked warnsdorff: {squares} squares is too many to search exhaustively, and the rule finds tours in linear time; if it gives up, backtracking follows"
-            ),
+        match *self {
+            AutoPick::Small {
+                squares,
+                first_nodes,
+            } => {
+                write!(
+                    f,
+                    "auto picked backtrack (order: warnsdorff): {squares} squares is small enough to search exhaustively, so it finds a tour or proves there is none"
+                )?;
+                match first_nodes {
+                    Some(k) => write!(
+                        f,
+                        "; after {k} nodes Warnsdorff's rule gets one try, then the search goes on"
+                    ),
+                    None => Ok(()),
+                }
+            }
+            AutoPick::Large {
+                squares,
+                fallback_nodes,
+            } => {
+                write!(
+                    f,
+                    "auto picked warnsdorff: {squares} squares is too many to search exhaustively, and the rule finds tours in linear time; if it gives up, backtracking "
+                )?;
+                match fallback_nodes {
+                    Some(k) => write!(f, "looks for a tour for at most {k} nodes"),
+                    None => f.write_str("follows"),
+                }
+            }
         }
     }
 }
@@ -164,7 +199,10 @@ mod tests {
         let auto = SolverId {
             ran: vec![wd, bt],
             proofs: false,
-            auto: Some(AutoPick::Large { squares: 100 }),
+            auto: Some(AutoPick::Large {
+                squares: 100,
+                fallback_nodes: None,
+            }),
         };
         let text = auto.to_string();
         assert!(
@@ -175,6 +213,25 @@ mod tests {
             text.contains("[auto picked warnsdorff: 100 squares"),
             "{text}"
         );
+        assert!(text.ends_with("backtracking follows]"), "{text}");
+        // A bound kept with the pick is printed; a pick saved without one
+        // reads as it was printed then.
+        let bounded = SolverId {
+            auto: Some(AutoPick::Large {
+                squares: 100,
+                fallback_nodes: Some(8),
+            }),
+            ..auto.clone()
+        };
+        let text = bounded.to_string();
+        assert!(text.ends_with("for at most 8 nodes]"), "{text}");
+        let json = serde_json::to_string(&auto).unwrap_or_default();
+        assert!(!json.contains("fallback_nodes"), "{json}");
+        let back: SolverId = serde_json::from_str(&json).unwrap_or_default();
+        assert_eq!(back, auto);
+        let json = serde_json::to_string(&bounded).unwrap_or_default();
+        let back: SolverId = serde_json::from_str(&json).unwrap_or_default();
+        assert_eq!(back, bounded);
         assert_eq!(auto.kind(), "backtrack");
         assert_eq!(SolverId::proofs().kind(), "proofs");
         assert_eq!(SolverId::default().kind(), "none");

@@ -13,8 +13,10 @@ mod close;
 pub mod event;
 pub mod genetic;
 mod identity;
+pub mod lineage;
 pub mod record;
 pub mod runner;
+pub mod starts;
 pub mod warnsdorff;
 
 use std::time::Duration;
@@ -110,6 +112,22 @@ pub struct Report {
     pub stats: Stats,
     /// Which solver, with which options.
     pub solver: SolverId,
+    /// A complete search from every start square: what it did with them.
+    pub starts: Option<Starts>,
+}
+
+/// What a complete search from every start square did with the squares.
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Starts {
+    /// Squares to search from: neither ruled out nor images of others.
+    pub candidates: usize,
+    /// Of those, the squares searched from (to the end, or until a tour
+    /// was found).
+    pub searched: usize,
+    /// Squares left out as images of searched ones under a symmetry.
+    pub images: usize,
+    /// Squares proved to start no tour before searching, with the rule.
+    pub ruled_out: Vec<(u32, starts::StartRule)>,
 }
 
 impl Report {
@@ -123,6 +141,7 @@ impl Report {
                 ..Stats::default()
             },
             solver,
+            starts: None,
         }
     }
 }

@@ -38,9 +38,17 @@ impl std::fmt::Display for InvalidTour {
 /// exhaustively from the start (open tours).
 pub const AUTO_SMALL_OPEN: usize = 64;
 
-/// The same for closed tours, which backtracking finds much more slowly
-/// (a closed 6x6 knight's tour takes it about 11 million nodes).
-pub const AUTO_SMALL_CLOSED: usize = 30;
+/// The same for closed tours.
+pub const AUTO_SMALL_CLOSED: usize = 64;
+
+/// On boards larger than that, when Warnsdorff's rule gives up, the
+/// complete search gets this many nodes (a second or two) to find a tour.
+pub const AUTO_FALLBACK_NODES: u64 = 1 << 23;
+
+/// On small boards, the complete search's nodes before Warnsdorff's rule
+/// gets a try (a few tens of milliseconds: most puzzles are settled
+/// before, and a tour the rule finds at once can take the search minutes).
+pub const AUTO_FIRST_NODES: u64 = 1 << 17;
 
 /// What `Auto` picks for a puzzle, and why. Small boards get the complete
 /// backtracker; larger ones Warnsdorff's rule, which [`solve`] follows with
@@ -58,12 +66,18 @@ pub fn auto_choice(puzzle: &Puzzle, graph: &MoveGraph) -> (SolverSpec, AutoPick)
                 order: Order::Warnsdorff,
                 node_limit: None,
             }),
-            AutoPick::Small { squares },
+            AutoPick::Small {
+                squares,
+                first_nodes: Some(AUTO_FIRST_NODES),
+            },
         )
     } else {
         (
             SolverSpec::Warnsdorff(WarnsdorffOptions::default()),
-            AutoPick::Large { squares },
+            AutoPick::Large {
+                squares,
+                fallback_nodes: Some(AUTO_FALLBACK_NODES),
+            },
         )
     }
 }
@@ -112,6 +126,7 @@ pub fn solve<O: Observer>(
             ..Stats::default()
         },
         solver: SolverId::proofs(),
+        starts: None,
     };
     let report = if graph.len() < PROOFS_BESIDE {
         let limits = run.limits;
@@ -174,8 +189,11 @@ impl Halt for Checked<'_> {
     }
 }
 
-/// The solver the puzzle asks for (Auto: picked by size, with Warnsdorff
-/// followed by backtracking if it gives up).
+/// The solver the puzzle asks for. `Auto` picks by size: on small boards
+/// the complete search, which after [`AUTO_FIRST_NODES`] nodes gives
+/// Warnsdorff's rule a try before it searches on to the end; on large ones
+/// Warnsdorff's rule, then the complete search for at most
+/// [`AUTO_FALLBACK_NODES`].
 fn search<O: Observer>(puzzle: &Puzzle, task: &Task<'_>, mut run: Run<'_, O>) -> Report {
     let (spec, pick) = match puzzle.solver {
         SolverSpec::Auto => {
@@ -184,28 +202,59 @@ fn search<O: Observer>(puzzle: &Puzzle, task: &Task<'_>, mut run: Run<'_, O>) ->
         }
         s => (s, None),
     };
-    let mut report = match spec {
-        SolverSpec::Backtrack(o) => o.solve(task, run.reborrow()),
-        SolverSpec::Warnsdorff(o) => o.solve(task, run.reborrow()),
-        SolverSpec::Genetic(o) => o.solve(task, run.reborrow()),
-        SolverSpec::Auto => BacktrackOptions::default().solve(task, run.reborrow()),
+    let complete = |node_limit| BacktrackOptions {
+        order: Order::Warnsdorff,
+        node_limit,
     };
-    // Auto's fallback: Warnsdorff's rule gave up, so search exhaustively
-    // (within whatever time limit is left).
-    if pick.is_some()
-        && let Outcome::GaveUp {
-            limit: Limit::Restarts,
-            ..
-        } = report.outcome
-    {
-        let first = report;
-        run.observer.event(Event::Restart, &[]);
-        report = BacktrackOptions::default().solve(task, run.reborrow());
-        let mut ran = first.solver.ran;
-        ran.append(&mut report.solver.ran);
-        report.solver.ran = ran;
-        report.stats.add(&first.stats);
+    let first = match (spec, pick) {
+        (SolverSpec::Backtrack(_), Some(_)) => {
+            SolverSpec::Backtrack(complete(Some(AUTO_FIRST_NODES)))
+        }
+        (s, _) => s,
+    };
+    let mut report = run_spec(first, task, run.reborrow());
+    if pick.is_some() {
+        // Each stage runs while the one before gave up on its own limit.
+        let stages: Vec<(Limit, SolverSpec)> = match spec {
+            SolverSpec::Backtrack(_) => vec![
+                (
+                    Limit::Nodes,
+                    SolverSpec::Warnsdorff(WarnsdorffOptions::default()),
+                ),
+                (Limit::Restarts, SolverSpec::Backtrack(complete(None))),
+            ],
+            _ => vec![(
+                Limit::Restarts,
+                SolverSpec::Backtrack(complete(Some(AUTO_FALLBACK_NODES))),
+            )],
+        };
+        for (after, next) in stages {
+            if !matches!(report.outcome, Outcome::GaveUp { limit, .. } if limit == after) {
+                break;
+            }
+            let before = report;
+            run.observer.event(Event::Restart, &[]);
+            report = run_spec(next, task, run.reborrow());
+            let mut ran = before.solver.ran;
+            ran.append(&mut report.solver.ran);
+            report.solver.ran = ran;
+            report.stats.add(&before.stats);
+            if report.starts.is_none() {
+                report.starts = before.starts;
+            }
+        }
     }
     report.solver.auto = pick;
     report
+}
+
+/// Runs the solver `spec` names (`Auto`, never passed here, as the
+/// complete search).
+fn run_spec<O: Observer>(spec: SolverSpec, task: &Task<'_>, run: Run<'_, O>) -> Report {
+    match spec {
+        SolverSpec::Backtrack(o) => o.solve(task, run),
+        SolverSpec::Warnsdorff(o) => o.solve(task, run),
+        SolverSpec::Genetic(o) => o.solve(task, run),
+        SolverSpec::Auto => BacktrackOptions::default().solve(task, run),
+    }
 }

@@ -39,7 +39,7 @@ use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use super::close::{self, Budget};
-use super::event::{Event, Observer};
+use super::event::{Change, Event, Observer};
 use super::{
     Goal, Limit, Limits, Outcome, Report, Run, Solver, SolverId, SolverSpec, Stats, Stop, Task,
 };
@@ -72,6 +72,11 @@ pub struct WarnsdorffOptions {
     /// How many new walks to try after a failed one (default:
     /// [`DEFAULT_RESTARTS`]).
     pub restarts: Option<u32>,
+    /// Repair stuck walks and rotate finished ones into place (default:
+    /// on). Off, with no restarts, it is the textbook rule: one walk, which
+    /// gets stuck where the rule gets stuck.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub repair: Option<bool>,
 }
 
 /// Restarts when the puzzle does not say.
@@ -140,14 +145,13 @@ impl Solver for WarnsdorffOptions {
     /// Runs the solver with these options and the task's seed.
     fn solve<O: Observer>(&self, task: &Task<'_>, run: Run<'_, O>) -> Report {
         let restarts = self.restarts.unwrap_or(DEFAULT_RESTARTS);
-        let mut report = solve_with(
-            task.graph,
-            &task.goal,
-            Policy::of(self.tie_break),
-            restarts,
-            task.seed,
-            run,
-        );
+        let repair = self.repair.unwrap_or(true);
+        let policy = Policy {
+            repair,
+            rotate: repair,
+            ..Policy::of(self.tie_break)
+        };
+        let mut report = solve_with(task.graph, &task.goal, policy, restarts, task.seed, run);
         report.solver = self.id();
         report
     }
@@ -669,6 +673,7 @@ impl<'r, A: Adjacent, B: Adjacent, W: Word, O: Observer> Engine<'r, A, B, W, O> 
                 ..Stats::default()
             },
             solver: SolverId::default(),
+            starts: None,
         }
     }
 
@@ -844,7 +849,13 @@ impl<'r, A: Adjacent, B: Adjacent, W: Word, O: Observer> Engine<'r, A, B, W, O> 
         self.path.reverse();
         self.pos_valid = false;
         if O::ACTIVE {
-            self.obs.event(Event::Rewrite { from: 0 }, &self.path);
+            self.obs.event(
+                Event::Rewrite {
+                    from: 0,
+                    how: Change::Reversal,
+                },
+                &self.path,
+            );
         }
         self.repair_end()
     }
@@ -1004,6 +1015,7 @@ impl<'r, A: Adjacent, B: Adjacent, W: Word, O: Observer> Engine<'r, A, B, W, O> 
             self.obs.event(
                 Event::Rewrite {
                     from: from.min(insert),
+                    how: Change::Splice,
                 },
                 &self.path,
             );
@@ -1052,7 +1064,13 @@ impl<'r, A: Adjacent, B: Adjacent, W: Word, O: Observer> Engine<'r, A, B, W, O> 
             self.path.reverse();
             self.pos_valid = false;
             if O::ACTIVE {
-                self.obs.event(Event::Rewrite { from: 0 }, &self.path);
+                self.obs.event(
+                    Event::Rewrite {
+                        from: 0,
+                        how: Change::Reversal,
+                    },
+                    &self.path,
+                );
             }
             self.index_path();
             let start = self.path[0];

@@ -24,9 +24,8 @@ type Batch = Vec<gif::Frame<'static>>;
 
 /// Cuts frames: the first whole, the rest as the changed rectangle with
 /// unchanged pixels transparent. Batches of frames go to a second thread
-/// that compresses and writes them, in order, while the next frames are
-/// drawn. (One compressing thread: on a busy machine more threads only
-/// compete for the same cores.)
+/// that compresses them (the frames of a batch in parallel, on rayon's
+/// pool) and writes them, in order, while the next frames are drawn.
 pub(super) struct Frames<'c> {
     tx: Option<std::sync::mpsc::SyncSender<Batch>>,
     batch: Batch,
@@ -48,9 +47,12 @@ pub(super) fn encode<W: Write + Send>(
     std::thread::scope(|scope| {
         let (tx, rx) = std::sync::mpsc::sync_channel::<Batch>(2);
         let writer = scope.spawn(move || -> Result<W, GifError> {
-            for batch in rx {
+            for mut batch in rx {
+                // Frames compress independently: the batch's in parallel.
+                use rayon::prelude::*;
+                batch.par_iter_mut().for_each(|f| f.make_lzw_pre_encoded());
                 for f in &batch {
-                    enc.write_frame(f)?;
+                    enc.write_lzw_pre_encoded_frame(f)?;
                 }
             }
             let mut w = enc.into_inner()?;

@@ -52,9 +52,47 @@ pub(super) fn fit(s: &str, scale: i64, max: i64) -> String {
     format!("{trimmed}...")
 }
 
+/// `s` broken into lines of at most `max` pixels at `scale`, between
+/// words; a word longer than a line is cut with `...`.
+pub(super) fn wrap(s: &str, scale: i64, max: i64) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    let mut line = String::new();
+    for word in s.split_whitespace() {
+        let with = if line.is_empty() {
+            word.to_string()
+        } else {
+            format!("{line} {word}")
+        };
+        if text_width(&with, scale) <= max {
+            line = with;
+            continue;
+        }
+        if !line.is_empty() {
+            lines.push(std::mem::take(&mut line));
+        }
+        line = fit(word, scale, max);
+    }
+    if !line.is_empty() || lines.is_empty() {
+        lines.push(line);
+    }
+    lines
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn text_wraps_between_words() {
+        let lines = wrap("a long caption that does not fit on one line", 2, 120);
+        assert!(lines.len() > 2, "{lines:?}");
+        assert!(lines.iter().all(|l| text_width(l, 2) <= 120));
+        assert_eq!(
+            lines.join(" "),
+            "a long caption that does not fit on one line"
+        );
+        assert_eq!(wrap("", 1, 100), [""]);
+    }
 
     #[test]
     fn text_fits_or_is_cut() {

@@ -4,6 +4,7 @@
 
 use crate::model::{Board, Cell};
 
+use super::font::{text_width, wrap};
 use super::{GifInfo, Style};
 
 /// Boards with more squares than this on a side are drawn path-only.
@@ -70,6 +71,32 @@ impl Rect {
     }
 }
 
+/// What a GIF's caption holds, for sizing the image.
+#[derive(Clone, Copy, Debug)]
+pub struct Caption<'c> {
+    /// The first line (the puzzle's name), wrapped, never cut.
+    pub title: &'c str,
+    /// The second (piece, board, kind of tour), wrapped, never cut.
+    pub subtitle: &'c str,
+    /// Lines of status text that change from frame to frame.
+    pub status_lines: usize,
+    /// Whether a depth-over-time strip goes under the board.
+    pub strip: bool,
+}
+
+/// Board labels: every `files`-th file letter under the board and every
+/// `ranks`-th rank number left of it, at `scale`.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Labels {
+    pub(super) scale: i64,
+    pub(super) files: i64,
+    pub(super) ranks: i64,
+    /// Where the file letters' tops are.
+    pub(super) file_y: i64,
+    /// Where the rank numbers' right edges are.
+    pub(super) rank_x: i64,
+}
+
 /// Where everything goes in the image.
 #[derive(Clone, Debug)]
 pub struct Layout {
@@ -85,11 +112,58 @@ pub struct Layout {
     pub(super) num: i64,
     pub(super) den: i64,
     pub(super) ox: i64,
+    pub(super) oy: i64,
     pub(super) board: Rect,
-    pub(super) text_scale: i64,
-    pub(super) title_y: i64,
-    pub(super) subtitle_y: i64,
+    pub(super) labels: Option<Labels>,
+    /// The depth strip (empty when there is none).
+    pub(super) strip: Rect,
+    /// Scale of the status lines.
+    pub(super) status_scale: i64,
     pub(super) status_y: i64,
+    pub(super) status_lines: usize,
+    pub(super) title: Vec<String>,
+    pub(super) title_y: i64,
+    pub(super) subtitle: Vec<String>,
+    pub(super) subtitle_y: i64,
+}
+
+/// The height of a line of text at `scale`.
+pub(super) fn line_height(scale: i64) -> i64 {
+    10 * scale
+}
+
+/// The smallest of 1, 2, 5, 10, 20, 50, … at least `x`.
+fn nice(x: f64) -> i64 {
+    let mut k = 1i64;
+    loop {
+        for m in [1, 2, 5] {
+            if (k * m) as f64 >= x {
+                return k * m;
+            }
+        }
+        k *= 10;
+    }
+}
+
+impl Style {
+    /// The style that stays readable on `board` at `cell` pixels a square:
+    /// step numbers when they fit, else the path over the squares, else
+    /// (small squares, or boards over [`SQUARES_MAX_SIDE`] a side) the path
+    /// coloured by step.
+    pub fn readable(board: &Board, cell: u32) -> Style {
+        let side = board.width().max(board.height());
+        if side > SQUARES_MAX_SIDE {
+            return Style::Gradient;
+        }
+        let cell = Layout::board_cell(board, cell);
+        if cell >= Layout::numbers_need(board) {
+            Style::Numbers
+        } else if cell >= 12 {
+            Style::Path
+        } else {
+            Style::Gradient
+        }
+    }
 }
 
 impl Layout {
@@ -103,52 +177,111 @@ impl Layout {
         }
     }
 
-    /// The layout of `board` at `cell` pixels per square, with a status
-    /// line in the caption if `status` is set.
-    pub fn new(board: &Board, cell: u32, status: bool) -> Layout {
+    /// The pixels a square of `board` gets when `cell` is asked for (boards
+    /// over [`SQUARES_MAX_SIDE`] a side may get less than one; this rounds
+    /// down to whole pixels).
+    pub fn board_cell(board: &Board, cell: u32) -> u32 {
+        let side = board.width().max(board.height()).max(1);
+        let cell = cell.max(1);
+        if side <= SQUARES_MAX_SIDE {
+            cell.min(SQUARES_MAX_PX / side).max(1)
+        } else {
+            cell.min(PATH_ONLY_PX / side)
+        }
+    }
+
+    /// The least cell, in pixels, at which step numbers fit on `board`.
+    pub fn numbers_need(board: &Board) -> u32 {
+        let digits = board.len().max(1).to_string().len() as u32;
+        // Seven pixels a digit and a margin; room left for the path.
+        (digits * 7 + 6).max(20)
+    }
+
+    /// The layout of `board` at `cell` pixels per square in `style`, with
+    /// room for `caption`.
+    pub fn new(board: &Board, cell: u32, style: Style, caption: &Caption) -> Layout {
         let (cols, rows) = (board.width(), board.height());
         let side = cols.max(rows).max(1);
         let cell = cell.max(1);
-        let (style, num, den) = if side <= SQUARES_MAX_SIDE {
-            (Style::Squares, cell.min(SQUARES_MAX_PX / side).max(1), 1)
+        let (num, den) = if side <= SQUARES_MAX_SIDE {
+            (cell.min(SQUARES_MAX_PX / side).max(1), 1)
         } else if side <= PATH_ONLY_PX {
-            (Style::PathOnly, cell.min(PATH_ONLY_PX / side).max(1), 1)
+            (cell.min(PATH_ONLY_PX / side).max(1), 1)
         } else {
-            (Style::PathOnly, PATH_ONLY_PX, side)
+            (PATH_ONLY_PX, side)
         };
         let (num, den) = (i64::from(num), i64::from(den));
+        let px = num as f64 / den as f64;
         // At least a pixel each way, however long and thin the board.
         let bw = (i64::from(cols) * num / den).max(1);
         let bh = (i64::from(rows) * num / den).max(1);
-        let width = bw.max(i64::from(MIN_WIDTH));
-        let ox = (width - bw) / 2;
-        let ts: i64 = if width >= 256 { 2 } else { 1 };
-        let pad = 3 * ts;
-        // The status line, which changes every frame, comes first: right
-        // under the board, so that a frame's changed rectangle stays small.
-        let status_y = bh + pad;
-        let title_y = if status {
-            status_y + 8 * ts + 2 * ts
-        } else {
-            bh + pad
+        let pad = 6;
+        let ls: i64 = if px >= 40.0 { 2 } else { 1 };
+        let widest_rank = text_width(&rows.to_string(), ls);
+        let widest_file = text_width(&crate::model::file_name(cols.saturating_sub(1)), ls);
+        let files = nice((widest_file + 6) as f64 / px);
+        let ranks = nice((8 * ls + 4) as f64 / px);
+        let lm = widest_rank + 2 * pad;
+        let rm = pad;
+        let width = (lm + bw + rm).max(i64::from(MIN_WIDTH));
+        let ox = lm + (width - (lm + bw + rm)) / 2;
+        let oy = pad;
+        let mut y = oy + bh;
+        let labels = Labels {
+            scale: ls,
+            files,
+            ranks,
+            file_y: y + 4,
+            rank_x: ox - pad,
         };
-        let subtitle_y = title_y + 8 * ts + 2 * ts;
-        let bottom = subtitle_y + 8 + pad;
+        y += 4 + 8 * ls + pad;
+        let strip = if caption.strip {
+            let r = Rect::new(ox, y, ox + bw.max(200).min(width - ox - rm), y + 36);
+            y = r.y1 + pad;
+            r
+        } else {
+            Rect::EMPTY
+        };
+        let status_scale = if width >= 560 { 2 } else { 1 };
+        let status_y = y;
+        y += caption.status_lines as i64 * line_height(status_scale);
+        if caption.status_lines > 0 {
+            y += pad;
+        }
+        let room = width - 2 * pad;
+        let title = wrap(caption.title, 2, room);
+        let title_y = y;
+        y += title.len() as i64 * line_height(2);
+        let subtitle = wrap(caption.subtitle, 1, room);
+        let subtitle_y = y;
+        y += subtitle.len() as i64 * line_height(1) + pad;
         Layout {
             style,
             width: width as u32,
-            height: bottom as u32,
+            height: y as u32,
             cols: i64::from(cols),
             rows: i64::from(rows),
             num,
             den,
             ox,
-            board: Rect::new(ox, 0, ox + bw, bh),
-            text_scale: ts,
-            title_y,
-            subtitle_y,
+            oy,
+            board: Rect::new(ox, oy, ox + bw, oy + bh),
+            labels: Some(labels),
+            strip,
+            status_scale,
             status_y,
+            status_lines: caption.status_lines,
+            title,
+            title_y,
+            subtitle,
+            subtitle_y,
         }
+    }
+
+    /// How many characters of status text fit on a line (roughly: the
+    /// widest glyphs).
+    pub(super) fn status_room(&self) -> i64 {
+        i64::from(self.width) - 12
     }
 
     /// The pixel at the centre of `cell`.
@@ -171,7 +304,7 @@ impl Layout {
         let r = self.rows - 1 - y;
         (
             self.ox + ((2 * x + 1) * self.num).div_euclid(2 * self.den),
-            ((2 * r + 1) * self.num).div_euclid(2 * self.den),
+            self.oy + ((2 * r + 1) * self.num).div_euclid(2 * self.den),
         )
     }
 
@@ -179,9 +312,9 @@ impl Layout {
         let r = self.rows - 1 - y;
         Rect::new(
             self.ox + self.px(x),
-            self.px(r),
+            self.oy + self.px(r),
             self.ox + self.px(x + 1),
-            self.px(r + 1),
+            self.oy + self.px(r + 1),
         )
     }
 
@@ -191,7 +324,7 @@ impl Layout {
             return None;
         }
         let col = |p: i64| ((p - self.ox) * self.den).div_euclid(self.num);
-        let row = |p: i64| (p * self.den).div_euclid(self.num);
+        let row = |p: i64| ((p - self.oy) * self.den).div_euclid(self.num);
         let (c0, c1) = ((col(r.x0) - 1).max(0), (col(r.x1) + 1).min(self.cols - 1));
         let (r0, r1) = ((row(r.y0) - 1).max(0), (row(r.y1) + 1).min(self.rows - 1));
         if c0 > c1 || r0 > r1 {
@@ -205,16 +338,63 @@ impl Layout {
 mod tests {
     use super::*;
 
+    fn caption() -> Caption<'static> {
+        Caption {
+            title: "A title",
+            subtitle: "a subtitle",
+            status_lines: 0,
+            strip: false,
+        }
+    }
+
     #[test]
-    fn layouts_pick_a_style_by_size() {
-        let small = Layout::new(&Board::rectangle(8, 8), 48, false);
-        assert_eq!((small.style, small.width), (Style::Squares, 384));
-        assert_eq!(small.centre(Cell::new(0, 0)), (24, 7 * 48 + 24));
-        let narrow = Layout::new(&Board::rectangle(3, 3), 48, true);
+    fn layouts_size_the_board_and_the_caption() {
+        let small = Layout::new(&Board::rectangle(8, 8), 48, Style::Numbers, &caption());
+        assert_eq!(small.board.x1 - small.board.x0, 384);
+        assert!(small.width > 384, "room for the rank numbers");
+        let (x, y) = small.centre(Cell::new(0, 0));
+        assert_eq!(
+            (i64::from(x), i64::from(y)),
+            (small.ox + 24, small.oy + 7 * 48 + 24)
+        );
+        let narrow = Layout::new(&Board::rectangle(3, 3), 48, Style::Numbers, &caption());
         assert_eq!(narrow.width, MIN_WIDTH);
-        let big = Layout::new(&Board::rectangle(1000, 1000), 48, false);
-        assert_eq!((big.style, big.width), (Style::PathOnly, 1000));
-        let huge = Layout::new(&Board::rectangle(4096, 100), 48, false);
-        assert_eq!(huge.width, PATH_ONLY_PX);
+        let big = Layout::new(
+            &Board::rectangle(1000, 1000),
+            48,
+            Style::Gradient,
+            &caption(),
+        );
+        assert_eq!(big.board.x1 - big.board.x0, 1000);
+        let huge = Layout::new(
+            &Board::rectangle(4096, 100),
+            48,
+            Style::Gradient,
+            &caption(),
+        );
+        assert_eq!(huge.board.x1 - huge.board.x0, i64::from(PATH_ONLY_PX));
+        // A long title wraps instead of being cut.
+        let long = Caption {
+            title: "A puzzle with a rather long name that cannot fit on one line",
+            ..caption()
+        };
+        let wrapped = Layout::new(&Board::rectangle(8, 8), 48, Style::Numbers, &long);
+        assert!(wrapped.title.len() >= 2 && wrapped.height > small.height);
+        assert!(!wrapped.title.concat().contains("..."));
+    }
+
+    #[test]
+    fn the_readable_style_follows_the_cell() {
+        let b = Board::rectangle(8, 8);
+        assert_eq!(Style::readable(&b, 48), Style::Numbers);
+        assert_eq!(Style::readable(&b, 16), Style::Path);
+        assert_eq!(Style::readable(&b, 8), Style::Gradient);
+        let b = Board::rectangle(30, 30);
+        assert_eq!(Style::readable(&b, 28), Style::Numbers);
+        assert_eq!(Style::readable(&b, 24), Style::Path);
+        assert_eq!(
+            Style::readable(&Board::rectangle(65, 65), 48),
+            Style::Gradient
+        );
     }
 }

@@ -5,7 +5,7 @@ use crate::model::Board;
 use crate::solve::record::Recorder;
 
 use super::encoder::{BATCH_FRAMES, BATCH_PIXELS};
-use super::layout::Layout;
+use super::layout::{Caption, Layout};
 use super::{GifOptions, Style};
 
 /// The most memory a run's GIFs may take (estimated before the search; see
@@ -46,7 +46,7 @@ impl GifMemory {
 fn drawing_bytes(lay: &Layout, squares: usize) -> u64 {
     let px = u64::from(lay.width) * u64::from(lay.height);
     let batch = (BATCH_PIXELS as u64 + px).min(BATCH_FRAMES as u64 * px);
-    let sprites = if lay.style == Style::Squares {
+    let sprites = if lay.style == Style::Numbers {
         8 << 10
     } else {
         0
@@ -57,16 +57,33 @@ fn drawing_bytes(lay: &Layout, squares: usize) -> u64 {
 
 /// An estimate, made before the search starts, of the memory the GIFs a
 /// run asks for need on `board` with `opts`: `tour` for `--gif`, `search`
-/// for `--search-gif` (whose snapshots are recorded with
-/// `Recorder::new(opts.max_frames - 1)`). The image size follows
+/// for `--search-gif` (whose samples are recorded by
+/// [`GifOptions::recorder`]). Long titles wrap onto more lines; a few
+/// lines of text are not counted. The image size follows
 /// [`Layout::new`], which shrinks the cell on large boards, so an image is
 /// never more than 4096 pixels of board a side.
 pub fn memory(board: &Board, opts: &GifOptions, tour: bool, search: bool) -> GifMemory {
     let n = board.len();
-    let layouts = [(tour, false), (search, true)]
+    let cell = opts.cell_for(board);
+    let style = opts.style_for(board);
+    // A search GIF's caption: three status lines (a long proof may wrap
+    // onto a few more) and the strip.
+    let layouts = [(tour, 0, false), (search, 3, true)]
         .into_iter()
-        .filter(|&(asked, _)| asked)
-        .map(|(_, status)| Layout::new(board, opts.cell, status));
+        .filter(|&(asked, _, _)| asked)
+        .map(|(_, status_lines, strip)| {
+            Layout::new(
+                board,
+                cell,
+                style,
+                &Caption {
+                    title: "",
+                    subtitle: "",
+                    status_lines,
+                    strip,
+                },
+            )
+        });
     let biggest = layouts.max_by_key(|l| u64::from(l.width) * u64::from(l.height));
     let (width, height, drawing) = biggest.map_or((0, 0, 0), |l| {
         let d = drawing_bytes(&l, n);
@@ -77,7 +94,7 @@ pub fn memory(board: &Board, opts: &GifOptions, tour: bool, search: bool) -> Gif
         height,
         drawing,
         recording: if search {
-            Recorder::max_bytes(opts.max_frames.saturating_sub(1), n)
+            Recorder::max_bytes(opts.search_frames().saturating_sub(1), n)
         } else {
             0
         },
@@ -93,9 +110,9 @@ mod tests {
         // The layout shrinks the cell, so however large the board and the
         // cell, an image fits the GIF format's 65,535 pixels a side and
         // drawing it fits the budget with room to spare: only a search's
-        // snapshots can make a run's GIFs too large.
+        // samples can make a run's GIFs too large.
         let opts = GifOptions {
-            cell: 256,
+            cell: Some(256),
             ..GifOptions::default()
         };
         for (w, h) in [
@@ -109,31 +126,29 @@ mod tests {
         ] {
             let board = Board::rectangle(w, h);
             let m = memory(&board, &opts, true, false);
-            assert!(m.width <= 4096 && m.height <= 4096 + 64, "{w}x{h}: {m:?}");
+            assert!(
+                m.width <= 4096 + 64 && m.height <= 4096 + 200,
+                "{w}x{h}: {m:?}"
+            );
             assert!(m.drawing < GIF_BUDGET / 4, "{w}x{h}: {m:?}");
             assert_eq!(m.recording, 0);
-            let lay = Layout::new(&board, opts.cell, true);
-            let s = memory(&board, &opts, false, true);
-            assert_eq!((s.width, s.height), (lay.width, lay.height));
         }
     }
 
     #[test]
-    fn snapshots_are_counted_by_frames_and_squares() {
+    fn samples_are_counted_by_frames_and_squares() {
         let board = Board::rectangle(5, 5);
         let at = |max_frames| {
             let opts = GifOptions {
-                max_frames,
+                max_frames: Some(max_frames),
                 ..GifOptions::default()
             };
             memory(&board, &opts, true, true)
         };
-        // The run records with Recorder::new(max_frames - 1).
+        // The run records with max_frames - 1 samples.
         let m = at(600);
         assert_eq!(m.recording, Recorder::max_bytes(599, 25));
         assert!(m.recording > 599 * 25 * 4);
-        // The larger image (the search GIF's, with its status line) counts.
-        assert_eq!(m.height, Layout::new(&board, 48, true).height);
         assert!(m.total() < GIF_BUDGET);
         // A hundred million frames of 25 squares need more than 4 GiB.
         assert!(at(100_000_000).total() > GIF_BUDGET);

@@ -6,10 +6,11 @@
 //! move across an edge leaves the board and comes back on the other side.
 //! Visited squares are tinted, numbered with their step and joined by the
 //! path, drawn through the square centres, each centre marked by a dot; the
-//! piece's current square has an orange ring. Boards over
-//! [`SQUARES_MAX_SIDE`] squares a side are drawn path-only: the path
-//! coloured from blue (first move) to orange (last), on a board of at most
-//! about a thousand pixels a side.
+//! piece's current square has an orange ring. File letters and rank
+//! numbers run along the edges. Three styles ([`Style`]): step numbers, the
+//! path alone, or the path coloured by step; boards over
+//! [`SQUARES_MAX_SIDE`] squares a side are always coloured by step, on a
+//! board of at most about a thousand pixels a side.
 //!
 //! Encoding uses one fixed palette (no colour quantisation). Each frame is
 //! the rectangle of what changed since the previous one, with unchanged
@@ -27,13 +28,14 @@
 //! - `painter`: drawing a board state and finding what changed;
 //! - `encoder`: cutting, compressing and writing frames, frame delays;
 //! - `tour`: the tour GIF ([`tour_gif`]);
+//! - `still`: the tour as a PNG ([`tour_png`]);
 //! - `search`: the search GIF ([`search_gif`]);
 //! - `memory`: the memory a run's GIFs need ([`memory`], [`GIF_BUDGET`]).
 
 use crate::halt::Stop;
 use std::io;
 
-use crate::model::Board;
+use crate::model::{Board, MoveGraph};
 use crate::puzzle::Puzzle;
 
 mod encoder;
@@ -44,38 +46,98 @@ mod painter;
 mod palette;
 mod raster;
 mod search;
+mod still;
 mod tour;
 
-pub use self::layout::{Layout, SQUARES_MAX_SIDE};
+pub use self::layout::{Caption, Layout, SQUARES_MAX_SIDE};
 pub use self::memory::{GIF_BUDGET, GifMemory, memory};
 pub use self::palette::{
-    CAPTION_BG, CAPTION_DIM, CAPTION_FG, CLOSING, CROSS, DARK, FLASH, GREEN, INK, LIGHT, MARKER,
-    PATH, RAMP_START, RED, REMOVED, STATUS, TINT_DARK, TINT_LIGHT, TRANSPARENT, VISITED, WRAP,
-    palette,
+    CANDIDATE, CAPTION_BG, CAPTION_DIM, CAPTION_FG, CHURN, CLOSING, CROSS, DARK, FLASH, GREEN, INK,
+    LABEL, LIGHT, MARKER, PART, PARTS, PATH, RAMP_START, RED, REMOVED, REPAIRED, STATUS, STRIP_BG,
+    STRIP_HIGH, STRIP_LOW, TINT_DARK, TINT_LIGHT, TRANSPARENT, VISITED, WRAP, palette,
 };
-pub use self::search::search_gif;
-pub use self::tour::tour_gif;
+pub use self::search::{search_gif, search_layout};
+pub use self::still::tour_png;
+pub use self::tour::{tour_gif, tour_layout};
 pub use crate::output::{PendingFile, discard_pending};
 
-/// Options shared by both GIFs.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// Options shared by both GIFs. `None` picks the default, which depends on
+/// the board and the GIF (see each field).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct GifOptions {
-    /// Pixels per board square (squares style; also the most a path-only
-    /// square gets).
-    pub cell: u32,
-    /// Frames per second (the last frame is held about two seconds).
-    pub fps: u32,
-    /// The most frames a GIF has; longer tours draw several moves per frame.
-    pub max_frames: usize,
+    /// Pixels per board square. Default: 48, smaller on boards that would
+    /// be more than [`DEFAULT_BOARD_PX`] pixels a side (and always at most
+    /// what fits 4,096 pixels; boards over [`SQUARES_MAX_SIDE`] squares a
+    /// side get about a thousand pixels in all).
+    pub cell: Option<u32>,
+    /// Frames per second. Default: a tour GIF lasts 10 to 16 seconds
+    /// whatever the board; a search GIF shows its steps at 4 a second and
+    /// its time-lapse at 12.5.
+    pub fps: Option<u32>,
+    /// The most frames a GIF has. Default: [`TOUR_FRAMES`] for a tour (longer
+    /// tours draw several moves per frame), [`SEARCH_FRAMES`] for a search.
+    pub max_frames: Option<usize>,
+    /// How the path is drawn. Default: [`Style::readable`] at the cell size.
+    pub style: Option<Style>,
+    /// The search's events drawn one by one, first and last, counted from
+    /// 1. Default: the first [`DEFAULT_STEPS`].
+    pub steps: Option<(u64, u64)>,
 }
 
-impl Default for GifOptions {
-    fn default() -> GifOptions {
-        GifOptions {
-            cell: 48,
-            fps: 8,
-            max_frames: 600,
+/// The largest board, in pixels a side, the default cell gives.
+pub const DEFAULT_BOARD_PX: u32 = 640;
+/// The default cell, in pixels.
+pub const DEFAULT_CELL: u32 = 48;
+/// A tour GIF's default frame budget.
+pub const TOUR_FRAMES: usize = 300;
+/// A search GIF's default frame budget: a hundred steps and a hundred
+/// frames of time-lapse, which keeps the GIF of the benchmark search
+/// (BENCHMARKS.md) within twice the search's own cost.
+pub const SEARCH_FRAMES: usize = 200;
+/// How many of the search's first events a search GIF shows one by one by
+/// default.
+pub const DEFAULT_STEPS: u64 = 100;
+
+impl GifOptions {
+    /// The cell asked for, or the default for `board`.
+    pub fn cell_for(&self, board: &Board) -> u32 {
+        self.cell.unwrap_or_else(|| {
+            let side = board.width().max(board.height()).max(1);
+            DEFAULT_CELL.min(DEFAULT_BOARD_PX / side).max(1)
+        })
+    }
+
+    /// The style asked for, or the readable one for `board`.
+    pub fn style_for(&self, board: &Board) -> Style {
+        let side = board.width().max(board.height());
+        match self.style {
+            // Boards too large for squares are drawn coloured by step.
+            Some(_) if side > SQUARES_MAX_SIDE => Style::Gradient,
+            Some(s) => s,
+            None => Style::readable(board, self.cell_for(board)),
         }
+    }
+
+    /// The search GIF's frame budget.
+    pub fn search_frames(&self) -> usize {
+        self.max_frames.unwrap_or(SEARCH_FRAMES).max(2)
+    }
+
+    /// The tour GIF's frame budget.
+    pub fn tour_frames(&self) -> usize {
+        self.max_frames.unwrap_or(TOUR_FRAMES).max(1)
+    }
+
+    /// The recorder a search GIF with these options needs: its events
+    /// `steps` one by one, the rest as a time-lapse, within the frame
+    /// budget less the final frames.
+    pub fn recorder(&self) -> crate::solve::record::Recorder {
+        let samples = self.search_frames().saturating_sub(1);
+        // By default at most half the budget goes to the steps.
+        let (first, last) = self
+            .steps
+            .unwrap_or((1, DEFAULT_STEPS.min((samples as u64).div_ceil(2))));
+        crate::solve::record::Recorder::with_steps(samples, first.saturating_sub(1)..last)
     }
 }
 
@@ -90,6 +152,9 @@ pub struct Scene<'a> {
     pub subtitle: String,
     /// Whether tours close: the last frame then draws the closing move.
     pub closed: bool,
+    /// The move graph, when known: search GIFs use it to show Warnsdorff's
+    /// candidates, dead ends and the proofs.
+    pub graph: Option<&'a MoveGraph>,
 }
 
 impl<'a> Scene<'a> {
@@ -105,6 +170,15 @@ impl<'a> Scene<'a> {
                 if puzzle.goal.closed { "closed" } else { "open" }
             ),
             closed: puzzle.goal.closed,
+            graph: None,
+        }
+    }
+
+    /// This scene with the puzzle's move graph.
+    pub fn with_graph(self, graph: &'a MoveGraph) -> Scene<'a> {
+        Scene {
+            graph: Some(graph),
+            ..self
         }
     }
 }
@@ -160,8 +234,12 @@ pub struct GifInfo {
 /// How a board is drawn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Style {
-    /// Squares with tints, step numbers, the path and dots.
-    Squares,
-    /// The path alone, coloured by step (large boards).
-    PathOnly,
+    /// Visited squares tinted and numbered with their step, the path and
+    /// dots.
+    Numbers,
+    /// Visited squares tinted, the path and dots, no numbers.
+    Path,
+    /// The path coloured from blue (first move) to orange (last), over the
+    /// squares (large boards: the path alone, scaled).
+    Gradient,
 }

@@ -4,16 +4,46 @@
 use crate::model::{Board, Cell, Topology};
 
 use super::font::{advance, fit, text_width};
-use super::layout::{Layout, Rect};
+use super::layout::{Layout, Rect, line_height};
 use super::palette::{
-    CAPTION_BG, CAPTION_DIM, CAPTION_FG, CLOSING, CROSS, DARK, FLASH, GREEN, INK, LIGHT, MARKER,
-    PATH, RAMP_START, RED, REMOVED, STATUS, TINT_DARK, TINT_LIGHT, VISITED, WRAP,
+    CANDIDATE, CAPTION_BG, CAPTION_DIM, CAPTION_FG, CHURN, CLOSING, CROSS, DARK, FLASH, GREEN, INK,
+    LABEL, LIGHT, MARKER, PATH, RAMP_START, RED, REMOVED, REPAIRED, STATUS, STRIP_BG, STRIP_HIGH,
+    STRIP_LOW, TINT_DARK, TINT_LIGHT, VISITED, WRAP,
 };
 use super::raster::{Pen, Sprite};
 use super::{Scene, Style};
 
 /// A line between two pixels.
 type Segment = ((i64, i64), (i64, i64));
+
+/// Something drawn over a square for one frame.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Mark {
+    /// A square Warnsdorff's rule may move to next, with its onward count;
+    /// `best` when the count is the least.
+    Candidate {
+        /// The square.
+        square: u32,
+        /// Its unvisited squares one move on.
+        count: u32,
+        /// Whether the count is the least of all candidates.
+        best: bool,
+    },
+    /// A square just abandoned that had no way on: a dead end.
+    DeadEnd(u32),
+    /// Where a walk got stuck.
+    Stuck(u32),
+}
+
+/// One column of the depth strip: events `x0..x1` in pixels, the settled
+/// and the deepest path length as fractions of the board's squares.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) struct Column {
+    pub(super) x0: i64,
+    pub(super) x1: i64,
+    pub(super) low: f64,
+    pub(super) high: f64,
+}
 
 /// One frame's content.
 pub(super) struct Target<'p> {
@@ -31,8 +61,58 @@ pub(super) struct Target<'p> {
     pub(super) head: bool,
     /// A square just abandoned by the search, shown in red.
     pub(super) flash: Option<u32>,
-    /// The caption's status line.
-    pub(super) status: Option<String>,
+    /// `path[..settled]` is drawn as settled, the rest as churning.
+    pub(super) settled: usize,
+    /// Marks over squares.
+    pub(super) marks: &'p [Mark],
+    /// Moves drawn as repaired (genetic walks), by the index of the square
+    /// they end on.
+    pub(super) repaired: &'p [usize],
+    /// A colour per square filling it (the proofs), or none.
+    pub(super) fills: Option<&'p [u8]>,
+    /// New columns of the strip under the board.
+    pub(super) columns: &'p [Column],
+    /// The caption's status lines.
+    pub(super) status: &'p [String],
+    /// How many of the first status lines are in the accent colour.
+    pub(super) accent: usize,
+    /// The colours of the status lines after the accented ones, when not
+    /// the caption's (a legend: each line in the colour it names).
+    pub(super) colours: &'p [u8],
+}
+
+impl<'p> Target<'p> {
+    /// A frame of `path` with nothing else: no marks, no status, all
+    /// settled.
+    pub(super) fn plain(path: &'p [u32]) -> Target<'p> {
+        Target {
+            path,
+            keep: 0,
+            legal: path.len(),
+            genetic: false,
+            closing: false,
+            head: false,
+            flash: None,
+            settled: usize::MAX,
+            marks: &[],
+            repaired: &[],
+            fills: None,
+            columns: &[],
+            status: &[],
+            accent: 1,
+            colours: &[],
+        }
+    }
+}
+
+/// What an overlay on `out` is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Overlay {
+    Flash,
+    DeadEnd,
+    Head,
+    Stuck,
+    Candidate(u32, bool),
 }
 
 /// Draws frames and hands out the rectangle that changed. Three buffers:
@@ -52,8 +132,16 @@ pub(super) struct Painter<'a> {
     legal: usize,
     genetic: bool,
     closing: bool,
+    settled: usize,
+    /// Per square: whether the move ending on it was repaired.
+    repaired: Vec<bool>,
+    fill: Vec<u8>,
+    /// Whether any square of `fill` is coloured.
+    filled: bool,
     overlays: Vec<Rect>,
-    status: Option<String>,
+    status: Vec<String>,
+    accent: usize,
+    colours: Vec<u8>,
     line_w: i64,
     dot_r: i64,
     ring_w: i64,
@@ -71,15 +159,16 @@ impl<'a> Painter<'a> {
         let n = board.len();
         let cell = lay.num / lay.den;
         let (line_w, dot_r, ring_w) = match lay.style {
-            Style::Squares => ((cell / 16).max(1), (cell / 12).max(1), (cell / 16).max(2)),
-            Style::PathOnly => (if cell < 8 { 1 } else { cell / 8 }, cell / 6, 2),
+            Style::Numbers => ((cell / 16).max(1), (cell / 12).max(1), (cell / 16).max(2)),
+            Style::Path => ((cell / 10).max(1), (cell / 8).max(1), (cell / 14).max(2)),
+            Style::Gradient => (if cell < 8 { 1 } else { cell / 8 }, cell / 6, 2),
         };
         let num_margin = (cell / 24).max(1);
         // The widest step number: as many digits as the last, each as
         // wide as the widest digit.
         let digit = ('0'..='9').map(advance).max().unwrap_or(8);
         let widest = n.to_string().len() as i64 * digit - 1;
-        let num_scale = if lay.style != Style::Squares {
+        let num_scale = if lay.style != Style::Numbers {
             0
         } else if num_margin + 2 * widest <= cell - num_margin && num_margin + 14 + 1 < cell / 2 {
             2
@@ -100,8 +189,14 @@ impl<'a> Painter<'a> {
             legal: 0,
             genetic: false,
             closing: false,
+            settled: usize::MAX,
+            repaired: vec![false; n],
+            fill: vec![0; n],
+            filled: false,
             overlays: Vec::new(),
-            status: None,
+            status: Vec::new(),
+            accent: 1,
+            colours: Vec::new(),
             line_w,
             dot_r,
             ring_w,
@@ -136,7 +231,7 @@ impl<'a> Painter<'a> {
         {
             let mut pen = Painter::pen(&mut bg, &[], &lay, whole, false);
             pen.fill(whole, CAPTION_BG);
-            let checker = lay.style == Style::Squares || cell >= 4;
+            let checker = cell >= 4;
             if checker {
                 for y in 0..lay.rows {
                     for x in 0..lay.cols {
@@ -211,15 +306,40 @@ impl<'a> Painter<'a> {
                     pen.fill(Rect::new(x0, b.y1 - t, x1, b.y1), WRAP);
                 }
             }
-            // The caption's fixed lines.
-            let ts = lay.text_scale;
-            let pad = 3 * ts;
-            let room = i64::from(lay.width) - 2 * pad;
-            let title = fit(&scene.title, ts, room);
-            pen.text(pad, lay.title_y, &title, ts, CAPTION_FG, None);
-            let sub = fit(&scene.subtitle, 1, room);
-            pen.text(pad, lay.subtitle_y, &sub, 1, CAPTION_DIM, None);
+            // The caption's fixed lines, wrapped by the layout.
+            let pad = 6;
+            for (i, line) in lay.title.iter().enumerate() {
+                let y = lay.title_y + i as i64 * line_height(2);
+                pen.text(pad, y, line, 2, CAPTION_FG, None);
+            }
+            for (i, line) in lay.subtitle.iter().enumerate() {
+                let y = lay.subtitle_y + i as i64 * line_height(1);
+                pen.text(pad, y, line, 1, CAPTION_DIM, None);
+            }
+            // File letters under the board, rank numbers left of it.
+            if let Some(l) = lay.labels {
+                let mut x = 0;
+                while x < lay.cols {
+                    let name = crate::model::file_name(x as u32);
+                    let w = text_width(&name, l.scale);
+                    let (cx, _) = lay.centre_px(x, 0);
+                    pen.text(cx - w / 2, l.file_y, &name, l.scale, LABEL, None);
+                    x += l.files;
+                }
+                let mut y = 0;
+                while y < lay.rows {
+                    let name = (y + 1).to_string();
+                    let w = text_width(&name, l.scale);
+                    let (_, cy) = lay.centre_px(0, y);
+                    pen.text(l.rank_x - w, cy - 4 * l.scale, &name, l.scale, LABEL, None);
+                    y += l.ranks;
+                }
+            }
+            if !lay.strip.is_empty() {
+                pen.fill(lay.strip, STRIP_BG);
+            }
         }
+        let _ = scene;
         self.bg = bg;
     }
 
@@ -237,9 +357,12 @@ impl<'a> Painter<'a> {
         // The short way, across a wrapping edge if need be: out of one
         // side towards b's place beyond it, and in from a's place beyond
         // the other side (mirrored across a twisted edge).
-        let (dx, dy) = self.board.shortest_vector(ca, cb);
         let pa = lay.centre_px(ax, ay);
         let pb = lay.centre_px(bx, by);
+        if self.board.topology() == Topology::Plain {
+            return [Some((pa, pb)), None];
+        }
+        let (dx, dy) = self.board.shortest_vector(ca, cb);
         if (ax + dx, ay + dy) == (bx, by) {
             [Some((pa, pb)), None]
         } else {
@@ -275,11 +398,17 @@ impl<'a> Painter<'a> {
         if i >= self.legal {
             RED
         } else if self.genetic {
-            GREEN
-        } else if self.lay.style == Style::Squares {
+            if self.repaired[self.cur[i] as usize] {
+                REPAIRED
+            } else {
+                GREEN
+            }
+        } else if self.lay.style == Style::Gradient {
+            self.ramp(i)
+        } else if i < self.settled {
             PATH
         } else {
-            self.ramp(i)
+            CHURN
         }
     }
 
@@ -290,7 +419,7 @@ impl<'a> Painter<'a> {
     }
 
     fn centre_colour(&self, step: u32) -> u8 {
-        if self.lay.style == Style::Squares {
+        if self.lay.style != Style::Gradient {
             VISITED
         } else if self.genetic {
             GREEN
@@ -345,7 +474,7 @@ impl<'a> Painter<'a> {
             self.base[a..b].copy_from_slice(&self.bg[a..b]);
         }
         let cells = self.lay.cells_in(r);
-        let squares = self.lay.style == Style::Squares;
+        let squares = self.lay.style != Style::Gradient;
         // Visited squares (squares style: tinted).
         let mut visited: Vec<(u32, u32)> = Vec::new();
         if let Some((c0, c1, y0, y1)) = cells {
@@ -353,9 +482,15 @@ impl<'a> Painter<'a> {
                 for x in c0..=c1 {
                     if let Some(s) = self.board.square_at(Cell::new(x as u32, y as u32)) {
                         let st = self.step[s as usize];
+                        let fill = self.fill[s as usize];
+                        if fill != 0 {
+                            let mut pen =
+                                Painter::pen(&mut self.base, &self.bg, &self.lay, r, self.protect);
+                            pen.fill(self.lay.cell_rect(x, y), fill);
+                        }
                         if st > 0 {
                             visited.push((s, st));
-                            if squares {
+                            if squares && fill == 0 {
                                 let tint = if (x + y) % 2 == 0 {
                                     TINT_DARK
                                 } else {
@@ -403,10 +538,10 @@ impl<'a> Painter<'a> {
                 let c = self.board.cell(s);
                 let (x, y) = (i64::from(c.x), i64::from(c.y));
                 let cr = self.lay.cell_rect(x, y);
-                let halo = if (x + y) % 2 == 0 {
-                    TINT_DARK
-                } else {
-                    TINT_LIGHT
+                let halo = match self.fill[s as usize] {
+                    0 if (x + y) % 2 == 0 => TINT_DARK,
+                    0 => TINT_LIGHT,
+                    f => f,
                 };
                 let scale = self.num_scale;
                 let sprite = self
@@ -420,12 +555,12 @@ impl<'a> Painter<'a> {
     }
 
     fn status_rect(&self) -> Rect {
-        let ts = self.lay.text_scale;
+        let lh = line_height(self.lay.status_scale);
         Rect::new(
             0,
-            self.lay.status_y - ts,
+            self.lay.status_y - 1,
             i64::from(self.lay.width),
-            self.lay.status_y + 9 * ts,
+            self.lay.status_y + self.lay.status_lines as i64 * lh,
         )
     }
 
@@ -439,8 +574,12 @@ impl<'a> Painter<'a> {
             k += 1;
         }
         let mut kc = k.min(self.legal).min(t.legal);
-        if self.genetic != t.genetic {
+        if self.genetic || t.genetic {
+            // Each generation's walk is drawn afresh (its repaired moves too).
             kc = 0;
+        }
+        if self.lay.style != Style::Gradient && t.settled != self.settled {
+            kc = kc.min(self.settled.min(t.settled));
         }
         // What changes on `base`: squares and moves from kc - 1 on.
         let mut dirty = Rect::EMPTY;
@@ -465,8 +604,16 @@ impl<'a> Painter<'a> {
         if new_closing && (!old_closing || kc < new.len()) {
             dirty = dirty.union(self.move_box(new[new.len() - 1], new[0]));
         }
-        // Append-only growth of a path-only drawing needs no redraw.
-        let append = self.lay.style == Style::PathOnly
+        let fills_change = match t.fills {
+            Some(f) => f != &self.fill[..],
+            None => self.filled,
+        };
+        if fills_change {
+            dirty = dirty.union(self.lay.board);
+        }
+        // Append-only growth of a gradient drawing needs no redraw.
+        let append = self.lay.style == Style::Gradient
+            && !fills_change
             && !self.genetic
             && !t.genetic
             && !old_closing
@@ -484,6 +631,22 @@ impl<'a> Painter<'a> {
         self.legal = t.legal.min(new.len());
         self.genetic = t.genetic;
         self.closing = t.closing;
+        self.settled = t.settled;
+        if fills_change {
+            match t.fills {
+                Some(f) => self.fill.copy_from_slice(f),
+                None => self.fill.fill(0),
+            }
+            self.filled = t.fills.is_some_and(|f| f.iter().any(|&c| c != 0));
+        }
+        if self.genetic || t.genetic {
+            self.repaired.fill(false);
+        }
+        for &i in t.repaired {
+            if let Some(&s) = self.cur.get(i) {
+                self.repaired[s as usize] = true;
+            }
+        }
         if append {
             let board = self.lay.board;
             for i in old_len.max(1)..self.cur.len() {
@@ -510,30 +673,50 @@ impl<'a> Painter<'a> {
         } else {
             self.redraw(dirty);
         }
-        // The caption's status line.
-        if t.status != self.status {
+        // The strip's new columns.
+        let s = self.lay.strip;
+        for c in t.columns.iter().filter(|_| !s.is_empty()) {
+            let h = (s.y1 - s.y0) as f64;
+            let col = Rect::new(c.x0.max(s.x0), s.y0, c.x1.max(c.x0 + 1).min(s.x1), s.y1);
+            let top = s.y1 - (c.high.clamp(0.0, 1.0) * h).round() as i64;
+            let mid = s.y1 - (c.low.clamp(0.0, 1.0) * h).round() as i64;
+            let mut pen = Painter::pen(&mut self.base, &self.bg, &self.lay, col, false);
+            pen.fill(col, STRIP_BG);
+            pen.fill(Rect::new(col.x0, top, col.x1, mid), STRIP_HIGH);
+            pen.fill(Rect::new(col.x0, mid, col.x1, s.y1), STRIP_LOW);
+            dirty = dirty.union(col);
+        }
+        // The caption's status lines.
+        if t.status != &self.status[..] || t.accent != self.accent || t.colours != &self.colours[..]
+        {
             let r = self.status_rect();
-            let ts = self.lay.text_scale;
-            let pad = 3 * ts;
-            let room = i64::from(self.lay.width) - 2 * pad;
+            let scale = self.lay.status_scale;
+            let pad = 6;
+            let room = self.lay.status_room();
             let mut pen = Painter::pen(&mut self.base, &self.bg, &self.lay, r, false);
             pen.fill(r, CAPTION_BG);
-            if let Some(text) = t.status.as_deref() {
-                // Smaller rather than cut, when it can be read whole.
-                let scale = if text_width(text, ts) <= room { ts } else { 1 };
-                let y = self.lay.status_y + (ts - scale) * 4;
-                pen.text(pad, y, &fit(text, scale, room), scale, STATUS, None);
+            for (i, text) in t.status.iter().take(self.lay.status_lines).enumerate() {
+                let y = self.lay.status_y + i as i64 * line_height(scale);
+                let c = if i < t.accent {
+                    STATUS
+                } else {
+                    t.colours.get(i - t.accent).copied().unwrap_or(CAPTION_FG)
+                };
+                pen.text(pad, y, &fit(text, scale, room), scale, c, None);
             }
-            self.status = t.status.clone();
+            self.status = t.status.to_vec();
+            self.accent = t.accent;
+            self.colours = t.colours.to_vec();
             dirty = dirty.union(r);
         }
-        // Overlays on `out`: the current square and the abandoned one.
-        let mut overlays: Vec<(Rect, u8)> = Vec::new();
+        // Overlays on `out`: the current square, the abandoned one, marks.
+        let mut overlays: Vec<(Rect, Overlay)> = Vec::new();
         let cell = self.lay.num / self.lay.den;
+        let small = cell < 12;
         let overlay_box = |s: u32, side: i64| -> Rect {
             let c = self.board.cell(s);
             let (x, y) = (i64::from(c.x), i64::from(c.y));
-            if self.lay.style == Style::Squares {
+            if !small {
                 self.lay.cell_rect(x, y)
             } else {
                 let (cx, cy) = self.lay.centre_px(x, y);
@@ -541,13 +724,31 @@ impl<'a> Painter<'a> {
                 Rect::new(cx - h, cy - h, cx - h + side, cy - h + side)
             }
         };
+        for m in t.marks {
+            match *m {
+                Mark::Candidate {
+                    square,
+                    count,
+                    best,
+                } => overlays.push((
+                    overlay_box(square, (cell + 4).max(9)),
+                    Overlay::Candidate(count, best),
+                )),
+                Mark::DeadEnd(s) => {
+                    overlays.push((overlay_box(s, (cell / 2).max(5)), Overlay::DeadEnd))
+                }
+                Mark::Stuck(s) => {
+                    overlays.push((overlay_box(s, (cell + 4).max(9)), Overlay::Stuck))
+                }
+            }
+        }
         if let Some(s) = t.flash {
-            overlays.push((overlay_box(s, (cell / 2).max(5)), FLASH));
+            overlays.push((overlay_box(s, (cell / 2).max(5)), Overlay::Flash));
         }
         if t.head && self.legal > 0 {
             overlays.push((
                 overlay_box(self.cur[self.legal - 1], (cell + 4).max(9)),
-                MARKER,
+                Overlay::Head,
             ));
         }
         let mut out_dirty = dirty;
@@ -571,18 +772,44 @@ impl<'a> Painter<'a> {
             }
         }
         let ring = self.ring_w;
-        let squares = self.lay.style == Style::Squares;
-        for &(r, c) in &overlays {
+        for &(r, what) in &overlays {
             let mut pen = Painter::pen(&mut self.out, &self.bg, &self.lay, self.lay.board, false);
-            if c == FLASH {
-                if squares {
+            match what {
+                Overlay::Flash | Overlay::DeadEnd if small => pen.fill(r, RED),
+                Overlay::Flash => {
                     pen.fill(r, FLASH);
                     pen.ring(r, ring, RED);
-                } else {
-                    pen.fill(r, RED);
                 }
-            } else {
-                pen.ring(r, ring, MARKER);
+                Overlay::DeadEnd => {
+                    pen.fill(r, FLASH);
+                    pen.ring(r, ring, RED);
+                    let inset = (r.x1 - r.x0) / 4;
+                    let t = (ring / 2).max(1) + 1;
+                    let (a, b) = (
+                        (r.x0 + inset, r.y0 + inset),
+                        (r.x1 - inset - 1, r.y1 - inset - 1),
+                    );
+                    pen.line(a, b, t, RED);
+                    pen.line((a.0, b.1), (b.0, a.1), t, RED);
+                }
+                Overlay::Head => pen.ring(r, ring, MARKER),
+                Overlay::Stuck => pen.ring(r, ring + 1, RED),
+                Overlay::Candidate(count, best) => {
+                    let inner = Rect::new(r.x0 + ring, r.y0 + ring, r.x1 - ring, r.y1 - ring);
+                    pen.ring(
+                        inner,
+                        if best { ring } else { (ring / 2).max(1) },
+                        CANDIDATE,
+                    );
+                    if !small {
+                        let text = count.to_string();
+                        let scale = if cell >= 40 { 2 } else { 1 };
+                        let w = text_width(&text, scale);
+                        let x = inner.x1 - ring - w - 1;
+                        let y = inner.y1 - ring - 8 * scale - 1;
+                        pen.text(x, y, &text, scale, CANDIDATE, Some(LIGHT));
+                    }
+                }
             }
             self.overlays.push(r.meet(self.lay.board));
         }

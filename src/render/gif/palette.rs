@@ -43,10 +43,30 @@ pub const CLOSING: u8 = 17;
 pub const FLASH: u8 = 18;
 /// The caption's status line.
 pub const STATUS: u8 = 19;
-/// The first colour of the path-only style's ramp; the ramp runs to 255.
-pub const RAMP_START: u8 = 32;
+/// The part of a searched path that churns (the time-lapse; the settled
+/// part is [`PATH`]).
+pub const CHURN: u8 = 20;
+/// Candidate squares of Warnsdorff's rule, and their onward counts.
+pub const CANDIDATE: u8 = 21;
+/// The depth strip's background.
+pub const STRIP_BG: u8 = 22;
+/// The depth strip: the part of the path settled.
+pub const STRIP_LOW: u8 = 23;
+/// The depth strip: how deep the path reached.
+pub const STRIP_HIGH: u8 = 24;
+/// Board labels (file letters, rank numbers).
+pub const LABEL: u8 = 25;
+/// Repaired genes of a genetic walk.
+pub const REPAIRED: u8 = 26;
+/// The fills of the impossibility proofs: colour classes and parts, six
+/// colours from here.
+pub const PART: u8 = 27;
+/// How many [`PART`] colours there are.
+pub const PARTS: u8 = 6;
+/// The first colour of the gradient style's ramp; the ramp runs to 255.
+pub const RAMP_START: u8 = 64;
 
-const BASE_COLOURS: [[u8; 3]; 20] = [
+const BASE_COLOURS: [[u8; 3]; 33] = [
     [0, 0, 0],       // transparent
     [238, 233, 218], // light square
     [197, 209, 184], // dark square
@@ -67,22 +87,35 @@ const BASE_COLOURS: [[u8; 3]; 20] = [
     [214, 51, 132],  // closing move
     [247, 198, 198], // abandoned square fill
     [255, 180, 84],  // caption status
+    [156, 96, 206],  // churning part of the path
+    [0, 150, 136],   // Warnsdorff candidates
+    [50, 55, 66],    // depth strip background
+    [47, 109, 181],  // depth strip: settled
+    [156, 96, 206],  // depth strip: reached
+    [110, 118, 134], // board labels
+    [230, 119, 0],   // repaired genes
+    [255, 205, 86],  // part / colour class 1
+    [110, 160, 225], // part / colour class 2
+    [140, 205, 140], // part 3
+    [240, 140, 170], // part 4
+    [180, 150, 230], // part 5
+    [150, 215, 215], // part 6
 ];
 /// Anchors of the path-only ramp, first move to last.
 const RAMP_ANCHORS: [[u8; 3]; 4] = [[33, 102, 172], [94, 60, 153], [214, 54, 97], [240, 140, 0]];
 
-/// The palette as RGB triples: 32 entries for the squares style, 256 for
-/// path-only (which adds the ramp).
+/// The palette as RGB triples: 64 entries, or 256 for the gradient style
+/// (which adds the ramp).
 pub fn palette(style: Style) -> Vec<u8> {
     let len = match style {
-        Style::Squares => usize::from(RAMP_START),
-        Style::PathOnly => 256,
+        Style::Numbers | Style::Path => usize::from(RAMP_START),
+        Style::Gradient => 256,
     };
     let mut p = vec![0u8; len * 3];
     for (i, c) in BASE_COLOURS.iter().enumerate() {
         p[i * 3..i * 3 + 3].copy_from_slice(c);
     }
-    if style == Style::PathOnly {
+    if style == Style::Gradient {
         let steps = 256 - usize::from(RAMP_START);
         for i in 0..steps {
             let t = i as f64 / (steps - 1) as f64 * (RAMP_ANCHORS.len() - 1) as f64;
@@ -107,7 +140,8 @@ mod tests {
 
     #[test]
     fn palette_is_fixed() {
-        assert_eq!(palette(Style::Squares).len(), 32 * 3);
-        assert_eq!(palette(Style::PathOnly).len(), 256 * 3);
+        assert_eq!(palette(Style::Numbers).len(), 64 * 3);
+        assert_eq!(palette(Style::Gradient).len(), 256 * 3);
+        assert!(usize::from(PART + PARTS) <= BASE_COLOURS.len());
     }
 }

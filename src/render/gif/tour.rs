@@ -6,14 +6,16 @@ use std::io::Write;
 use crate::model::Board;
 
 use super::encoder::{FINAL_DELAY, encode, frame_delay};
-use super::layout::Layout;
+use super::layout::{Caption, Layout};
 use super::painter::{Painter, Target};
 use super::{GifError, GifInfo, GifOptions, Scene, Style};
 
 /// Writes the GIF of `tour` being walked: one frame per move (several per
-/// frame when the tour has more moves than `opts.max_frames`), the last
+/// frame when the tour has more moves than the frame budget), the last
 /// frame (with the closing move of a closed tour) held two seconds,
-/// looping forever. `halt` is looked at before each frame.
+/// looping forever. Without `opts.fps` the walk lasts 10 to 16 seconds
+/// (a quarter of a second a move, within those bounds). `halt` is looked at
+/// before each frame.
 pub fn tour_gif<W: Write + Send>(
     out: W,
     scene: &Scene,
@@ -21,43 +23,59 @@ pub fn tour_gif<W: Write + Send>(
     opts: &GifOptions,
     halt: &impl Halt<Stop = Stop>,
 ) -> Result<GifInfo, GifError> {
-    let lay = Layout::new(scene.board, opts.cell, false);
+    let lay = tour_layout(scene, opts);
     let mut painter = Painter::new(scene, lay.clone());
     let n = tour.len();
-    let frames_max = opts.max_frames.max(1);
-    let ends = frame_ends(scene.board, tour, frames_max, lay.style == Style::PathOnly);
+    let frames_max = opts.tour_frames();
+    let ends = frame_ends(scene.board, tour, frames_max, lay.style == Style::Gradient);
     // Frames are timed by their moves, so the path is drawn at an even
-    // pace: as long in all as `min(n, max)` frames at `fps`.
-    let total_cs = n.min(frames_max) as f64 * f64::from(frame_delay(opts.fps));
+    // pace.
+    let total_cs = match opts.fps {
+        Some(fps) => n.min(frames_max) as f64 * f64::from(frame_delay(fps)),
+        None => (n as f64 * 25.0).clamp(1000.0, 1600.0),
+    };
     let mut shown = 0usize;
     let count = encode(out, &lay, halt, |frames| {
+        let mut spent = 0.0f64;
         for (i, &len) in ends.iter().enumerate() {
             let last = i + 1 == ends.len();
             let changed = painter.show(&Target {
-                path: &tour[..len],
                 keep: shown,
-                legal: len,
-                genetic: false,
                 closing: last && scene.closed,
-                // Path-only, the last frame is the whole tour, unmarked.
-                head: !last || lay.style == Style::Squares,
-                flash: None,
-                status: None,
+                // Coloured by step, the last frame is the whole tour, unmarked.
+                head: !last || lay.style != Style::Gradient,
+                ..Target::plain(&tour[..len])
             });
-            let moves = len - shown;
             shown = len;
+            // Rounded so that the delays add up to the total.
             let delay = if last {
                 FINAL_DELAY
             } else {
-                (total_cs * moves as f64 / n as f64)
-                    .round()
-                    .clamp(2.0, 65535.0) as u16
+                let until = (total_cs * len as f64 / n as f64).round();
+                let d = (until - spent).max(2.0);
+                spent += d;
+                d.min(65535.0) as u16
             };
             frames.emit(&painter, changed, delay)?;
         }
         Ok(())
     })?;
     Ok(lay.info(count))
+}
+
+/// The tour GIF's layout for `scene` with `opts`.
+pub fn tour_layout(scene: &Scene, opts: &GifOptions) -> Layout {
+    Layout::new(
+        scene.board,
+        opts.cell_for(scene.board),
+        opts.style_for(scene.board),
+        &Caption {
+            title: &scene.title,
+            subtitle: &scene.subtitle,
+            status_lines: 0,
+            strip: false,
+        },
+    )
 }
 
 /// Where the tour GIF's frames end (path lengths, the last being the whole

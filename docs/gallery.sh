@@ -1,0 +1,17 @@
+#!/bin/sh
+# Draws the README's pictures with the current code. From the repository's
+# root:
+#
+#     cargo build --release && sh docs/gallery.sh
+#
+# tests/gif_gallery.rs runs every `$ENGINE run` line below and checks that
+# the files checked in under docs/ are what the code draws now.
+set -e
+ENGINE=${ENGINE:-target/release/engine}
+$ENGINE run docs/closed-tour.ron -q --gif docs/closed-tour.gif
+$ENGINE run docs/holed-search.ron -q --search-gif docs/holed-search.gif
+$ENGINE run docs/warnsdorff-repair.ron -q --search-gif docs/warnsdorff-repair.gif
+$ENGINE run docs/genetic.ron -q --search-gif docs/genetic.gif
+$ENGINE run docs/plain-search.ron -q --search-gif docs/plain-search.gif
+# No tour exists: `run` exits 1 after drawing the proof.
+$ENGINE run docs/proof.ron -q --search-gif docs/proof.gif || test $? -eq 1

@@ -1,0 +1,430 @@
+//! The complete search engine: one depth-first search over the move graph,
+//! with the rules of the counting search (a square nothing can still enter,
+//! squares that can only be last, the unvisited squares falling apart —
+//! each kept up to date as the path moves, see `search`), and a bounded
+//! cache of endings keyed by the unvisited set and the current square.
+//! `count` runs it to count every tour; `Backtrack(order: Warnsdorff)` runs
+//! it in *path mode* to find one, and a check of uniqueness runs it to stop
+//! at the second.
+//!
+//! A caller asks through an [`Aim`]: how many tours to stop at (the first,
+//! the second, all), and whether to try moves in Warnsdorff's order. A
+//! [`Probe`] is one search from one path (usually one start square); it
+//! holds its own stack, so a caller can run several side by side under
+//! growing node budgets ([`Probe::run`] pauses at a node count and goes on
+//! where it stopped). In path mode a node is a square entered, the first
+//! squares and a tour's last square included, and the budget is looked at
+//! before each.
+//!
+//! Rules a caller may add between runs, when it searches for one tour only:
+//! [`Probe::forbid_ends`] takes squares out of the set a tour may end on
+//! (a square no tour starts on, when every move can be made back, is one
+//! no tour ends on). The cache then stays exact for that search: it only
+//! ever records "no tour from here", which a smaller end set keeps true.
+//! Fixed squares at given steps (clue puzzles) would be one more rule of
+//! this kind, checked where a move is tried.
+
+use std::sync::OnceLock;
+
+use super::bits::BitWalk;
+use super::search::{Memo, Tables, Walk};
+use super::{Pruning, memo_bits};
+use crate::halt::{Cadence, Halt};
+use crate::model::MoveGraph;
+use crate::model::graph::walks::predecessors_mask;
+use crate::solve::event::{NoObserver, Observer};
+
+/// What a search is after, and how it orders its moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Aim {
+    /// Keep the path: tell the observer every change, keep the first tour
+    /// and the longest path, look at the budget before each node.
+    pub paths: bool,
+    /// Stop once this many tours are counted (`u128::MAX`: count them all).
+    pub stop_at: u128,
+    /// Try the moves with the fewest onward moves first (path mode).
+    pub ordered: bool,
+    /// A closed tour: on ties, the squares next to the start come last.
+    pub closed: bool,
+    /// A closed tour on a graph whose moves can all be made back, looking
+    /// for one tour: a cycle is found in one direction only (the square
+    /// first entered from the start is never the last).
+    pub one_way_round: bool,
+}
+
+impl Aim {
+    /// Counting every tour: no path, no order.
+    pub const COUNT: Aim = Aim {
+        paths: false,
+        stop_at: u128::MAX,
+        ordered: false,
+        closed: false,
+        one_way_round: false,
+    };
+
+    /// Path mode in Warnsdorff's order, stopping at the `stop_at`-th tour.
+    pub fn find(stop_at: u128, closed: bool) -> Aim {
+        Aim {
+            paths: true,
+            stop_at: stop_at.max(1),
+            ordered: true,
+            closed,
+            one_way_round: false,
+        }
+    }
+}
+
+/// How a run of a search ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pace<S> {
+    /// Every branch tried, or the tours asked for found.
+    Done,
+    /// The node count reached the pause asked for; run again to go on.
+    Paused,
+    /// The halt said stop.
+    Stopped(S),
+}
+
+/// Keeps the longest path seen, copying it lazily: a new record is copied
+/// only when the search first steps back from it, so a deep straight
+/// descent costs no copies at all.
+#[derive(Clone, Debug, Default)]
+pub struct Best {
+    len: usize,
+    path: Vec<u32>,
+    dirty: bool,
+}
+
+impl Best {
+    /// Nothing seen yet.
+    pub fn new() -> Best {
+        Best::default()
+    }
+
+    /// The path has reached `len` squares.
+    #[inline]
+    pub fn reached(&mut self, len: usize) {
+        if len > self.len {
+            self.len = len;
+            self.dirty = true;
+        }
+    }
+
+    /// Called before `path` loses its last square.
+    #[inline]
+    pub fn retreating(&mut self, path: &[u32]) {
+        if self.dirty {
+            self.path.clear();
+            self.path.extend_from_slice(path);
+            self.dirty = false;
+        }
+    }
+
+    /// The longest path, given the current one (which may be it).
+    pub fn longest(&self, current: &[u32]) -> Vec<u32> {
+        if self.dirty && current.len() >= self.path.len() {
+            current.to_vec()
+        } else {
+            self.path.clone()
+        }
+    }
+
+    /// Its length.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// True before any path.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+}
+
+/// The tables and the cache of one graph and end set, shared by the
+/// probes run on it.
+pub struct Engine<'g> {
+    tables: Tables<'g>,
+    /// No cache, for the first nodes.
+    none: Memo,
+    /// The cache grows with the work done (each step starts empty): most
+    /// searches for one tour end in a few thousand nodes, and clearing a
+    /// cache of 2^20 slots (33 MB) would cost them far more than they take.
+    steps: [(u64, u32, OnceLock<Memo>); 3],
+}
+
+impl<'g> Engine<'g> {
+    /// The engine for walks of `g` that end on a square of `ends`, built
+    /// under `halt` (on the largest boards the tables take seconds).
+    pub fn new<H: Halt>(
+        g: &'g MoveGraph,
+        ends: Vec<bool>,
+        halt: &H,
+    ) -> Result<Engine<'g>, H::Stop> {
+        let n = g.len();
+        let tables = Tables::new(
+            g,
+            vec![ends],
+            vec![vec![false; n]],
+            Pruning::ALL,
+            super::search::memo_min(n),
+            halt,
+        )?;
+        let full = memo_bits(&tables);
+        Ok(Engine {
+            tables,
+            none: Memo::new(0),
+            steps: [
+                (1 << 16, full.min(14), OnceLock::new()),
+                (1 << 19, full.min(17), OnceLock::new()),
+                (1 << 22, full, OnceLock::new()),
+            ],
+        })
+    }
+
+    /// The cache to use after `nodes` nodes.
+    fn memo(&self, nodes: u64) -> &Memo {
+        match self
+            .steps
+            .iter()
+            .rev()
+            .find(|(after, _, _)| nodes >= *after)
+        {
+            Some((_, bits, memo)) if *bits > 0 => memo.get_or_init(|| Memo::new(*bits)),
+            _ => &self.none,
+        }
+    }
+
+    /// A search from the path `prefix` (distinct squares along moves).
+    pub fn probe(&self, prefix: &[u32], aim: Aim) -> Probe<'_> {
+        let inner = if self.tables.small() {
+            Inner::Bits(BitWalk::new(&self.tables, 0, prefix, aim))
+        } else {
+            let mut w = Walk::new(&self.tables, aim);
+            w.set_prefix(prefix, 0);
+            Inner::General(Box::new(w))
+        };
+        Probe {
+            engine: self,
+            inner,
+            sym: self.tables.sym,
+        }
+    }
+}
+
+enum Inner<'e> {
+    Bits(BitWalk<'e>),
+    General(Box<Walk<'e>>),
+}
+
+/// One search from one path, which can stop and go on.
+pub struct Probe<'e> {
+    engine: &'e Engine<'e>,
+    inner: Inner<'e>,
+    sym: bool,
+}
+
+impl Probe<'_> {
+    /// Searches on until done, paused (when `nodes` reaches `pause_at`,
+    /// before entering a node) or stopped by `halt` at the `cadence`.
+    /// `nodes` counts squares entered and goes on from what it holds.
+    pub fn run<H: Halt, O: Observer>(
+        &mut self,
+        pause_at: u64,
+        nodes: &mut u64,
+        cadence: &mut Cadence,
+        halt: &H,
+        obs: &mut O,
+    ) -> Pace<H::Stop> {
+        let memo = self.engine.memo(*nodes);
+        let paths = match &self.inner {
+            Inner::Bits(w) => w.aim().paths,
+            Inner::General(w) => w.aim().paths,
+        };
+        match (&mut self.inner, self.sym, paths) {
+            (Inner::Bits(w), true, true) => {
+                w.run::<false, true, H, O>(memo, pause_at, nodes, cadence, halt, obs)
+            }
+            (Inner::Bits(w), false, true) => {
+                w.run::<true, true, H, O>(memo, pause_at, nodes, cadence, halt, obs)
+            }
+            (Inner::Bits(w), true, false) => {
+                w.run::<false, false, H, O>(memo, pause_at, nodes, cadence, halt, obs)
+            }
+            (Inner::Bits(w), false, false) => {
+                w.run::<true, false, H, O>(memo, pause_at, nodes, cadence, halt, obs)
+            }
+            (Inner::General(w), _, true) => {
+                w.run::<true, H, O>(memo, pause_at, nodes, cadence, halt, obs)
+            }
+            (Inner::General(w), _, false) => {
+                w.run::<false, H, O>(memo, pause_at, nodes, cadence, halt, obs)
+            }
+        }
+    }
+
+    /// Allows only these first moves (the others are images of them under a
+    /// symmetry that fixes the path so far). Before the first run only.
+    pub fn restrict_first_moves(&mut self, allowed: &[u32]) {
+        match &mut self.inner {
+            Inner::Bits(w) => w.root_moves = allowed.iter().fold(0, |m, &s| m | 1 << (s & 63)),
+            Inner::General(w) => w.root_moves = Some(allowed.to_vec()),
+        }
+    }
+
+    /// Takes `squares` out of the end set from now on. Only for a search
+    /// for one tour (see the module docs).
+    pub fn forbid_ends(&mut self, squares: &[u32]) {
+        match &mut self.inner {
+            Inner::Bits(w) => w.forbid_ends(squares.iter().fold(0, |m, &s| m | 1 << (s & 63))),
+            Inner::General(w) => {
+                for &s in squares {
+                    w.st.forbid_end(s);
+                }
+            }
+        }
+    }
+
+    /// True once every branch is tried or the tours asked for are found.
+    pub fn done(&self) -> bool {
+        match &self.inner {
+            Inner::Bits(w) => w.done(),
+            Inner::General(w) => w.done(),
+        }
+    }
+
+    /// True once it has entered its first squares.
+    pub fn started(&self) -> bool {
+        match &self.inner {
+            Inner::Bits(w) => w.started(),
+            Inner::General(w) => w.started(),
+        }
+    }
+
+    /// Tours counted so far.
+    pub fn count(&self) -> u128 {
+        match &self.inner {
+            Inner::Bits(w) => w.total,
+            Inner::General(w) => w.total,
+        }
+    }
+
+    /// The first tour found (path mode).
+    pub fn first(&self) -> Option<&[u32]> {
+        match &self.inner {
+            Inner::Bits(w) => w.first.as_deref(),
+            Inner::General(w) => w.first.as_deref(),
+        }
+    }
+
+    /// The current path (path mode).
+    pub fn path(&self) -> &[u32] {
+        match &self.inner {
+            Inner::Bits(w) => w.path(),
+            Inner::General(w) => &w.st.path,
+        }
+    }
+
+    /// The longest path seen (path mode).
+    pub fn longest(&self) -> Vec<u32> {
+        match &self.inner {
+            Inner::Bits(w) => w.best.longest(w.path()),
+            Inner::General(w) => w.best.longest(&w.st.path),
+        }
+    }
+}
+
+/// What a caller wants of a search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Want {
+    /// The first tour.
+    First,
+    /// Stop at the `k`-th tour (2: "is it unique?").
+    UpTo(u128),
+    /// Every tour.
+    All,
+}
+
+/// What [`solutions`] found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Solutions {
+    /// Tours counted (at most the number asked for; a lower bound when
+    /// stopped).
+    pub count: u128,
+    /// The first tour found.
+    pub first: Option<Vec<u32>>,
+    /// Nodes (squares entered).
+    pub nodes: u64,
+}
+
+/// Directed tours of `goal` on `g` from `goal.start` (a closed goal with no
+/// start: from square 0, so each cycle counts twice when its reverse is a
+/// cycle too), up to what `want` asks for, in path mode: one thread, moves
+/// in Warnsdorff's order, the first tour kept. For counting every tour on
+/// all cores, see [`super::count`]. `Err` holds the stop and what was found.
+///
+/// ```
+/// use engine::count::engine::{solutions, Want};
+/// use engine::halt::Never;
+/// use engine::model::{Board, Goal, MoveGraph, Piece};
+/// let Ok(g) = MoveGraph::build(&Board::rectangle(5, 5), &Piece::leaper(1, 2, 1), &Never);
+/// let goal = Goal { start: Some(0), ..Goal::default() };
+/// let Ok(two) = solutions(&g, &goal, Want::UpTo(2), &Never);
+/// assert_eq!(two.count, 2);
+/// let Ok(all) = solutions(&g, &goal, Want::All, &Never);
+/// assert_eq!(all.count, 304);
+/// ```
+pub fn solutions<H: Halt>(
+    g: &MoveGraph,
+    goal: &crate::model::Goal,
+    want: Want,
+    halt: &H,
+) -> Result<Solutions, (H::Stop, Solutions)> {
+    let n = g.len();
+    let start = goal.start.or(goal.closed.then_some(0));
+    let none = Solutions {
+        count: 0,
+        first: None,
+        nodes: 0,
+    };
+    let Some(start) = start.filter(|&s| (s as usize) < n) else {
+        return Ok(none);
+    };
+    let ends = if goal.closed {
+        predecessors_mask(g, start)
+    } else {
+        (0..n as u32)
+            .map(|w| goal.end.is_none_or(|e| e == w))
+            .collect()
+    };
+    let engine = Engine::new(g, ends, halt).map_err(|s| (s, none.clone()))?;
+    let stop_at = match want {
+        Want::First => 1,
+        Want::UpTo(k) => k,
+        Want::All => u128::MAX,
+    };
+    let mut probe = engine.probe(&[start], Aim::find(stop_at, goal.closed));
+    let mut nodes = 0;
+    let mut cadence = Cadence::new(halt, 0);
+    // Pausing now and then lets the cache grow.
+    let mut pace = Pace::Paused;
+    let mut step = 1u64 << 16;
+    while matches!(pace, Pace::Paused) {
+        pace = probe.run(
+            nodes + step,
+            &mut nodes,
+            &mut cadence,
+            halt,
+            &mut NoObserver,
+        );
+        step = step.saturating_mul(2);
+    }
+    let found = Solutions {
+        count: probe.count(),
+        first: probe.first().map(<[u32]>::to_vec),
+        nodes,
+    };
+    match pace {
+        Pace::Stopped(s) => Err((s, found)),
+        Pace::Done | Pace::Paused => Ok(found),
+    }
+}
