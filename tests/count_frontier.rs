@@ -346,6 +346,30 @@ fn cli_method_flag() {
         .stderr(predicate::str::contains("cannot be split into shards"));
 }
 
+/// Without `--method` the choice is shown with the frontier's estimated
+/// states and memory and both estimated times.
+#[test]
+fn cli_shows_the_choice_and_its_estimates() {
+    let (_dir, file) = setup(KNIGHT_8X5);
+    engine()
+        .args(["count", file.to_str().unwrap(), "--quiet"])
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains("44202 distinct cycles"))
+        .stdout(predicate::str::contains("count: frontier"))
+        .stdout(predicate::str::is_match(
+            r"method: frontier \(frontier of 12 squares file by file, about [0-9,]+ states \([0-9.]+ [KMG]?i?B\) at its widest, estimated [0-9.]+ s against [0-9.]+ s depth-first\)",
+        ).unwrap());
+    engine()
+        .args(["count", "puzzles/count-knight5x5.ron", "--quiet"])
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains("count: 8 symmetries"))
+        .stdout(predicate::str::contains(
+            "method: depth-first (frontier of 12 squares file by file, about",
+        ));
+}
+
 #[test]
 fn cli_refusals() {
     let (_dir, file) =

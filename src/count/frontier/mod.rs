@@ -226,29 +226,50 @@ fn key_bytes(width: usize) -> u64 {
     }
 }
 
-/// States a frontier of `slots` squares holds, estimated: about 3.4 per
-/// square for open tours and 2.5 for closed ones (measured on knight boards
-/// 5 to 7 squares wide at their widest step), never more than
-/// [`state_bound`].
-pub fn states_estimate(slots: usize, closed: bool) -> f64 {
-    let growth: f64 = if closed { 2.5 } else { 3.4 };
-    growth.powi(slots as i32).min(state_bound(slots, closed))
+/// The most states any step of a sweep holds, estimated from the widest
+/// frontier `w` (squares kept after a step) and the number of `lines` (files
+/// or ranks) swept: `e^(α + β·w + γ·lines)`, never more than
+/// [`state_bound`]. Fitted by least squares to the peaks measured on knight
+/// boards 4 to 7 squares wide and 6 to 12 long (BENCHMARKS.md): open tours
+/// `α = −13.02, β = 1.726, γ = 0.620` (5.6 times the states per frontier
+/// square, 1.86 per line), closed tours `α = −20.97, β = 1.832, γ = 1.086`
+/// (6.2 and 3.0); within a factor of 2.5 on every board measured. The
+/// states do not level off along the board: the look-ahead keeps cutting,
+/// but each line adds more ways to reach a frontier.
+pub fn estimate_peak(plan: &Plan, lines: u32, closed: bool) -> f64 {
+    let w = plan.profile().into_iter().max().unwrap_or(0);
+    let (a, b, c) = if closed {
+        (-20.97, 1.832, 1.086)
+    } else {
+        (-13.02, 1.726, 0.620)
+    };
+    (a + b * w as f64 + c * f64::from(lines))
+        .exp()
+        .clamp(1.0, state_bound(w, closed).max(1.0))
 }
 
-/// The estimated states after each step of `plan`.
-pub fn estimate_profile(plan: &Plan, closed: bool) -> Vec<f64> {
-    plan.profile()
-        .iter()
-        .map(|&w| states_estimate(w, closed))
-        .collect()
+/// Whether [`estimate_peak`] is fitted to a plan like this one: a widest
+/// frontier of at most two lines of `across` squares and one more, as the
+/// knight's. A piece that reaches further (the zebra, the giraffe) keeps
+/// wider frontiers of sparser squares, whose states the fit overestimates
+/// by many orders of magnitude (the zebra on 9x9: a frontier of 30 squares,
+/// 37,531 states at most).
+pub fn within_fit(plan: &Plan, across: u32) -> bool {
+    let w = plan.profile().into_iter().max().unwrap_or(0);
+    w <= 2 * across as usize + 1
+}
+
+/// The states a whole sweep expands, estimated: the peak times a fifth of
+/// the squares (measured: 6 to 10 times the peak on knight boards of 36
+/// to 60 squares).
+pub fn estimate_expanded(plan: &Plan, lines: u32, closed: bool) -> f64 {
+    estimate_peak(plan, lines, closed) * (plan.steps.len() as f64 / 5.0).max(1.0)
 }
 
 /// The estimated memory of a frontier count: the largest step's states,
 /// in a table and in the list the next step reads.
-pub fn estimate_bytes(plan: &Plan, closed: bool) -> u64 {
-    let peak = estimate_profile(plan, closed)
-        .into_iter()
-        .fold(0.0, f64::max);
+pub fn estimate_bytes(plan: &Plan, lines: u32, closed: bool) -> u64 {
+    let peak = estimate_peak(plan, lines, closed);
     (peak * bytes_per_state(plan.width, 64) as f64).min(u64::MAX as f64) as u64
 }
 
