@@ -166,7 +166,8 @@ proptest! {
 /// (these are published-style puzzles) its solution the only one.
 #[test]
 fn clue_puzzles_have_one_solution() {
-    for name in ["knight-hidato8x8.ron"] {
+    let names: &[&str] = &["knight-hidato8x8.ron"];
+    for name in names {
         let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
             .join("puzzles")
             .join(name);
