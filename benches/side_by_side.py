@@ -5,7 +5,8 @@ Usage: benches/side_by_side.py OLD_ENGINE NEW_ENGINE [RUNS] [--puzzles]
 
 Each case is run RUNS times per binary (default 9), in alternating order, and the
 solver's own time is read from its output (`stats.time_ms` of `run --format json`,
-the time on `count`'s summary line), so parsing and printing are left out.
+the time on `count`'s summary line), so parsing and printing are left out; the whole
+process's wall time is printed beside it.
 
 With `--puzzles`, the cases are `run` on every file in `puzzles/` instead (a time limit
 of 60 s each; the status is printed beside the times).
@@ -14,6 +15,7 @@ import json
 import statistics
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -29,16 +31,21 @@ CASES = {
 
 def measure(binary, args, kind):
     """The solver's time in ms and its node count (with the status, for `run`), from one run."""
+    started = time.perf_counter()
     out = subprocess.run([binary] + args, capture_output=True, text=True).stdout
+    wall = (time.perf_counter() - started) * 1000
     if kind == "run":
-        v = json.loads(out)
-        return v["stats"]["time_ms"], f'{v["stats"]["nodes"]} ({v["status"]})'
+        try:
+            v = json.loads(out)
+        except json.JSONDecodeError:
+            return None, wall, "error (the file does not read)"
+        return v["stats"]["time_ms"], wall, f'{v["stats"]["nodes"]} ({v["status"]})'
 
     line = next(l for l in out.splitlines() if l.startswith("count:"))
     parts = [p.strip() for p in line.split("\u00b7")]
     value, unit = parts[-1].split()
     ms = float(value) * {"s": 1000.0, "ms": 1.0, "\u00b5s": 0.001}[unit]
-    return ms, int(parts[-2].split()[0])
+    return ms, wall, int(parts[-2].split()[0])
 
 
 def main():
@@ -51,15 +58,21 @@ def main():
                  for f in sorted((ROOT / "puzzles").glob("*.ron"))}
     for name, (args, kind) in cases.items():
         times = {old: [], new: []}
+        walls = {old: [], new: []}
         nodes = {}
         for i in range(runs):
             for b in ((old, new) if i % 2 == 0 else (new, old)):
-                ms, nodes[b] = measure(b, args, kind)
+                ms, wall, nodes[b] = measure(b, args, kind)
                 times[b].append(ms)
+                walls[b].append(wall)
+        if None in times[old] + times[new]:
+            print(f"{name}: nodes {nodes[old]} / {nodes[new]}")
+            continue
         o, n = statistics.median(times[old]), statistics.median(times[new])
+        wo, wn = statistics.median(walls[old]), statistics.median(walls[new])
         print(f"{name}: old median {o:.1f} ms (min {min(times[old]):.1f}), "
-              f"new median {n:.1f} ms (min {min(times[new]):.1f}), new/old {n / o:.3f}; "
-              f"nodes {nodes[old]} / {nodes[new]}")
+              f"new median {n:.1f} ms (min {min(times[new]):.1f}), new/old {n / max(o, 1e-3):.3f}; "
+              f"whole process {wo:.0f} / {wn:.0f} ms; nodes {nodes[old]} / {nodes[new]}")
 
 
 if __name__ == "__main__":

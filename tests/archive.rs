@@ -323,3 +323,33 @@ fn show_draws_a_saved_tour() {
         .stderr(predicate::str::contains("no tour"));
     assert!(!none.exists());
 }
+
+#[test]
+fn a_saved_run_keeps_its_start_squares() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let db_arg = dir.path().join("a.db").to_string_lossy().into_owned();
+    let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let run = engine()
+        .current_dir(manifest)
+        .args(["run", "puzzles/cross39.ron", "--save", "--archive", &db_arg])
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(run.status.code(), Some(0));
+    let shown = engine()
+        .args(["archive", "show", "1", "--archive", &db_arg])
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"));
+    let starts = |out: &[u8]| {
+        String::from_utf8_lossy(out)
+            .lines()
+            .find(|l| l.starts_with("starts: "))
+            .map(str::to_string)
+    };
+    let line = starts(&run.stdout);
+    assert!(
+        line.as_deref()
+            .is_some_and(|l| l.contains("19 ruled out (colours: d1")),
+        "{line:?}"
+    );
+    assert_eq!(starts(&shown.stdout), line);
+}

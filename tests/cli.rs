@@ -101,7 +101,7 @@ fn impossible_prints_the_reason_and_exits_1() {
             "by the open-tour theorem of Conrad et al. no 4x4 board has an open knight's tour",
         ));
     engine()
-        .args(["run", "--board", "4x5 - b2", "--piece", "knight"])
+        .args(["run", "--board", "3x7 - b4", "--piece", "knight"])
         .assert()
         .code(1)
         .stdout(predicate::str::contains("exhaustive search"));

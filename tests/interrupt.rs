@@ -20,7 +20,7 @@ const LONG: &[(&str, &str)] = &[
         "warnsdorff.ron",
         // No open tour, and no quick proof of it (4x4 itself, and 4x4 - b1,
         // are ruled out at once).
-        r#"Puzzle(board: "4x5 - b2", piece: "knight", solver: Warnsdorff(tie_break: Random, restarts: 4000000000))"#,
+        r#"Puzzle(board: "3x7 - b4", piece: "knight", solver: Warnsdorff(tie_break: Random, restarts: 4000000000))"#,
     ),
 ];
 

@@ -9,19 +9,26 @@
 //! squares of one class than of the other needs at least `k`. When the parts
 //! need more paths than the tour has, no tour exists.
 //!
-//! The sets tried are the unions of orbits of the board's symmetries, on
-//! boards of at most 64 squares with at most [`MAX_ORBITS`] orbits (at most
-//! 65,536 unions, a few milliseconds): the cuts that settle the hardest
-//! small boards are symmetric shapes, such as the centre of an 8x8 board
-//! for the giraffe or the zebra.
+//! On boards of at most 64 squares, the sets tried are the unions of orbits
+//! of the board's symmetries (when there are at most [`MAX_ORBITS`] orbits:
+//! at most 65,536 unions), the cuts that settle the hardest small boards
+//! being symmetric shapes such as the centre of an 8x8 board for the giraffe
+//! or the zebra; then the neighbours of sets of squares of one class with
+//! the fewest moves, which cut the sides of boards too narrow for a piece's
+//! long moves (the union of the zebra and the (3,4)-leaper on 8x6).
 
 use crate::count::Symmetries;
 use crate::halt::{self, Halt};
 use crate::model::graph::walks;
 use crate::model::{Board, MoveGraph};
 
-/// Boards whose symmetries leave more orbits than this are not tried.
+/// Boards whose symmetries leave more orbits than this get no union of
+/// orbits tried.
 pub const MAX_ORBITS: usize = 16;
+
+/// The squares of each class whose neighbours are tried as cuts: this many
+/// with the fewest moves (`2^12` sets a class).
+const NEAR_CANDIDATES: usize = 12;
 
 /// A set of squares that cuts every tour into too many paths.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -73,7 +80,8 @@ impl Cut {
 }
 
 /// Looks for a cut of `g` (on `board`) among the unions of orbits of the
-/// board's symmetries.
+/// board's symmetries, then among the neighbours of sets of squares with few
+/// moves.
 pub fn find<H: Halt>(
     g: &MoveGraph,
     board: &Board,
@@ -87,9 +95,6 @@ pub fn find<H: Halt>(
     // The two classes, when every move changes class.
     let (_, colour) = walks::parts_and_colours(g, halt)?;
     let orbits = orbits(&Symmetries::of_board(board, g));
-    if orbits.len() > MAX_ORBITS {
-        return Ok(None);
-    }
     // Parts are joined by moves either way.
     let mut near = vec![0u64; n];
     for s in 0..n as u32 {
@@ -116,37 +121,82 @@ pub fn find<H: Halt>(
         .collect();
     let all = if n == 64 { u64::MAX } else { (1u64 << n) - 1 };
     let ones = colour.map(|c| (0..n).fold(0u64, |m, s| m | u64::from(c[s] & 1) << s));
-    let k = orbits.len();
     let mut tried = 0usize;
-    // Fewest orbits first, so the cut reported is a small one.
-    for r in 1..=k {
-        // The r-subsets of the orbits in increasing order (Gosper's hack).
-        let mut pick: u64 = (1 << r) - 1;
-        while pick < 1 << k {
-            tried += 1;
-            halt::poll(halt, tried)?;
-            let removed = (0..k)
-                .filter(|&i| pick >> i & 1 == 1)
-                .fold(0u64, |m, i| m | orbits[i]);
-            let size = removed.count_ones() as usize;
-            let paths = if closed { size } else { size + 1 };
-            // Each part needs at most as many paths as it has squares.
-            if n - size > paths
-                && let Some((parts, needed)) = pieces(&spread, all & !removed, ones, paths)
-            {
-                return Ok(Some(Cut {
-                    removed: (0..n as u32).filter(|&s| removed >> s & 1 == 1).collect(),
-                    parts,
-                    needed,
-                    paths,
-                }));
+    let mut attempt = |removed: u64| -> Result<Option<Cut>, H::Stop> {
+        tried += 1;
+        halt::poll(halt, tried)?;
+        let size = removed.count_ones() as usize;
+        let paths = if closed { size } else { size + 1 };
+        // Each part needs at most as many paths as it has squares.
+        if size == 0 || n - size <= paths {
+            return Ok(None);
+        }
+        Ok(
+            pieces(&spread, all & !removed, ones, paths).map(|(parts, needed)| Cut {
+                removed: (0..n as u32).filter(|&s| removed >> s & 1 == 1).collect(),
+                parts,
+                needed,
+                paths,
+            }),
+        )
+    };
+    // First the unions of orbits, fewest orbits first, so the cut reported
+    // is a small one.
+    if orbits.len() <= MAX_ORBITS {
+        for pick in subsets(orbits.len()) {
+            let removed = orbits
+                .iter()
+                .enumerate()
+                .filter(|&(i, _)| pick >> i & 1 == 1)
+                .fold(0u64, |m, (_, o)| m | o);
+            if let Some(cut) = attempt(removed)? {
+                return Ok(Some(cut));
             }
-            let low = pick & pick.wrapping_neg();
-            let up = pick + low;
-            pick = (((up ^ pick) >> 2) / low) | up;
+        }
+    }
+    // Then the neighbours of a few squares of one class with the fewest
+    // moves: taking them out leaves each of those squares alone (or with
+    // others of the few), which is how boards too narrow for a piece's long
+    // moves come apart — one side's squares hang on a handful of squares of
+    // the middle, and no symmetry of the board need map the cut onto itself.
+    let classes = match ones {
+        Some(o) => vec![all & o, all & !o],
+        None => vec![all],
+    };
+    for class in classes {
+        let mut few: Vec<usize> = (0..n).filter(|&s| class >> s & 1 == 1).collect();
+        few.sort_by_key(|&s| (near[s].count_ones(), s));
+        few.truncate(NEAR_CANDIDATES);
+        for pick in subsets(few.len()) {
+            let (chosen, around) = few
+                .iter()
+                .enumerate()
+                .filter(|&(i, _)| pick >> i & 1 == 1)
+                .fold((0u64, 0u64), |(c, a), (_, &s)| (c | 1 << s, a | near[s]));
+            if let Some(cut) = attempt(around & !chosen)? {
+                return Ok(Some(cut));
+            }
         }
     }
     Ok(None)
+}
+
+/// The non-empty subsets of `k` things as masks, fewest first, each size in
+/// increasing order (Gosper's hack).
+fn subsets(k: usize) -> impl Iterator<Item = u64> {
+    (1..=k).flat_map(move |r| {
+        let mut pick: u64 = (1 << r) - 1;
+        std::iter::from_fn(move || {
+            if pick >= 1 << k {
+                return None;
+            }
+            let out = pick;
+            let low = pick & pick.wrapping_neg();
+            let up = pick + low;
+            pick = (((up ^ pick) >> 2) / low) | up;
+            Some(out)
+        })
+    })
 }
 
 /// The orbits of the squares, as masks.
@@ -212,22 +262,16 @@ mod tests {
         c
     }
 
-    #[test]
-    fn the_centre_cuts_the_zebras_8x8() {
-        let Some(c) = cut(8, 8, Piece::leaper(2, 3, 1), false) else {
-            panic!("no cut");
-        };
-        assert!(
-            c.needed > c.paths && c.paths == c.removed.len() + 1,
-            "{c:?}"
-        );
-        // Checked afresh: the parts by a plain search, the classes by the
-        // squares' colours (the zebra always changes colour).
-        let board = Board::rectangle(8, 8);
-        let Ok(g) = MoveGraph::build(&board, &Piece::leaper(2, 3, 1), &Never);
-        let mut seen: Vec<bool> = (0..64).map(|s| c.removed.contains(&s)).collect();
+    /// Checks `c` afresh: the parts by a plain search, the classes by the
+    /// squares' colours (for pieces that always change colour).
+    fn recheck(w: u32, h: u32, piece: &Piece, c: &Cut, closed: bool) {
+        let board = Board::rectangle(w, h);
+        let Ok(g) = MoveGraph::build(&board, piece, &Never);
+        let n = board.len() as u32;
+        assert_eq!(c.paths, c.removed.len() + usize::from(!closed), "{c:?}");
+        let mut seen: Vec<bool> = (0..n).map(|s| c.removed.contains(&s)).collect();
         let (mut parts, mut needed) = (0, 0);
-        for s in 0..64u32 {
+        for s in 0..n {
             if seen[s as usize] {
                 continue;
             }
@@ -251,11 +295,32 @@ mod tests {
             needed += balance.unsigned_abs().max(1) as usize;
         }
         assert_eq!((parts, needed), (c.parts, c.needed));
-        let text = c.reason(&board, false);
+        assert!(c.needed > c.paths, "{c:?}");
+        let text = c.reason(&board, closed);
         assert!(
             text.starts_with(&format!("without the {} squares", c.removed.len())),
             "{text}"
         );
+    }
+
+    #[test]
+    fn the_centre_cuts_the_zebras_8x8() {
+        let zebra = Piece::leaper(2, 3, 1);
+        let Some(c) = cut(8, 8, zebra.clone(), false) else {
+            panic!("no cut");
+        };
+        recheck(8, 8, &zebra, &c, false);
+    }
+
+    #[test]
+    fn the_neighbours_of_one_side_cut_a_narrow_board() {
+        // No symmetry of the 8x6 board maps this cut onto itself: it takes
+        // out the neighbours of six squares on files a and b.
+        let piece = Piece::leaper(2, 3, 1).union(&Piece::leaper(3, 4, 1));
+        let Some(c) = cut(8, 6, piece.clone(), true) else {
+            panic!("no cut");
+        };
+        recheck(8, 6, &piece, &c, true);
     }
 
     #[test]

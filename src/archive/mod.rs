@@ -961,6 +961,51 @@ mod tests {
         assert!(matches!(store.show(17), Ok(None)));
     }
 
+    /// The archive the release with schema 2 wrote (tests/data/README):
+    /// migrated to schema 3, every run still shows its solver as that
+    /// release printed it (the `solver_label` column), and has no start
+    /// squares recorded.
+    #[test]
+    fn v2_runs_read_as_they_were_printed() {
+        let dir = match tempfile::tempdir() {
+            Ok(d) => d,
+            Err(e) => panic!("{e}"),
+        };
+        let path = dir.path().join("archive-v2.sqlite");
+        if let Err(e) = std::fs::copy(manifest("tests/data/archive-v2.sqlite"), &path) {
+            panic!("{e}");
+        }
+        let store = open(&path);
+        let labels: Vec<(i64, String)> = {
+            let conn = match Connection::open(&path) {
+                Ok(c) => c,
+                Err(e) => panic!("{e}"),
+            };
+            let version: i64 = conn
+                .pragma_query_value(None, "user_version", |r| r.get(0))
+                .unwrap_or(0);
+            assert_eq!(version, VERSION);
+            let mut q = match conn.prepare("SELECT id, solver_label FROM runs ORDER BY id") {
+                Ok(q) => q,
+                Err(e) => panic!("{e}"),
+            };
+            let rows = q.query_map([], |r| Ok((r.get(0)?, r.get(1)?)));
+            match rows.and_then(|r| r.collect()) {
+                Ok(v) => v,
+                Err(e) => panic!("{e}"),
+            }
+        };
+        assert_eq!(labels.len(), 6);
+        for (id, label) in labels {
+            let saved = match store.show(id) {
+                Ok(Some(s)) => s,
+                other => panic!("run {id}: {:?}", other.err()),
+            };
+            assert_eq!(saved.report.solver.to_string(), label, "run {id}");
+            assert_eq!(saved.report.starts, None, "run {id}");
+        }
+    }
+
     /// The columns schema 1 had, for every run, as they read.
     fn v1_columns(path: &Path) -> Vec<Vec<rusqlite::types::Value>> {
         let rows = || -> rusqlite::Result<Vec<Vec<rusqlite::types::Value>>> {

@@ -1,22 +1,24 @@
 //! Frontier states packed into one integer, and their counts.
 //!
-//! A state gives each frontier slot a code of [`BITS`] bits:
+//! A state gives each frontier slot a code of [`Key::BITS`] bits:
 //! `0` no move yet, `1` two moves (done), `2` one move, on a path piece
-//! whose other end has retired as an end of the tour ("free"), and `3 + j`
-//! one move, on a path piece whose other end is slot `j`. The frontier's
-//! squares sit in fixed slots at each step, so each state has one packing.
-//! A frontier of at most 12 slots packs into a `u64`, of at most 25 into a
-//! `u128`; the top bits are always clear, so the all-ones value is never a
-//! state and tables use it as "no key".
+//! whose other end has retired as an end of the tour ("free"), and `3 + l`
+//! one move, on the path piece labelled `l`, whose other end is the other
+//! slot with that code. Pieces are labelled in the order of their first
+//! slot, so each state has one packing. A frontier of at most 16 slots
+//! packs into a `u64` and of at most 27 into a `u128` (4 bits a slot), of
+//! at most 36 into a [`Wide`] key (5 bits a slot). The all-ones value
+//! would give every slot the same label, which no state does (each label
+//! is on exactly two slots): tables use it as "no key".
 
 use std::hash::Hash;
 
-/// Bits per slot.
-pub const BITS: u32 = 5;
-
 /// A packed state.
-pub trait Key: Copy + Eq + Hash + Send + Sync + std::fmt::Debug + 'static {
-    /// The most slots a key holds.
+pub trait Key: Copy + Ord + Hash + Send + Sync + std::fmt::Debug + 'static {
+    /// Bits per slot.
+    const BITS: u32;
+    /// The most slots a key holds, with every state of that many slots
+    /// labelled within the codes.
     const SLOTS: usize;
     /// The state with every slot 0.
     const ZERO: Self;
@@ -26,28 +28,22 @@ pub trait Key: Copy + Eq + Hash + Send + Sync + std::fmt::Debug + 'static {
     fn get(self, slot: usize) -> u8;
     /// This key with `code` or-ed into `slot` (which must hold 0).
     fn with(self, slot: usize, code: u8) -> Self;
-    /// This key with `slot` set to `code`.
-    fn set(self, slot: usize, code: u8) -> Self;
     /// A well-mixed 64-bit hash.
     fn hash64(self) -> u64;
 }
 
 impl Key for u64 {
-    const SLOTS: usize = 12;
+    const BITS: u32 = 4;
+    const SLOTS: usize = 16;
     const ZERO: u64 = 0;
     const NONE: u64 = u64::MAX;
     #[inline(always)]
     fn get(self, slot: usize) -> u8 {
-        ((self >> (slot as u32 * BITS)) & 0x1F) as u8
+        ((self >> (slot as u32 * 4)) & 0xF) as u8
     }
     #[inline(always)]
     fn with(self, slot: usize, code: u8) -> u64 {
-        self | (u64::from(code) << (slot as u32 * BITS))
-    }
-    #[inline(always)]
-    fn set(self, slot: usize, code: u8) -> u64 {
-        let at = slot as u32 * BITS;
-        (self & !(0x1F << at)) | (u64::from(code) << at)
+        self | (u64::from(code) << (slot as u32 * 4))
     }
     #[inline(always)]
     fn hash64(self) -> u64 {
@@ -56,28 +52,55 @@ impl Key for u64 {
     }
 }
 
+/// 27 slots: at most 13 pieces, whose labels fit the 13 codes `3..=15`.
 impl Key for u128 {
-    const SLOTS: usize = 25;
+    const BITS: u32 = 4;
+    const SLOTS: usize = 27;
     const ZERO: u128 = 0;
     const NONE: u128 = u128::MAX;
     #[inline(always)]
     fn get(self, slot: usize) -> u8 {
-        ((self >> (slot as u32 * BITS)) & 0x1F) as u8
+        ((self >> (slot as u32 * 4)) & 0xF) as u8
     }
     #[inline(always)]
     fn with(self, slot: usize, code: u8) -> u128 {
-        self | (u128::from(code) << (slot as u32 * BITS))
-    }
-    #[inline(always)]
-    fn set(self, slot: usize, code: u8) -> u128 {
-        let at = slot as u32 * BITS;
-        (self & !(0x1F << at)) | (u128::from(code) << at)
+        self | (u128::from(code) << (slot as u32 * 4))
     }
     #[inline(always)]
     fn hash64(self) -> u64 {
         let lo = self as u64;
         let hi = (self >> 64) as u64;
         (lo ^ hi.wrapping_mul(0xC2B2_AE3D_27D4_EB4F).rotate_left(31)).hash64()
+    }
+}
+
+/// A key of 36 slots of 5 bits, 12 to each of three words (labels up to
+/// 28, for at most 18 pieces).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Wide([u64; 3]);
+
+impl Key for Wide {
+    const BITS: u32 = 5;
+    const SLOTS: usize = 36;
+    const ZERO: Wide = Wide([0; 3]);
+    const NONE: Wide = Wide([u64::MAX; 3]);
+    #[inline(always)]
+    fn get(self, slot: usize) -> u8 {
+        let (w, at) = (slot / 12, (slot % 12) as u32 * 5);
+        ((self.0[w % 3] >> at) & 0x1F) as u8
+    }
+    #[inline(always)]
+    fn with(mut self, slot: usize, code: u8) -> Wide {
+        let (w, at) = (slot / 12, (slot % 12) as u32 * 5);
+        self.0[w % 3] |= u64::from(code) << at;
+        self
+    }
+    #[inline(always)]
+    fn hash64(self) -> u64 {
+        let [a, b, c] = self.0;
+        (a ^ b.wrapping_mul(0xC2B2_AE3D_27D4_EB4F).rotate_left(31)
+            ^ c.wrapping_mul(0x1656_67B1_9E37_79F9).rotate_left(17))
+        .hash64()
     }
 }
 
@@ -125,22 +148,21 @@ mod tests {
 
     #[test]
     fn codes_round_trip_in_every_slot() {
-        let mut k = <u128 as Key>::ZERO;
-        for slot in 0..u128::SLOTS {
-            k = k.with(slot, (slot % 28) as u8);
+        fn check<K: Key>() {
+            let top = (1u8 << K::BITS) - 1;
+            let mut k = K::ZERO;
+            for slot in 0..K::SLOTS {
+                k = k.with(slot, (slot % usize::from(top)) as u8 + 1);
+            }
+            for slot in 0..K::SLOTS {
+                assert_eq!(k.get(slot), (slot % usize::from(top)) as u8 + 1);
+            }
+            assert_ne!(k, K::NONE);
+            assert_eq!(K::NONE.get(K::SLOTS - 1), top);
         }
-        for slot in 0..u128::SLOTS {
-            assert_eq!(k.get(slot), (slot % 28) as u8);
-        }
-        let mut k = <u64 as Key>::ZERO;
-        for slot in 0..u64::SLOTS {
-            k = k.with(slot, (slot % 11) as u8);
-        }
-        for slot in 0..u64::SLOTS {
-            assert_eq!(k.get(slot), (slot % 11) as u8);
-        }
-        assert_eq!(k.set(3, 7).get(3), 7);
-        assert_eq!(k.set(3, 7).get(4), k.get(4));
+        check::<u64>();
+        check::<u128>();
+        check::<Wide>();
         assert_eq!(u64::MAX.add(1), None);
         assert_eq!(5u128.add(7), Some(12));
     }

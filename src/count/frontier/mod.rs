@@ -25,6 +25,7 @@
 //! partitions in batches.
 
 pub mod key;
+mod look;
 pub mod plan;
 mod step;
 mod table;
@@ -38,7 +39,7 @@ use rayon::prelude::*;
 use crate::halt::{Halt, Limits, Stop};
 use crate::model::{Board, Goal, MoveGraph};
 use crate::progress::{Progress, Unit};
-use key::{Count, Key};
+use key::{Count, Key, Wide};
 pub use plan::{Plan, Sweep};
 use step::{Kind, StepRules};
 use table::{Layer, Overflow, PARTITIONS, Table, partition};
@@ -207,11 +208,22 @@ pub fn fit(board: &Board, g: &MoveGraph) -> Result<Plan, Unfit> {
 /// The bytes one state takes in a table (key and count, at the tables'
 /// load), for a plan of this width and counts of this many bits.
 pub fn bytes_per_state(width: usize, count_bits: u32) -> u64 {
-    let key = if width <= <u64 as Key>::SLOTS { 8 } else { 16 };
+    let key = key_bytes(width);
     // Up to 4 slots per 3 entries in a table, plus the packed list the
     // step reads from.
     let entry = key + u64::from(count_bits / 8);
     entry * 4 / 3 + entry
+}
+
+/// The bytes of the key that holds a frontier of `width` squares.
+fn key_bytes(width: usize) -> u64 {
+    if width <= <u64 as Key>::SLOTS {
+        8
+    } else if width <= <u128 as Key>::SLOTS {
+        16
+    } else {
+        24
+    }
 }
 
 /// States a frontier of `slots` squares holds, estimated: about 3.4 per
@@ -315,12 +327,14 @@ pub fn count(
         .ok();
     let run = |bits: u32| -> Result<Sweeping, Unfit> {
         let go = || {
-            let wide = plan.width > <u64 as Key>::SLOTS;
-            match (wide, bits) {
-                (false, 64) => sweep::<u64, u64>(&rules, opts, limits, progress),
-                (false, _) => sweep::<u64, u128>(&rules, opts, limits, progress),
-                (true, 64) => sweep::<u128, u64>(&rules, opts, limits, progress),
-                (true, _) => sweep::<u128, u128>(&rules, opts, limits, progress),
+            let key = key_bytes(plan.width);
+            match (key, bits) {
+                (8, 64) => sweep::<u64, u64>(&rules, opts, limits, progress),
+                (8, _) => sweep::<u64, u128>(&rules, opts, limits, progress),
+                (16, 64) => sweep::<u128, u64>(&rules, opts, limits, progress),
+                (16, _) => sweep::<u128, u128>(&rules, opts, limits, progress),
+                (_, 64) => sweep::<Wide, u64>(&rules, opts, limits, progress),
+                (_, _) => sweep::<Wide, u128>(&rules, opts, limits, progress),
             }
         };
         match &pool {
@@ -393,8 +407,20 @@ fn kinds(n: usize, goal: &Goal) -> Vec<Kind> {
 /// Each step's rules.
 fn rules<'p>(plan: &'p Plan, kinds: &[Kind], closed: bool) -> Vec<StepRules<'p>> {
     let n = plan.steps.len();
+    let mut pos = vec![0usize; n];
+    for (i, st) in plan.steps.iter().enumerate() {
+        pos[st.vertex as usize] = i;
+    }
+    // Symmetries that keep every square's kind.
+    let symmetries: Vec<&Vec<u32>> = plan
+        .symmetries
+        .iter()
+        .filter(|p| (0..n).all(|u| kinds[p[u] as usize] == kinds[u]))
+        .collect();
     let mut frontier: Vec<u32> = Vec::new();
+    let mut slot_of = vec![u8::MAX; n];
     let mut ends_later = kinds.iter().filter(|&&k| k == Kind::End).count() as u32;
+    let mut looks = look::looks(plan, kinds, closed).into_iter();
     plan.steps
         .iter()
         .enumerate()
@@ -404,13 +430,41 @@ fn rules<'p>(plan: &'p Plan, kinds: &[Kind], closed: bool) -> Vec<StepRules<'p>>
             if kinds[st.vertex as usize] == Kind::End {
                 ends_later -= 1;
             }
+            for &u in &frontier {
+                slot_of[u as usize] = u8::MAX;
+            }
             frontier = st.keep.iter().map(|&s| extended[s as usize]).collect();
+            for (j, &u) in frontier.iter().enumerate() {
+                slot_of[u as usize] = j as u8;
+            }
+            // The symmetries that map the frontier and the squares to come
+            // onto themselves, as maps of the slots.
+            let mut images: Vec<Vec<u8>> = Vec::new();
+            for p in &symmetries {
+                let keeps = frontier
+                    .iter()
+                    .all(|&u| slot_of[p[u as usize] as usize] != u8::MAX)
+                    && (0..n).all(|u| (pos[u] > i) == (pos[p[u] as usize] > i));
+                if !keeps {
+                    continue;
+                }
+                let image: Vec<u8> = frontier
+                    .iter()
+                    .map(|&u| slot_of[p[u as usize] as usize])
+                    .collect();
+                let moves = image.iter().enumerate().any(|(j, &x)| j as u8 != x);
+                if moves && !images.contains(&image) {
+                    images.push(image);
+                }
+            }
             StepRules::new(
                 st,
                 extended.iter().map(|&u| kinds[u as usize]).collect(),
                 ends_later,
                 i + 1 == n,
                 closed,
+                looks.next().unwrap_or_default(),
+                images,
             )
         })
         .collect()
@@ -541,8 +595,9 @@ fn expand_small<K: Key, C: Count>(
     let mut t = Table::<K, C>::new();
     let mut whole = C::default();
     let mut err = Ok(());
+    let mut ws = step::Workspace::new(r);
     for &(key, c) in layer.iter().flatten() {
-        step::expand(key, r, &mut |next_key: Option<K>| {
+        step::expand(key, r, &mut ws, &mut |next_key: Option<K>| {
             let r = match next_key {
                 None => whole.add(c).map(|w| whole = w).ok_or(Overflow),
                 Some(k) => t.add(k, k.hash64(), c),
@@ -577,8 +632,9 @@ fn expand_chunk<K: Key, C: Count>(
     let batches = &mut batches.0;
     let mut whole = C::default();
     let mut err = Ok(());
+    let mut ws = step::Workspace::new(r);
     for &(key, c) in chunk {
-        step::expand(key, r, &mut |next_key: Option<K>| match next_key {
+        step::expand(key, r, &mut ws, &mut |next_key: Option<K>| match next_key {
             None => match whole.add(c) {
                 Some(w) => whole = w,
                 None => err = Err(Overflow),

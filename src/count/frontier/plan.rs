@@ -15,8 +15,8 @@
 use crate::model::{Board, MoveGraph};
 
 /// The most squares a frontier may hold (with the square being taken): a
-/// state is then at most 25 codes of 5 bits, which fits a `u128`.
-pub const MAX_WIDTH: usize = 25;
+/// state is then at most 36 codes of 5 bits, which fit the widest key.
+pub const MAX_WIDTH: usize = 36;
 
 /// The way squares are swept.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -69,6 +69,10 @@ pub struct Plan {
     pub width: usize,
     /// For each square, its neighbours without repeats or itself.
     pub neighbours: Vec<Vec<u32>>,
+    /// Automorphisms of the move graph other than the identity (each the
+    /// image of every square), to merge states that a symmetry maps onto
+    /// each other.
+    pub symmetries: Vec<Vec<u32>>,
 }
 
 impl Plan {
@@ -86,7 +90,14 @@ impl Plan {
                 Some((sweep, order, profile))
             })
             .min_by(|a, b| cost(&a.2).total_cmp(&cost(&b.2)))?;
-        Some(Plan::new(sweep, order, simple_neighbours(g)))
+        let mut plan = Plan::new(sweep, order, simple_neighbours(g));
+        plan.symmetries = crate::count::Symmetries::of_board(board, g)
+            .elements()
+            .iter()
+            .filter(|p| p.iter().enumerate().any(|(s, &t)| s as u32 != t))
+            .cloned()
+            .collect();
+        Some(plan)
     }
 
     /// The plan that takes the squares in `order` (a permutation of the
@@ -159,6 +170,7 @@ impl Plan {
             steps,
             width,
             neighbours,
+            symmetries: Vec::new(),
         }
     }
 

@@ -28,12 +28,16 @@
 //! grow into a tour is counted in exactly one state, and every tour is
 //! counted once, at the last square.
 //!
-//! Before trying the sets of moves, a state's retiring squares are looked
-//! at once: one that cannot retire as it is (no move, or one move where it
-//! may not be an end) must take a move from the new square now, or the
-//! state has no future. Only the sets that include those moves are tried.
+//! Before the sets of moves are tried, the look-ahead (`look`) runs on the
+//! state: it may find that it has no future, or force or rule out some of
+//! the new square's moves; each set tried is then looked at from there.
+//! A state whose frontier and remaining squares a symmetry of the board
+//! maps onto themselves is stored as the least of its images, which have
+//! the same futures.
 
 use super::key::Key;
+use super::look::{Look, Propagation, Run};
+
 use super::plan::Step;
 
 /// No move yet.
@@ -44,9 +48,10 @@ pub const FULL: u8 = 254;
 pub const FREE: u8 = 253;
 
 /// What a square may be in the tour.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum Kind {
     /// An end or a square passed through.
+    #[default]
     Any,
     /// An end (a fixed start or end).
     End,
@@ -54,6 +59,12 @@ pub enum Kind {
     /// ends are fixed).
     Inner,
 }
+
+/// The largest extended frontier.
+pub const SLOTS: usize = 40;
+
+/// Not in the frontier after the step.
+const GONE: u8 = u8::MAX;
 
 /// One step with what the rules need at hand.
 pub struct StepRules<'a> {
@@ -67,57 +78,48 @@ pub struct StepRules<'a> {
     pub last: bool,
     /// Whether the tour is closed (a cycle may close at the last square).
     pub closed: bool,
-    /// The code, after the step, of each mate value: a slot's new place
-    /// (plus 3) for a slot that stays, and the codes of the three marks.
-    pub code: [u8; 256],
-    /// Whether each slot of the extended frontier retires.
-    pub retires: [bool; SLOTS],
     /// Of the slots that stay, those that must end the tour if still empty
     /// (one move left, and may be an end), and those that may not be empty
     /// (one move left, and must be passed through): bit masks by new slot.
-    pub last_any: u32,
-    /// See `last_any`.
-    pub last_inner: u32,
+    last_any: u64,
+    last_inner: u64,
     /// Squares of kind `End` that stay.
-    pub keep_end: u32,
+    keep_end: u32,
+    /// The slots of the extended frontier that retire (bit mask).
+    retires: u64,
     /// The new slot of each slot of the extended frontier that stays
     /// ([`GONE`] for one that retires).
-    pub new_slot: [u8; SLOTS],
+    new_slot: [u8; SLOTS],
+    /// The look-ahead from the frontier before the step.
+    look: Look,
+    /// For each symmetry that maps the frontier after the step and the
+    /// squares still to come onto themselves, where it sends each slot.
+    images: Vec<Vec<u8>>,
 }
 
-/// Not in the frontier after the step.
-pub const GONE: u8 = u8::MAX;
-
-/// The largest extended frontier.
-pub const SLOTS: usize = 26;
-
 impl<'a> StepRules<'a> {
-    /// The rules of `step`, whose extended frontier's slots are of `kind`.
+    /// The rules of `step`, whose extended frontier's slots are of `kind`;
+    /// `look` looks ahead from the frontier before it, `images` are the
+    /// symmetries of the frontier after it (as slot maps).
     pub fn new(
         step: &'a Step,
         kind: Vec<Kind>,
         ends_later: u32,
         last: bool,
         closed: bool,
+        look: Look,
+        images: Vec<Vec<u8>>,
     ) -> StepRules<'a> {
-        let mut code = [0u8; 256];
-        code[usize::from(EMPTY)] = 0;
-        code[usize::from(FULL)] = 1;
-        code[usize::from(FREE)] = 2;
-        let mut retires = [false; SLOTS];
-        for &s in &step.retire {
-            retires[usize::from(s)] = true;
-        }
         let mut keep_end = 0;
+        let retires = step.retire.iter().fold(0u64, |m, &s| m | 1 << s);
         let mut new_slot = [GONE; SLOTS];
         for (j, &s) in step.keep.iter().enumerate() {
             new_slot[usize::from(s)] = j as u8;
-            code[usize::from(s)] = 3 + j as u8;
             if kind[usize::from(s)] == Kind::End {
                 keep_end += 1;
             }
         }
-        let (mut last_any, mut last_inner) = (0u32, 0u32);
+        let (mut last_any, mut last_inner) = (0u64, 0u64);
         for &j in &step.last_move {
             match kind[usize::from(step.keep[usize::from(j)])] {
                 Kind::Any => last_any |= 1 << j,
@@ -131,12 +133,13 @@ impl<'a> StepRules<'a> {
             ends_later,
             last,
             closed,
-            code,
-            retires,
             last_any,
             last_inner,
             keep_end,
+            retires,
             new_slot,
+            look,
+            images,
         }
     }
 }
@@ -144,47 +147,128 @@ impl<'a> StepRules<'a> {
 /// Unpacks `key` (a frontier of `len` slots) into mates.
 #[inline(always)]
 fn unpack<K: Key>(key: K, len: usize, m: &mut [u8; SLOTS]) {
-    for (slot, x) in m.iter_mut().enumerate().take(len) {
-        *x = match key.get(slot) {
+    let mut first = [u8::MAX; 32];
+    for j in 0..len {
+        m[j] = match key.get(j) {
             0 => EMPTY,
             1 => FULL,
             2 => FREE,
-            c => c - 3,
+            c => {
+                let l = usize::from(c - 3);
+                let a = first[l];
+                if a == u8::MAX {
+                    first[l] = j as u8;
+                    EMPTY
+                } else {
+                    m[usize::from(a)] = j as u8;
+                    a
+                }
+            }
         };
     }
 }
 
+/// Packs the mates `m` of a frontier of `len` slots (each mate a slot of
+/// the same frontier), labelling pieces in the order of their first slot.
+#[inline(always)]
+fn pack<K: Key>(m: &[u8; SLOTS], len: usize) -> K {
+    let mut key = K::ZERO;
+    let mut label = [0u8; SLOTS];
+    let mut next = 0u8;
+    for (j, &x) in m.iter().enumerate().take(len) {
+        let code = match x {
+            EMPTY => 0,
+            FULL => 1,
+            FREE => 2,
+            p => {
+                let p = usize::from(p);
+                if p > j {
+                    label[p] = next;
+                    next += 1;
+                    3 + label[p]
+                } else {
+                    3 + label[j]
+                }
+            }
+        };
+        key = key.with(j, code);
+    }
+    key
+}
+
+/// The look-ahead's working space for the states of one step (a thread's).
+pub struct Workspace<'a> {
+    p: Propagation<'a>,
+    q: Propagation<'a>,
+}
+
+impl<'a> Workspace<'a> {
+    /// The working space for the step of `r`, or None when the step does
+    /// not look ahead.
+    pub fn new(r: &'a StepRules) -> Option<Workspace<'a>> {
+        r.look.active().then(|| Workspace {
+            p: Propagation::blank(&r.look),
+            q: Propagation::blank(&r.look),
+        })
+    }
+}
+
 /// Calls `emit(Some(key))` for each state the step leads `key` to, and
-/// `emit(None)` for each whole tour it completes.
+/// `emit(None)` for each whole tour it completes; `ws` is the step's
+/// [`Workspace`].
 #[inline]
-pub fn expand<K: Key>(key: K, r: &StepRules, emit: &mut impl FnMut(Option<K>)) {
+pub fn expand<K: Key>(
+    key: K,
+    r: &StepRules,
+    ws: &mut Option<Workspace>,
+    emit: &mut impl FnMut(Option<K>),
+) {
     let st = r.step;
     let mut m = [EMPTY; SLOTS];
     unpack(key, st.before, &mut m);
     let v = st.before;
     m[v] = EMPTY;
+    // The look-ahead: no future, or the moves of the new square it forces
+    // (`must`) and leaves possible (`may`).
+    let mut prop = false;
+    let (mut must_slots, mut may_slots) = (0u64, u64::MAX);
+    if let Some(ws) = ws.as_mut() {
+        if !ws.p.reset(&m) {
+            return;
+        }
+        match ws.p.run() {
+            Run::Dead => return,
+            Run::Whole => {}
+            Run::Open => {
+                (must_slots, may_slots) = ws.p.advice();
+                prop = r.look.next().is_some();
+            }
+        }
+    }
     // The moves that may be used (to squares that can take one more), and
-    // those that must be (to retiring squares that cannot retire as they
-    // are). A retiring square that is not a neighbour must retire as it is.
+    // those that must be (forced, or to retiring squares that cannot
+    // retire as they are). A retiring square that is not a neighbour must
+    // retire as it is.
     let mut open = [0u8; SLOTS];
     let mut k = 0;
-    let mut must = 0u32;
-    let mut seen = 0u32;
+    let mut must = 0u64;
+    let mut seen = 0u64;
     for &b in &st.back {
         let s = usize::from(b);
         seen |= 1 << s;
-        let ok = match m[s] {
+        let takes = match m[s] {
             FULL => false,
             EMPTY => true,
             _ => r.kind[s] != Kind::End,
         };
-        if ok {
-            if r.retires[s] && !retires_as_is(m[s], r.kind[s]) {
+        let needed = r.retires & (1 << s) != 0 && !retires_as_is(m[s], r.kind[s]);
+        if takes && may_slots & (1 << s) != 0 {
+            if needed || must_slots & (1 << s) != 0 {
                 must |= 1 << k;
             }
             open[k] = b;
             k += 1;
-        } else if r.retires[s] && !retires_as_is(m[s], r.kind[s]) {
+        } else if needed || must_slots & (1 << s) != 0 {
             return;
         }
     }
@@ -200,36 +284,50 @@ pub fn expand<K: Key>(key: K, r: &StepRules, emit: &mut impl FnMut(Option<K>)) {
         return;
     }
     let v_end = r.kind[v] == Kind::End;
-    // The state after the step if nothing changed; each way below patches
-    // the slots it changes.
-    let mut base = Base {
-        key: K::ZERO,
-        free: 0,
-        empty: 0,
+    // Whether taking the moves to `chosen` (slots) leaves a future.
+    let mut fits = |chosen: u64| -> bool {
+        let (true, Some(ws), Some(w)) = (prop, ws.as_mut(), r.look.next()) else {
+            return true;
+        };
+        let (forced, possible) = ws.p.advice();
+        if chosen == forced && possible == forced {
+            // Nothing the parent's look-ahead did not know.
+            return true;
+        }
+        let Workspace { p, q } = ws;
+        q.copy_from(&*p);
+        let mut add = chosen & !forced;
+        while add != 0 {
+            let s = add.trailing_zeros() as usize;
+            add &= add - 1;
+            if q.force(w, s) == Run::Dead {
+                return false;
+            }
+        }
+        let mut unused = possible & !forced & !chosen;
+        while unused != 0 {
+            let s = unused.trailing_zeros() as usize;
+            unused &= unused - 1;
+            q.remove(w, s);
+        }
+        q.run() != Run::Dead
     };
-    for (j, &x) in st.keep.iter().enumerate() {
-        let mate = m[usize::from(x)];
-        base.key = base.key.with(j, r.code[usize::from(mate)]);
-        base.free += u32::from(mate == FREE);
-        base.empty |= u32::from(mate == EMPTY) << j;
-    }
-    if musts == 0 {
-        finish(&m, 0, false, &base, r, emit);
+    if musts == 0 && fits(0) {
+        finish(&m, false, r, emit);
     }
     for (i, &a) in open.iter().enumerate() {
-        let bit_a = 1u32 << i;
+        let bit_a = 1u64 << i;
         // Any set without a required move below i is skipped.
         if must & (bit_a - 1) != 0 {
             break;
         }
         let mut one = m;
-        let mut dirty = 0u32;
         // The new square is empty, so this move cannot complete anything.
-        if join(&mut one, &mut dirty, v, usize::from(a), r).is_none() {
+        if join(&mut one, v, usize::from(a), r).is_none() {
             continue;
         }
-        if must & !bit_a == 0 {
-            finish(&one, dirty, false, &base, r, emit);
+        if must & !bit_a == 0 && fits(1 << a) {
+            finish(&one, false, r, emit);
         }
         if v_end {
             continue;
@@ -240,9 +338,10 @@ pub fn expand<K: Key>(key: K, r: &StepRules, emit: &mut impl FnMut(Option<K>)) {
                 continue;
             }
             let mut two = one;
-            let mut dirty2 = dirty;
-            if let Some(done) = join(&mut two, &mut dirty2, v, usize::from(b), r) {
-                finish(&two, dirty2, done, &base, r, emit);
+            if let Some(done) = join(&mut two, v, usize::from(b), r)
+                && fits((1 << a) | (1 << b))
+            {
+                finish(&two, done, r, emit);
             }
         }
     }
@@ -263,7 +362,7 @@ fn retires_as_is(x: u8, kind: Kind) -> bool {
 /// or an open path whose both ends have retired) — allowed only at the
 /// last square.
 #[inline(always)]
-fn join(m: &mut [u8; SLOTS], dirty: &mut u32, a: usize, b: usize, r: &StepRules) -> Option<bool> {
+fn join(m: &mut [u8; SLOTS], a: usize, b: usize, r: &StepRules) -> Option<bool> {
     let (ma, mb) = (m[a], m[b]);
     if ma == FULL || mb == FULL {
         return None;
@@ -278,7 +377,6 @@ fn join(m: &mut [u8; SLOTS], dirty: &mut u32, a: usize, b: usize, r: &StepRules)
         }
         m[a] = FULL;
         m[b] = FULL;
-        *dirty |= (1 << a) | (1 << b);
         return Some(true);
     }
     if ma != EMPTY {
@@ -287,7 +385,6 @@ fn join(m: &mut [u8; SLOTS], dirty: &mut u32, a: usize, b: usize, r: &StepRules)
     if mb != EMPTY {
         m[b] = FULL;
     }
-    *dirty |= (1 << a) | (1 << b);
     match (ea == FREE, eb == FREE) {
         (true, true) => {
             if !r.last {
@@ -295,47 +392,23 @@ fn join(m: &mut [u8; SLOTS], dirty: &mut u32, a: usize, b: usize, r: &StepRules)
             }
             return Some(true);
         }
-        (true, false) => {
-            m[usize::from(eb)] = FREE;
-            *dirty |= 1 << eb;
-        }
-        (false, true) => {
-            m[usize::from(ea)] = FREE;
-            *dirty |= 1 << ea;
-        }
+        (true, false) => m[usize::from(eb)] = FREE,
+        (false, true) => m[usize::from(ea)] = FREE,
         (false, false) => {
             m[usize::from(ea)] = eb;
             m[usize::from(eb)] = ea;
-            *dirty |= (1 << ea) | (1 << eb);
         }
     }
     Some(false)
 }
 
-/// The packed state after a step that changes nothing, with its count of
-/// free slots and its empty slots (by new slot).
-struct Base<K> {
-    key: K,
-    free: u32,
-    empty: u32,
-}
-
 /// Retires the squares that leave the frontier, checks the ends, and emits
-/// the state after the step (or a whole tour). `dirty` marks the slots
-/// whose mates differ from the state `base` was packed from.
+/// the state after the step (or a whole tour).
 #[inline(always)]
-fn finish<K: Key>(
-    m: &[u8; SLOTS],
-    dirty: u32,
-    done: bool,
-    base: &Base<K>,
-    r: &StepRules,
-    emit: &mut impl FnMut(Option<K>),
-) {
+fn finish<K: Key>(m: &[u8; SLOTS], done: bool, r: &StepRules, emit: &mut impl FnMut(Option<K>)) {
     let st = r.step;
     let mut m = *m;
     let mut done = done;
-    let mut dirty = dirty;
     for &x in &st.retire {
         let s = usize::from(x);
         match m[s] {
@@ -353,7 +426,6 @@ fn finish<K: Key>(
                     return;
                 }
                 m[usize::from(p)] = FREE;
-                dirty |= 1 << p;
             }
         }
     }
@@ -366,21 +438,17 @@ fn finish<K: Key>(
     if done {
         return;
     }
-    // The new state: the base with the changed slots that stay repacked.
-    let (mut key, mut free, mut empty) = (base.key, base.free, base.empty);
-    while dirty != 0 {
-        let s = dirty.trailing_zeros() as usize;
-        dirty &= dirty - 1;
-        let j = r.new_slot[s];
-        if j == GONE {
-            continue;
-        }
-        let j = usize::from(j);
-        free -= u32::from(key.get(j) == 2);
-        let mate = m[s];
-        key = key.set(j, r.code[usize::from(mate)]);
+    // The mates after the step, by new slot.
+    let mut nm = [EMPTY; SLOTS];
+    let (mut free, mut empty) = (0u32, 0u64);
+    for (j, &x) in st.keep.iter().enumerate() {
+        let mate = m[usize::from(x)];
+        nm[j] = match mate {
+            EMPTY | FULL | FREE => mate,
+            p => r.new_slot[usize::from(p)],
+        };
         free += u32::from(mate == FREE);
-        empty = (empty & !(1 << j)) | (u32::from(mate == EMPTY) << j);
+        empty |= u64::from(mate == EMPTY) << j;
     }
     if empty & r.last_inner != 0 {
         return;
@@ -391,6 +459,21 @@ fn finish<K: Key>(
     let ends = r.ends_later + r.keep_end + free + (empty & r.last_any).count_ones();
     if ends > 2 {
         return;
+    }
+    let len = st.keep.len();
+    let mut key: K = pack(&nm, len);
+    for image in &r.images {
+        let mut im = [EMPTY; SLOTS];
+        for j in 0..len {
+            im[usize::from(image[j])] = match nm[j] {
+                x @ (EMPTY | FULL | FREE) => x,
+                p => image[usize::from(p)],
+            };
+        }
+        let other: K = pack(&im, len);
+        if other < key {
+            key = other;
+        }
     }
     emit(Some(key));
 }
