@@ -427,10 +427,11 @@ fn symmetric_puzzle_files_give_symmetric_tours() {
 
 /// What the command line refuses, with exit 2 and a position: a solver
 /// that does not search for symmetric tours, the symmetric solver without
-/// a symmetry, clues (no search honours them yet), and counting either.
+/// a symmetry, clues with a solver that does not honour them or with a
+/// symmetry, and counting either.
 #[test]
 fn refusals_name_their_place() {
-    let cases: [(&str, &[&str], &str); 7] = [
+    let cases: [(&str, &[&str], &str); 9] = [
         (
             r#"Puzzle(board: "8x8", piece: "knight", tour: Closed, symmetry: Rotate180,
     solver: Backtrack())"#,
@@ -454,8 +455,18 @@ fn refusals_name_their_place() {
         ),
         (
             r#"Puzzle(board: "4x4", piece: "knight", clues: { "a1": 1 })"#,
+            &["run", "--solver", "warnsdorff"],
+            "p.ron:1:46: the warnsdorff solver does not honour clues: only the complete search does",
+        ),
+        (
+            r#"Puzzle(board: "4x4", piece: "knight", clues: { "a1": 1 }, solver: Genetic())"#,
             &["run"],
-            "p.ron:1:46: `engine run` does not take clues yet",
+            "p.ron:1:46: the genetic solver does not honour clues",
+        ),
+        (
+            r#"Puzzle(board: "6x6", piece: "knight", tour: Closed, symmetry: Rotate180, clues: { "a1": 1 })"#,
+            &["run"],
+            "p.ron:1:81: `engine run` does not take clues and a symmetry together",
         ),
         (
             r#"Puzzle(board: "4x4", piece: "knight", clues: { "a1": 1 })"#,

@@ -6,6 +6,7 @@ mod util;
 mod archive;
 mod bad_corpus;
 mod cli;
+mod clued;
 mod complete;
 mod count;
 mod count_cli;

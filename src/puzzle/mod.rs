@@ -660,20 +660,47 @@ impl Puzzle {
     }
 
     /// Why `what` (a command, like `run` or `count`) cannot take this
-    /// puzzle's clues: no search honours clues yet. The error is at the
-    /// file's `clues`.
+    /// puzzle's clues: only `run`'s complete search honours them, and not
+    /// together with a symmetry. The error is at the file's `clues`.
     pub fn clues_refusal(&self, what: &str) -> Option<Error> {
         if self.constraints.clues.is_empty() {
             return None;
         }
-        Some(Error::at(
-            &self.file,
-            &self.text,
-            self.clues_span.unwrap_or(Span::new(0, 0)),
-            format!(
-                "`engine {what}` does not take clues yet: they are read and checked (`engine check`), but no search honours them"
+        let (message, help) = match (self.solver, self.constraints.symmetry) {
+            _ if what != "run" => (
+                format!(
+                    "`engine {what}` does not take clues yet: only `engine run` searches with them"
+                ),
+                "`engine run` finds a tour that fits the clues or proves there is none",
             ),
-        ))
+            (_, Some(sym)) => (
+                format!(
+                    "`engine {what}` does not take clues and a symmetry together: no search honours both ({} here)",
+                    sym.describe()
+                ),
+                "drop the `symmetry` or the `clues`",
+            ),
+            (
+                SolverSpec::Warnsdorff(_) | SolverSpec::Genetic(_) | SolverSpec::Symmetric(_),
+                None,
+            ) => (
+                format!(
+                    "the {} solver does not honour clues: only the complete search does",
+                    self.solver.kind()
+                ),
+                "use `solver: Backtrack()` or `Auto` (`--solver backtrack` or `auto`)",
+            ),
+            _ => return None,
+        };
+        Some(
+            Error::at(
+                &self.file,
+                &self.text,
+                self.clues_span.unwrap_or(Span::new(0, 0)),
+                message,
+            )
+            .with_help(help),
+        )
     }
 
     /// An open tour of more than one square cannot start and end on the

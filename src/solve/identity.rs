@@ -34,6 +34,8 @@ pub enum AutoPick {
     /// The puzzle asks for a symmetric tour: the symmetric search, which
     /// is complete.
     Symmetric,
+    /// The puzzle has clues: the complete search, which honours them.
+    Clues,
 }
 
 /// Who produced a report.
@@ -162,6 +164,9 @@ impl fmt::Display for AutoPick {
                     None => f.write_str("follows"),
                 }
             }
+            AutoPick::Clues => f.write_str(
+                "auto picked backtrack: the puzzle has clues, and the complete search honours them",
+            ),
             AutoPick::Symmetric => f.write_str(
                 "auto picked symmetric: the puzzle asks for a symmetric tour, and the search of its half paths finds one or proves there is none",
             ),

@@ -10,6 +10,7 @@
 
 pub mod backtrack;
 mod close;
+pub mod clued;
 pub mod event;
 pub mod genetic;
 mod identity;

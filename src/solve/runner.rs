@@ -6,6 +6,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use super::backtrack::{BacktrackOptions, Order};
+use super::clued;
 use super::event::{Event, Observer};
 use super::symmetric::SymmetricOptions;
 use super::warnsdorff::WarnsdorffOptions;
@@ -56,6 +57,12 @@ pub const AUTO_FIRST_NODES: u64 = 1 << 17;
 /// the backtracker if it gives up.
 pub fn auto_choice(puzzle: &Puzzle, graph: &MoveGraph) -> (SolverSpec, AutoPick) {
     let squares = graph.len();
+    if !puzzle.constraints.clues.is_empty() {
+        return (
+            SolverSpec::Backtrack(BacktrackOptions::default()),
+            AutoPick::Clues,
+        );
+    }
     if puzzle.constraints.symmetry.is_some() {
         return (
             SolverSpec::Symmetric(SymmetricOptions::default()),
@@ -216,6 +223,15 @@ fn search<O: Observer>(puzzle: &Puzzle, task: &Task<'_>, mut run: Run<'_, O>) ->
         }
         s => (s, None),
     };
+    if !task.constraints.clues.is_empty() {
+        let opts = match spec {
+            SolverSpec::Backtrack(o) => o,
+            _ => BacktrackOptions::default(),
+        };
+        let (mut report, _) = clued::solve(opts, task, run, 1);
+        report.solver.auto = pick;
+        return report;
+    }
     let complete = |node_limit| BacktrackOptions {
         order: Order::Warnsdorff,
         node_limit,

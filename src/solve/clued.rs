@@ -1,0 +1,431 @@
+//! The complete search of a puzzle with clues (step numbers fixed on
+//! squares): depth-first over the steps, the square of a clued step forced,
+//! and every other square kept only if it can still reach the next clue in
+//! time. It finds a tour, proves there is none, or enumerates the
+//! solutions up to a cap (for `--unique` and `engine count`).
+//!
+//! Pruning, all sound:
+//! - step `k` of a clue `(k, s)` is `s`, and `s` is entered at no other step;
+//! - a square `v` at step `j` before the next clue `(k, s)` needs
+//!   `dist(v, s) <= k - j`, and where the move graph is bipartite the same
+//!   parity — distances from each clue square computed once;
+//! - when every move can be made back: an unvisited square with fewer than
+//!   two squares left to arrive from and go on to can only be the tour's
+//!   last (none may for a closed tour, whose last square also needs the
+//!   first), so at most one may be so, and it must be the end when that is
+//!   fixed.
+
+use std::collections::VecDeque;
+use std::time::Instant;
+
+use super::backtrack::{BacktrackOptions, Searching};
+use super::event::{Event, Observer};
+use super::{Goal, Outcome, Report, Run, Solver, Stats, Stop, Task};
+use crate::halt::Cadence;
+use crate::model::MoveGraph;
+use crate::progress::Unit;
+
+/// A square no clue is on, or a distance too far to matter.
+const NONE: u32 = u32::MAX;
+
+/// What a search over the clues found.
+#[derive(Debug)]
+pub struct Found {
+    /// The solutions found, in search order, at most the cap asked for.
+    pub tours: Vec<Vec<u32>>,
+    /// Squares entered.
+    pub nodes: u64,
+    /// Steps taken back.
+    pub backtracks: u64,
+    /// The longest path seen.
+    pub best: Vec<u32>,
+}
+
+/// The clues of a puzzle on its move graph, prepared once.
+struct Plan<'g> {
+    g: &'g MoveGraph,
+    goal: Goal,
+    /// The square of each step (0-based), or `NONE`.
+    fixed: Vec<u32>,
+    /// The step (0-based) each square is clued with, or `NONE`.
+    clue_of: Vec<u32>,
+    /// For each step, the next clued step at or after it, or `NONE`.
+    next_clue: Vec<u32>,
+    /// For each clued step (by index into `clue_steps`), the distance from
+    /// every square to its square.
+    dist_to: Vec<Vec<u32>>,
+    /// Index into `dist_to` of each clued step.
+    clue_index: Vec<u32>,
+    /// Each square's colour, when the move graph is bipartite.
+    colour: Option<Vec<u8>>,
+    /// Every move can be made back.
+    undirected: bool,
+}
+
+impl<'g> Plan<'g> {
+    fn new(g: &'g MoveGraph, goal: Goal, clues: &[(u32, u32)]) -> Plan<'g> {
+        let n = g.len();
+        let mut fixed = vec![NONE; n];
+        for &(step, sq) in clues {
+            if let Some(slot) = fixed.get_mut(step as usize - 1) {
+                *slot = sq;
+            }
+        }
+        if let (Some(s), Some(f)) = (goal.start, fixed.first_mut()) {
+            *f = s;
+        }
+        if !goal.closed
+            && let (Some(e), Some(l)) = (goal.end, fixed.last_mut())
+        {
+            *l = e;
+        }
+        let mut clue_of = vec![NONE; n];
+        for (k, &s) in fixed.iter().enumerate() {
+            if s != NONE {
+                clue_of[s as usize] = k as u32;
+            }
+        }
+        let mut next_clue = vec![NONE; n];
+        let mut next = NONE;
+        for k in (0..n).rev() {
+            if fixed[k] != NONE {
+                next = k as u32;
+            }
+            next_clue[k] = next;
+        }
+        let mut preds: Vec<Vec<u32>> = vec![Vec::new(); n];
+        for s in 0..n as u32 {
+            for t in g.neighbours(s) {
+                preds[t as usize].push(s);
+            }
+        }
+        let mut dist_to = Vec::new();
+        let mut clue_index = vec![NONE; n];
+        for (k, &s) in fixed.iter().enumerate() {
+            if s == NONE {
+                continue;
+            }
+            clue_index[k] = dist_to.len() as u32;
+            let mut d = vec![NONE; n];
+            let mut queue = VecDeque::from([s]);
+            d[s as usize] = 0;
+            while let Some(v) = queue.pop_front() {
+                for &u in &preds[v as usize] {
+                    if d[u as usize] == NONE {
+                        d[u as usize] = d[v as usize] + 1;
+                        queue.push_back(u);
+                    }
+                }
+            }
+            dist_to.push(d);
+        }
+        Plan {
+            g,
+            goal,
+            fixed,
+            clue_of,
+            next_clue,
+            dist_to,
+            clue_index,
+            colour: colours(g, &preds),
+            undirected: g.is_symmetric(),
+        }
+    }
+
+    /// Whether `v` at step `j` can still make the next clue in time.
+    fn in_time(&self, v: u32, j: usize) -> bool {
+        let k = self.next_clue[j];
+        if k == NONE {
+            return true;
+        }
+        let k = k as usize;
+        let d = self.dist_to[self.clue_index[k] as usize][v as usize];
+        let left = (k - j) as u32;
+        if d == NONE || d > left {
+            return false;
+        }
+        match &self.colour {
+            Some(c) => (c[v as usize] ^ c[self.fixed[k] as usize]) as u32 == left % 2,
+            None => true,
+        }
+    }
+
+    /// Whether `v` may stand at step `j`: its own clue, or none and in time.
+    fn allowed(&self, v: u32, j: usize) -> bool {
+        let f = self.fixed[j];
+        if f != NONE {
+            return f == v;
+        }
+        self.clue_of[v as usize] == NONE && self.in_time(v, j)
+    }
+}
+
+/// Each square's colour when the moves (either way round) make a bipartite
+/// graph, else `None`.
+fn colours(g: &MoveGraph, preds: &[Vec<u32>]) -> Option<Vec<u8>> {
+    let n = g.len();
+    let mut c = vec![u8::MAX; n];
+    for root in 0..n {
+        if c[root] != u8::MAX {
+            continue;
+        }
+        c[root] = 0;
+        let mut queue = VecDeque::from([root as u32]);
+        while let Some(v) = queue.pop_front() {
+            let cv = c[v as usize];
+            for u in g.neighbours(v).chain(preds[v as usize].iter().copied()) {
+                match c[u as usize] {
+                    u8::MAX => {
+                        c[u as usize] = cv ^ 1;
+                        queue.push_back(u);
+                    }
+                    cu if cu == cv => return None,
+                    _ => {}
+                }
+            }
+        }
+    }
+    Some(c)
+}
+
+/// The search's moving parts.
+struct State<'p, 'g> {
+    plan: &'p Plan<'g>,
+    path: Vec<u32>,
+    seen: Vec<bool>,
+    /// Per square, how many of its neighbours are unvisited, the path's
+    /// end, or (closed tours) its first square (undirected graphs only).
+    avail: Vec<u32>,
+    found: Found,
+    cap: usize,
+}
+
+impl State<'_, '_> {
+    /// Puts `v` on the path.
+    fn push(&mut self, v: u32) {
+        if self.plan.undirected
+            && let Some(&c) = self.path.last()
+            && !(self.plan.goal.closed && self.path.len() == 1)
+        {
+            for w in self.plan.g.neighbours(c) {
+                self.avail[w as usize] -= 1;
+            }
+        }
+        self.seen[v as usize] = true;
+        self.path.push(v);
+    }
+
+    /// Takes the last square off the path.
+    fn pop(&mut self) {
+        if let Some(v) = self.path.pop() {
+            self.seen[v as usize] = false;
+        }
+        if self.plan.undirected
+            && let Some(&c) = self.path.last()
+            && !(self.plan.goal.closed && self.path.len() == 1)
+        {
+            for w in self.plan.g.neighbours(c) {
+                self.avail[w as usize] += 1;
+            }
+        }
+    }
+
+    /// False when the unvisited squares provably cannot all be toured:
+    /// checked around the square that just stopped being the end.
+    fn alive(&self) -> bool {
+        if !self.plan.undirected || self.path.len() < 2 {
+            return true;
+        }
+        let n = self.plan.g.len();
+        let before = self.path[self.path.len() - 2];
+        let end = self.plan.fixed[n - 1];
+        let mut low = 0;
+        for w in self.plan.g.neighbours(before) {
+            if self.seen[w as usize] {
+                continue;
+            }
+            let a = self.avail[w as usize];
+            if a == 0 || (a == 1 && (self.plan.goal.closed || (end != NONE && end != w))) {
+                return false;
+            }
+            if a == 1 {
+                low += 1;
+            }
+        }
+        low <= 1
+    }
+
+    /// Depth-first from the current path.
+    fn search<O: Observer>(&mut self, run: &mut Searching, obs: &mut O) -> Result<(), Stop> {
+        let n = self.plan.g.len();
+        let j = self.path.len();
+        if self.path.len() > self.found.best.len() {
+            self.found.best.clone_from(&self.path);
+        }
+        if j == n {
+            let closes = !self.plan.goal.closed
+                || n == 1
+                || self.plan.g.has_edge(self.path[n - 1], self.path[0]);
+            if closes {
+                self.found.tours.push(self.path.clone());
+            }
+            return Ok(());
+        }
+        let Some(&c) = self.path.last() else {
+            return Ok(());
+        };
+        let mut next: Vec<(u32, u32)> = self
+            .plan
+            .g
+            .neighbours(c)
+            .filter(|&v| !self.seen[v as usize] && self.plan.allowed(v, j))
+            .map(|v| {
+                let onward = self
+                    .plan
+                    .g
+                    .neighbours(v)
+                    .filter(|&w| !self.seen[w as usize])
+                    .count() as u32;
+                (onward, v)
+            })
+            .collect();
+        next.sort_unstable();
+        for (_, v) in next {
+            self.found.nodes += 1;
+            run.tick(self.found.nodes)?;
+            self.push(v);
+            if O::ACTIVE {
+                obs.event(Event::Advance, &self.path);
+            }
+            let result = if self.alive() {
+                self.search(run, obs)
+            } else {
+                Ok(())
+            };
+            self.pop();
+            if self.found.tours.len() < self.cap {
+                self.found.backtracks += 1;
+            }
+            if O::ACTIVE {
+                obs.event(Event::Retreat(v), &self.path);
+            }
+            result?;
+            if self.found.tours.len() >= self.cap {
+                return Ok(());
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Searches the tours of `g` for `goal` with `clues` (`(step, square)`,
+/// steps from 1), stopping after `cap` solutions; a closed tour's
+/// solutions are its numberings (with no clue and no start, every
+/// rotation and direction of a cycle is one). `Err` when a limit stopped
+/// it, with what was found so far.
+pub(super) fn search<O: Observer>(
+    g: &MoveGraph,
+    goal: Goal,
+    clues: &[(u32, u32)],
+    cap: usize,
+    run: &mut Searching,
+    obs: &mut O,
+) -> Result<Found, (Stop, Found)> {
+    let plan = Plan::new(g, goal, clues);
+    let n = g.len();
+    let mut st = State {
+        plan: &plan,
+        path: Vec::with_capacity(n),
+        seen: vec![false; n],
+        avail: (0..n as u32)
+            .map(|s| g.neighbours(s).count() as u32)
+            .collect(),
+        found: Found {
+            tours: Vec::new(),
+            nodes: 0,
+            backtracks: 0,
+            best: Vec::new(),
+        },
+        cap: cap.max(1),
+    };
+    if n == 0 {
+        return Ok(st.found);
+    }
+    let firsts: Vec<u32> = match plan.fixed[0] {
+        NONE => (0..n as u32).filter(|&s| plan.allowed(s, 0)).collect(),
+        s => vec![s],
+    };
+    for s in firsts {
+        st.found.nodes += 1;
+        if let Err(stop) = run.tick(st.found.nodes) {
+            return Err((stop, st.found));
+        }
+        st.push(s);
+        if O::ACTIVE {
+            obs.event(Event::Restart, &[]);
+            obs.event(Event::Advance, &st.path);
+        }
+        let result = st.search(run, obs);
+        st.pop();
+        if let Err(stop) = result {
+            return Err((stop, st.found));
+        }
+        if st.found.tours.len() >= st.cap {
+            break;
+        }
+    }
+    Ok(st.found)
+}
+
+/// Solves `task` with its clues under `opts`' node limit, looking for up
+/// to `cap` solutions: the report (the first solution found, or the proof
+/// that there is none) and every solution found.
+pub fn solve<O: Observer>(
+    opts: BacktrackOptions,
+    task: &Task<'_>,
+    run: Run<'_, O>,
+    cap: usize,
+) -> (Report, Vec<Vec<u32>>) {
+    let started = Instant::now();
+    let limits = run.limits.with_nodes(opts.node_limit);
+    let mut obs = run.observer;
+    run.progress.start(Unit::Nodes, None);
+    let mut searching = Searching {
+        limits: &limits,
+        progress: run.progress,
+        cadence: Cadence::new(&limits, 0),
+    };
+    let result = search(
+        task.graph,
+        task.goal,
+        &task.constraints.clues,
+        cap,
+        &mut searching,
+        &mut obs,
+    );
+    let (found, stop) = match result {
+        Ok(f) => (f, None),
+        Err((stop, f)) => (f, Some(stop)),
+    };
+    run.progress.set(found.nodes);
+    let outcome = match (found.tours.first(), stop) {
+        (Some(t), _) => Outcome::Found(t.clone()),
+        (None, Some(stop)) => Outcome::stopped(stop, found.best.clone()),
+        (None, None) => Outcome::Impossible(format!(
+            "no tour fits the {} clues: every way was searched",
+            task.constraints.clues.len()
+        )),
+    };
+    let report = Report {
+        outcome,
+        stats: Stats {
+            nodes: found.nodes,
+            backtracks: found.backtracks,
+            elapsed: started.elapsed(),
+            ..Stats::default()
+        },
+        solver: opts.id(),
+        starts: None,
+    };
+    (report, found.tours)
+}
