@@ -7,7 +7,7 @@ use engine::progress::Progress;
 use engine::puzzle::Puzzle;
 use engine::solve::backtrack::BacktrackOptions;
 use engine::solve::event::NoObserver;
-use engine::solve::{Limits, Outcome, Run, clued};
+use engine::solve::{Limits, Outcome, Run, clued, runner};
 use engine::verify::{verify, verify_constraints};
 use proptest::prelude::*;
 
@@ -75,6 +75,27 @@ fn enumerate(p: &Puzzle) -> Vec<Vec<u32>> {
         other => panic!("{other:?}"),
     }
     tours
+}
+
+/// What `--unique` finds for `p` (the report and the second solution),
+/// every tour verified with its clues.
+fn unique(p: &Puzzle) -> (Outcome, Option<Vec<u32>>) {
+    let g = util::graph_of(p);
+    let progress = Progress::new();
+    let run = Run::new(Limits::none(), &progress, NoObserver);
+    let (report, second) = runner::solve_unique(p, &g, run).unwrap_or_else(|e| panic!("{e}"));
+    let first = match &report.outcome {
+        Outcome::Found(t) => Some(t),
+        _ => None,
+    };
+    for t in first.into_iter().chain(second.as_ref()) {
+        assert_eq!(verify(&p.board, &p.piece, &p.goal, t), Ok(()));
+        assert_eq!(
+            verify_constraints(&p.board, p.goal.closed, &p.constraints, t),
+            Ok(())
+        );
+    }
+    (report.outcome, second)
 }
 
 /// A small random clued puzzle: board, piece, goal, and clues either taken
@@ -159,6 +180,180 @@ proptest! {
         if !p.constraints.clues.is_empty() {
             prop_assert!(matches!(r.solver.kind(), "backtrack" | "proofs"), "{}", r.solver.kind());
         }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
+
+    /// `--unique` says `unique` exactly when the brute force finds one
+    /// solution, `multiple` (with two distinct solutions) when it finds
+    /// more, and impossible when it finds none.
+    #[test]
+    fn unique_agrees_with_brute_force(text in case_strategy()) {
+        let p = util::puzzle(&text);
+        let truth = brute_force(&p);
+        let (outcome, second) = unique(&p);
+        match (truth.len(), &outcome, &second) {
+            (0, Outcome::Impossible(_), None) => {}
+            (1, Outcome::Found(t), None) => prop_assert_eq!(t, &truth[0], "{}", text),
+            (2.., Outcome::Found(a), Some(b)) => {
+                prop_assert_ne!(a, b, "{}", text);
+                prop_assert!(truth.contains(a) && truth.contains(b), "{}", text);
+            }
+            (n, o, s) => prop_assert!(false, "{text}: {n} solutions, but {o:?} and {s:?}"),
+        }
+    }
+}
+
+/// `engine run --unique --format json` on `args`: the exit code, the
+/// JSON, and the tours it prints (`tour`, and `second` if given), each
+/// verified with the puzzle's clues.
+fn run_unique(p: &Puzzle, args: &[&str]) -> (i32, serde_json::Value, Vec<Vec<u32>>) {
+    let out = util::engine()
+        .args(["run", "--unique", "--quiet", "--format", "json"])
+        .args(args)
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stdout)));
+    let tour_of = |t: &serde_json::Value| -> Vec<u32> {
+        t.as_array()
+            .unwrap_or_else(|| panic!("{t}"))
+            .iter()
+            .map(|xy| {
+                let cell = engine::model::Cell {
+                    x: xy[0].as_u64().unwrap_or(u64::MAX) as u32,
+                    y: xy[1].as_u64().unwrap_or(u64::MAX) as u32,
+                };
+                p.board
+                    .square_at(cell)
+                    .unwrap_or_else(|| panic!("{xy} is not a square"))
+            })
+            .collect()
+    };
+    let mut tours = Vec::new();
+    if !v["tour"].as_array().is_none_or(|a| a.is_empty()) {
+        tours.push(tour_of(&v["tour"]));
+    }
+    if !v["second"].is_null() {
+        tours.push(tour_of(&v["second"]["tour"]));
+    }
+    for t in &tours {
+        assert_eq!(verify(&p.board, &p.piece, &p.goal, t), Ok(()));
+        assert_eq!(
+            verify_constraints(&p.board, p.goal.closed, &p.constraints, t),
+            Ok(())
+        );
+    }
+    (out.status.code().unwrap_or(-1), v, tours)
+}
+
+/// The knight Hidato of `puzzles/` is `unique` (exit 0), its solution the
+/// one the enumeration finds.
+#[test]
+fn unique_hidato_is_unique() {
+    let path =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("puzzles/knight-hidato8x8.ron");
+    let p = util::load(&path);
+    let (code, v, tours) = run_unique(&p, &[&path.to_string_lossy()]);
+    assert_eq!((code, v["status"].as_str()), (0, Some("unique")), "{v}");
+    assert_eq!(tours, enumerate(&p));
+    assert!(v["second"].is_null() && v["differ"].is_null(), "{v}");
+}
+
+/// A puzzle with many solutions is `multiple` (exit 4): two distinct
+/// solutions and the first step where they differ, named as in each.
+#[test]
+fn unique_finds_two_and_where_they_differ() {
+    let text = r#"Puzzle(board: "3x4", piece: "knight", clues: { "a1": 1 })"#;
+    let (_dir, file) = util::setup(text);
+    let p = util::puzzle(text);
+    assert!(enumerate(&p).len() >= 2);
+    let (code, v, tours) = run_unique(&p, &[&file.to_string_lossy()]);
+    assert_eq!((code, v["status"].as_str()), (4, Some("multiple")), "{v}");
+    let [a, b] = &tours[..] else {
+        panic!("two tours expected: {v}")
+    };
+    assert_ne!(a, b);
+    let k = a.iter().zip(b).position(|(x, y)| x != y).unwrap_or(a.len());
+    assert!(k < a.len());
+    assert_eq!(v["differ"]["step"], k + 1, "{v}");
+    assert_eq!(v["differ"]["first"], p.board.name(a[k]), "{v}");
+    assert_eq!(v["differ"]["second"], p.board.name(b[k]), "{v}");
+    // The text says the same.
+    let out = util::engine()
+        .args(["run", "--unique", "--quiet"])
+        .arg(&file)
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(out.status.code(), Some(4));
+    let text = String::from_utf8_lossy(&out.stdout);
+    let line = format!(
+        "They first differ at step {}: {} in the first, {} in the second.",
+        k + 1,
+        p.board.name(a[k]),
+        p.board.name(b[k])
+    );
+    assert!(text.contains(&line), "{text}");
+}
+
+/// A clue puzzle without a solution exits 1 under `--unique`; so does
+/// the file's `solutions: Unique`, and a puzzle without clues gets the
+/// same answers.
+#[test]
+fn unique_impossible_and_without_clues() {
+    let text =
+        r#"Puzzle(board: "3x4", piece: "knight", solutions: Unique, clues: { "a1": 1, "b1": 2 })"#;
+    let (_dir, file) = util::setup(text);
+    let p = util::puzzle(text);
+    assert!(brute_force(&p).is_empty());
+    let (code, v, tours) = run_unique(&p, &[&file.to_string_lossy()]);
+    assert_eq!((code, v["status"].as_str()), (1, Some("impossible")), "{v}");
+    assert!(tours.is_empty());
+    let out = util::engine()
+        .arg("run")
+        .arg(&file)
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(out.status.code(), Some(1));
+    // No clues: a 3x4 knight's tour from a1 is not unique.
+    let p = util::puzzle(r#"Puzzle(board: "3x4", piece: "knight", start: "a1")"#);
+    assert!(brute_force(&p).len() >= 2);
+    let (code, v, tours) = run_unique(
+        &p,
+        &["--board", "3x4", "--piece", "knight", "--start", "a1"],
+    );
+    assert_eq!(
+        (code, v["status"].as_str(), tours.len()),
+        (4, Some("multiple"), 2),
+        "{v}"
+    );
+}
+
+/// `--unique` refuses what it cannot honour: a symmetry, a solver other
+/// than the complete search, and drawing or saving.
+#[test]
+fn unique_refusals() {
+    for (args, fragment) in [
+        (
+            &["--solver", "warnsdorff"][..],
+            "cannot prove a solution unique",
+        ),
+        (&["--gif", "x.gif"][..], "does not save or draw"),
+    ] {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let out = util::engine()
+            .current_dir(dir.path())
+            .args([
+                "run", "--board", "3x4", "--piece", "knight", "--unique", "-q",
+            ])
+            .args(args)
+            .output()
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(out.status.code(), Some(2));
+        assert!(String::from_utf8_lossy(&out.stderr).contains(fragment));
+        assert!(util::files(dir.path()).is_empty());
     }
 }
 

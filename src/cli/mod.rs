@@ -11,6 +11,7 @@ pub mod out;
 mod progress;
 pub mod run;
 mod source;
+mod unique;
 
 use std::path::{Path, PathBuf};
 
@@ -28,6 +29,8 @@ pub const IMPOSSIBLE: u8 = 1;
 pub const BAD_INPUT: u8 = 2;
 /// Exit code: a limit ran out; nothing is proven.
 pub const GAVE_UP: u8 = 3;
+/// Exit code: `--unique` found two solutions.
+pub const MULTIPLE: u8 = 4;
 /// Exit code: a solver's tour failed verification (a bug).
 pub const BUG: u8 = 101;
 /// Exit code: interrupted by Ctrl-C.

@@ -11,6 +11,7 @@ use engine::error::Error;
 use engine::halt::Limits;
 
 use engine::progress::Progress;
+use engine::puzzle::Solutions;
 use engine::render::gif::{self, Scene};
 use engine::render::svg;
 use engine::render::text;
@@ -81,6 +82,11 @@ pub struct RunArgs {
     /// Write the tour found to OUT as an SVG picture (for print).
     #[arg(long, value_name = "OUT")]
     svg: Option<PathBuf>,
+    /// Look for two solutions: prove the one found is the only one (status
+    /// `unique`) or print two (status `multiple`, exit 4). Also
+    /// `solutions: Unique` in the file.
+    #[arg(long)]
+    unique: bool,
     /// Write the search's events to OUT as JSON lines.
     #[arg(long, value_name = "OUT")]
     trace: Option<PathBuf>,
@@ -113,6 +119,37 @@ pub fn exec(args: RunArgs) -> Result<u8, Error> {
         .or_else(|| puzzle.clues_refusal("run"))
     {
         return Err(e);
+    }
+    if args.unique {
+        puzzle.solutions = Solutions::Unique;
+    }
+    if puzzle.solutions == Solutions::Unique {
+        if let Some(e) = puzzle.unique_refusal(args.unique) {
+            return Err(e);
+        }
+        let drawn = [
+            ("--save", args.save || puzzle.save),
+            ("--gif", args.gif.is_some()),
+            ("--search-gif", args.search_gif.is_some()),
+            ("--png", args.png.is_some()),
+            ("--svg", args.svg.is_some()),
+            ("--trace", args.trace.is_some()),
+        ];
+        if let Some((flag, _)) = drawn.iter().find(|(_, on)| *on) {
+            return Err(super::bad_flag(
+                flag,
+                "",
+                "a search for two solutions prints them only: it does not save or draw",
+            )
+            .with_help("run without `--unique` (or `solutions: Unique`) to save or draw a tour"));
+        }
+        let limits = interrupt::limits().with_time_from(started, args.time_limit);
+        let shown = super::unique::Shown {
+            format: args.format,
+            grid: args.grid,
+            quiet: args.quiet,
+        };
+        return super::unique::exec(&puzzle, limits, started, shown);
     }
     // The file's genetic options were checked on the file's board and piece;
     // a solver or a board from the command line is checked here.

@@ -94,6 +94,17 @@ impl<'de> Deserialize<'de> for CluesDoc {
     }
 }
 
+/// How many solutions `run` looks for (`solutions:` in the file).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+pub enum Solutions {
+    /// The first solution found.
+    #[default]
+    First,
+    /// Two: the solution and a proof that it is the only one, or two
+    /// solutions (`--unique`).
+    Unique,
+}
+
 /// The puzzle file as written.
 #[derive(Debug, Deserialize)]
 #[serde(rename = "Puzzle", deny_unknown_fields)]
@@ -116,6 +127,8 @@ struct Doc {
     seed: u64,
     #[serde(default)]
     save: bool,
+    #[serde(default)]
+    solutions: Solutions,
     #[serde(default)]
     clues: Option<CluesDoc>,
     #[serde(default)]
@@ -145,6 +158,8 @@ pub struct Puzzle {
     pub seed: u64,
     /// Whether `run` should save the tour to the archive.
     pub save: bool,
+    /// Whether `run` should prove the solution unique.
+    pub solutions: Solutions,
     /// The file name, for messages.
     pub file: String,
     /// The file's text, for messages about it after loading.
@@ -154,6 +169,7 @@ pub struct Puzzle {
     /// Where the file gives its solver and its clues.
     solver_span: Option<Span>,
     clues_span: Option<Span>,
+    solutions_span: Option<Span>,
     symmetry_span: Option<Span>,
     /// The file's named pieces, for a `--piece` that uses them.
     defs: Vec<PieceDef>,
@@ -591,6 +607,7 @@ impl Puzzle {
             solver: doc.solver,
             seed: doc.seed,
             save: doc.save,
+            solutions: doc.solutions,
             file: file.to_string(),
             text: text.to_string(),
             start_span,
@@ -599,6 +616,9 @@ impl Puzzle {
             clues_span: loc
                 .field_value("clues", 1)
                 .map(|(a, b)| Span::new(a, b.min(a + 1))),
+            solutions_span: loc
+                .field_value("solutions", 1)
+                .map(|(a, b)| Span::new(a, b)),
             symmetry_span: loc.field_value("symmetry", 1).map(|(a, b)| Span::new(a, b)),
             defs,
         };
@@ -701,6 +721,41 @@ impl Puzzle {
             )
             .with_help(help),
         )
+    }
+
+    /// Why `run` cannot prove this puzzle's solution unique, if it cannot:
+    /// only the complete search over the steps does, and it does not honour
+    /// a `symmetry`. `flag` is `--unique` when the request came from the
+    /// command line, else the error points at `solutions`.
+    pub fn unique_refusal(&self, flag: bool) -> Option<Error> {
+        let message = match (self.solver, self.constraints.symmetry) {
+            (_, Some(sym)) => format!(
+                "uniqueness is not proven for symmetric tours: the search for two solutions does not honour the symmetry ({} here)",
+                sym.describe()
+            ),
+            (
+                SolverSpec::Warnsdorff(_) | SolverSpec::Genetic(_) | SolverSpec::Symmetric(_),
+                None,
+            ) => {
+                format!(
+                    "the {} solver cannot prove a solution unique: only the complete search does",
+                    self.solver.kind()
+                )
+            }
+            _ => return None,
+        };
+        let help = "use `solver: Backtrack()` or `Auto`, and no `symmetry`";
+        Some(if flag {
+            Error::flag("--unique", "", Span::new(0, 0), message).with_help(help)
+        } else {
+            Error::at(
+                &self.file,
+                &self.text,
+                self.solutions_span.unwrap_or(Span::new(0, 0)),
+                message,
+            )
+            .with_help(help)
+        })
     }
 
     /// An open tour of more than one square cannot start and end on the

@@ -386,6 +386,37 @@ pub fn solve<O: Observer>(
     run: Run<'_, O>,
     cap: usize,
 ) -> (Report, Vec<Vec<u32>>) {
+    let (report, tours, _) = solve_up_to(opts, task, run, cap);
+    (report, tours)
+}
+
+/// Solves `task` for `--unique`: looks for two solutions. The report is
+/// the first solution when the search ended (no second exists) or found a
+/// second, which comes beside it; a limit that stops the search after one
+/// solution leaves it unproven: a stopped report with that solution as its
+/// path.
+pub fn unique<O: Observer>(
+    opts: BacktrackOptions,
+    task: &Task<'_>,
+    run: Run<'_, O>,
+) -> (Report, Option<Vec<u32>>) {
+    let (mut report, mut tours, stop) = solve_up_to(opts, task, run, 2);
+    if tours.len() == 1
+        && let Some(stop) = stop
+    {
+        report.outcome = Outcome::stopped(stop, tours.remove(0));
+    }
+    let second = (tours.len() >= 2).then(|| tours.swap_remove(1));
+    (report, second)
+}
+
+/// [`solve`], with the limit that stopped the search, if one did.
+fn solve_up_to<O: Observer>(
+    opts: BacktrackOptions,
+    task: &Task<'_>,
+    run: Run<'_, O>,
+    cap: usize,
+) -> (Report, Vec<Vec<u32>>, Option<Stop>) {
     let started = Instant::now();
     let limits = run.limits.with_nodes(opts.node_limit);
     let mut obs = run.observer;
@@ -427,5 +458,5 @@ pub fn solve<O: Observer>(
         solver: opts.id(),
         starts: None,
     };
-    (report, found.tours)
+    (report, found.tours, stop)
 }

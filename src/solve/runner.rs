@@ -290,3 +290,65 @@ fn run_spec<O: Observer>(spec: SolverSpec, task: &Task<'_>, run: Run<'_, O>) -> 
         SolverSpec::Auto => BacktrackOptions::default().solve(task, run),
     }
 }
+
+/// Solves `puzzle` for `--unique` (`solutions: Unique`): the proofs, then
+/// the complete search over the steps asked for two solutions (a
+/// `Backtrack(..)` solver's node limit applies). The report as
+/// [`clued::unique`] gives it, and the second solution if there is one;
+/// both are verified, clues included.
+pub fn solve_unique<O: Observer>(
+    puzzle: &Puzzle,
+    graph: &MoveGraph,
+    run: Run<'_, O>,
+) -> Result<(Report, Option<Vec<u32>>), InvalidTour> {
+    let started = Instant::now();
+    let task = puzzle.task(graph);
+    let halt = Checked(&|| run.limits.check());
+    match analysis::analyse_board(graph, &task.goal, &puzzle.board, &puzzle.piece, &halt) {
+        Ok(a) => {
+            if let Some(proof) = a.impossible {
+                let report = Report {
+                    outcome: Outcome::Impossible(proof),
+                    stats: Stats {
+                        elapsed: started.elapsed(),
+                        ..Stats::default()
+                    },
+                    solver: SolverId::proofs(),
+                    starts: None,
+                };
+                return Ok((report, None));
+            }
+        }
+        Err(stop) => {
+            return Ok((
+                Report::stopped(stop, started.elapsed(), SolverId::default()),
+                None,
+            ));
+        }
+    }
+    let opts = match puzzle.solver {
+        SolverSpec::Backtrack(o) => o,
+        _ => BacktrackOptions::default(),
+    };
+    let (report, second) = clued::unique(opts, &task, run);
+    let found = match &report.outcome {
+        Outcome::Found(t) => Some(t),
+        _ => None,
+    };
+    for tour in found.into_iter().chain(second.as_ref()) {
+        verify(&puzzle.board, &puzzle.piece, &puzzle.goal, tour)
+            .and_then(|()| {
+                crate::verify::verify_constraints(
+                    &puzzle.board,
+                    puzzle.goal.closed,
+                    &puzzle.constraints,
+                    tour,
+                )
+            })
+            .map_err(|problem| InvalidTour {
+                solver: report.solver.to_string(),
+                problem,
+            })?;
+    }
+    Ok((report, second))
+}

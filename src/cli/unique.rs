@@ -1,0 +1,149 @@
+//! `engine run --unique` (or `solutions: Unique`): look for two solutions
+//! and say whether the puzzle has exactly one (`unique`), more
+//! (`multiple`, both printed with the first square where they differ) or
+//! none.
+
+use std::io::Write;
+use std::time::Instant;
+
+use engine::error::Error;
+use engine::puzzle::Puzzle;
+use engine::render::text;
+use engine::solve::event::NoObserver;
+use engine::solve::{Outcome, Report, Run, SolverId, runner};
+
+use super::{BUG, Format, out, progress};
+
+/// What `--unique` prints and how.
+pub struct Shown {
+    /// Output format.
+    pub format: Format,
+    /// Print the numbered grid even for a large board.
+    pub grid: bool,
+    /// No progress display.
+    pub quiet: bool,
+}
+
+/// The first step (from 0) at which two tours differ, if they do.
+pub fn first_difference(a: &[u32], b: &[u32]) -> Option<usize> {
+    a.iter().zip(b).position(|(x, y)| x != y)
+}
+
+/// Runs the search for two solutions of `puzzle` and prints the answer;
+/// the exit code.
+pub fn exec(
+    puzzle: &Puzzle,
+    limits: engine::halt::Limits<'_>,
+    started: Instant,
+    shown: Shown,
+) -> Result<u8, Error> {
+    let prog = engine::progress::Progress::new();
+    let solved = progress::shown("searching", &prog, shown.quiet, || {
+        match puzzle.graph(&limits) {
+            Ok(graph) => runner::solve_unique(puzzle, &graph, Run::new(limits, &prog, NoObserver)),
+            Err(stop) => Ok((
+                Report::stopped(stop, started.elapsed(), SolverId::default()),
+                None,
+            )),
+        }
+    });
+    let (report, second) = match solved {
+        Ok(r) => r,
+        Err(bug) => {
+            out::warn(bug);
+            return Ok(BUG);
+        }
+    };
+    let differ = match (&report.outcome, &second) {
+        (Outcome::Found(a), Some(b)) => first_difference(a, b),
+        _ => None,
+    };
+    let status = match (&report.outcome, &second) {
+        (Outcome::Found(_), Some(_)) => "multiple",
+        (Outcome::Found(_), None) => "unique",
+        (Outcome::Impossible(_), _) => "impossible",
+        (Outcome::GaveUp { .. }, _) => "gave_up",
+        (Outcome::Interrupted { .. }, _) => "interrupted",
+    };
+    let board = &puzzle.board;
+    let name = |k: usize, t: &[u32]| t.get(k).map(|&s| board.name(s)).unwrap_or_default();
+    let text = match shown.format {
+        Format::Text => {
+            let mut s = text::report_text(
+                &super::title(puzzle),
+                board,
+                puzzle.goal.closed,
+                &report,
+                shown.grid,
+            );
+            match (&report.outcome, &second) {
+                (Outcome::Found(_), None) => {
+                    s.push_str("Unique: no other solution exists (every way was searched).\n");
+                }
+                (Outcome::Found(a), Some(b)) => {
+                    s.push_str("\nMultiple: a second solution:\n");
+                    if shown.grid || text::grid_fits(board) {
+                        s.push('\n');
+                        s.push_str(&text::grid(board, b));
+                    }
+                    s.push_str(&format!("\nTour: {}\n", text::move_list(board, b)));
+                    if let Some(k) = differ {
+                        s.push_str(&format!(
+                            "They first differ at step {}: {} in the first, {} in the second.\n",
+                            k + 1,
+                            name(k, a),
+                            name(k, b)
+                        ));
+                    }
+                }
+                (Outcome::GaveUp { best, .. } | Outcome::Interrupted { best }, _)
+                    if best.len() == board.len() && !best.is_empty() =>
+                {
+                    s.push_str("A solution was found; that it is the only one is not proven.\n");
+                }
+                _ => {}
+            }
+            s
+        }
+        Format::Json => {
+            let head = text::report_json(
+                &puzzle.name,
+                board,
+                &puzzle.piece,
+                puzzle.goal.closed,
+                &report,
+            );
+            let mut v: serde_json::Value = serde_json::from_str(&head)
+                .map_err(|e| Error::about("the JSON output", e.to_string()))?;
+            v["status"] = serde_json::json!(status);
+            v["second"] = match &second {
+                Some(b) => serde_json::json!({
+                    "squares": b.iter().map(|&s| board.name(s)).collect::<Vec<_>>(),
+                    "tour": b.iter().map(|&s| {
+                        let c = board.cell(s);
+                        [c.x, c.y]
+                    }).collect::<Vec<_>>(),
+                }),
+                None => serde_json::Value::Null,
+            };
+            v["differ"] = match (&report.outcome, &second, differ) {
+                (Outcome::Found(a), Some(b), Some(k)) => serde_json::json!({
+                    "step": k + 1,
+                    "first": name(k, a),
+                    "second": name(k, b),
+                }),
+                _ => serde_json::Value::Null,
+            };
+            format!("{v}\n")
+        }
+    };
+    let mut stdout = out::stdout();
+    stdout
+        .write_all(text.as_bytes())
+        .and_then(|()| stdout.flush())
+        .map_err(out::failed)?;
+    Ok(match status {
+        "multiple" => super::MULTIPLE,
+        _ => super::exit_code(&report.outcome),
+    })
+}
