@@ -13,7 +13,7 @@ use std::collections::BTreeSet;
 use engine::count::{self, CountOptions, Counted, Pruning, Shard, Symmetries};
 use engine::model::{Board, Cell, Move, MoveGraph, Piece, Topology, UNLIMITED};
 use engine::solve::{Goal, Limits};
-use engine::verify::{legal, verify};
+use engine::verify::verify;
 use proptest::prelude::*;
 
 /// What plain enumeration finds.
@@ -27,17 +27,8 @@ pub struct Truth {
 /// or None when that takes more than `budget` steps.
 pub fn enumerate(board: &Board, piece: &Piece, goal: &Goal, budget: u64) -> Option<Truth> {
     let n = board.len();
-    let adj: Vec<Vec<bool>> = (0..n as u32)
-        .map(|a| {
-            (0..n as u32)
-                .map(|b| legal(board, piece, board.cell(a), board.cell(b)))
-                .collect()
-        })
-        .collect();
-    let starts: Vec<u32> = match goal.start {
-        Some(s) => vec![s],
-        None => (0..n as u32).collect(),
-    };
+    let adj = crate::util::legal_moves(board, piece);
+    let starts = crate::util::start_squares(goal, n);
     let mut tours = 0u128;
     let mut forms: BTreeSet<Vec<u32>> = BTreeSet::new();
     let mut steps = 0u64;

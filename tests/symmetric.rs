@@ -7,7 +7,7 @@
 use engine::model::{Board, Cell, Constraints, Move, Piece, Topology, TourSymmetry};
 use engine::solve::symmetric::SymmetricOptions;
 use engine::solve::{Goal, Outcome, Solver, Task};
-use engine::verify::{legal, verify, verify_constraints};
+use engine::verify::{verify, verify_constraints};
 use proptest::prelude::*;
 
 use crate::util;
@@ -80,17 +80,8 @@ fn brute_force(
     budget: u64,
 ) -> Result<Option<Vec<u32>>, ()> {
     let n = board.len();
-    let adj: Vec<Vec<bool>> = (0..n as u32)
-        .map(|a| {
-            (0..n as u32)
-                .map(|b| legal(board, piece, board.cell(a), board.cell(b)))
-                .collect()
-        })
-        .collect();
-    let starts: Vec<u32> = match goal.start {
-        Some(s) => vec![s],
-        None => (0..n as u32).collect(),
-    };
+    let adj = crate::util::legal_moves(board, piece);
+    let starts = crate::util::start_squares(goal, n);
     let mut steps = 0u64;
     #[allow(clippy::too_many_arguments)]
     fn walk(

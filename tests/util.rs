@@ -196,3 +196,24 @@ pub fn assert_verified(p: &Puzzle, v: &serde_json::Value) {
         .unwrap_or_default();
     assert_eq!(names, squares, "`squares` and `tour` disagree");
 }
+
+/// `m[a][b]`: whether the verifier's geometry allows the move from square `a`
+/// to square `b` (for brute forces independent of the move graph).
+pub fn legal_moves(board: &Board, piece: &Piece) -> Vec<Vec<bool>> {
+    let n = board.len() as u32;
+    (0..n)
+        .map(|a| {
+            (0..n)
+                .map(|b| engine::verify::legal(board, piece, board.cell(a), board.cell(b)))
+                .collect()
+        })
+        .collect()
+}
+
+/// The squares a tour of `goal` may start on, among `n`.
+pub fn start_squares(goal: &Goal, n: usize) -> Vec<u32> {
+    match goal.start {
+        Some(s) => vec![s],
+        None => (0..n as u32).collect(),
+    }
+}
