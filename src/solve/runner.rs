@@ -182,21 +182,26 @@ pub fn solve<O: Observer>(
         }
     };
     if let Outcome::Found(tour) = &report.outcome {
-        verify(&puzzle.board, &puzzle.piece, &puzzle.goal, tour)
-            .and_then(|()| {
-                crate::verify::verify_constraints(
-                    &puzzle.board,
-                    puzzle.goal.closed,
-                    &puzzle.constraints,
-                    tour,
-                )
-            })
-            .map_err(|problem| InvalidTour {
-                solver: report.solver.to_string(),
-                problem,
-            })?;
+        check_tour(puzzle, &report.solver.to_string(), tour)?;
     }
     Ok(report)
+}
+
+/// The verifier's answer on `tour`, its clues and symmetry included.
+fn check_tour(puzzle: &Puzzle, solver: &str, tour: &[u32]) -> Result<(), InvalidTour> {
+    verify(&puzzle.board, &puzzle.piece, &puzzle.goal, tour)
+        .and_then(|()| {
+            crate::verify::verify_constraints(
+                &puzzle.board,
+                puzzle.goal.closed,
+                &puzzle.constraints,
+                tour,
+            )
+        })
+        .map_err(|problem| InvalidTour {
+            solver: solver.to_string(),
+            problem,
+        })
 }
 
 /// A halt given as a check (the proofs run under the run's limits, or
@@ -336,19 +341,7 @@ pub fn solve_unique<O: Observer>(
         _ => None,
     };
     for tour in found.into_iter().chain(second.as_ref()) {
-        verify(&puzzle.board, &puzzle.piece, &puzzle.goal, tour)
-            .and_then(|()| {
-                crate::verify::verify_constraints(
-                    &puzzle.board,
-                    puzzle.goal.closed,
-                    &puzzle.constraints,
-                    tour,
-                )
-            })
-            .map_err(|problem| InvalidTour {
-                solver: report.solver.to_string(),
-                problem,
-            })?;
+        check_tour(puzzle, &report.solver.to_string(), tour)?;
     }
     Ok((report, second))
 }
