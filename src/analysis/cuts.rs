@@ -103,22 +103,8 @@ pub fn find<H: Halt>(
             near[t as usize] |= 1 << s;
         }
     }
-    // For each byte of a mask and each value of it, the squares joined to
-    // the squares it holds: a set's neighbours in eight lookups.
-    let spread: Vec<[u64; 256]> = (0..8)
-        .map(|k| {
-            let mut table = [0u64; 256];
-            for (v, slot) in table.iter_mut().enumerate() {
-                for b in 0..8 {
-                    let s = 8 * k + b;
-                    if v >> b & 1 == 1 && s < n {
-                        *slot |= near[s];
-                    }
-                }
-            }
-            table
-        })
-        .collect();
+    // A set's neighbours in eight lookups.
+    let spread = crate::count::spread_tables(&near);
     let all = if n == 64 { u64::MAX } else { (1u64 << n) - 1 };
     let ones = colour.map(|c| (0..n).fold(0u64, |m, s| m | u64::from(c[s] & 1) << s));
     let mut tried = 0usize;

@@ -41,6 +41,7 @@ pub mod engine;
 pub mod frontier;
 pub mod method;
 mod search;
+pub(crate) use search::spread_tables;
 mod symmetry;
 
 use std::sync::Mutex;

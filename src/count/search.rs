@@ -175,20 +175,7 @@ impl<'g> Tables<'g> {
             }
             end_masks = ends.iter().map(as_mask).collect();
             double_masks = doubles.iter().map(as_mask).collect();
-            spread = (0..8)
-                .map(|k| {
-                    let mut table = [0u64; 256];
-                    for (v, slot) in table.iter_mut().enumerate() {
-                        for b in 0..8 {
-                            let s = 8 * k + b;
-                            if v >> b & 1 == 1 && s < n {
-                                *slot |= succ_mask[s];
-                            }
-                        }
-                    }
-                    table
-                })
-                .collect();
+            spread = spread_tables(&succ_mask);
         }
         Ok(Tables {
             n,
@@ -1006,4 +993,24 @@ pub(super) fn count_from<H: Halt>(
         Pace::Stopped(_) => Err(walk.total),
         Pace::Done | Pace::Paused => Ok(walk.total),
     }
+}
+
+/// For each byte of a mask of up to 64 squares and each value of it, the
+/// union of `masks` over the squares it holds: a set's neighbours in eight
+/// lookups.
+pub(crate) fn spread_tables(masks: &[u64]) -> Vec<[u64; 256]> {
+    (0..8)
+        .map(|k| {
+            let mut table = [0u64; 256];
+            for (v, slot) in table.iter_mut().enumerate() {
+                for b in 0..8 {
+                    let s = 8 * k + b;
+                    if v >> b & 1 == 1 && s < masks.len() {
+                        *slot |= masks[s];
+                    }
+                }
+            }
+            table
+        })
+        .collect()
 }
