@@ -369,7 +369,12 @@ fn unique_refusals() {
 /// (these are published-style puzzles) its solution the only one.
 #[test]
 fn clue_puzzles_have_one_solution() {
-    let names: &[&str] = &["knight-hidato8x8.ron"];
+    let names: &[&str] = &[
+        "knight-hidato8x8.ron",
+        "holy-knight8x8.ron",
+        "hopido.ron",
+        "zebra-clues10x10.ron",
+    ];
     for name in names {
         let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
             .join("puzzles")
