@@ -64,7 +64,7 @@ pub fn parse_picture(text: &str, base: usize) -> Result<(Board, Vec<Clue>), Lang
             return Err(LangError::new(
                 Span::new(at, end),
                 format!(
-                    "this row has {} squares, the first row {width}: every row of a clue picture has one token a square",
+                    "this row has {} squares, the first row {width}: every row of a clue picture has one token per square",
                     row.len()
                 ),
             )

@@ -624,7 +624,17 @@ impl Puzzle {
         };
         p.check_end()?;
         p.check_start_end(None)?;
-        if let Some(e) = p.solver_refusal(None) {
+        // A file that asks for what no search honours is refused when it is
+        // read, by every command.
+        let refusal = p
+            .solver_refusal(None)
+            .or_else(|| p.clues_refusal())
+            .or_else(|| {
+                (p.solutions == Solutions::Unique)
+                    .then(|| p.unique_refusal(false))
+                    .flatten()
+            });
+        if let Some(e) = refusal {
             return Err(e);
         }
         Ok(p)
