@@ -13,7 +13,10 @@
 //!   two squares left to arrive from and go on to can only be the tour's
 //!   last (none may for a closed tour, whose last square also needs the
 //!   first), so at most one may be so, and it must be the end when that is
-//!   fixed.
+//!   fixed;
+//! - when every move can be made back: an unclued square must be visited
+//!   by its latest possible step over the gaps between clues (distances
+//!   from and to the clues around it), computed once.
 
 use std::collections::VecDeque;
 use std::time::Instant;
@@ -63,6 +66,11 @@ struct Plan<'g> {
     colour: Option<Vec<u8>>,
     /// Every move can be made back.
     undirected: bool,
+    /// Two-way moves only: for each step `j` (0-based), the unclued squares
+    /// whose latest possible step is `j` — between the clues around it, no
+    /// later step is in reach of both — so that must be visited once step
+    /// `j` is taken.
+    due: Vec<Vec<u32>>,
 }
 
 impl<'g> Plan<'g> {
@@ -122,7 +130,7 @@ impl<'g> Plan<'g> {
             }
             dist_to.push(d);
         }
-        Plan {
+        let mut plan = Plan {
             g,
             goal,
             fixed,
@@ -132,7 +140,66 @@ impl<'g> Plan<'g> {
             clue_index,
             colour: colours(g, &preds),
             undirected: g.is_symmetric(),
+            due: Vec::new(),
+        };
+        if plan.undirected {
+            plan.due = plan.due_steps();
         }
+        plan
+    }
+
+    /// [`Plan::due`]: a square `u` can stand at step `j` between clues
+    /// `(a, s)` and `(b, t)` only if `dist(s, u) <= j - a` and
+    /// `dist(u, t) <= b - j` (distances either way round, as every move can
+    /// be made back); its latest step is the largest such `j` over all
+    /// gaps between clues (the last gap, after the last clue of an open
+    /// tour with no fixed end, reaches step `n - 1`). A square with no
+    /// possible step is due at step 0.
+    fn due_steps(&self) -> Vec<Vec<u32>> {
+        let n = self.g.len();
+        let clued: Vec<usize> = (0..n).filter(|&k| self.fixed[k] != NONE).collect();
+        let dist = |k: usize, u: usize| self.dist_to[self.clue_index[k] as usize][u];
+        let mut due = vec![Vec::new(); n];
+        for u in 0..n {
+            if self.clue_of[u] != NONE {
+                continue;
+            }
+            let mut latest: Option<usize> = None;
+            // Gaps: before the first clue, between clues, after the last.
+            let mut bounds: Vec<(Option<usize>, Option<usize>)> = Vec::new();
+            bounds.push((None, clued.first().copied()));
+            bounds.extend(clued.windows(2).map(|w| (Some(w[0]), Some(w[1]))));
+            bounds.push((clued.last().copied(), None));
+            for (a, b) in bounds {
+                let hi = match b {
+                    Some(b) => match dist(b, u) {
+                        NONE => continue,
+                        d => match b.checked_sub(d as usize) {
+                            Some(j) => j,
+                            None => continue,
+                        },
+                    },
+                    None => n - 1,
+                };
+                let lo = match a {
+                    Some(a) => match dist(a, u) {
+                        NONE => continue,
+                        d => a + d as usize,
+                    },
+                    None => 0,
+                };
+                if lo <= hi && self.allowed(u as u32, hi) {
+                    latest = latest.max(Some(hi));
+                } else if lo < hi {
+                    // A step of the wrong parity: the one before may do.
+                    if self.allowed(u as u32, hi - 1) {
+                        latest = latest.max(Some(hi - 1));
+                    }
+                }
+            }
+            due[latest.unwrap_or(0)].push(u as u32);
+        }
+        due
     }
 
     /// Whether `v` at step `j` can still make the next clue in time.
@@ -236,6 +303,16 @@ impl State<'_, '_> {
         }
     }
 
+    /// Whether every square whose latest possible step was the one just
+    /// taken has been visited.
+    fn in_due_time(&self) -> bool {
+        let j = self.path.len() - 1;
+        self.plan
+            .due
+            .get(j)
+            .is_none_or(|d| d.iter().all(|&u| self.seen[u as usize]))
+    }
+
     /// False when the unvisited squares provably cannot all be toured:
     /// checked around the square that just stopped being the end.
     fn alive(&self) -> bool {
@@ -306,7 +383,7 @@ impl State<'_, '_> {
             if O::ACTIVE {
                 obs.event(Event::Advance, &self.path);
             }
-            let result = if self.alive() {
+            let result = if self.alive() && self.in_due_time() {
                 self.search(run, obs)
             } else {
                 Ok(())
