@@ -188,11 +188,19 @@ proptest! {
 
     /// `--unique` says `unique` exactly when the brute force finds one
     /// solution, `multiple` (with two distinct solutions) when it finds
-    /// more, and impossible when it finds none.
+    /// more, and impossible when it finds none; `engine count`'s clue
+    /// count is the brute force's number of solutions, so uniqueness
+    /// agrees with the count.
     #[test]
-    fn unique_agrees_with_brute_force(text in case_strategy()) {
+    fn unique_agrees_with_brute_force_and_count(text in case_strategy()) {
         let p = util::puzzle(&text);
         let truth = brute_force(&p);
+        if !p.constraints.clues.is_empty() {
+            let g = util::graph_of(&p);
+            let c = clued::count(&p.task(&g), &Limits::none(), &Progress::new());
+            prop_assert_eq!(c.stopped, None);
+            prop_assert_eq!(c.solutions, truth.len() as u64, "{}", text);
+        }
         let (outcome, second) = unique(&p);
         match (truth.len(), &outcome, &second) {
             (0, Outcome::Impossible(_), None) => {}
@@ -361,7 +369,12 @@ fn unique_refusals() {
 /// (these are published-style puzzles) its solution the only one.
 #[test]
 fn clue_puzzles_have_one_solution() {
-    let names: &[&str] = &["knight-hidato8x8.ron"];
+    let names: &[&str] = &[
+        "knight-hidato8x8.ron",
+        "holy-knight8x8.ron",
+        "hopido.ron",
+        "zebra-clues10x10.ron",
+    ];
     for name in names {
         let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
             .join("puzzles")
@@ -376,4 +389,92 @@ fn clue_puzzles_have_one_solution() {
         );
         assert_eq!(enumerate(&p).len(), 1, "{name}");
     }
+}
+
+/// `engine count` on a clue puzzle counts the solutions the enumeration
+/// finds, in text and JSON, and refuses shards and the frontier method.
+#[test]
+fn count_counts_the_solutions() {
+    for (name, want_code) in [("knight-hidato8x8.ron", 0), ("knight-hidato8x8-two.ron", 0)] {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("puzzles")
+            .join(name);
+        let p = util::load(&path);
+        let solutions = enumerate(&p).len();
+        let out = util::engine()
+            .args(["count", "--quiet", "--format", "json"])
+            .arg(&path)
+            .output()
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(out.status.code(), Some(want_code), "{name}");
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout)
+            .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stdout)));
+        assert_eq!(v["status"], "complete", "{v}");
+        assert_eq!(v["method"], "clues", "{v}");
+        assert_eq!(v["clues"], p.constraints.clues.len(), "{v}");
+        assert_eq!(v["tours"], solutions, "{v}");
+        let out = util::engine()
+            .args(["count", "--quiet"])
+            .arg(&path)
+            .output()
+            .unwrap_or_else(|e| panic!("{e}"));
+        let text = String::from_utf8_lossy(&out.stdout);
+        let fit = if solutions == 1 {
+            "tour that fits"
+        } else {
+            "tours that fit"
+        };
+        let line = format!(
+            "{solutions} directed open {fit} the {} clues",
+            p.constraints.clues.len()
+        );
+        assert!(text.contains(&line), "{text}");
+    }
+    let hidato =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("puzzles/knight-hidato8x8.ron");
+    for (args, fragment) in [
+        (&["--shard", "1/2"][..], "cannot be split into shards"),
+        (
+            &["--method", "frontier"][..],
+            "the frontier count does not take clues",
+        ),
+    ] {
+        let out = util::engine()
+            .args(["count", "--quiet"])
+            .arg(&hidato)
+            .args(args)
+            .output()
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(out.status.code(), Some(2));
+        assert!(String::from_utf8_lossy(&out.stderr).contains(fragment));
+    }
+}
+
+/// A clue count stopped by its time limit prints a lower bound and exits 3.
+#[test]
+fn count_with_clues_stops_at_its_time_limit() {
+    // One clue on 7x7: millions of solutions, far more than a tenth of a
+    // second can count.
+    let out = util::engine()
+        .args([
+            "count",
+            "--quiet",
+            "--time-limit",
+            "0.1",
+            "--format",
+            "json",
+            "-",
+        ])
+        .write_stdin(r#"Puzzle(board: "7x7", piece: "knight", clues: { "a1": 1 })"#)
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(out.status.code(), Some(3));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stdout)));
+    assert_eq!(
+        (v["status"].as_str(), v["exact"].as_bool()),
+        (Some("stopped"), Some(false)),
+        "{v}"
+    );
+    assert_eq!(v["method"], "clues", "{v}");
 }

@@ -8,9 +8,12 @@ use engine::budget;
 use engine::count::method::{self, Method};
 use engine::count::{self, Symmetries, frontier};
 use engine::error::Error;
-use engine::halt::{Halt, Stop};
+use engine::halt::{Halt, Limits, Stop};
+use engine::model::MoveGraph;
 use engine::progress::Progress;
+use engine::puzzle::Puzzle;
 use engine::render::text;
+use engine::solve::clued;
 
 use super::source::PuzzleArgs;
 use super::{DONE, Format, GAVE_UP, INTERRUPTED_CODE, bad_flag, interrupt, out, progress};
@@ -85,10 +88,7 @@ pub fn exec(args: CountArgs) -> Result<u8, Error> {
     let started = Instant::now();
     interrupt::install();
     let puzzle = args.source.load()?;
-    if let Some(e) = puzzle
-        .clues_refusal("count")
-        .or_else(|| puzzle.symmetry_refusal())
-    {
+    if let Some(e) = puzzle.symmetry_refusal() {
         return Err(e);
     }
     let shard = args.shard.as_deref().map(parse_shard).transpose()?;
@@ -137,6 +137,9 @@ pub fn exec(args: CountArgs) -> Result<u8, Error> {
         MethodFlag::Dfs => Method::Dfs,
         MethodFlag::Frontier => Method::Frontier,
     });
+    if !puzzle.constraints.clues.is_empty() {
+        return count_clued(&args, &puzzle, &graph, &limits, shard, forced, out);
+    }
     if forced == Some(Method::Frontier) && shard.is_some() {
         return Err(bad_flag(
             "--method",
@@ -190,6 +193,72 @@ pub fn exec(args: CountArgs) -> Result<u8, Error> {
             }
         }
         Format::Json => out = json(text::CountEnd::Counted(&counted)),
+    }
+    super::out::print(&out)?;
+    Ok(counted.stopped.map_or(DONE, stopped_code))
+}
+
+/// `engine count` on a puzzle with clues: the clue search counts its
+/// solutions (one thread, no shards, no frontier); `out` holds the title.
+fn count_clued(
+    args: &CountArgs,
+    puzzle: &Puzzle,
+    graph: &MoveGraph,
+    limits: &Limits<'_>,
+    shard: Option<count::Shard>,
+    forced: Option<Method>,
+    mut out: String,
+) -> Result<u8, Error> {
+    if shard.is_some() {
+        return Err(bad_flag(
+            "--shard",
+            args.shard.as_deref().unwrap_or_default(),
+            "a count with clues is one search and cannot be split into shards".to_string(),
+        ));
+    }
+    if forced == Some(Method::Frontier) {
+        return Err(bad_flag(
+            "--method",
+            "frontier",
+            "the frontier count does not take clues: a puzzle with clues is counted by the clue search".to_string(),
+        ));
+    }
+    let task = puzzle.task(graph);
+    let progress = Progress::new();
+    let c = progress::shown("counting", &progress, args.quiet, || {
+        clued::count(&task, limits, &progress)
+    });
+    let clues = puzzle.constraints.clues.len();
+    let counted = count::Counted {
+        tours: u128::from(c.solutions),
+        cycles_x2: None,
+        stopped: c.stopped,
+        tasks: 1,
+        tasks_done: usize::from(c.stopped.is_none()),
+        tasks_all: 1,
+        depth: 0,
+        symmetries: 1,
+        threads: 1,
+        stats: c.stats,
+    };
+    match args.format {
+        Format::Text => out.push_str(&text::count_clued_report(
+            puzzle.goal.closed,
+            clues,
+            &counted,
+        )),
+        Format::Json => {
+            out = format!(
+                "{}\n",
+                text::count_json(
+                    &puzzle.name,
+                    &puzzle.board,
+                    &puzzle.goal,
+                    &text::CountEnd::Clued(&counted, clues),
+                    None
+                )
+            );
+        }
     }
     super::out::print(&out)?;
     Ok(counted.stopped.map_or(DONE, stopped_code))

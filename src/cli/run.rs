@@ -116,7 +116,7 @@ pub fn exec(args: RunArgs) -> Result<u8, Error> {
     }
     if let Some(e) = puzzle
         .solver_refusal(args.solver.map(|_| ("--solver", puzzle.solver.kind())))
-        .or_else(|| puzzle.clues_refusal("run"))
+        .or_else(|| puzzle.clues_refusal())
     {
         return Err(e);
     }

@@ -681,23 +681,17 @@ impl Puzzle {
         ).with_help("`engine run` finds a symmetric tour or proves there is none"))
     }
 
-    /// Why `what` (a command, like `run` or `count`) cannot take this
-    /// puzzle's clues: only `run`'s complete search honours them, and not
-    /// together with a symmetry. The error is at the file's `clues`.
-    pub fn clues_refusal(&self, what: &str) -> Option<Error> {
+    /// Why `engine run` cannot take this puzzle's clues: only the complete
+    /// search honours them, and not together with a symmetry. The error is
+    /// at the file's `clues`.
+    pub fn clues_refusal(&self) -> Option<Error> {
         if self.constraints.clues.is_empty() {
             return None;
         }
         let (message, help) = match (self.solver, self.constraints.symmetry) {
-            _ if what != "run" => (
-                format!(
-                    "`engine {what}` does not take clues yet: only `engine run` searches with them"
-                ),
-                "`engine run` finds a tour that fits the clues or proves there is none",
-            ),
             (_, Some(sym)) => (
                 format!(
-                    "`engine {what}` does not take clues and a symmetry together: no search honours both ({} here)",
+                    "`engine run` does not take clues and a symmetry together: no search honours both ({} here)",
                     sym.describe()
                 ),
                 "drop the `symmetry` or the `clues`",

@@ -669,6 +669,9 @@ pub enum CountEnd<'c> {
     StoppedBefore(Stop),
     /// A frontier count ran (to the end, or stopped with no count).
     Frontier(&'c FrontierCounted),
+    /// The clue search counted the solutions of a puzzle with this many
+    /// clues (its `tours` are the solutions; no cycles).
+    Clued(&'c Counted, usize),
 }
 
 /// The JSON object of `engine count` (keys in the README). Counts are
@@ -689,7 +692,7 @@ pub fn count_json(
             None,
             None,
         ),
-        CountEnd::Counted(c) => (
+        CountEnd::Counted(c) | CountEnd::Clued(c, _) => (
             if c.complete() { "complete" } else { "stopped" },
             c.tours,
             c.cycles_x2,
@@ -710,6 +713,11 @@ pub fn count_json(
     let method = match end {
         CountEnd::Counted(_) => Some("dfs"),
         CountEnd::Frontier(_) => Some("frontier"),
+        CountEnd::Clued(..) => Some("clues"),
+        _ => None,
+    };
+    let clues = match end {
+        CountEnd::Clued(_, k) => Some(*k),
         _ => None,
     };
     let frontier = match end {
@@ -734,7 +742,10 @@ pub fn count_json(
     let cycles = cycles_x2.filter(|_| shard.is_none()).map(|c| c.div_ceil(2));
     serde_json::json!({
         "name": name,
-        "subject": count_subject(board, goal),
+        "subject": clues.map_or_else(
+            || count_subject(board, goal),
+            |k| clued_subject(goal.closed, k, false)
+        ),
         "closed": goal.closed,
         "start": goal.start.map(|s| board.name(s)),
         "end": goal.end.map(|s| board.name(s)),
@@ -747,6 +758,7 @@ pub fn count_json(
         "stopped": stopped,
         "shard": shard.map(|s| serde_json::json!({ "k": s.k(), "n": s.n() })),
         "method": method,
+        "clues": clues,
         "frontier": frontier,
         "stats": counted.map(|c| serde_json::json!({
             "symmetries": c.symmetries,
@@ -857,6 +869,42 @@ pub fn count_report(what: &str, counted: &Counted, shard: Option<Shard>) -> Stri
             counted.tasks
         );
     }
+    out
+}
+
+/// What a count with clues counts: `directed open tours that fit the 20
+/// clues` (`one`: the singular).
+fn clued_subject(closed: bool, clues: usize, one: bool) -> String {
+    format!(
+        "directed {} {} the {clues} {}",
+        if closed { "closed" } else { "open" },
+        if one {
+            "tour that fits"
+        } else {
+            "tours that fit"
+        },
+        if clues == 1 { "clue" } else { "clues" }
+    )
+}
+
+/// The text of `engine count` on a puzzle with `clues` clues, after the
+/// clue search: the solutions (each a directed tour numbered as the clues
+/// say), or a lower bound when it stopped, and a line on the search.
+pub fn count_clued_report(closed: bool, clues: usize, counted: &Counted) -> String {
+    let what = clued_subject(closed, clues, counted.tours == 1);
+    let mut out = match counted.stopped {
+        None => format!("{} {what}\n", counted.tours),
+        Some(stop) => format!(
+            "at least {} {what} (a lower bound: {stop})\n",
+            counted.tours
+        ),
+    };
+    let _ = writeln!(
+        out,
+        "count: the clue search · 1 thread · {} nodes · {}",
+        counted.stats.nodes,
+        duration(counted.stats.elapsed)
+    );
     out
 }
 

@@ -31,8 +31,11 @@ const NONE: u32 = u32::MAX;
 /// What a search over the clues found.
 #[derive(Debug)]
 pub struct Found {
-    /// The solutions found, in search order, at most the cap asked for.
+    /// The solutions found, in search order, at most as many as asked to
+    /// keep.
     pub tours: Vec<Vec<u32>>,
+    /// How many solutions were found (kept or not).
+    pub solutions: u64,
     /// Squares entered.
     pub nodes: u64,
     /// Steps taken back.
@@ -197,7 +200,10 @@ struct State<'p, 'g> {
     /// end, or (closed tours) its first square (undirected graphs only).
     avail: Vec<u32>,
     found: Found,
-    cap: usize,
+    /// Stop after this many solutions.
+    cap: u64,
+    /// Keep the first this many solutions.
+    keep: usize,
 }
 
 impl State<'_, '_> {
@@ -267,7 +273,10 @@ impl State<'_, '_> {
                 || n == 1
                 || self.plan.g.has_edge(self.path[n - 1], self.path[0]);
             if closes {
-                self.found.tours.push(self.path.clone());
+                self.found.solutions += 1;
+                if self.found.tours.len() < self.keep {
+                    self.found.tours.push(self.path.clone());
+                }
             }
             return Ok(());
         }
@@ -303,14 +312,14 @@ impl State<'_, '_> {
                 Ok(())
             };
             self.pop();
-            if self.found.tours.len() < self.cap {
+            if self.found.solutions < self.cap {
                 self.found.backtracks += 1;
             }
             if O::ACTIVE {
                 obs.event(Event::Retreat(v), &self.path);
             }
             result?;
-            if self.found.tours.len() >= self.cap {
+            if self.found.solutions >= self.cap {
                 return Ok(());
             }
         }
@@ -319,15 +328,15 @@ impl State<'_, '_> {
 }
 
 /// Searches the tours of `g` for `goal` with `clues` (`(step, square)`,
-/// steps from 1), stopping after `cap` solutions; a closed tour's
-/// solutions are its numberings (with no clue and no start, every
-/// rotation and direction of a cycle is one). `Err` when a limit stopped
-/// it, with what was found so far.
+/// steps from 1), stopping after `cap` solutions and keeping the first
+/// `keep`; a closed tour's solutions are its numberings (with no clue and
+/// no start, every rotation and direction of a cycle is one). `Err` when a
+/// limit stopped it, with what was found so far.
 pub(super) fn search<O: Observer>(
     g: &MoveGraph,
     goal: Goal,
     clues: &[(u32, u32)],
-    cap: usize,
+    (cap, keep): (u64, usize),
     run: &mut Searching,
     obs: &mut O,
 ) -> Result<Found, (Stop, Found)> {
@@ -342,11 +351,13 @@ pub(super) fn search<O: Observer>(
             .collect(),
         found: Found {
             tours: Vec::new(),
+            solutions: 0,
             nodes: 0,
             backtracks: 0,
             best: Vec::new(),
         },
         cap: cap.max(1),
+        keep,
     };
     if n == 0 {
         return Ok(st.found);
@@ -370,7 +381,7 @@ pub(super) fn search<O: Observer>(
         if let Err(stop) = result {
             return Err((stop, st.found));
         }
-        if st.found.tours.len() >= st.cap {
+        if st.found.solutions >= st.cap {
             break;
         }
     }
@@ -430,7 +441,7 @@ fn solve_up_to<O: Observer>(
         task.graph,
         task.goal,
         &task.constraints.clues,
-        cap,
+        (cap as u64, cap),
         &mut searching,
         &mut obs,
     );
@@ -459,4 +470,55 @@ fn solve_up_to<O: Observer>(
         starts: None,
     };
     (report, found.tours, stop)
+}
+
+/// What [`count`] found: the solutions of a puzzle with clues.
+#[derive(Clone, Debug)]
+pub struct ClueCount {
+    /// Solutions (numberings of the squares that fit the clues); a lower
+    /// bound when `stopped`.
+    pub solutions: u64,
+    /// Why the count stopped early, if it did.
+    pub stopped: Option<Stop>,
+    /// Squares entered and wall time.
+    pub stats: Stats,
+}
+
+/// Counts every solution of `task` with its clues: the complete search
+/// run to the end without keeping the solutions, under `limits`.
+pub fn count(
+    task: &Task<'_>,
+    limits: &crate::halt::Limits<'_>,
+    progress: &crate::progress::Progress,
+) -> ClueCount {
+    let started = Instant::now();
+    progress.start(Unit::Nodes, None);
+    let mut searching = Searching {
+        limits,
+        progress,
+        cadence: Cadence::new(limits, 0),
+    };
+    let result = search(
+        task.graph,
+        task.goal,
+        &task.constraints.clues,
+        (u64::MAX, 0),
+        &mut searching,
+        &mut super::event::NoObserver,
+    );
+    let (found, stopped) = match result {
+        Ok(f) => (f, None),
+        Err((stop, f)) => (f, Some(stop)),
+    };
+    progress.set(found.nodes);
+    ClueCount {
+        solutions: found.solutions,
+        stopped,
+        stats: Stats {
+            nodes: found.nodes,
+            backtracks: found.backtracks,
+            elapsed: started.elapsed(),
+            ..Stats::default()
+        },
+    }
 }
