@@ -97,7 +97,10 @@ fn a_made_puzzle_is_unique_and_its_solution_picture_is_the_verified_tour() {
     ] {
         let (dir, out, o) = make(input, &["--seed", seed]);
         assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
-        assert_eq!(files(dir.path()), ["out-solution.svg", "out.ron", "out.svg", "p.ron"]);
+        assert_eq!(
+            files(dir.path()),
+            ["out-solution.svg", "out.ron", "out.svg", "p.ron"]
+        );
         let (code, v) = run_unique(&out);
         assert_eq!((code, v["status"].as_str()), (0, Some("unique")), "{v}");
         let p = load(&out);
@@ -189,9 +192,8 @@ fn the_same_seed_makes_the_same_files_and_another_seed_another_puzzle() {
     run("7", "a.ron");
     run("7", "b.ron");
     run("8", "c.ron");
-    let bytes = |name: &str| {
-        std::fs::read(dir.path().join(name)).unwrap_or_else(|e| panic!("{name}: {e}"))
-    };
+    let bytes =
+        |name: &str| std::fs::read(dir.path().join(name)).unwrap_or_else(|e| panic!("{name}: {e}"));
     for (a, b) in [
         ("a.ron", "b.ron"),
         ("a.svg", "b.svg"),
@@ -199,7 +201,10 @@ fn the_same_seed_makes_the_same_files_and_another_seed_another_puzzle() {
     ] {
         assert_eq!(bytes(a), bytes(b), "{a} and {b}");
     }
-    let (a, c) = (load(&dir.path().join("a.ron")), load(&dir.path().join("c.ron")));
+    let (a, c) = (
+        load(&dir.path().join("a.ron")),
+        load(&dir.path().join("c.ron")),
+    );
     assert_ne!(a.constraints.clues, c.constraints.clues);
 }
 

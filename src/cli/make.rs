@@ -9,7 +9,7 @@ use clap::ValueEnum;
 
 use engine::error::{Error, Span};
 use engine::halt::Stop;
-use engine::make::{self, Difficulty, Failure, MakeOptions, Made, Target, svg};
+use engine::make::{self, Difficulty, Failure, Made, MakeOptions, Target, svg};
 use engine::output::PendingFile;
 use engine::progress::Progress;
 use engine::puzzle::Puzzle;
@@ -158,7 +158,11 @@ pub fn exec(args: MakeArgs) -> Result<u8, Error> {
         return Err(bad_flag("--attempts", "0", "at least 1 tour must be tried"));
     }
     let paths = output_paths(&args.output);
-    let flags = ["--output", "--output (its blank picture)", "--output (its solution's picture)"];
+    let flags = [
+        "--output",
+        "--output (its blank picture)",
+        "--output (its solution's picture)",
+    ];
     let named: Vec<(&str, Option<&Path>)> = flags
         .iter()
         .zip(&paths)

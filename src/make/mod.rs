@@ -142,17 +142,18 @@ pub fn make(
     let mut fallback: Option<Vec<u32>> = None;
     let mut closest: Option<(usize, usize)> = None;
     for attempt in 1..=opts.attempts.max(1) {
-        let tour = match tour::random_tour(graph, &puzzle.goal, &mut rng, WALKS, walk_nodes, &limits)? {
-            Some(t) => t,
-            None => match &fallback {
-                Some(t) => t.clone(),
-                None => {
-                    let t = complete_tour(puzzle, graph, limits, progress)?;
-                    fallback = Some(t.clone());
-                    t
-                }
-            },
-        };
+        let tour =
+            match tour::random_tour(graph, &puzzle.goal, &mut rng, WALKS, walk_nodes, &limits)? {
+                Some(t) => t,
+                None => match &fallback {
+                    Some(t) => t.clone(),
+                    None => {
+                        let t = complete_tour(puzzle, graph, limits, progress)?;
+                        fallback = Some(t.clone());
+                        t
+                    }
+                },
+            };
         check(puzzle, "the random walk", &tour, &[])?;
         let (clues, checks) = reduce(puzzle, graph, &tour, opts, &mut rng, limits, progress)?;
         let filled = deduced(graph, puzzle, &clues, &tour)?.filled();
@@ -206,8 +207,8 @@ fn complete_tour(
 ) -> Result<Vec<u32>, Failure> {
     let mut p = puzzle.clone();
     p.solver = SolverSpec::Auto;
-    let report = runner::solve(&p, graph, Run::new(limits, progress, NoObserver))
-        .map_err(Failure::Bug)?;
+    let report =
+        runner::solve(&p, graph, Run::new(limits, progress, NoObserver)).map_err(Failure::Bug)?;
     match report.outcome {
         Outcome::Found(t) => Ok(t),
         Outcome::Impossible(why) => Err(Failure::NoTour(why)),
@@ -383,10 +384,13 @@ fn second_solution(
             check(puzzle, "the search for a second solution", &a, clues)?;
             Verdict::Other(a)
         }
-        (Outcome::GaveUp {
-            limit: Limit::Nodes,
-            ..
-        }, _) => Verdict::Unknown,
+        (
+            Outcome::GaveUp {
+                limit: Limit::Nodes,
+                ..
+            },
+            _,
+        ) => Verdict::Unknown,
         (Outcome::GaveUp { limit, .. }, _) => return Err(Failure::Stopped(Stop::Limit(limit))),
         (Outcome::Interrupted { .. }, _) => return Err(Failure::Stopped(Stop::Interrupted)),
         (Outcome::Impossible(why), _) => {
@@ -434,23 +438,29 @@ fn prove(
     match (report.outcome, second) {
         (Outcome::Found(a), None) if a == tour => Ok(Some(report.stats.nodes)),
         (Outcome::Found(_), _) => Err(bug(
-            "the puzzle it made has a solution other than its tour".to_string(),
+            "the puzzle it made has a solution other than its tour".to_string()
         )),
-        (Outcome::GaveUp {
-            limit: Limit::Nodes,
-            ..
-        }, _) if difficulty::deduce(graph, p.goal.closed, clues).solved() => Ok(None),
-        (Outcome::GaveUp {
-            limit: Limit::Nodes,
-            ..
-        }, _) => Err(bug(format!(
+        (
+            Outcome::GaveUp {
+                limit: Limit::Nodes,
+                ..
+            },
+            _,
+        ) if difficulty::deduce(graph, p.goal.closed, clues).solved() => Ok(None),
+        (
+            Outcome::GaveUp {
+                limit: Limit::Nodes,
+                ..
+            },
+            _,
+        ) => Err(bug(format!(
             "the proof that the puzzle it made is unique ran out of {} nodes",
             opts.node_limit.saturating_mul(8)
         ))),
         (Outcome::GaveUp { limit, .. }, _) => Err(Failure::Stopped(Stop::Limit(limit))),
         (Outcome::Interrupted { .. }, _) => Err(Failure::Stopped(Stop::Interrupted)),
-        (Outcome::Impossible(why), _) => Err(bug(format!(
-            "the puzzle it made has no solution: {why}"
-        ))),
+        (Outcome::Impossible(why), _) => {
+            Err(bug(format!("the puzzle it made has no solution: {why}")))
+        }
     }
 }

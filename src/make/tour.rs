@@ -90,9 +90,8 @@ impl Walk<'_> {
         stack.push(self.candidates(rng));
         loop {
             if self.path.len() == n {
-                let closes = !self.closed
-                    || n == 1
-                    || self.g.has_edge(self.path[n - 1], self.path[0]);
+                let closes =
+                    !self.closed || n == 1 || self.g.has_edge(self.path[n - 1], self.path[0]);
                 if closes {
                     return Ok(true);
                 }
@@ -206,8 +205,7 @@ mod tests {
             end: Some(24),
         };
         let mut rng = ChaCha8Rng::seed_from_u64(9);
-        let Ok(Some(tour)) = random_tour(&g, &goal, &mut rng, 50, 100_000, &Limits::none())
-        else {
+        let Ok(Some(tour)) = random_tour(&g, &goal, &mut rng, 50, 100_000, &Limits::none()) else {
             panic!("no tour")
         };
         assert_eq!(crate::verify::verify(&board, &piece, &goal, &tour), Ok(()));
