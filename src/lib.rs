@@ -41,6 +41,7 @@ pub mod error;
 #[doc(hidden)]
 pub mod fuzzing;
 pub mod halt;
+pub mod make;
 pub mod model;
 pub mod output;
 pub mod progress;

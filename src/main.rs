@@ -15,6 +15,7 @@ fn main() -> ExitCode {
         cli::Command::Run(a) => cli::run::exec(a),
         cli::Command::Check(a) => cli::check::exec(a),
         cli::Command::Count(a) => cli::count::exec(a),
+        cli::Command::Make(a) => cli::make::exec(a),
         cli::Command::Archive(a) => cli::archive::exec(a),
     };
     match code {

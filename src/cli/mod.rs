@@ -7,6 +7,7 @@ pub mod check;
 pub mod count;
 mod gif;
 mod interrupt;
+pub mod make;
 pub mod out;
 mod progress;
 pub mod run;
@@ -65,6 +66,8 @@ pub enum Command {
     /// Count every tour exactly (directed; from the start square, or summed
     /// over every start).
     Count(count::CountArgs),
+    /// Make a clue puzzle with one solution, and pictures of it.
+    Make(make::MakeArgs),
     /// The local archive of tours saved with `run --save`.
     #[command(subcommand)]
     Archive(archive::ArchiveCommand),

@@ -171,6 +171,7 @@ pub struct Puzzle {
     clues_span: Option<Span>,
     solutions_span: Option<Span>,
     symmetry_span: Option<Span>,
+    board_span: Option<Span>,
     /// The file's named pieces, for a `--piece` that uses them.
     defs: Vec<PieceDef>,
 }
@@ -620,6 +621,7 @@ impl Puzzle {
                 .field_value("solutions", 1)
                 .map(|(a, b)| Span::new(a, b)),
             symmetry_span: loc.field_value("symmetry", 1).map(|(a, b)| Span::new(a, b)),
+            board_span: loc.field_value("board", 1).map(|(a, b)| Span::new(a, b)),
             defs,
         };
         p.check_end()?;
@@ -911,6 +913,7 @@ impl Puzzle {
         let start = replace(self.start_span, self.goal.start)?;
         let end = replace(self.end_span, self.goal.end)?;
         self.board = board;
+        self.board_span = None;
         self.board_text = escape_controls(value.trim()).into_owned();
         self.goal.start = start;
         self.goal.end = end;
@@ -972,6 +975,28 @@ impl Puzzle {
         }
         text.push_str(")\n");
         self.text = text;
+    }
+
+    /// The file's named pieces (`pieces`): name and expression, in file
+    /// order.
+    pub fn piece_defs(&self) -> impl Iterator<Item = (&str, &str)> {
+        self.defs.iter().map(|d| (d.name.as_str(), d.text.as_str()))
+    }
+
+    /// Where the file gives `field` (`board`, `start`, `end`, `solver`,
+    /// `clues`, `solutions` or `symmetry`), if it does (a `--board` flag
+    /// replaces the file's board, and its place).
+    pub fn field_span(&self, field: &str) -> Option<Span> {
+        match field {
+            "board" => self.board_span,
+            "start" => self.start_span,
+            "end" => self.end_span,
+            "solver" => self.solver_span,
+            "clues" => self.clues_span,
+            "solutions" => self.solutions_span,
+            "symmetry" => self.symmetry_span,
+            _ => None,
+        }
     }
 
     /// Builds the move graph under `halt` (on the largest boards building

@@ -1,0 +1,370 @@
+//! `engine make`: make a clue puzzle with one solution from a puzzle's
+//! board, piece and goal, and write it as a puzzle file with a picture of
+//! the blank puzzle and one of its solution.
+
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use clap::ValueEnum;
+
+use engine::error::{Error, Span};
+use engine::halt::Stop;
+use engine::make::{self, Difficulty, Failure, Made, MakeOptions, Target, svg};
+use engine::output::PendingFile;
+use engine::progress::Progress;
+use engine::puzzle::Puzzle;
+use engine::render::text::thousands;
+
+use super::source::PuzzleArgs;
+use super::{BAD_INPUT, BUG, DONE, GAVE_UP, IMPOSSIBLE, INTERRUPTED_CODE, bad_flag, out, progress};
+
+/// The most squares `engine make` takes: the deductions keep a set of
+/// squares per step, and uniqueness searches beyond this are hopeless.
+pub const MAX_SQUARES: usize = 1024;
+
+/// `--difficulty`.
+#[derive(Clone, Copy, ValueEnum)]
+pub enum Level {
+    /// The deductions alone fill every square.
+    Easy,
+    /// They fill at least half of the squares, clues included, not all.
+    Medium,
+    /// They fill less than half.
+    Hard,
+}
+
+/// `engine make`'s flags.
+#[derive(clap::Args)]
+pub struct MakeArgs {
+    #[command(flatten)]
+    source: PuzzleArgs,
+    /// Write the puzzle file here; the pictures go beside it (OUT.svg and
+    /// OUT-solution.svg, without OUT's `.ron`).
+    #[arg(long, short, value_name = "OUT.ron")]
+    output: PathBuf,
+    /// Seed of every random choice (default: the file's `seed`, else 0).
+    #[arg(long, value_name = "N")]
+    seed: Option<u64>,
+    /// Stop taking clues out when this many are left.
+    #[arg(long, value_name = "N", conflicts_with = "minimal")]
+    clues: Option<usize>,
+    /// Take clues out until none can be (the default).
+    #[arg(long)]
+    minimal: bool,
+    /// The band the measured difficulty must fall in.
+    #[arg(long, value_enum)]
+    difficulty: Option<Level>,
+    /// Nodes each search for a second solution may take (a search that
+    /// runs out keeps its clue).
+    #[arg(long, value_name = "N", default_value_t = make::DEFAULT_NODE_LIMIT)]
+    node_limit: u64,
+    /// Tours to try before giving up on --clues or --difficulty (exit 3).
+    #[arg(long, value_name = "N", default_value_t = make::DEFAULT_ATTEMPTS)]
+    attempts: u32,
+    /// Stop after this many seconds (exit 3).
+    #[arg(long, value_name = "SECS", value_parser = super::seconds)]
+    time_limit: Option<f64>,
+    /// No progress display.
+    #[arg(long, short)]
+    quiet: bool,
+}
+
+/// The three files `-o OUT` names: the puzzle, its blank picture and its
+/// solution's.
+pub fn output_paths(out: &Path) -> [PathBuf; 3] {
+    let text = out.as_os_str().to_string_lossy();
+    let stem = text.strip_suffix(".ron").unwrap_or(&text);
+    [
+        out.to_path_buf(),
+        PathBuf::from(format!("{stem}.svg")),
+        PathBuf::from(format!("{stem}-solution.svg")),
+    ]
+}
+
+/// Refuses a puzzle `make` cannot start from: clues (it makes its own), a
+/// symmetry (no clue search honours one), or a board too large.
+fn refusal(p: &Puzzle) -> Option<Error> {
+    let at = |field: &str, message: String, help: &str| {
+        Some(
+            Error::at(
+                &p.file,
+                &p.text,
+                p.field_span(field).unwrap_or(Span::new(0, 0)),
+                message,
+            )
+            .with_help(help),
+        )
+    };
+    if !p.constraints.clues.is_empty() {
+        return at(
+            "clues",
+            format!(
+                "`engine make` makes the clues itself: the puzzle it starts from gives none (this one gives {})",
+                p.constraints.clues.len()
+            ),
+            "leave out `clues` (with a clue picture, give its shape as `board`)",
+        );
+    }
+    if let Some(sym) = p.constraints.symmetry {
+        return at(
+            "symmetry",
+            format!(
+                "`engine make` makes clue puzzles, which cannot also ask for a symmetry ({} here)",
+                sym.describe()
+            ),
+            "leave out `symmetry`",
+        );
+    }
+    if p.board.len() > MAX_SQUARES {
+        let message = format!(
+            "the board has {} squares; `engine make` takes at most {MAX_SQUARES}",
+            p.board.len()
+        );
+        return match p.field_span("board") {
+            Some(_) => at("board", message, "a smaller board"),
+            None => Some(bad_flag("--board", &p.board_text, message)),
+        };
+    }
+    None
+}
+
+/// Runs `engine make`; the exit code.
+pub fn exec(args: MakeArgs) -> Result<u8, Error> {
+    let started = Instant::now();
+    super::interrupt::install();
+    let puzzle = args.source.load()?;
+    if let Some(e) = refusal(&puzzle) {
+        return Err(e);
+    }
+    let n = puzzle.board.len();
+    let fewest = n.min(2);
+    if let Some(k) = args.clues
+        && k < fewest
+    {
+        return Err(bad_flag(
+            "--clues",
+            &k.to_string(),
+            format!("a puzzle made has at least {fewest} clues: steps 1 and {n} are always given"),
+        ));
+    }
+    if args.node_limit == 0 {
+        return Err(bad_flag(
+            "--node-limit",
+            "0",
+            "each search needs at least 1 node",
+        ));
+    }
+    if args.attempts == 0 {
+        return Err(bad_flag("--attempts", "0", "at least 1 tour must be tried"));
+    }
+    let paths = output_paths(&args.output);
+    let flags = [
+        "--output",
+        "--output (its blank picture)",
+        "--output (its solution's picture)",
+    ];
+    let named: Vec<(&str, Option<&Path>)> = flags
+        .iter()
+        .zip(&paths)
+        .map(|(f, p)| (*f, Some(p.as_path())))
+        .collect();
+    super::distinct_outputs(&named, &[("the puzzle file", args.source.file())])?;
+    let mut files = Vec::with_capacity(3);
+    for (flag, path) in flags.iter().zip(&paths) {
+        files.push(PendingFile::create(path).map_err(|e| {
+            bad_flag(
+                flag,
+                &path.display().to_string(),
+                format!("cannot write here: {e}"),
+            )
+        })?);
+    }
+    let seed = args.seed.unwrap_or(puzzle.seed);
+    let opts = MakeOptions {
+        seed,
+        target: match args.clues {
+            Some(k) => Target::Clues(k),
+            None => Target::Minimal,
+        },
+        difficulty: args.difficulty.map(|l| match l {
+            Level::Easy => Difficulty::Easy,
+            Level::Medium => Difficulty::Medium,
+            Level::Hard => Difficulty::Hard,
+        }),
+        node_limit: args.node_limit,
+        attempts: args.attempts,
+    };
+    let limits = super::interrupt::limits().with_time_from(started, args.time_limit);
+    let prog = Progress::new();
+    let made = progress::shown("making", &prog, args.quiet, || {
+        let graph = puzzle.graph(&limits).map_err(Failure::Stopped)?;
+        make::make(&puzzle, &graph, &opts, limits, &prog)
+    });
+    let title = super::title(&puzzle);
+    let made = match made {
+        Ok(m) => m,
+        Err(Failure::NoTour(why)) => {
+            out::print(&format!(
+                "{title}\nNo puzzle: no tour exists, so there is nothing to make clues of: {why}\n"
+            ))?;
+            return Ok(IMPOSSIBLE);
+        }
+        Err(Failure::Stopped(stop)) => {
+            out::print(&format!(
+                "{title}\nNo puzzle: {stop} before one was made; nothing was written\n"
+            ))?;
+            return Ok(match stop {
+                Stop::Limit(_) => GAVE_UP,
+                Stop::Interrupted | Stop::Cancelled => INTERRUPTED_CODE,
+            });
+        }
+        Err(Failure::Missed(why)) => {
+            out::print(&format!("{title}\nNo puzzle: {why}; nothing was written\n"))?;
+            return Ok(GAVE_UP);
+        }
+        Err(Failure::Bug(bug)) => {
+            out::warn(bug);
+            return Ok(BUG);
+        }
+    };
+    let header = header(&puzzle, &made, &opts, n);
+    let name = format!("{}, seed {seed}", puzzle.name);
+    let text = make::file::puzzle_text(&puzzle, &made, &name, &header);
+    // The file must read back as the puzzle made.
+    match Puzzle::parse(&paths[0].display().to_string(), &text) {
+        Ok(p) if p.constraints.clues == made.clues && p.board == puzzle.board => {}
+        Ok(_) => {
+            out::warn("internal error: the puzzle file written reads back as another puzzle");
+            return Ok(BUG);
+        }
+        Err(e) => {
+            out::warn(format_args!(
+                "internal error: the puzzle file written does not read back:\n{e}"
+            ));
+            return Ok(BUG);
+        }
+    }
+    let [ron, blank, solution] = match <[PendingFile; 3]>::try_from(files) {
+        Ok(f) => f,
+        Err(_) => return Ok(BUG),
+    };
+    let clue_count = made.clues.len();
+    let subtitle = format!(
+        "{} on {}: {clue_count} clues, {}; fill in steps 1 to {n}",
+        puzzle.piece_text,
+        puzzle.board.describe(),
+        made.difficulty.name()
+    );
+    let caption = svg::Caption {
+        title: &name,
+        subtitle: &subtitle,
+    };
+    let written = ron
+        .write(|w| std::io::Write::write_all(w, text.as_bytes()))
+        .and_then(|()| blank.write(|w| svg::write_puzzle(w, &puzzle.board, &made.clues, &caption)))
+        .and_then(|()| {
+            solution.write(|w| {
+                svg::write_solution(
+                    w,
+                    &puzzle.board,
+                    &made.tour,
+                    &made.clues,
+                    puzzle.goal.closed,
+                    &caption,
+                )
+            })
+        });
+    if let Err(e) = written {
+        out::warn(Error::about(
+            &args.output.display().to_string(),
+            format!("cannot write the puzzle: {e}"),
+        ));
+        return Ok(BAD_INPUT);
+    }
+    let mut report = format!("{title}\n");
+    for line in &header[1..] {
+        report.push_str(line);
+        report.push('\n');
+    }
+    report.push('\n');
+    report.push_str(&make::file::picture(&puzzle.board, &made.clues, 4));
+    report.push_str(&format!(
+        "\nWrote {}, {} and {}\n",
+        paths[0].display(),
+        paths[1].display(),
+        paths[2].display()
+    ));
+    out::print(&report)?;
+    Ok(DONE)
+}
+
+/// The puzzle file's comment header, which `make` also prints (all but
+/// its first line): how it was made, its clues and proof, its difficulty.
+fn header(puzzle: &Puzzle, made: &Made, opts: &MakeOptions, n: usize) -> Vec<String> {
+    let mut how = format!("engine make --seed {}", opts.seed);
+    match opts.target {
+        Target::Minimal => how.push_str(" --minimal"),
+        Target::Clues(k) => how.push_str(&format!(" --clues {k}")),
+    }
+    if let Some(d) = opts.difficulty {
+        how.push_str(&format!(" --difficulty {}", d.name()));
+    }
+    if opts.node_limit != make::DEFAULT_NODE_LIMIT {
+        how.push_str(&format!(" --node-limit {}", opts.node_limit));
+    }
+    let c = &made.checks;
+    let proof = match made.proof_nodes {
+        Some(nodes) => format!(
+            "proved by the complete search in {} nodes",
+            thousands(nodes)
+        ),
+        None => "proved by the deductions".to_string(),
+    };
+    let kept = c.multiple + c.known + c.band + c.unknown;
+    let stopped_at_target = matches!(opts.target, Target::Clues(k) if made.clues.len() == k);
+    let minimal = if stopped_at_target {
+        String::new()
+    } else if c.unknown > 0 {
+        format!(
+            " Not proven minimal: {} clue{} stayed because the search for a second solution ran out of {} nodes.",
+            c.unknown,
+            if c.unknown == 1 { "" } else { "s" },
+            thousands(opts.node_limit)
+        )
+    } else if let Some(d) = opts.difficulty.filter(|_| c.band > 0) {
+        format!(
+            " No clue can be taken out without a second solution or leaving the {} band.",
+            d.name()
+        )
+    } else {
+        " Minimal: no clue but the first and the last can be taken out without a second solution."
+            .to_string()
+    };
+    let pct = made.filled * 100 / n.max(1);
+    vec![
+        format!(
+            "{}, seed {}: a clue puzzle made by `{how}` (attempt {}).",
+            puzzle.name, opts.seed, made.attempt
+        ),
+        format!(
+            "{} clues on {n} squares; one solution, {proof}.{minimal}",
+            made.clues.len()
+        ),
+        format!(
+            "Difficulty: {}. The deductions fill {} of {n} squares ({pct}%, clues included) before a search must guess.",
+            made.difficulty.name(),
+            made.filled
+        ),
+        format!(
+            "Clues tried: {} taken out ({} by the deductions, {} by the search), {} kept ({} with a second solution, {} by one found before, {} for the difficulty, {} out of nodes).",
+            c.deduced + c.searched,
+            c.deduced,
+            c.searched,
+            kept,
+            c.multiple,
+            c.known,
+            c.band,
+            c.unknown
+        ),
+    ]
+}

@@ -1,0 +1,297 @@
+//! The measured difficulty of a clue puzzle: how many squares forced
+//! deductions alone fill before a search must guess, and the bands
+//! (`easy`, `medium`, `hard`) drawn on that measure.
+//!
+//! Every step `k` keeps a set of squares it may stand on (its clue's square,
+//! or every square no clue is on), and four rules shrink the sets until none
+//! applies:
+//! - *neighbours*: a square stays a candidate of step `k` only if some
+//!   candidate of step `k − 1` has a move to it and it has a move to some
+//!   candidate of step `k + 1` (around the end for a closed tour). Applied
+//!   to a fixed point this is the distance and parity window between clues,
+//!   and more: a square too far from both clues, or on the wrong colour,
+//!   drops out;
+//! - *one square*: a step with one candidate square is placed there, and
+//!   the square is taken from every other step;
+//! - *one step*: a square that is a candidate of one step only is that
+//!   step's (every square holds some step);
+//! - a placed square is no other step's candidate.
+//!
+//! Each rule holds for every solution, so what they place is in every
+//! solution: when they place every step the puzzle has at most one.
+
+/// A step's square not (yet) known.
+const NONE: u32 = u32::MAX;
+
+/// What the deductions found on a puzzle.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Deduced {
+    /// The square of each step (from 0) the rules placed, clues included,
+    /// or `None`.
+    pub placed: Vec<Option<u32>>,
+    /// The rules emptied some step's candidates: the clues have no solution.
+    pub contradiction: bool,
+}
+
+impl Deduced {
+    /// Steps placed, clues included.
+    pub fn filled(&self) -> usize {
+        self.placed.iter().filter(|p| p.is_some()).count()
+    }
+
+    /// Whether the rules alone solve the puzzle.
+    pub fn solved(&self) -> bool {
+        !self.contradiction && self.placed.iter().all(Option::is_some)
+    }
+}
+
+/// The difficulty bands, on the share of squares the deductions fill
+/// (clues included), in percent: `easy` 100 (the deductions alone solve
+/// it), `medium` at least [`MEDIUM_FLOOR`] and below 100, `hard` below
+/// [`MEDIUM_FLOOR`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Difficulty {
+    /// The deductions fill every square.
+    Easy,
+    /// They fill at least [`MEDIUM_FLOOR`] percent, not all.
+    Medium,
+    /// They fill less than [`MEDIUM_FLOOR`] percent.
+    Hard,
+}
+
+/// The lowest share of filled squares, in percent, of a `medium` puzzle.
+pub const MEDIUM_FLOOR: u32 = 50;
+
+impl Difficulty {
+    /// The band `filled` squares of `squares` fall in.
+    pub fn of(filled: usize, squares: usize) -> Difficulty {
+        if filled >= squares {
+            Difficulty::Easy
+        } else if filled * 100 >= squares * MEDIUM_FLOOR as usize {
+            Difficulty::Medium
+        } else {
+            Difficulty::Hard
+        }
+    }
+
+    /// The fewest filled squares of `squares` this band allows.
+    pub fn floor(self, squares: usize) -> usize {
+        match self {
+            Difficulty::Easy => squares,
+            Difficulty::Medium => (squares * MEDIUM_FLOOR as usize).div_ceil(100),
+            Difficulty::Hard => 0,
+        }
+    }
+
+    /// The band's name, as `--difficulty` writes it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Difficulty::Easy => "easy",
+            Difficulty::Medium => "medium",
+            Difficulty::Hard => "hard",
+        }
+    }
+}
+
+/// A set of squares, one bit each.
+type Bits = [u64];
+
+fn has(b: &Bits, s: u32) -> bool {
+    b[s as usize / 64] >> (s % 64) & 1 == 1
+}
+
+fn ones(b: &Bits) -> impl Iterator<Item = u32> + '_ {
+    b.iter().enumerate().flat_map(|(i, &w)| {
+        let mut w = w;
+        std::iter::from_fn(move || {
+            (w != 0).then(|| {
+                let t = w.trailing_zeros();
+                w &= w - 1;
+                i as u32 * 64 + t
+            })
+        })
+    })
+}
+
+fn count(b: &Bits) -> u32 {
+    b.iter().map(|w| w.count_ones()).sum()
+}
+
+/// Runs the rules to their fixed point on the puzzle with move graph
+/// `graph` (closed or not) and `clues` (`(step, square)`, steps from 1).
+pub fn deduce(graph: &crate::model::MoveGraph, closed: bool, clues: &[(u32, u32)]) -> Deduced {
+    let n = graph.len();
+    let words = n.div_ceil(64);
+    let mut out_nb = vec![0u64; n * words];
+    let mut in_nb = vec![0u64; n * words];
+    for s in 0..n as u32 {
+        for t in graph.neighbours(s) {
+            out_nb[s as usize * words + t as usize / 64] |= 1 << (t % 64);
+            in_nb[t as usize * words + s as usize / 64] |= 1 << (s % 64);
+        }
+    }
+    let mut clued = vec![0u64; words];
+    let mut fixed = vec![NONE; n];
+    for &(step, s) in clues {
+        if let Some(f) = fixed.get_mut(step as usize - 1) {
+            *f = s;
+            clued[s as usize / 64] |= 1 << (s % 64);
+        }
+    }
+    let mut all = vec![0u64; words];
+    for s in 0..n as u32 {
+        all[s as usize / 64] |= 1 << (s % 64);
+    }
+    let mut cand = vec![0u64; n * words];
+    for (k, &f) in fixed.iter().enumerate() {
+        let set = &mut cand[k * words..(k + 1) * words];
+        if f == NONE {
+            for (c, (a, d)) in set.iter_mut().zip(all.iter().zip(&clued)) {
+                *c = a & !d;
+            }
+        } else {
+            set[f as usize / 64] |= 1 << (f % 64);
+        }
+    }
+    let mut placed: Vec<Option<u32>> = fixed.iter().map(|&f| (f != NONE).then_some(f)).collect();
+    let mut contradiction = false;
+    let mut reach = vec![0u64; words];
+    loop {
+        let mut changed = false;
+        // Neighbours: each step against the steps before and after it.
+        for k in 0..n {
+            let links = [
+                (k > 0 || closed).then(|| ((k + n - 1) % n, &out_nb)),
+                (k + 1 < n || closed).then(|| ((k + 1) % n, &in_nb)),
+            ];
+            for (other, nb) in links.into_iter().flatten() {
+                if n == 1 {
+                    break;
+                }
+                reach.fill(0);
+                for p in ones(&cand[other * words..(other + 1) * words]) {
+                    let row = &nb[p as usize * words..(p as usize + 1) * words];
+                    for (r, x) in reach.iter_mut().zip(row) {
+                        *r |= x;
+                    }
+                }
+                for (c, r) in cand[k * words..(k + 1) * words].iter_mut().zip(&reach) {
+                    let kept = *c & r;
+                    changed |= kept != *c;
+                    *c = kept;
+                }
+            }
+        }
+        // One square: a step with one candidate is placed.
+        for k in 0..n {
+            let set = &cand[k * words..(k + 1) * words];
+            match count(set) {
+                0 => contradiction = true,
+                1 if placed[k].is_none() => {
+                    let s = ones(set).next().unwrap_or(0);
+                    placed[k] = Some(s);
+                    changed = true;
+                    for j in (0..n).filter(|&j| j != k) {
+                        cand[j * words + s as usize / 64] &= !(1 << (s % 64));
+                    }
+                }
+                _ => {}
+            }
+        }
+        // One step: a square only one step may stand on is that step's.
+        let mut steps_of = vec![(0u32, 0usize); n];
+        for k in 0..n {
+            for s in ones(&cand[k * words..(k + 1) * words]) {
+                let e = &mut steps_of[s as usize];
+                e.0 += 1;
+                e.1 = k;
+            }
+        }
+        for (s, &(c, k)) in steps_of.iter().enumerate() {
+            if c == 0 {
+                contradiction = true;
+            } else if c == 1 && placed[k].is_none() {
+                let set = &mut cand[k * words..(k + 1) * words];
+                set.fill(0);
+                set[s / 64] |= 1 << (s % 64);
+                changed = true;
+            }
+        }
+        if contradiction || !changed {
+            break;
+        }
+    }
+    // A placed step is its single candidate, whichever rule placed it.
+    for (k, p) in placed.iter_mut().enumerate() {
+        let set = &cand[k * words..(k + 1) * words];
+        if p.is_none() && count(set) == 1 {
+            *p = ones(set).next();
+        }
+        if let Some(s) = *p
+            && !has(set, s)
+        {
+            contradiction = true;
+        }
+    }
+    Deduced {
+        placed,
+        contradiction,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::MoveGraph;
+
+    /// A path graph 0 - 1 - 2 - … (both ways).
+    fn line(n: u32) -> MoveGraph {
+        let lists: Vec<Vec<u32>> = (0..n)
+            .map(|s| {
+                let mut v = Vec::new();
+                if s > 0 {
+                    v.push(s - 1);
+                }
+                if s + 1 < n {
+                    v.push(s + 1);
+                }
+                v
+            })
+            .collect();
+        MoveGraph::from_lists(&lists)
+    }
+
+    #[test]
+    fn a_line_with_its_first_step_is_solved_by_the_rules() {
+        let d = deduce(&line(6), false, &[(1, 0)]);
+        assert!(d.solved());
+        assert_eq!(d.placed, (0..6).map(Some).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn a_line_without_clues_is_not() {
+        // Either end may be step 1: no rule places anything.
+        let d = deduce(&line(5), false, &[]);
+        assert!(!d.solved() && !d.contradiction);
+        assert_eq!(d.filled(), 0);
+        // With the last step given, the rules walk back from it.
+        assert!(deduce(&line(5), false, &[(5, 0)]).solved());
+    }
+
+    #[test]
+    fn clues_that_cannot_be_toured_are_a_contradiction() {
+        let d = deduce(&line(4), false, &[(1, 0), (2, 3)]);
+        assert!(d.contradiction);
+    }
+
+    #[test]
+    fn bands() {
+        assert_eq!(Difficulty::of(64, 64), Difficulty::Easy);
+        assert_eq!(Difficulty::of(32, 64), Difficulty::Medium);
+        assert_eq!(Difficulty::of(31, 64), Difficulty::Hard);
+        assert_eq!(Difficulty::Medium.floor(64), 32);
+        assert_eq!(Difficulty::Medium.floor(25), 13);
+        assert_eq!(Difficulty::of(13, 25), Difficulty::Medium);
+        assert_eq!(Difficulty::of(12, 25), Difficulty::Hard);
+    }
+}

@@ -1,0 +1,466 @@
+//! The generator of clue puzzles (`engine make`): a random tour, every one
+//! of its steps a clue, then clues taken out one at a time, in random
+//! order, while the puzzle stays unique (and, with a difficulty asked, in
+//! its band); then the puzzle file and its pictures.
+//!
+//! Clues 1 and n are never taken out, as in a published Hidato. A clue is
+//! taken out when the puzzle without it is still unique, proved either by
+//! the deductions of [`difficulty`] (when they place every step, there is
+//! one solution) or by the complete search over the steps
+//! ([`crate::solve::clued`]) asked for two solutions within a node budget.
+//! A second solution found is kept: a later clue whose removal it also
+//! fits is kept without a search. A search that runs out of nodes proves
+//! nothing, and the clue stays.
+//!
+//! Taking out clues only ever adds solutions, so one pass over the clues
+//! leaves a *minimal* puzzle: none of its clues can be taken out on its own
+//! (the ones kept because a search ran out of nodes excepted, and counted).
+
+pub mod difficulty;
+pub mod file;
+pub mod svg;
+pub mod tour;
+
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+use crate::halt::{Limit, Limits, Stop};
+use crate::model::{Constraints, MoveGraph};
+use crate::progress::Progress;
+use crate::puzzle::Puzzle;
+use crate::solve::backtrack::{BacktrackOptions, Order};
+use crate::solve::event::NoObserver;
+use crate::solve::runner::{self, InvalidTour};
+use crate::solve::{Outcome, Run, SolverSpec, Task, clued};
+pub use difficulty::Difficulty;
+
+/// When to stop taking clues out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Target {
+    /// When no clue can be taken out.
+    Minimal,
+    /// When this many clues are left (or none can be taken out).
+    Clues(usize),
+}
+
+/// What to make.
+#[derive(Clone, Copy, Debug)]
+pub struct MakeOptions {
+    /// Seed of every random choice.
+    pub seed: u64,
+    /// When to stop taking clues out.
+    pub target: Target,
+    /// The band the measured difficulty must fall in, if any.
+    pub difficulty: Option<Difficulty>,
+    /// Nodes each search for a second solution may take.
+    pub node_limit: u64,
+    /// Tours to try before giving up on the target.
+    pub attempts: u32,
+}
+
+/// The node budget of each search for a second solution, by default.
+pub const DEFAULT_NODE_LIMIT: u64 = 1_000_000;
+
+/// Tours tried, by default, before the target is given up.
+pub const DEFAULT_ATTEMPTS: u32 = 20;
+
+/// Seeded walks tried for a random tour before the complete search.
+const WALKS: u32 = 16;
+
+/// What became of the clues tried.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Checks {
+    /// Taken out: the deductions alone still solve the puzzle.
+    pub deduced: u32,
+    /// Taken out: the search proved the puzzle still unique.
+    pub searched: u32,
+    /// Kept: a second solution found before fits without it.
+    pub known: u32,
+    /// Kept: the search found a second solution.
+    pub multiple: u32,
+    /// Kept: without it the puzzle would be outside the difficulty band.
+    pub band: u32,
+    /// Kept: the search ran out of nodes (nothing proven).
+    pub unknown: u32,
+    /// Nodes of every search.
+    pub nodes: u64,
+}
+
+/// A puzzle made.
+#[derive(Clone, Debug)]
+pub struct Made {
+    /// The solution, verified.
+    pub tour: Vec<u32>,
+    /// The clues, `(step, square)` sorted by step, steps from 1.
+    pub clues: Vec<(u32, u32)>,
+    /// Squares the deductions fill, clues included.
+    pub filled: usize,
+    /// The band that puts it in.
+    pub difficulty: Difficulty,
+    /// Nodes of the complete search's proof that the puzzle is unique, or
+    /// `None` when it ran out of nodes where the deductions alone solve
+    /// the puzzle (a proof too).
+    pub proof_nodes: Option<u64>,
+    /// The attempt (from 1) that made it.
+    pub attempt: u32,
+    /// What became of the clues tried in that attempt.
+    pub checks: Checks,
+}
+
+/// Why no puzzle was made.
+#[derive(Debug)]
+pub enum Failure {
+    /// Proven: the puzzle has no tour (the reason, for people).
+    NoTour(String),
+    /// A limit (time) or Ctrl-C stopped the work.
+    Stopped(Stop),
+    /// No attempt met the target; why, for people.
+    Missed(String),
+    /// A tour or a deduction failed its check: a bug.
+    Bug(InvalidTour),
+}
+
+impl From<Stop> for Failure {
+    fn from(s: Stop) -> Failure {
+        Failure::Stopped(s)
+    }
+}
+
+/// Makes a puzzle of `puzzle` (its board, piece and goal; it has no clues
+/// and no symmetry) on its move graph `graph`, within `limits`; `progress`
+/// shows the searches' nodes.
+pub fn make(
+    puzzle: &Puzzle,
+    graph: &MoveGraph,
+    opts: &MakeOptions,
+    limits: Limits<'_>,
+    progress: &Progress,
+) -> Result<Made, Failure> {
+    let n = graph.len();
+    let mut rng = ChaCha8Rng::seed_from_u64(opts.seed);
+    let walk_nodes = (64 * n as u64).max(100_000);
+    let mut fallback: Option<Vec<u32>> = None;
+    let mut closest: Option<(usize, usize)> = None;
+    for attempt in 1..=opts.attempts.max(1) {
+        let tour =
+            match tour::random_tour(graph, &puzzle.goal, &mut rng, WALKS, walk_nodes, &limits)? {
+                Some(t) => t,
+                None => match &fallback {
+                    Some(t) => t.clone(),
+                    None => {
+                        let t = complete_tour(puzzle, graph, limits, progress)?;
+                        fallback = Some(t.clone());
+                        t
+                    }
+                },
+            };
+        check(puzzle, "the random walk", &tour, &[])?;
+        let (clues, checks) = reduce(puzzle, graph, &tour, opts, &mut rng, limits, progress)?;
+        let filled = deduced(graph, puzzle, &clues, &tour)?.filled();
+        let band = Difficulty::of(filled, n);
+        let count_ok = match opts.target {
+            Target::Minimal => true,
+            Target::Clues(k) => clues.len() <= k,
+        };
+        let band_ok = opts.difficulty.is_none_or(|d| d == band);
+        if count_ok && band_ok {
+            let proof_nodes = prove(puzzle, graph, &clues, &tour, opts, limits, progress)?;
+            return Ok(Made {
+                tour,
+                clues,
+                filled,
+                difficulty: band,
+                proof_nodes,
+                attempt,
+                checks,
+            });
+        }
+        // The attempt nearest the target: fewest clues, then fewest filled.
+        let key = (clues.len(), filled);
+        if closest.is_none_or(|c| key < c) {
+            closest = Some(key);
+        }
+    }
+    let (clues, filled) = closest.unwrap_or((n, n));
+    let tries = opts.attempts.max(1);
+    let tours = if tries == 1 { "tour" } else { "tours" };
+    Err(Failure::Missed(match (opts.target, opts.difficulty) {
+        (Target::Clues(k), _) if clues > k => format!(
+            "no puzzle with {k} clues or fewer from {tries} {tours}: the fewest was {clues} (no clue could be taken out of it)"
+        ),
+        (_, Some(d)) => format!(
+            "no {} puzzle from {tries} {tours}: the nearest had its deductions fill {filled} of {n} squares ({})",
+            d.name(),
+            Difficulty::of(filled, n).name()
+        ),
+        _ => format!("no puzzle from {tries} {tours}"),
+    }))
+}
+
+/// A tour by the runner's complete search (when no random walk found one):
+/// a proof that there is none, or a limit, ends the making.
+fn complete_tour(
+    puzzle: &Puzzle,
+    graph: &MoveGraph,
+    limits: Limits<'_>,
+    progress: &Progress,
+) -> Result<Vec<u32>, Failure> {
+    let mut p = puzzle.clone();
+    p.solver = SolverSpec::Auto;
+    let report =
+        runner::solve(&p, graph, Run::new(limits, progress, NoObserver)).map_err(Failure::Bug)?;
+    match report.outcome {
+        Outcome::Found(t) => Ok(t),
+        Outcome::Impossible(why) => Err(Failure::NoTour(why)),
+        Outcome::GaveUp { limit, .. } => Err(Failure::Stopped(Stop::Limit(limit))),
+        Outcome::Interrupted { .. } => Err(Failure::Stopped(Stop::Interrupted)),
+    }
+}
+
+/// The verifier's answer on `tour` with `clues`, as a bug when it fails.
+fn check(puzzle: &Puzzle, who: &str, tour: &[u32], clues: &[(u32, u32)]) -> Result<(), Failure> {
+    let c = Constraints {
+        clues: clues.to_vec(),
+        symmetry: None,
+    };
+    crate::verify::verify(&puzzle.board, &puzzle.piece, &puzzle.goal, tour)
+        .and_then(|()| {
+            crate::verify::verify_constraints(&puzzle.board, puzzle.goal.closed, &c, tour)
+        })
+        .map_err(|problem| {
+            Failure::Bug(InvalidTour {
+                solver: who.to_string(),
+                problem,
+            })
+        })
+}
+
+/// The deductions on `clues`, checked against the solution `tour`: what
+/// they place must be where the tour has it.
+fn deduced(
+    graph: &MoveGraph,
+    puzzle: &Puzzle,
+    clues: &[(u32, u32)],
+    tour: &[u32],
+) -> Result<difficulty::Deduced, Failure> {
+    let d = difficulty::deduce(graph, puzzle.goal.closed, clues);
+    let wrong = d
+        .placed
+        .iter()
+        .zip(tour)
+        .position(|(p, &t)| p.is_some_and(|p| p != t));
+    if d.contradiction || wrong.is_some() {
+        return Err(Failure::Bug(InvalidTour {
+            solver: "the deductions".to_string(),
+            problem: match wrong {
+                Some(k) => format!("they put step {} off the tour", k + 1),
+                None => "they found no solution where there is one".to_string(),
+            },
+        }));
+    }
+    Ok(d)
+}
+
+/// One attempt's pass: every clue but 1 and n, in random order, taken out
+/// if the puzzle stays unique (and in the band). The clues left, and what
+/// became of the ones tried.
+fn reduce(
+    puzzle: &Puzzle,
+    graph: &MoveGraph,
+    tour: &[u32],
+    opts: &MakeOptions,
+    rng: &mut ChaCha8Rng,
+    limits: Limits<'_>,
+    progress: &Progress,
+) -> Result<(Vec<(u32, u32)>, Checks), Failure> {
+    let n = tour.len();
+    let floor = opts.difficulty.map_or(0, |d| d.floor(n));
+    let mut present = vec![true; n];
+    let mut left = n;
+    let mut order: Vec<usize> = (1..n.saturating_sub(1)).collect();
+    for i in (1..order.len()).rev() {
+        let j = rng.random_range(0..=i);
+        order.swap(i, j);
+    }
+    let mut checks = Checks::default();
+    // Second solutions found so far.
+    let mut others: Vec<Vec<u32>> = Vec::new();
+    let clues_of = |present: &[bool]| -> Vec<(u32, u32)> {
+        (0..n)
+            .filter(|&k| present[k])
+            .map(|k| (k as u32 + 1, tour[k]))
+            .collect()
+    };
+    for k in order {
+        if let Target::Clues(target) = opts.target
+            && left <= target
+        {
+            break;
+        }
+        present[k] = false;
+        let clues = clues_of(&present);
+        let d = deduced(graph, puzzle, &clues, tour)?;
+        let removed = if d.filled() < floor {
+            checks.band += 1;
+            false
+        } else if d.solved() {
+            checks.deduced += 1;
+            true
+        } else if others
+            .iter()
+            .any(|o| clues.iter().all(|&(s, q)| o[s as usize - 1] == q))
+        {
+            checks.known += 1;
+            false
+        } else {
+            match second_solution(puzzle, graph, &clues, tour, opts, limits, progress)? {
+                (Verdict::Unique, nodes) => {
+                    checks.nodes += nodes;
+                    checks.searched += 1;
+                    true
+                }
+                (Verdict::Other(o), nodes) => {
+                    checks.nodes += nodes;
+                    checks.multiple += 1;
+                    others.push(o);
+                    false
+                }
+                (Verdict::Unknown, nodes) => {
+                    checks.nodes += nodes;
+                    checks.unknown += 1;
+                    false
+                }
+            }
+        };
+        if removed {
+            left -= 1;
+        } else {
+            present[k] = true;
+        }
+    }
+    Ok((clues_of(&present), checks))
+}
+
+/// What a search for a second solution found.
+enum Verdict {
+    /// None exists.
+    Unique,
+    /// This one.
+    Other(Vec<u32>),
+    /// The node budget ran out.
+    Unknown,
+}
+
+/// Asks the complete search over the steps for two solutions of the
+/// puzzle with `clues`, of which `tour` is one; with the nodes it took.
+fn second_solution(
+    puzzle: &Puzzle,
+    graph: &MoveGraph,
+    clues: &[(u32, u32)],
+    tour: &[u32],
+    opts: &MakeOptions,
+    limits: Limits<'_>,
+    progress: &Progress,
+) -> Result<(Verdict, u64), Failure> {
+    let c = Constraints {
+        clues: clues.to_vec(),
+        symmetry: None,
+    };
+    let task = Task::new(graph, &puzzle.board, &puzzle.piece, puzzle.goal).with_constraints(&c);
+    let search = BacktrackOptions {
+        order: Order::Warnsdorff,
+        node_limit: Some(opts.node_limit),
+    };
+    let (report, second) = clued::unique(search, &task, Run::new(limits, progress, NoObserver));
+    let nodes = report.stats.nodes;
+    let verdict = match (report.outcome, second) {
+        (Outcome::Found(a), None) if a == tour => Verdict::Unique,
+        (Outcome::Found(a), Some(b)) => {
+            let other = if a == tour { b } else { a };
+            check(puzzle, "the search for a second solution", &other, clues)?;
+            Verdict::Other(other)
+        }
+        (Outcome::Found(a), None) => {
+            check(puzzle, "the search for a second solution", &a, clues)?;
+            Verdict::Other(a)
+        }
+        (
+            Outcome::GaveUp {
+                limit: Limit::Nodes,
+                ..
+            },
+            _,
+        ) => Verdict::Unknown,
+        (Outcome::GaveUp { limit, .. }, _) => return Err(Failure::Stopped(Stop::Limit(limit))),
+        (Outcome::Interrupted { .. }, _) => return Err(Failure::Stopped(Stop::Interrupted)),
+        (Outcome::Impossible(why), _) => {
+            return Err(Failure::Bug(InvalidTour {
+                solver: "the search for a second solution".to_string(),
+                problem: format!("it found no solution where there is one: {why}"),
+            }));
+        }
+    };
+    Ok((verdict, nodes))
+}
+
+/// The last word: the runner's `--unique` search (proofs, the complete
+/// search, the verifier) on the puzzle made must find `tour` and no other.
+/// The nodes it took (`None`: more than its budget, on a puzzle the
+/// deductions solve).
+fn prove(
+    puzzle: &Puzzle,
+    graph: &MoveGraph,
+    clues: &[(u32, u32)],
+    tour: &[u32],
+    opts: &MakeOptions,
+    limits: Limits<'_>,
+    progress: &Progress,
+) -> Result<Option<u64>, Failure> {
+    let mut p = puzzle.clone();
+    p.constraints = Constraints {
+        clues: clues.to_vec(),
+        symmetry: None,
+    };
+    // Each clue taken out was proved within the budget, or by deductions,
+    // which leave the search little to do; the last proof gets more room.
+    p.solver = SolverSpec::Backtrack(BacktrackOptions {
+        order: Order::Warnsdorff,
+        node_limit: Some(opts.node_limit.saturating_mul(8)),
+    });
+    let (report, second) = runner::solve_unique(&p, graph, Run::new(limits, progress, NoObserver))
+        .map_err(Failure::Bug)?;
+    let bug = |problem: String| {
+        Failure::Bug(InvalidTour {
+            solver: "the generator".to_string(),
+            problem,
+        })
+    };
+    match (report.outcome, second) {
+        (Outcome::Found(a), None) if a == tour => Ok(Some(report.stats.nodes)),
+        (Outcome::Found(_), _) => Err(bug(
+            "the puzzle it made has a solution other than its tour".to_string()
+        )),
+        (
+            Outcome::GaveUp {
+                limit: Limit::Nodes,
+                ..
+            },
+            _,
+        ) if difficulty::deduce(graph, p.goal.closed, clues).solved() => Ok(None),
+        (
+            Outcome::GaveUp {
+                limit: Limit::Nodes,
+                ..
+            },
+            _,
+        ) => Err(bug(format!(
+            "the proof that the puzzle it made is unique ran out of {} nodes",
+            opts.node_limit.saturating_mul(8)
+        ))),
+        (Outcome::GaveUp { limit, .. }, _) => Err(Failure::Stopped(Stop::Limit(limit))),
+        (Outcome::Interrupted { .. }, _) => Err(Failure::Stopped(Stop::Interrupted)),
+        (Outcome::Impossible(why), _) => {
+            Err(bug(format!("the puzzle it made has no solution: {why}")))
+        }
+    }
+}

@@ -1,0 +1,310 @@
+//! `engine make`: the puzzles it makes are unique (proved again by `run
+//! --unique`), minimal, reproducible from their seed, in the difficulty
+//! band asked for; their solution picture is the verified tour; bad input
+//! is refused.
+
+use std::path::{Path, PathBuf};
+
+use engine::make::Difficulty;
+use engine::make::difficulty::deduce;
+use engine::puzzle::Puzzle;
+
+use crate::util::{assert_verified, engine, files, graph_of, load, setup, tour_from_json};
+
+const KNIGHT6: &str = r#"Puzzle(name: "Knight 6x6", board: "6x6", piece: "knight")"#;
+
+/// Runs `engine make` on `input` (in a new directory) with `args`, writing
+/// `out.ron`; the directory, the output path and the run's output.
+fn make(input: &str, args: &[&str]) -> (tempfile::TempDir, PathBuf, std::process::Output) {
+    let (dir, file) = setup(input);
+    let out = dir.path().join("out.ron");
+    let output = engine()
+        .arg("make")
+        .arg(&file)
+        .args(args)
+        .arg("-o")
+        .arg(&out)
+        .arg("-q")
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"));
+    (dir, out, output)
+}
+
+fn stdout(o: &std::process::Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &std::process::Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// `engine run FILE --unique --format json`: the exit code and the object.
+fn run_unique(file: &Path) -> (i32, serde_json::Value) {
+    let o = engine()
+        .arg("run")
+        .arg(file)
+        .args(["--unique", "--format", "json", "-q"])
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"));
+    let v = serde_json::from_slice(&o.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&o.stdout)));
+    (o.status.code().unwrap_or(-1), v)
+}
+
+/// The numbers of an SVG picture of `make`: (square name, number, bold).
+fn numbers(svg: &str) -> Vec<(String, u32, bool)> {
+    svg.lines()
+        .filter(|l| l.starts_with("<text class=\"clue\"") || l.starts_with("<text class=\"step\""))
+        .map(|l| {
+            let square = l
+                .split("data-square=\"")
+                .nth(1)
+                .and_then(|r| r.split('"').next())
+                .unwrap_or_else(|| panic!("no square in {l}"));
+            let number = l
+                .rsplit_once("\">")
+                .and_then(|(_, r)| r.strip_suffix("</text>"))
+                .and_then(|k| k.parse().ok())
+                .unwrap_or_else(|| panic!("no number in {l}"));
+            (
+                square.to_string(),
+                number,
+                l.starts_with("<text class=\"clue\""),
+            )
+        })
+        .collect()
+}
+
+fn square_named(p: &Puzzle, name: &str) -> u32 {
+    (0..p.board.len() as u32)
+        .find(|&s| p.board.name(s) == name)
+        .unwrap_or_else(|| panic!("{name} is not a square"))
+}
+
+fn read(path: &Path) -> String {
+    std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+#[test]
+fn a_made_puzzle_is_unique_and_its_solution_picture_is_the_verified_tour() {
+    for (input, seed) in [
+        (KNIGHT6, "1"),
+        (
+            r#"Puzzle(board: "6x6 - a1 f1", piece: "knight", tour: Closed)"#,
+            "2",
+        ),
+        (r#"Puzzle(board: "5x5 torus", piece: "knight")"#, "3"),
+    ] {
+        let (dir, out, o) = make(input, &["--seed", seed]);
+        assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
+        assert_eq!(
+            files(dir.path()),
+            ["out-solution.svg", "out.ron", "out.svg", "p.ron"]
+        );
+        let (code, v) = run_unique(&out);
+        assert_eq!((code, v["status"].as_str()), (0, Some("unique")), "{v}");
+        let p = load(&out);
+        assert_verified(&p, &v);
+        let tour = tour_from_json(&p, &v);
+        // The solution picture: every square's number, the clues in bold.
+        let shown = numbers(&read(&dir.path().join("out-solution.svg")));
+        assert_eq!(shown.len(), p.board.len());
+        let mut pictured = vec![u32::MAX; p.board.len()];
+        for (name, k, bold) in &shown {
+            pictured[*k as usize - 1] = square_named(&p, name);
+            assert_eq!(*bold, p.constraints.square_of_step(*k).is_some(), "{name}");
+        }
+        let mut goal = p.goal;
+        goal.closed = v["closed"].as_bool().unwrap_or(false);
+        assert_eq!(
+            engine::verify::verify(&p.board, &p.piece, &goal, &pictured),
+            Ok(())
+        );
+        assert_eq!(pictured, tour);
+        // The blank picture: the clues alone.
+        let blank = numbers(&read(&dir.path().join("out.svg")));
+        let mut clues: Vec<(u32, u32)> = blank
+            .iter()
+            .map(|(name, k, _)| (*k, square_named(&p, name)))
+            .collect();
+        clues.sort_unstable();
+        assert_eq!(clues, p.constraints.clues);
+    }
+}
+
+#[test]
+fn no_clue_of_a_minimal_puzzle_can_be_taken_out() {
+    for (input, seed) in [
+        (KNIGHT6, "5"),
+        (r#"Puzzle(board: "5x5", piece: "knight", start: "c3")"#, "6"),
+    ] {
+        let (dir, out, o) = make(input, &["--seed", seed, "--minimal"]);
+        assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
+        assert!(stdout(&o).contains("Minimal: "), "{}", stdout(&o));
+        let p = load(&out);
+        let n = p.board.len() as u32;
+        let clues = &p.constraints.clues;
+        assert!(clues.len() < p.board.len() / 2, "{clues:?}");
+        for &(k, _) in clues.iter().filter(|&&(k, _)| k != 1 && k != n) {
+            let map: Vec<String> = clues
+                .iter()
+                .filter(|&&(j, _)| j != k)
+                .map(|&(j, s)| format!("\"{}\": {j}", p.board.name(s)))
+                .collect();
+            let file = dir.path().join(format!("without-{k}.ron"));
+            std::fs::write(
+                &file,
+                format!(
+                    r#"Puzzle(board: "{}", piece: "knight", clues: {{ {} }})"#,
+                    p.board_text,
+                    map.join(", ")
+                ),
+            )
+            .unwrap_or_else(|e| panic!("{e}"));
+            let (code, v) = run_unique(&file);
+            assert_eq!(
+                (code, v["status"].as_str()),
+                (4, Some("multiple")),
+                "without clue {k}: {v}"
+            );
+            let without = load(&file);
+            assert_verified(&without, &v);
+            let mut second = v.clone();
+            second["tour"] = v["second"]["tour"].clone();
+            second["squares"] = v["second"]["squares"].clone();
+            assert_verified(&without, &second);
+        }
+    }
+}
+
+#[test]
+fn the_same_seed_makes_the_same_files_and_another_seed_another_puzzle() {
+    let (dir, file) = setup(KNIGHT6);
+    let run = |seed: &str, out: &str| {
+        engine()
+            .arg("make")
+            .arg(&file)
+            .args(["--seed", seed, "-q", "-o"])
+            .arg(dir.path().join(out))
+            .assert()
+            .code(0);
+    };
+    run("7", "a.ron");
+    run("7", "b.ron");
+    run("8", "c.ron");
+    let bytes =
+        |name: &str| std::fs::read(dir.path().join(name)).unwrap_or_else(|e| panic!("{name}: {e}"));
+    for (a, b) in [
+        ("a.ron", "b.ron"),
+        ("a.svg", "b.svg"),
+        ("a-solution.svg", "b-solution.svg"),
+    ] {
+        assert_eq!(bytes(a), bytes(b), "{a} and {b}");
+    }
+    let (a, c) = (
+        load(&dir.path().join("a.ron")),
+        load(&dir.path().join("c.ron")),
+    );
+    assert_ne!(a.constraints.clues, c.constraints.clues);
+}
+
+#[test]
+fn each_difficulty_lands_in_its_band() {
+    for (level, band) in [
+        ("easy", Difficulty::Easy),
+        ("medium", Difficulty::Medium),
+        ("hard", Difficulty::Hard),
+    ] {
+        let (_dir, out, o) = make(KNIGHT6, &["--seed", "11", "--difficulty", level]);
+        assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
+        let p = load(&out);
+        let g = graph_of(&p);
+        let d = deduce(&g, p.goal.closed, &p.constraints.clues);
+        assert_eq!(Difficulty::of(d.filled(), p.board.len()), band, "{level}");
+        let said = format!(
+            "Difficulty: {level}. The deductions fill {} of {} squares",
+            d.filled(),
+            p.board.len()
+        );
+        assert!(stdout(&o).contains(&said), "{}", stdout(&o));
+        assert!(read(&out).contains(&format!("// {said}")));
+        let (code, v) = run_unique(&out);
+        assert_eq!((code, v["status"].as_str()), (0, Some("unique")), "{v}");
+        assert_verified(&p, &v);
+    }
+}
+
+#[test]
+fn clues_stop_at_the_number_asked_or_exit_3() {
+    let (_dir, out, o) = make(KNIGHT6, &["--seed", "4", "--clues", "20"]);
+    assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
+    let p = load(&out);
+    assert_eq!(p.constraints.clues.len(), 20);
+    let (code, v) = run_unique(&out);
+    assert_eq!(code, 0, "{v}");
+    assert_verified(&p, &v);
+    // Two clues (1 and 36) leave every 6x6 puzzle with many solutions.
+    let (dir, _, o) = make(KNIGHT6, &["--clues", "2", "--attempts", "2"]);
+    assert_eq!(o.status.code(), Some(3), "{}{}", stdout(&o), stderr(&o));
+    assert!(
+        stdout(&o).contains("no puzzle with 2 clues or fewer from 2 tours"),
+        "{}",
+        stdout(&o)
+    );
+    assert_eq!(files(dir.path()), ["p.ron"]);
+}
+
+#[test]
+fn a_puzzle_with_no_tour_exits_1_and_writes_nothing() {
+    let (dir, _, o) = make(r#"Puzzle(board: "3x3", piece: "knight")"#, &[]);
+    assert_eq!(o.status.code(), Some(1), "{}{}", stdout(&o), stderr(&o));
+    assert!(stdout(&o).contains("no tour exists"), "{}", stdout(&o));
+    assert_eq!(files(dir.path()), ["p.ron"]);
+}
+
+#[test]
+fn bad_input_is_refused_with_its_place() {
+    let cases: [(&str, &[&str], &str); 6] = [
+        (
+            "Puzzle(board: \"6x6\", piece: \"knight\",\n  clues: { \"a1\": 1 })",
+            &[],
+            "p.ron:2:10",
+        ),
+        (
+            "Puzzle(board: \"6x6\", piece: \"knight\", tour: Closed,\n  symmetry: Rotate180)",
+            &[],
+            "p.ron:2:13",
+        ),
+        (
+            "Puzzle(\n  board: \"40x40\", piece: \"knight\")",
+            &[],
+            "p.ron:2:10",
+        ),
+        (KNIGHT6, &["--clues", "1"], "--clues"),
+        (KNIGHT6, &["--node-limit", "0"], "--node-limit"),
+        (KNIGHT6, &["--difficulty", "fiendish"], "fiendish"),
+    ];
+    for (input, args, place) in cases {
+        let (dir, _, o) = make(input, args);
+        assert_eq!(o.status.code(), Some(2), "{input} {args:?}: {}", stderr(&o));
+        assert!(stderr(&o).contains(place), "{place}: {}", stderr(&o));
+        assert_eq!(files(dir.path()), ["p.ron"]);
+    }
+    // The output may not replace the puzzle file, nor go where no file can.
+    let (dir, file) = setup(KNIGHT6);
+    engine()
+        .arg("make")
+        .arg(&file)
+        .arg("-o")
+        .arg(&file)
+        .assert()
+        .code(2);
+    engine()
+        .arg("make")
+        .arg(&file)
+        .arg("-o")
+        .arg(dir.path().join("no/such/dir/out.ron"))
+        .assert()
+        .code(2);
+    assert_eq!(files(dir.path()), ["p.ron"]);
+}
