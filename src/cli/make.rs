@@ -313,12 +313,16 @@ fn header(puzzle: &Puzzle, made: &Made, opts: &MakeOptions, n: usize) -> Vec<Str
         how.push_str(&format!(" --node-limit {}", opts.node_limit));
     }
     let c = &made.checks;
-    let proof = match made.proof_nodes {
-        Some(nodes) => format!(
+    let proof = match made.proof {
+        make::Proof::Search(nodes) => format!(
             "proved by the complete search in {} nodes",
             thousands(nodes)
         ),
-        None => "proved by the deductions".to_string(),
+        make::Proof::Deductions => "proved by the deductions".to_string(),
+        make::Proof::Branching(nodes) => format!(
+            "proved by the deductions with branching in {} nodes",
+            thousands(nodes)
+        ),
     };
     let kept = c.multiple + c.known + c.band + c.unknown;
     let stopped_at_target = matches!(opts.target, Target::Clues(k) if made.clues.len() == k);

@@ -120,122 +120,175 @@ fn count(b: &Bits) -> u32 {
 /// Runs the rules to their fixed point on the puzzle with move graph
 /// `graph` (closed or not) and `clues` (`(step, square)`, steps from 1).
 pub fn deduce(graph: &crate::model::MoveGraph, closed: bool, clues: &[(u32, u32)]) -> Deduced {
-    let n = graph.len();
-    let words = n.div_ceil(64);
-    let mut out_nb = vec![0u64; n * words];
-    let mut in_nb = vec![0u64; n * words];
-    for s in 0..n as u32 {
-        for t in graph.neighbours(s) {
-            out_nb[s as usize * words + t as usize / 64] |= 1 << (t % 64);
-            in_nb[t as usize * words + s as usize / 64] |= 1 << (s % 64);
-        }
-    }
-    let mut clued = vec![0u64; words];
-    let mut fixed = vec![NONE; n];
-    for &(step, s) in clues {
-        if let Some(f) = fixed.get_mut(step as usize - 1) {
-            *f = s;
-            clued[s as usize / 64] |= 1 << (s % 64);
-        }
-    }
-    let mut all = vec![0u64; words];
-    for s in 0..n as u32 {
-        all[s as usize / 64] |= 1 << (s % 64);
-    }
-    let mut cand = vec![0u64; n * words];
-    for (k, &f) in fixed.iter().enumerate() {
-        let set = &mut cand[k * words..(k + 1) * words];
-        if f == NONE {
-            for (c, (a, d)) in set.iter_mut().zip(all.iter().zip(&clued)) {
-                *c = a & !d;
-            }
-        } else {
-            set[f as usize / 64] |= 1 << (f % 64);
-        }
-    }
-    let mut placed: Vec<Option<u32>> = fixed.iter().map(|&f| (f != NONE).then_some(f)).collect();
-    let mut contradiction = false;
-    let mut reach = vec![0u64; words];
-    loop {
-        let mut changed = false;
-        // Neighbours: each step against the steps before and after it.
-        for k in 0..n {
-            let links = [
-                (k > 0 || closed).then(|| ((k + n - 1) % n, &out_nb)),
-                (k + 1 < n || closed).then(|| ((k + 1) % n, &in_nb)),
-            ];
-            for (other, nb) in links.into_iter().flatten() {
-                if n == 1 {
-                    break;
-                }
-                reach.fill(0);
-                for p in ones(&cand[other * words..(other + 1) * words]) {
-                    let row = &nb[p as usize * words..(p as usize + 1) * words];
-                    for (r, x) in reach.iter_mut().zip(row) {
-                        *r |= x;
-                    }
-                }
-                for (c, r) in cand[k * words..(k + 1) * words].iter_mut().zip(&reach) {
-                    let kept = *c & r;
-                    changed |= kept != *c;
-                    *c = kept;
-                }
-            }
-        }
-        // One square: a step with one candidate is placed.
-        for k in 0..n {
-            let set = &cand[k * words..(k + 1) * words];
-            match count(set) {
-                0 => contradiction = true,
-                1 if placed[k].is_none() => {
-                    let s = ones(set).next().unwrap_or(0);
-                    placed[k] = Some(s);
-                    changed = true;
-                    for j in (0..n).filter(|&j| j != k) {
-                        cand[j * words + s as usize / 64] &= !(1 << (s % 64));
-                    }
-                }
-                _ => {}
-            }
-        }
-        // One step: a square only one step may stand on is that step's.
-        let mut steps_of = vec![(0u32, 0usize); n];
-        for k in 0..n {
-            for s in ones(&cand[k * words..(k + 1) * words]) {
-                let e = &mut steps_of[s as usize];
-                e.0 += 1;
-                e.1 = k;
-            }
-        }
-        for (s, &(c, k)) in steps_of.iter().enumerate() {
-            if c == 0 {
-                contradiction = true;
-            } else if c == 1 && placed[k].is_none() {
-                let set = &mut cand[k * words..(k + 1) * words];
-                set.fill(0);
-                set[s / 64] |= 1 << (s % 64);
-                changed = true;
-            }
-        }
-        if contradiction || !changed {
-            break;
-        }
-    }
-    // A placed step is its single candidate, whichever rule placed it.
-    for (k, p) in placed.iter_mut().enumerate() {
-        let set = &cand[k * words..(k + 1) * words];
-        if p.is_none() && count(set) == 1 {
-            *p = ones(set).next();
-        }
-        if let Some(s) = *p
-            && !has(set, s)
-        {
-            contradiction = true;
-        }
-    }
+    let rules = Rules::new(graph, closed);
+    let mut cand = rules.start(clues);
+    let contradiction = !rules.propagate(&mut cand);
     Deduced {
-        placed,
+        placed: (0..rules.n).map(|k| rules.single(&cand, k)).collect(),
         contradiction,
+    }
+}
+
+/// The rules on one move graph: its moves as bit rows, ready to run on
+/// the candidate squares of every step (`n` rows of `words` words).
+pub struct Rules {
+    /// Squares (and steps).
+    pub n: usize,
+    words: usize,
+    closed: bool,
+    out_nb: Vec<u64>,
+    in_nb: Vec<u64>,
+}
+
+impl Rules {
+    /// The rules on `graph`, for a closed tour or not.
+    pub fn new(graph: &crate::model::MoveGraph, closed: bool) -> Rules {
+        let n = graph.len();
+        let words = n.div_ceil(64);
+        let mut out_nb = vec![0u64; n * words];
+        let mut in_nb = vec![0u64; n * words];
+        for s in 0..n as u32 {
+            for t in graph.neighbours(s) {
+                out_nb[s as usize * words + t as usize / 64] |= 1 << (t % 64);
+                in_nb[t as usize * words + s as usize / 64] |= 1 << (s % 64);
+            }
+        }
+        Rules {
+            n,
+            words,
+            closed,
+            out_nb,
+            in_nb,
+        }
+    }
+
+    /// The candidates before any rule: a clued step its square, every
+    /// other step every square no clue is on.
+    pub fn start(&self, clues: &[(u32, u32)]) -> Vec<u64> {
+        let (n, words) = (self.n, self.words);
+        let mut clued = vec![0u64; words];
+        let mut fixed = vec![NONE; n];
+        for &(step, s) in clues {
+            if let Some(f) = fixed.get_mut(step as usize - 1) {
+                *f = s;
+                clued[s as usize / 64] |= 1 << (s % 64);
+            }
+        }
+        let mut cand = vec![0u64; n * words];
+        for (k, &f) in fixed.iter().enumerate() {
+            let set = &mut cand[k * words..(k + 1) * words];
+            if f == NONE {
+                for s in 0..n as u32 {
+                    if !has(&clued, s) {
+                        set[s as usize / 64] |= 1 << (s % 64);
+                    }
+                }
+            } else {
+                set[f as usize / 64] |= 1 << (f % 64);
+            }
+        }
+        cand
+    }
+
+    /// Step `k`'s candidates.
+    pub fn of<'c>(&self, cand: &'c [u64], k: usize) -> &'c [u64] {
+        &cand[k * self.words..(k + 1) * self.words]
+    }
+
+    /// Step `k`'s square, if it has one candidate.
+    pub fn single(&self, cand: &[u64], k: usize) -> Option<u32> {
+        let set = self.of(cand, k);
+        (count(set) == 1).then(|| ones(set).next()).flatten()
+    }
+
+    /// Step `k` stands on `s`: its only candidate.
+    pub fn place(&self, cand: &mut [u64], k: usize, s: u32) {
+        let set = &mut cand[k * self.words..(k + 1) * self.words];
+        set.fill(0);
+        set[s as usize / 64] |= 1 << (s % 64);
+    }
+
+    /// The candidates of step `k`, as squares.
+    pub fn squares<'c>(&self, cand: &'c [u64], k: usize) -> impl Iterator<Item = u32> + 'c {
+        ones(&cand[k * self.words..(k + 1) * self.words])
+    }
+
+    /// How many candidates step `k` has.
+    pub fn count(&self, cand: &[u64], k: usize) -> u32 {
+        count(self.of(cand, k))
+    }
+
+    /// Runs the rules on `cand` to their fixed point; false when they
+    /// empty a step or leave a square no step (no solution).
+    pub fn propagate(&self, cand: &mut [u64]) -> bool {
+        let (n, words, closed) = (self.n, self.words, self.closed);
+        let mut reach = vec![0u64; words];
+        // Steps whose single square was already taken from the others.
+        let mut taken = vec![false; n];
+        loop {
+            let mut changed = false;
+            // Neighbours: each step against the steps before and after it.
+            for k in 0..n {
+                let links = [
+                    (k > 0 || closed).then(|| ((k + n - 1) % n, &self.out_nb)),
+                    (k + 1 < n || closed).then(|| ((k + 1) % n, &self.in_nb)),
+                ];
+                for (other, nb) in links.into_iter().flatten() {
+                    if n == 1 {
+                        break;
+                    }
+                    reach.fill(0);
+                    for p in ones(&cand[other * words..(other + 1) * words]) {
+                        let row = &nb[p as usize * words..(p as usize + 1) * words];
+                        for (r, x) in reach.iter_mut().zip(row) {
+                            *r |= x;
+                        }
+                    }
+                    for (c, r) in cand[k * words..(k + 1) * words].iter_mut().zip(&reach) {
+                        let kept = *c & r;
+                        changed |= kept != *c;
+                        *c = kept;
+                    }
+                }
+            }
+            // One square: a step with one candidate is placed, and its
+            // square is no other step's.
+            for k in 0..n {
+                let set = &cand[k * words..(k + 1) * words];
+                match count(set) {
+                    0 => return false,
+                    1 if !taken[k] => {
+                        let s = ones(set).next().unwrap_or(0);
+                        taken[k] = true;
+                        changed = true;
+                        for j in (0..n).filter(|&j| j != k) {
+                            cand[j * words + s as usize / 64] &= !(1 << (s % 64));
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            // One step: a square only one step may stand on is that step's.
+            let mut steps_of = vec![(0u32, 0usize); n];
+            for k in 0..n {
+                for s in ones(&cand[k * words..(k + 1) * words]) {
+                    let e = &mut steps_of[s as usize];
+                    e.0 += 1;
+                    e.1 = k;
+                }
+            }
+            for (s, &(c, k)) in steps_of.iter().enumerate() {
+                if c == 0 {
+                    return false;
+                } else if c == 1 && count(&cand[k * words..(k + 1) * words]) > 1 {
+                    self.place(cand, k, s as u32);
+                    changed = true;
+                }
+            }
+            if !changed {
+                return true;
+            }
+        }
     }
 }
 

@@ -18,6 +18,7 @@
 
 pub mod difficulty;
 pub mod file;
+pub mod search;
 pub mod svg;
 pub mod tour;
 
@@ -97,14 +98,24 @@ pub struct Made {
     pub filled: usize,
     /// The band that puts it in.
     pub difficulty: Difficulty,
-    /// Nodes of the complete search's proof that the puzzle is unique, or
-    /// `None` when it ran out of nodes where the deductions alone solve
-    /// the puzzle (a proof too).
-    pub proof_nodes: Option<u64>,
+    /// How the puzzle was proved unique at the end.
+    pub proof: Proof,
     /// The attempt (from 1) that made it.
     pub attempt: u32,
     /// What became of the clues tried in that attempt.
     pub checks: Checks,
+}
+
+/// How a puzzle made was proved unique.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Proof {
+    /// The runner's complete search over the steps, in this many nodes.
+    Search(u64),
+    /// The deductions alone place every step.
+    Deductions,
+    /// The deductions with branching ([`search`]), in this many nodes,
+    /// where the search over the steps ran out of its budget.
+    Branching(u64),
 }
 
 /// Why no puzzle was made.
@@ -164,13 +175,13 @@ pub fn make(
         };
         let band_ok = opts.difficulty.is_none_or(|d| d == band);
         if count_ok && band_ok {
-            let proof_nodes = prove(puzzle, graph, &clues, &tour, opts, limits, progress)?;
+            let proof = prove(puzzle, graph, &clues, &tour, opts, limits, progress)?;
             return Ok(Made {
                 tour,
                 clues,
                 filled,
                 difficulty: band,
-                proof_nodes,
+                proof,
                 attempt,
                 checks,
             });
@@ -352,7 +363,8 @@ enum Verdict {
 }
 
 /// Asks the complete search over the steps for two solutions of the
-/// puzzle with `clues`, of which `tour` is one; with the nodes it took.
+/// puzzle with `clues`, of which `tour` is one, then, if it runs out of
+/// nodes, the deductions with branching; with the nodes they took.
 fn second_solution(
     puzzle: &Puzzle,
     graph: &MoveGraph,
@@ -390,7 +402,23 @@ fn second_solution(
                 ..
             },
             _,
-        ) => Verdict::Unknown,
+        ) => {
+            // The deductions with branching settle many of the puzzles the
+            // search over the steps runs out on, with a 16th of its nodes
+            // (each costs far more).
+            let budget = opts.node_limit / 16;
+            return match search::solutions(graph, puzzle.goal.closed, clues, 2, budget) {
+                (search::Found::Tours(tours), tried) => match tours.into_iter().find(|t| t != tour)
+                {
+                    None => Ok((Verdict::Unique, nodes + tried)),
+                    Some(other) => {
+                        check(puzzle, "the search for a second solution", &other, clues)?;
+                        Ok((Verdict::Other(other), nodes + tried))
+                    }
+                },
+                (search::Found::OutOfNodes, tried) => Ok((Verdict::Unknown, nodes + tried)),
+            };
+        }
         (Outcome::GaveUp { limit, .. }, _) => return Err(Failure::Stopped(Stop::Limit(limit))),
         (Outcome::Interrupted { .. }, _) => return Err(Failure::Stopped(Stop::Interrupted)),
         (Outcome::Impossible(why), _) => {
@@ -404,9 +432,9 @@ fn second_solution(
 }
 
 /// The last word: the runner's `--unique` search (proofs, the complete
-/// search, the verifier) on the puzzle made must find `tour` and no other.
-/// The nodes it took (`None`: more than its budget, on a puzzle the
-/// deductions solve).
+/// search, the verifier) on the puzzle made must find `tour` and no other;
+/// if it runs out of nodes, the deductions (alone, or with branching
+/// within the node limit) must prove it.
 fn prove(
     puzzle: &Puzzle,
     graph: &MoveGraph,
@@ -415,7 +443,7 @@ fn prove(
     opts: &MakeOptions,
     limits: Limits<'_>,
     progress: &Progress,
-) -> Result<Option<u64>, Failure> {
+) -> Result<Proof, Failure> {
     let mut p = puzzle.clone();
     p.constraints = Constraints {
         clues: clues.to_vec(),
@@ -436,7 +464,7 @@ fn prove(
         })
     };
     match (report.outcome, second) {
-        (Outcome::Found(a), None) if a == tour => Ok(Some(report.stats.nodes)),
+        (Outcome::Found(a), None) if a == tour => Ok(Proof::Search(report.stats.nodes)),
         (Outcome::Found(_), _) => Err(bug(
             "the puzzle it made has a solution other than its tour".to_string()
         )),
@@ -446,17 +474,23 @@ fn prove(
                 ..
             },
             _,
-        ) if difficulty::deduce(graph, p.goal.closed, clues).solved() => Ok(None),
-        (
-            Outcome::GaveUp {
-                limit: Limit::Nodes,
-                ..
-            },
-            _,
-        ) => Err(bug(format!(
-            "the proof that the puzzle it made is unique ran out of {} nodes",
-            opts.node_limit.saturating_mul(8)
-        ))),
+        ) => {
+            if difficulty::deduce(graph, p.goal.closed, clues).solved() {
+                return Ok(Proof::Deductions);
+            }
+            match search::solutions(graph, p.goal.closed, clues, 2, opts.node_limit) {
+                (search::Found::Tours(t), nodes) if t == [tour] => Ok(Proof::Branching(nodes)),
+                (search::Found::Tours(_), _) => Err(bug(
+                    "the deductions with branching find a solution other than its tour, or none"
+                        .to_string(),
+                )),
+                (search::Found::OutOfNodes, _) => Err(Failure::Missed(format!(
+                    "the proof that the puzzle made is unique ran out of nodes ({} for the search over the steps, {} for the deductions with branching); a larger --node-limit may settle it",
+                    opts.node_limit.saturating_mul(8),
+                    opts.node_limit
+                ))),
+            }
+        }
         (Outcome::GaveUp { limit, .. }, _) => Err(Failure::Stopped(Stop::Limit(limit))),
         (Outcome::Interrupted { .. }, _) => Err(Failure::Stopped(Stop::Interrupted)),
         (Outcome::Impossible(why), _) => {
