@@ -3,6 +3,7 @@
 //! passes the verifier with its clues, and the clue puzzles in `puzzles/`
 //! have the answers they claim.
 
+use engine::make::search;
 use engine::progress::Progress;
 use engine::puzzle::Puzzle;
 use engine::solve::backtrack::BacktrackOptions;
@@ -211,6 +212,33 @@ proptest! {
             }
             (n, o, s) => prop_assert!(false, "{text}: {n} solutions, but {o:?} and {s:?}"),
         }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
+
+    /// `engine make`'s deductions with branching find exactly the brute
+    /// force's solutions, and stop at the cap asked for.
+    #[test]
+    fn branching_agrees_with_brute_force(text in case_strategy()) {
+        let p = util::puzzle(&text);
+        let g = util::graph_of(&p);
+        let mut truth = brute_force(&p);
+        let clues = &p.constraints.clues;
+        let (found, _) = search::solutions(&g, p.goal.closed, clues, usize::MAX, u64::MAX);
+        let search::Found::Tours(mut got) = found else {
+            panic!("out of nodes")
+        };
+        truth.sort();
+        got.sort();
+        prop_assert_eq!(&got, &truth, "{}", text);
+        let (found, _) = search::solutions(&g, p.goal.closed, clues, 1, u64::MAX);
+        let search::Found::Tours(one) = found else {
+            panic!("out of nodes")
+        };
+        prop_assert_eq!(one.len(), truth.len().min(1), "{}", text);
+        prop_assert!(one.iter().all(|t| truth.contains(t)), "{}", text);
     }
 }
 

@@ -225,29 +225,44 @@ impl Rules {
         let mut reach = vec![0u64; words];
         // Steps whose single square was already taken from the others.
         let mut taken = vec![false; n];
+        // Steps whose candidates changed since the steps beside them were
+        // last filtered against them (all, to begin with).
+        let mut stale: Vec<usize> = (0..n).collect();
+        let mut is_stale = vec![true; n];
+        let mark = |k: usize, stale: &mut Vec<usize>, is_stale: &mut Vec<bool>| {
+            if !is_stale[k] {
+                is_stale[k] = true;
+                stale.push(k);
+            }
+        };
         loop {
-            let mut changed = false;
-            // Neighbours: each step against the steps before and after it.
-            for k in 0..n {
+            // Neighbours: a step's candidates need a move from the step
+            // before and to the step after; each change is passed on.
+            while let Some(m) = stale.pop() {
+                is_stale[m] = false;
+                if n == 1 {
+                    continue;
+                }
                 let links = [
-                    (k > 0 || closed).then(|| ((k + n - 1) % n, &self.out_nb)),
-                    (k + 1 < n || closed).then(|| ((k + 1) % n, &self.in_nb)),
+                    (m + 1 < n || closed).then(|| ((m + 1) % n, &self.out_nb)),
+                    (m > 0 || closed).then(|| ((m + n - 1) % n, &self.in_nb)),
                 ];
-                for (other, nb) in links.into_iter().flatten() {
-                    if n == 1 {
-                        break;
-                    }
+                for (k, nb) in links.into_iter().flatten() {
                     reach.fill(0);
-                    for p in ones(&cand[other * words..(other + 1) * words]) {
+                    for p in ones(&cand[m * words..(m + 1) * words]) {
                         let row = &nb[p as usize * words..(p as usize + 1) * words];
                         for (r, x) in reach.iter_mut().zip(row) {
                             *r |= x;
                         }
                     }
+                    let mut changed = false;
                     for (c, r) in cand[k * words..(k + 1) * words].iter_mut().zip(&reach) {
                         let kept = *c & r;
                         changed |= kept != *c;
                         *c = kept;
+                    }
+                    if changed {
+                        mark(k, &mut stale, &mut is_stale);
                     }
                 }
             }
@@ -260,9 +275,12 @@ impl Rules {
                     1 if !taken[k] => {
                         let s = ones(set).next().unwrap_or(0);
                         taken[k] = true;
-                        changed = true;
+                        let (w, bit) = (s as usize / 64, 1u64 << (s % 64));
                         for j in (0..n).filter(|&j| j != k) {
-                            cand[j * words + s as usize / 64] &= !(1 << (s % 64));
+                            if cand[j * words + w] & bit != 0 {
+                                cand[j * words + w] &= !bit;
+                                mark(j, &mut stale, &mut is_stale);
+                            }
                         }
                     }
                     _ => {}
@@ -282,10 +300,10 @@ impl Rules {
                     return false;
                 } else if c == 1 && count(&cand[k * words..(k + 1) * words]) > 1 {
                     self.place(cand, k, s as u32);
-                    changed = true;
+                    mark(k, &mut stale, &mut is_stale);
                 }
             }
-            if !changed {
+            if stale.is_empty() {
                 return true;
             }
         }

@@ -7,6 +7,7 @@
 use std::io::{self, Write};
 
 use crate::model::{Board, Cell, file_name};
+use crate::render::svg::escape;
 
 /// Units per square.
 const CELL: i64 = 40;
@@ -205,23 +206,6 @@ fn picture<W: Write>(
         escape(caption.subtitle)
     )?;
     writeln!(w, "</svg>")
-}
-
-/// `s` with the characters XML gives meaning to escaped, and control
-/// characters (which XML does not allow) written as `\u{..}`.
-fn escape(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            c if c.is_control() => out.push_str(&format!("\\u{{{:x}}}", u32::from(c))),
-            c => out.push(c),
-        }
-    }
-    out
 }
 
 #[cfg(test)]

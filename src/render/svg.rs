@@ -371,7 +371,7 @@ fn wrap(text: &str, width: usize) -> Vec<String> {
 
 /// `s` with the characters XML gives meaning to escaped, and control
 /// characters (which XML does not allow) written as `\u{..}`.
-fn escape(s: &str) -> String {
+pub(crate) fn escape(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
         match c {
