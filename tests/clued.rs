@@ -399,6 +399,7 @@ fn unique_refusals() {
 fn clue_puzzles_have_one_solution() {
     let names: &[&str] = &[
         "knight-hidato8x8.ron",
+        "knight-hidato8x8-15.ron",
         "holy-knight8x8.ron",
         "hopido.ron",
         "zebra-clues10x10.ron",
