@@ -498,3 +498,50 @@ fn prove(
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::solve::Report;
+
+    /// The final proof that runs out of nodes on a puzzle the deductions
+    /// do not solve is a missed target (exit 3), not a failed check: with
+    /// clues 1 and n only, a 5x5 knight puzzle has many solutions, and one
+    /// node settles nothing.
+    #[test]
+    fn a_final_proof_out_of_nodes_is_a_miss_not_a_bug() {
+        let Ok(puzzle) = Puzzle::parse("p.ron", r#"Puzzle(board: "5x5", piece: "knight")"#) else {
+            panic!("the puzzle parses")
+        };
+        let Ok(graph) = puzzle.graph(&crate::halt::Never);
+        let progress = Progress::new();
+        let run = Run::new(Limits::none(), &progress, NoObserver);
+        let Ok(Report {
+            outcome: Outcome::Found(tour),
+            ..
+        }) = runner::solve(&puzzle, &graph, run)
+        else {
+            panic!("5x5 has a tour")
+        };
+        let n = tour.len() as u32;
+        let clues = [(1, tour[0]), (n, tour[n as usize - 1])];
+        assert!(!difficulty::deduce(&graph, false, &clues).solved());
+        let opts = MakeOptions {
+            seed: 0,
+            target: Target::Minimal,
+            difficulty: None,
+            node_limit: 1,
+            attempts: 1,
+        };
+        let r = prove(
+            &puzzle,
+            &graph,
+            &clues,
+            &tour,
+            &opts,
+            Limits::none(),
+            &progress,
+        );
+        assert!(matches!(r, Err(Failure::Missed(_))), "{r:?}");
+    }
+}
