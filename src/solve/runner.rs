@@ -133,15 +133,7 @@ pub fn solve<O: Observer>(
         analysis::analyse_board(graph, &task.goal, &puzzle.board, &puzzle.piece, &halt)
             .map(|a| a.impossible)
     };
-    let proven = |proof: String| Report {
-        outcome: Outcome::Impossible(proof),
-        stats: Stats {
-            elapsed: started.elapsed(),
-            ..Stats::default()
-        },
-        solver: SolverId::proofs(),
-        starts: None,
-    };
+    let proven = |proof: String| proven_report(proof, started);
     let report = if graph.len() < PROOFS_BESIDE {
         let limits = run.limits;
         match proofs(&|| limits.check()) {
@@ -312,16 +304,7 @@ pub fn solve_unique<O: Observer>(
     match analysis::analyse_board(graph, &task.goal, &puzzle.board, &puzzle.piece, &halt) {
         Ok(a) => {
             if let Some(proof) = a.impossible {
-                let report = Report {
-                    outcome: Outcome::Impossible(proof),
-                    stats: Stats {
-                        elapsed: started.elapsed(),
-                        ..Stats::default()
-                    },
-                    solver: SolverId::proofs(),
-                    starts: None,
-                };
-                return Ok((report, None));
+                return Ok((proven_report(proof, started), None));
             }
         }
         Err(stop) => {
@@ -344,4 +327,18 @@ pub fn solve_unique<O: Observer>(
         check_tour(puzzle, &report.solver.to_string(), tour)?;
     }
     Ok((report, second))
+}
+
+/// The report of a puzzle the proofs showed impossible, `started` being
+/// when the run began.
+fn proven_report(proof: String, started: Instant) -> Report {
+    Report {
+        outcome: Outcome::Impossible(proof),
+        stats: Stats {
+            elapsed: started.elapsed(),
+            ..Stats::default()
+        },
+        solver: SolverId::proofs(),
+        starts: None,
+    }
 }
