@@ -3,7 +3,7 @@
 //! passes the verifier with its clues, and the clue puzzles in `puzzles/`
 //! have the answers they claim.
 
-use engine::make::search;
+use engine::make::{difficulty, search};
 use engine::progress::Progress;
 use engine::puzzle::Puzzle;
 use engine::solve::backtrack::BacktrackOptions;
@@ -219,26 +219,52 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
 
     /// `engine make`'s deductions with branching find exactly the brute
-    /// force's solutions, and stop at the cap asked for.
+    /// force's solutions, stop at the cap asked for, and with a step kept
+    /// off a square find exactly the others; the deductions alone are
+    /// sound.
     #[test]
     fn branching_agrees_with_brute_force(text in case_strategy()) {
         let p = util::puzzle(&text);
         let g = util::graph_of(&p);
         let mut truth = brute_force(&p);
         let clues = &p.constraints.clues;
-        let (found, _) = search::solutions(&g, p.goal.closed, clues, usize::MAX, u64::MAX);
+        let (found, _) = search::solutions(&g, p.goal.closed, clues, None, usize::MAX, u64::MAX);
         let search::Found::Tours(mut got) = found else {
             panic!("out of nodes")
         };
         truth.sort();
         got.sort();
         prop_assert_eq!(&got, &truth, "{}", text);
-        let (found, _) = search::solutions(&g, p.goal.closed, clues, 1, u64::MAX);
+        let (found, _) = search::solutions(&g, p.goal.closed, clues, None, 1, u64::MAX);
         let search::Found::Tours(one) = found else {
             panic!("out of nodes")
         };
         prop_assert_eq!(one.len(), truth.len().min(1), "{}", text);
         prop_assert!(one.iter().all(|t| truth.contains(t)), "{}", text);
+        // Without one solution's square for its middle step: exactly the
+        // solutions that put that step elsewhere.
+        if let Some(first) = truth.first() {
+            let step = first.len() / 2;
+            let not = (step as u32 + 1, first[step]);
+            let (found, _) =
+                search::solutions(&g, p.goal.closed, clues, Some(not), usize::MAX, u64::MAX);
+            let search::Found::Tours(mut other) = found else {
+                panic!("out of nodes")
+            };
+            other.sort();
+            let rest: Vec<Vec<u32>> =
+                truth.iter().filter(|t| t[step] != first[step]).cloned().collect();
+            prop_assert_eq!(&other, &rest, "{}", text);
+        }
+        // The deductions alone place only what every solution has, and
+        // find no contradiction where there is a solution.
+        let d = difficulty::deduce(&g, p.goal.closed, clues);
+        prop_assert_eq!(d.contradiction && !truth.is_empty(), false, "{}", text);
+        for t in &truth {
+            for (k, placed) in d.placed.iter().enumerate() {
+                prop_assert!(placed.is_none_or(|s| s == t[k]), "{}", text);
+            }
+        }
     }
 }
 

@@ -208,6 +208,11 @@ impl Rules {
         set[s as usize / 64] |= 1 << (s % 64);
     }
 
+    /// Step `k` does not stand on `s`.
+    pub fn exclude(&self, cand: &mut [u64], k: usize, s: u32) {
+        cand[k * self.words + s as usize / 64] &= !(1 << (s % 64));
+    }
+
     /// The candidates of step `k`, as squares.
     pub fn squares<'c>(&self, cand: &'c [u64], k: usize) -> impl Iterator<Item = u32> + 'c {
         ones(&cand[k * self.words..(k + 1) * self.words])
@@ -221,14 +226,29 @@ impl Rules {
     /// Runs the rules on `cand` to their fixed point; false when they
     /// empty a step or leave a square no step (no solution).
     pub fn propagate(&self, cand: &mut [u64]) -> bool {
+        let all: Vec<usize> = (0..self.n).collect();
+        self.propagate_from(cand, &all)
+    }
+
+    /// [`Rules::propagate`] on candidates that were at the rules' fixed
+    /// point before the steps `changed` lost some: only the steps beside
+    /// those need their neighbours rule run again at first.
+    pub fn propagate_from(&self, cand: &mut [u64], changed: &[usize]) -> bool {
         let (n, words, closed) = (self.n, self.words, self.closed);
+        if n == 0 {
+            return true;
+        }
         let mut reach = vec![0u64; words];
-        // Steps whose single square was already taken from the others.
-        let mut taken = vec![false; n];
+        let mut placed = vec![0u64; words];
+        let mut once = vec![0u64; words];
+        let mut twice = vec![0u64; words];
         // Steps whose candidates changed since the steps beside them were
-        // last filtered against them (all, to begin with).
-        let mut stale: Vec<usize> = (0..n).collect();
-        let mut is_stale = vec![true; n];
+        // last filtered against them.
+        let mut stale: Vec<usize> = changed.to_vec();
+        let mut is_stale = vec![false; n];
+        for &k in changed {
+            is_stale[k] = true;
+        }
         let mark = |k: usize, stale: &mut Vec<usize>, is_stale: &mut Vec<bool>| {
             if !is_stale[k] {
                 is_stale[k] = true;
@@ -266,41 +286,71 @@ impl Rules {
                     }
                 }
             }
-            // One square: a step with one candidate is placed, and its
-            // square is no other step's.
+            // One square: a step with one candidate is placed there, and
+            // its square is no other step's (two steps on one square: no
+            // solution).
+            placed.fill(0);
             for k in 0..n {
                 let set = &cand[k * words..(k + 1) * words];
                 match count(set) {
                     0 => return false,
-                    1 if !taken[k] => {
-                        let s = ones(set).next().unwrap_or(0);
-                        taken[k] = true;
-                        let (w, bit) = (s as usize / 64, 1u64 << (s % 64));
-                        for j in (0..n).filter(|&j| j != k) {
-                            if cand[j * words + w] & bit != 0 {
-                                cand[j * words + w] &= !bit;
-                                mark(j, &mut stale, &mut is_stale);
+                    1 => {
+                        for (p, x) in placed.iter_mut().zip(set) {
+                            if *p & x != 0 {
+                                return false;
                             }
+                            *p |= x;
                         }
                     }
                     _ => {}
                 }
             }
-            // One step: a square only one step may stand on is that step's.
-            let mut steps_of = vec![(0u32, 0usize); n];
             for k in 0..n {
-                for s in ones(&cand[k * words..(k + 1) * words]) {
-                    let e = &mut steps_of[s as usize];
-                    e.0 += 1;
-                    e.1 = k;
+                let set = &mut cand[k * words..(k + 1) * words];
+                if count(set) > 1 && set.iter().zip(&placed).any(|(c, p)| c & p != 0) {
+                    for (c, p) in set.iter_mut().zip(&placed) {
+                        *c &= !p;
+                    }
+                    mark(k, &mut stale, &mut is_stale);
                 }
             }
-            for (s, &(c, k)) in steps_of.iter().enumerate() {
-                if c == 0 {
-                    return false;
-                } else if c == 1 && count(&cand[k * words..(k + 1) * words]) > 1 {
-                    self.place(cand, k, s as u32);
-                    mark(k, &mut stale, &mut is_stale);
+            if !stale.is_empty() {
+                continue;
+            }
+            // One step: a square only one step may stand on is that step's
+            // (every square holds some step; none: no solution).
+            once.fill(0);
+            twice.fill(0);
+            for k in 0..n {
+                let set = &cand[k * words..(k + 1) * words];
+                for ((o, t), x) in once.iter_mut().zip(twice.iter_mut()).zip(set) {
+                    *t |= *o & x;
+                    *o |= x;
+                }
+            }
+            if count(&once) as usize != n {
+                return false;
+            }
+            for (o, t) in once.iter_mut().zip(&twice) {
+                *o &= !t;
+            }
+            if once.iter().any(|&w| w != 0) {
+                for k in 0..n {
+                    let set = &cand[k * words..(k + 1) * words];
+                    if count(set) < 2 {
+                        continue;
+                    }
+                    let (first, second) = {
+                        let mut only = ones(set).filter(|&s| has(&once, s));
+                        (only.next(), only.next())
+                    };
+                    if let Some(s) = first {
+                        if second.is_some() {
+                            return false;
+                        }
+                        self.place(cand, k, s);
+                        mark(k, &mut stale, &mut is_stale);
+                    }
                 }
             }
             if stale.is_empty() {

@@ -6,8 +6,10 @@
 //! Clues 1 and n are never taken out, as in a published Hidato. A clue is
 //! taken out when the puzzle without it is still unique, proved either by
 //! the deductions of [`difficulty`] (when they place every step, there is
-//! one solution) or by the complete search over the steps
-//! ([`crate::solve::clued`]) asked for two solutions within a node budget.
+//! one solution) or by searches within node budgets for a second solution
+//! (`second_solution`: the complete search over the steps of
+//! [`crate::solve::clued`], then the deductions with branching of
+//! [`search`], then the first searched again place by place).
 //! A second solution found is kept: a later clue whose removal it also
 //! fits is kept without a search. A search that runs out of nodes proves
 //! nothing, and the clue stays.
@@ -324,7 +326,8 @@ fn reduce(
             checks.known += 1;
             false
         } else {
-            match second_solution(puzzle, graph, &clues, tour, opts, limits, progress)? {
+            let removed = (k as u32 + 1, tour[k]);
+            match second_solution(puzzle, graph, &clues, removed, tour, opts, limits, progress)? {
                 (Verdict::Unique, nodes) => {
                     checks.nodes += nodes;
                     checks.searched += 1;
@@ -362,15 +365,70 @@ enum Verdict {
     Unknown,
 }
 
-/// Asks the complete search over the steps for two solutions of the
-/// puzzle with `clues`, of which `tour` is one, then, if it runs out of
-/// nodes, the deductions with branching; with the nodes they took.
+/// Looks for a second solution of the puzzle with `clues`, of which `tour`
+/// is one and from which the clue `removed` was just taken out: the
+/// complete search over the steps asked for two solutions, within
+/// `--node-limit` nodes; if it runs out, the deductions with branching on
+/// the solutions that put `removed`'s step elsewhere, within an eighth of
+/// them (each costs far more); if that runs out too, [`split`] with half.
+/// With the nodes they took.
+#[allow(clippy::too_many_arguments)]
 fn second_solution(
     puzzle: &Puzzle,
     graph: &MoveGraph,
     clues: &[(u32, u32)],
+    removed: (u32, u32),
     tour: &[u32],
     opts: &MakeOptions,
+    limits: Limits<'_>,
+    progress: &Progress,
+) -> Result<(Verdict, u64), Failure> {
+    let budget = opts.node_limit;
+    let (v, first) = steps(puzzle, graph, clues, tour, budget, limits, progress)?;
+    if !matches!(v, Verdict::Unknown) {
+        return Ok((v, first));
+    }
+    let (v, second) = branching(puzzle, graph, clues, removed, tour, budget / 8)?;
+    if !matches!(v, Verdict::Unknown) {
+        return Ok((v, first + second));
+    }
+    let (v, third) = split(puzzle, graph, clues, removed, budget / 2, limits, progress)?;
+    Ok((v, first + second + third))
+}
+
+/// The deductions with branching, on the solutions other than `tour`: a
+/// solution that puts `removed`'s step on its square fits every clue of
+/// the puzzle before the removal, which only `tour` does, so the search
+/// keeps that step off that square.
+fn branching(
+    puzzle: &Puzzle,
+    graph: &MoveGraph,
+    clues: &[(u32, u32)],
+    removed: (u32, u32),
+    tour: &[u32],
+    budget: u64,
+) -> Result<(Verdict, u64), Failure> {
+    Ok(
+        match search::solutions(graph, puzzle.goal.closed, clues, Some(removed), 1, budget) {
+            (search::Found::Tours(tours), tried) => match tours.into_iter().find(|t| t != tour) {
+                None => (Verdict::Unique, tried),
+                Some(other) => {
+                    check(puzzle, "the search for a second solution", &other, clues)?;
+                    (Verdict::Other(other), tried)
+                }
+            },
+            (search::Found::OutOfNodes, tried) => (Verdict::Unknown, tried),
+        },
+    )
+}
+
+/// The complete search over the steps, asked for two solutions.
+fn steps(
+    puzzle: &Puzzle,
+    graph: &MoveGraph,
+    clues: &[(u32, u32)],
+    tour: &[u32],
+    budget: u64,
     limits: Limits<'_>,
     progress: &Progress,
 ) -> Result<(Verdict, u64), Failure> {
@@ -381,7 +439,7 @@ fn second_solution(
     let task = Task::new(graph, &puzzle.board, &puzzle.piece, puzzle.goal).with_constraints(&c);
     let search = BacktrackOptions {
         order: Order::Warnsdorff,
-        node_limit: Some(opts.node_limit),
+        node_limit: Some(budget),
     };
     let (report, second) = clued::unique(search, &task, Run::new(limits, progress, NoObserver));
     let nodes = report.stats.nodes;
@@ -402,23 +460,7 @@ fn second_solution(
                 ..
             },
             _,
-        ) => {
-            // The deductions with branching settle many of the puzzles the
-            // search over the steps runs out on, with a 16th of its nodes
-            // (each costs far more).
-            let budget = opts.node_limit / 16;
-            return match search::solutions(graph, puzzle.goal.closed, clues, 2, budget) {
-                (search::Found::Tours(tours), tried) => match tours.into_iter().find(|t| t != tour)
-                {
-                    None => Ok((Verdict::Unique, nodes + tried)),
-                    Some(other) => {
-                        check(puzzle, "the search for a second solution", &other, clues)?;
-                        Ok((Verdict::Other(other), nodes + tried))
-                    }
-                },
-                (search::Found::OutOfNodes, tried) => Ok((Verdict::Unknown, nodes + tried)),
-            };
-        }
+        ) => Verdict::Unknown,
         (Outcome::GaveUp { limit, .. }, _) => return Err(Failure::Stopped(Stop::Limit(limit))),
         (Outcome::Interrupted { .. }, _) => return Err(Failure::Stopped(Stop::Interrupted)),
         (Outcome::Impossible(why), _) => {
@@ -429,6 +471,69 @@ fn second_solution(
         }
     };
     Ok((verdict, nodes))
+}
+
+/// A second solution looked for place by place: each square the removed
+/// clue's step may still stand on by the deductions (its own square
+/// excepted, as in [`branching`]) made a clue in turn, and the complete
+/// search over the steps run on it with an even share of `budget`. Each of
+/// those puzzles has as many clues as the unique one before the removal,
+/// so the gap the removal opened is cut again.
+#[allow(clippy::too_many_arguments)]
+fn split(
+    puzzle: &Puzzle,
+    graph: &MoveGraph,
+    clues: &[(u32, u32)],
+    (step, square): (u32, u32),
+    budget: u64,
+    limits: Limits<'_>,
+    progress: &Progress,
+) -> Result<(Verdict, u64), Failure> {
+    let rules = difficulty::Rules::new(graph, puzzle.goal.closed);
+    let mut cand = rules.start(clues);
+    rules.exclude(&mut cand, step as usize - 1, square);
+    if !rules.propagate(&mut cand) {
+        return Ok((Verdict::Unique, 0));
+    }
+    let places: Vec<u32> = rules.squares(&cand, step as usize - 1).collect();
+    let each = budget / places.len().max(1) as u64;
+    let mut nodes = 0;
+    let mut unknown = false;
+    for place in places {
+        let mut with = clues.to_vec();
+        with.push((step, place));
+        with.sort_unstable();
+        let c = Constraints {
+            clues: with,
+            symmetry: None,
+        };
+        let task = Task::new(graph, &puzzle.board, &puzzle.piece, puzzle.goal).with_constraints(&c);
+        let search = BacktrackOptions {
+            order: Order::Warnsdorff,
+            node_limit: Some(each),
+        };
+        let (report, _) = clued::solve(search, &task, Run::new(limits, progress, NoObserver), 1);
+        nodes += report.stats.nodes;
+        match report.outcome {
+            Outcome::Found(t) => {
+                check(puzzle, "the search for a second solution", &t, clues)?;
+                return Ok((Verdict::Other(t), nodes));
+            }
+            Outcome::Impossible(_) => {}
+            Outcome::GaveUp {
+                limit: Limit::Nodes,
+                ..
+            } => unknown = true,
+            Outcome::GaveUp { limit, .. } => return Err(Failure::Stopped(Stop::Limit(limit))),
+            Outcome::Interrupted { .. } => return Err(Failure::Stopped(Stop::Interrupted)),
+        }
+    }
+    let v = if unknown {
+        Verdict::Unknown
+    } else {
+        Verdict::Unique
+    };
+    Ok((v, nodes))
 }
 
 /// The last word: the runner's `--unique` search (proofs, the complete
@@ -478,7 +583,7 @@ fn prove(
             if difficulty::deduce(graph, p.goal.closed, clues).solved() {
                 return Ok(Proof::Deductions);
             }
-            match search::solutions(graph, p.goal.closed, clues, 2, opts.node_limit) {
+            match search::solutions(graph, p.goal.closed, clues, None, 2, opts.node_limit) {
                 (search::Found::Tours(t), nodes) if t == [tour] => Ok(Proof::Branching(nodes)),
                 (search::Found::Tours(_), _) => Err(bug(
                     "the deductions with branching find a solution other than its tour, or none"

@@ -22,10 +22,13 @@ pub enum Found {
 /// Looks for up to `cap` solutions of the puzzle with move graph `graph`,
 /// closed or not, and `clues` (`(step, square)`, steps from 1), within
 /// `node_limit` nodes (each a run of the rules); with the nodes it took.
+/// With `not` = `(step, square)`, only the solutions that do not put that
+/// step (from 1) on that square.
 pub fn solutions(
     graph: &MoveGraph,
     closed: bool,
     clues: &[(u32, u32)],
+    not: Option<(u32, u32)>,
     cap: usize,
     node_limit: u64,
 ) -> (Found, u64) {
@@ -37,8 +40,11 @@ pub fn solutions(
         nodes: 0,
         node_limit,
     };
-    let cand = rules.start(clues);
-    let found = match search.go(cand) {
+    let mut cand = rules.start(clues);
+    if let Some((step, s)) = not {
+        rules.exclude(&mut cand, step as usize - 1, s);
+    }
+    let found = match search.go(cand, None) {
         Ok(()) => Found::Tours(search.tours),
         Err(OutOfNodes) => Found::OutOfNodes,
     };
@@ -57,12 +63,18 @@ struct Search<'r> {
 }
 
 impl Search<'_> {
-    fn go(&mut self, mut cand: Vec<u64>) -> Result<(), OutOfNodes> {
+    /// The search below `cand`, which is at the rules' fixed point but for
+    /// step `placed` (all steps at the root).
+    fn go(&mut self, mut cand: Vec<u64>, placed: Option<usize>) -> Result<(), OutOfNodes> {
         self.nodes += 1;
         if self.nodes > self.node_limit {
             return Err(OutOfNodes);
         }
-        if !self.rules.propagate(&mut cand) {
+        let settled = match placed {
+            Some(k) => self.rules.propagate_from(&mut cand, &[k]),
+            None => self.rules.propagate(&mut cand),
+        };
+        if !settled {
             return Ok(());
         }
         let n = self.rules.n;
@@ -83,7 +95,7 @@ impl Search<'_> {
         for s in squares {
             let mut next = cand.clone();
             self.rules.place(&mut next, k, s);
-            self.go(next)?;
+            self.go(next, Some(k))?;
             if self.tours.len() >= self.cap {
                 break;
             }
