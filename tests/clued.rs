@@ -3,6 +3,7 @@
 //! passes the verifier with its clues, and the clue puzzles in `puzzles/`
 //! have the answers they claim.
 
+use engine::halt::Never;
 use engine::make::{difficulty, search};
 use engine::progress::Progress;
 use engine::puzzle::Puzzle;
@@ -228,14 +229,16 @@ proptest! {
         let g = util::graph_of(&p);
         let mut truth = brute_force(&p);
         let clues = &p.constraints.clues;
-        let (found, _) = search::solutions(&g, p.goal.closed, clues, None, usize::MAX, u64::MAX);
+        let Ok((found, _)) =
+            search::solutions(&g, p.goal.closed, clues, None, (usize::MAX, u64::MAX), &Never);
         let search::Found::Tours(mut got) = found else {
             panic!("out of nodes")
         };
         truth.sort();
         got.sort();
         prop_assert_eq!(&got, &truth, "{}", text);
-        let (found, _) = search::solutions(&g, p.goal.closed, clues, None, 1, u64::MAX);
+        let Ok((found, _)) =
+            search::solutions(&g, p.goal.closed, clues, None, (1, u64::MAX), &Never);
         let search::Found::Tours(one) = found else {
             panic!("out of nodes")
         };
@@ -246,8 +249,14 @@ proptest! {
         if let Some(first) = truth.first() {
             let step = first.len() / 2;
             let not = (step as u32 + 1, first[step]);
-            let (found, _) =
-                search::solutions(&g, p.goal.closed, clues, Some(not), usize::MAX, u64::MAX);
+            let Ok((found, _)) = search::solutions(
+                &g,
+                p.goal.closed,
+                clues,
+                Some(not),
+                (usize::MAX, u64::MAX),
+                &Never,
+            );
             let search::Found::Tours(mut other) = found else {
                 panic!("out of nodes")
             };

@@ -388,7 +388,7 @@ fn second_solution(
     if !matches!(v, Verdict::Unknown) {
         return Ok((v, first));
     }
-    let (v, second) = branching(puzzle, graph, clues, removed, tour, budget / 8)?;
+    let (v, second) = branching(puzzle, graph, clues, removed, tour, budget / 8, limits)?;
     if !matches!(v, Verdict::Unknown) {
         return Ok((v, first + second));
     }
@@ -407,19 +407,26 @@ fn branching(
     removed: (u32, u32),
     tour: &[u32],
     budget: u64,
+    limits: Limits<'_>,
 ) -> Result<(Verdict, u64), Failure> {
-    Ok(
-        match search::solutions(graph, puzzle.goal.closed, clues, Some(removed), 1, budget) {
-            (search::Found::Tours(tours), tried) => match tours.into_iter().find(|t| t != tour) {
-                None => (Verdict::Unique, tried),
-                Some(other) => {
-                    check(puzzle, "the search for a second solution", &other, clues)?;
-                    (Verdict::Other(other), tried)
-                }
-            },
-            (search::Found::OutOfNodes, tried) => (Verdict::Unknown, tried),
+    let (found, tried) = search::solutions(
+        graph,
+        puzzle.goal.closed,
+        clues,
+        Some(removed),
+        (1, budget),
+        &limits,
+    )?;
+    Ok(match found {
+        search::Found::Tours(tours) => match tours.into_iter().find(|t| t != tour) {
+            None => (Verdict::Unique, tried),
+            Some(other) => {
+                check(puzzle, "the search for a second solution", &other, clues)?;
+                (Verdict::Other(other), tried)
+            }
         },
-    )
+        search::Found::OutOfNodes => (Verdict::Unknown, tried),
+    })
 }
 
 /// The complete search over the steps, asked for two solutions.
@@ -583,7 +590,14 @@ fn prove(
             if difficulty::deduce(graph, p.goal.closed, clues).solved() {
                 return Ok(Proof::Deductions);
             }
-            match search::solutions(graph, p.goal.closed, clues, None, 2, opts.node_limit) {
+            match search::solutions(
+                graph,
+                p.goal.closed,
+                clues,
+                None,
+                (2, opts.node_limit),
+                &limits,
+            )? {
                 (search::Found::Tours(t), nodes) if t == [tour] => Ok(Proof::Branching(nodes)),
                 (search::Found::Tours(_), _) => Err(bug(
                     "the deductions with branching find a solution other than its tour, or none"

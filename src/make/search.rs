@@ -7,7 +7,11 @@
 //! over the steps needs millions.
 
 use super::difficulty::Rules;
+use crate::halt::Halt;
 use crate::model::MoveGraph;
+
+/// Nodes between two looks at the halt.
+const CADENCE: u64 = 256;
 
 /// What [`solutions`] found.
 #[derive(Debug, PartialEq, Eq)]
@@ -23,18 +27,19 @@ pub enum Found {
 /// closed or not, and `clues` (`(step, square)`, steps from 1), within
 /// `node_limit` nodes (each a run of the rules); with the nodes it took.
 /// With `not` = `(step, square)`, only the solutions that do not put that
-/// step (from 1) on that square.
-pub fn solutions(
+/// step (from 1) on that square. `Err` when `halt` stops it (time, Ctrl-C).
+pub fn solutions<H: Halt>(
     graph: &MoveGraph,
     closed: bool,
     clues: &[(u32, u32)],
     not: Option<(u32, u32)>,
-    cap: usize,
-    node_limit: u64,
-) -> (Found, u64) {
+    (cap, node_limit): (usize, u64),
+    halt: &H,
+) -> Result<(Found, u64), H::Stop> {
     let rules = Rules::new(graph, closed);
     let mut search = Search {
         rules: &rules,
+        halt,
         tours: Vec::new(),
         cap,
         nodes: 0,
@@ -46,29 +51,39 @@ pub fn solutions(
     }
     let found = match search.go(cand, None) {
         Ok(()) => Found::Tours(search.tours),
-        Err(OutOfNodes) => Found::OutOfNodes,
+        Err(Ended::OutOfNodes) => Found::OutOfNodes,
+        Err(Ended::Halted(stop)) => return Err(stop),
     };
-    (found, search.nodes)
+    Ok((found, search.nodes))
 }
 
-/// The node budget ran out.
-struct OutOfNodes;
+/// Why the search ended early.
+enum Ended<S> {
+    /// The node budget ran out.
+    OutOfNodes,
+    /// The halt stopped it.
+    Halted(S),
+}
 
-struct Search<'r> {
+struct Search<'r, H: Halt> {
     rules: &'r Rules,
+    halt: &'r H,
     tours: Vec<Vec<u32>>,
     cap: usize,
     nodes: u64,
     node_limit: u64,
 }
 
-impl Search<'_> {
+impl<H: Halt> Search<'_, H> {
     /// The search below `cand`, which is at the rules' fixed point but for
     /// step `placed` (all steps at the root).
-    fn go(&mut self, mut cand: Vec<u64>, placed: Option<usize>) -> Result<(), OutOfNodes> {
+    fn go(&mut self, mut cand: Vec<u64>, placed: Option<usize>) -> Result<(), Ended<H::Stop>> {
         self.nodes += 1;
         if self.nodes > self.node_limit {
-            return Err(OutOfNodes);
+            return Err(Ended::OutOfNodes);
+        }
+        if self.nodes.is_multiple_of(CADENCE) {
+            self.halt.check().map_err(Ended::Halted)?;
         }
         let settled = match placed {
             Some(k) => self.rules.propagate_from(&mut cand, &[k]),
@@ -101,5 +116,38 @@ impl Search<'_> {
             }
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::atomic::AtomicBool;
+
+    use super::*;
+    use crate::halt::{Limits, Never, Stop};
+    use crate::model::MoveGraph;
+
+    /// A complete graph on `n` vertices: every numbering is a solution.
+    fn complete(n: u32) -> MoveGraph {
+        let lists: Vec<Vec<u32>> = (0..n)
+            .map(|s| (0..n).filter(|&t| t != s).collect())
+            .collect();
+        MoveGraph::from_lists(&lists)
+    }
+
+    /// A cancelled halt stops a search that has more nodes than a look's
+    /// worth to go; without it the same search runs to its cap.
+    #[test]
+    fn the_halt_stops_the_search() {
+        let g = complete(9);
+        let cancel = AtomicBool::new(true);
+        let limits = Limits::none().with_cancel(&cancel);
+        let r = solutions(&g, false, &[], None, (usize::MAX, u64::MAX), &limits);
+        assert!(matches!(r, Err(Stop::Cancelled)), "{r:?}");
+        let Ok((Found::Tours(t), _)) = solutions(&g, false, &[], None, (1000, u64::MAX), &Never)
+        else {
+            panic!("no tours")
+        };
+        assert_eq!(t.len(), 1000);
     }
 }
