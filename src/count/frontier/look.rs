@@ -299,12 +299,13 @@ pub struct Propagation<'a> {
     /// Moves each vertex needs at least and at most, besides those it has.
     lo: [u8; MAXV],
     hi: [u8; MAXV],
-    /// Any-kind vertices known to be ends.
-    is_end: u64,
+    /// Any-kind vertices not known to be ends: while the tour may still
+    /// have more ends (`loose`, may be an end or not), and once every
+    /// square but the known ends must take two moves (`tight`).
+    loose: u64,
+    tight: u64,
     /// Ends placed or known.
     ends: u32,
-    /// Whether every square but the known ends must take two moves.
-    all_inner: bool,
     /// Slots with fewer than two moves.
     open: u64,
     /// Vertices to look at.
@@ -328,9 +329,9 @@ impl<'a> Propagation<'a> {
             fc: [0; MAXV],
             lo: [0; MAXV],
             hi: [0; MAXV],
-            is_end: 0,
+            loose: 0,
+            tight: 0,
             ends: 0,
-            all_inner: false,
             open: 0,
             dirty: 0,
             parent: [0; MAXV],
@@ -344,14 +345,14 @@ impl<'a> Propagation<'a> {
     /// state breaks a rule that needs no propagation.
     pub fn reset(&mut self, mates: &[u8; SLOTS]) -> bool {
         let look = self.look;
-        let (len, nv) = (look.len, look.nv);
-        self.unk[..nv].copy_from_slice(&look.adj[..nv]);
-        self.cnt[..nv].copy_from_slice(&look.cnt[..nv]);
-        self.lo[..nv].copy_from_slice(&look.lo[..nv]);
-        self.hi[..nv].copy_from_slice(&look.hi[..nv]);
-        self.fc[..nv].fill(0);
-        self.parent[..nv].copy_from_slice(&IDENTITY[..nv]);
-        self.is_end = 0;
+        let len = look.len;
+        // Whole arrays: fixed-size copies cost less than copies of `nv`.
+        self.unk = look.adj;
+        self.cnt = look.cnt;
+        self.lo = look.lo;
+        self.hi = look.hi;
+        self.fc = [0; MAXV];
+        self.parent = IDENTITY;
         self.ends = look.ends_later;
         self.open = 0;
         self.dirty = look.low;
@@ -405,7 +406,13 @@ impl<'a> Propagation<'a> {
                 return false;
             }
         }
-        self.all_inner = look.closed || self.ends >= 2;
+        // Whether every square but the known ends must take two moves.
+        let all_inner = look.closed || self.ends >= 2;
+        (self.loose, self.tight) = if all_inner {
+            (0, look.any)
+        } else {
+            (look.any, 0)
+        };
         let mut open = self.open;
         while open != 0 {
             let v = open.trailing_zeros() as usize;
@@ -440,7 +447,7 @@ impl<'a> Propagation<'a> {
         let (c, f, h) = (self.cnt[v], self.fc[v], self.hi[v]);
         // A square that may still be an end or not is forced to nothing
         // by having exactly two moves left.
-        let loose = !self.all_inner && (self.look.any & !self.is_end) & (1 << v) != 0;
+        let loose = self.loose & (1 << v) != 0;
         if c + f < h || f >= h || (c + f == h && !loose) {
             self.dirty |= 1 << v;
         }
@@ -474,19 +481,17 @@ impl<'a> Propagation<'a> {
         self.touch(v);
     }
 
-    /// Makes this propagation a copy of `other` (of the same look),
-    /// copying only the vertices it has.
+    /// Makes this propagation a copy of `other` (of the same look).
     pub fn copy_from(&mut self, other: &Propagation<'a>) {
-        let nv = self.look.nv;
-        self.unk[..nv].copy_from_slice(&other.unk[..nv]);
-        self.cnt[..nv].copy_from_slice(&other.cnt[..nv]);
-        self.fc[..nv].copy_from_slice(&other.fc[..nv]);
-        self.lo[..nv].copy_from_slice(&other.lo[..nv]);
-        self.hi[..nv].copy_from_slice(&other.hi[..nv]);
-        self.parent[..nv].copy_from_slice(&other.parent[..nv]);
-        self.is_end = other.is_end;
+        self.unk = other.unk;
+        self.cnt = other.cnt;
+        self.fc = other.fc;
+        self.lo = other.lo;
+        self.hi = other.hi;
+        self.parent = other.parent;
+        self.loose = other.loose;
+        self.tight = other.tight;
         self.ends = other.ends;
-        self.all_inner = other.all_inner;
         self.open = other.open;
         self.dirty = other.dirty;
         self.free = other.free;
@@ -572,8 +577,8 @@ impl<'a> Propagation<'a> {
                 return Run::Dead;
             }
             let cnt = self.cnt[v];
-            let any = (self.look.any & !self.is_end) & (1 << v) != 0;
-            let lo = if any && self.all_inner {
+            let bit = 1u64 << v;
+            let lo = if self.tight & bit != 0 {
                 self.hi[v]
             } else {
                 self.lo[v]
@@ -581,9 +586,10 @@ impl<'a> Propagation<'a> {
             if cnt + fc < lo {
                 return Run::Dead;
             }
-            if any && !self.all_inner && cnt + fc < self.hi[v] {
+            let loose = self.loose & bit != 0;
+            if loose && cnt + fc < self.hi[v] {
                 // It can only be an end.
-                self.is_end |= 1 << v;
+                self.loose &= !bit;
                 self.hi[v] = self.lo[v];
                 self.ends += 1;
                 if self.ends > 2 {
@@ -592,7 +598,7 @@ impl<'a> Propagation<'a> {
                 if self.ends == 2 {
                     // Every other square must now be passed through: look
                     // again at those it could matter to.
-                    self.all_inner = true;
+                    (self.loose, self.tight) = (0, self.loose);
                     for u in 0..nv {
                         if self.cnt[u] <= 2 || self.fc[u] > 0 {
                             self.dirty |= 1 << u;
@@ -602,7 +608,7 @@ impl<'a> Propagation<'a> {
                 self.dirty |= 1 << v;
                 continue;
             }
-            let exact = !any || self.all_inner;
+            let exact = !loose;
             let need = self.hi[v] - fc;
             if need == 0 {
                 if self.unk[v] != 0 {

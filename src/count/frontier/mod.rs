@@ -515,28 +515,28 @@ fn sweep<K: Key, C: Count>(
         peak_bytes: 0,
     };
     progress.start(Unit::Squares, Some(rules.len() as u64));
-    let mut layer: Vec<Vec<(K, C)>> = vec![vec![(K::ZERO, C::ONE)]];
+    let mut layer: Vec<(K, C)> = vec![(K::ZERO, C::ONE)];
     let per_state = size_of::<(K, C)>() as u64;
     for (i, r) in rules.iter().enumerate() {
         if let Err(stop) = limits.check() {
             out.stopped = Some(stop);
             break;
         }
-        let held: u64 = layer.iter().map(|p| p.len() as u64).sum();
+        let held = layer.len() as u64;
         let held_bytes = held * per_state;
         if held <= opts.serial_below {
             // Few states: one table on this thread costs less than sharing.
             match expand_small(&layer, r) {
                 Ok((next, f)) => {
                     out.found = f.wide();
-                    layer = vec![next];
+                    layer = next;
                 }
                 Err(Overflow) => {
                     out.overflow = true;
                     return Ok(out);
                 }
             }
-            let states = layer[0].len() as u64;
+            let states = layer.len() as u64;
             out.peak_bytes = out.peak_bytes.max(held_bytes + states * per_state * 2);
             out.states.push(states);
             progress.set(i as u64 + 1);
@@ -549,9 +549,11 @@ fn sweep<K: Key, C: Count>(
         let stop = Mutex::new(None);
         let halted = AtomicBool::new(false);
         let over = AtomicBool::new(false);
+        // One list cut in chunks of the same size (not the partitions of
+        // the last step, a few hundred states each): each chunk's entries
+        // reach the partitions in batches of dozens rather than one or two.
         layer
-            .par_iter()
-            .flat_map_iter(|p| p.chunks(CHUNK))
+            .par_chunks(CHUNK)
             .for_each_init(Batches::new, |batches, chunk| {
                 if halted.load(Ordering::Relaxed) {
                     return;
@@ -594,8 +596,12 @@ fn sweep<K: Key, C: Count>(
         let f = found.into_inner().unwrap_or_default();
         out.found = f.wide();
         let mut parts = next.into_parts();
-        layer = parts.par_iter_mut().map(Table::drain).collect();
-        let states: u64 = layer.iter().map(|p| p.len() as u64).sum();
+        let total = parts.iter().map(Table::len).sum();
+        layer = Vec::with_capacity(total);
+        for t in &mut parts {
+            t.drain_into(&mut layer);
+        }
+        let states = layer.len() as u64;
         out.states.push(states);
         progress.set(i as u64 + 1);
         progress.held(states);
@@ -610,14 +616,14 @@ pub const SERIAL_BELOW: u64 = 1 << 13;
 /// Expands every state of `layer` on this thread: the next states, and the
 /// whole tours completed.
 fn expand_small<K: Key, C: Count>(
-    layer: &[Vec<(K, C)>],
+    layer: &[(K, C)],
     r: &StepRules,
 ) -> Result<(Vec<(K, C)>, C), Overflow> {
     let mut t = Table::<K, C>::new();
     let mut whole = C::default();
     let mut err = Ok(());
     let mut ws = step::Workspace::new(r);
-    for &(key, c) in layer.iter().flatten() {
+    for &(key, c) in layer {
         step::expand(key, r, &mut ws, &mut |next_key: Option<K>| {
             let r = match next_key {
                 None => whole.add(c).map(|w| whole = w).ok_or(Overflow),

@@ -438,17 +438,38 @@ fn finish<K: Key>(m: &[u8; SLOTS], done: bool, r: &StepRules, emit: &mut impl Fn
     if done {
         return;
     }
-    // The mates after the step, by new slot.
-    let mut nm = [EMPTY; SLOTS];
+    // The state after the step, packed straight from the mates by new
+    // slot (pieces labelled in the order of their first slot), with the
+    // free and empty slots counted on the way.
+    let len = st.keep.len();
+    let mut key = K::ZERO;
+    let mut label = [0u8; SLOTS];
+    let mut next = 0u8;
     let (mut free, mut empty) = (0u32, 0u64);
     for (j, &x) in st.keep.iter().enumerate() {
-        let mate = m[usize::from(x)];
-        nm[j] = match mate {
-            EMPTY | FULL | FREE => mate,
-            p => r.new_slot[usize::from(p)],
+        let code = match m[usize::from(x)] {
+            EMPTY => {
+                empty |= 1 << j;
+                0
+            }
+            FULL => 1,
+            FREE => {
+                free += 1;
+                2
+            }
+            p => {
+                let q = usize::from(r.new_slot[usize::from(p)]);
+                if q > j {
+                    let l = next;
+                    label[q] = l;
+                    next += 1;
+                    3 + l
+                } else {
+                    3 + label[j]
+                }
+            }
         };
-        free += u32::from(mate == FREE);
-        empty |= u64::from(mate == EMPTY) << j;
+        key = key.with(j, code);
     }
     if empty & r.last_inner != 0 {
         return;
@@ -460,19 +481,28 @@ fn finish<K: Key>(m: &[u8; SLOTS], done: bool, r: &StepRules, emit: &mut impl Fn
     if ends > 2 {
         return;
     }
-    let len = st.keep.len();
-    let mut key: K = pack(&nm, len);
-    for image in &r.images {
-        let mut im = [EMPTY; SLOTS];
-        for j in 0..len {
-            im[usize::from(image[j])] = match nm[j] {
-                x @ (EMPTY | FULL | FREE) => x,
-                p => image[usize::from(p)],
+    if !r.images.is_empty() {
+        // The mates after the step, by new slot.
+        let mut nm = [EMPTY; SLOTS];
+        for (j, &x) in st.keep.iter().enumerate() {
+            let mate = m[usize::from(x)];
+            nm[j] = match mate {
+                EMPTY | FULL | FREE => mate,
+                p => r.new_slot[usize::from(p)],
             };
         }
-        let other: K = pack(&im, len);
-        if other < key {
-            key = other;
+        for image in &r.images {
+            let mut im = [EMPTY; SLOTS];
+            for j in 0..len {
+                im[usize::from(image[j])] = match nm[j] {
+                    x @ (EMPTY | FULL | FREE) => x,
+                    p => image[usize::from(p)],
+                };
+            }
+            let other: K = pack(&im, len);
+            if other < key {
+                key = other;
+            }
         }
     }
     emit(Some(key));

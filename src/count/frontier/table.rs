@@ -97,15 +97,13 @@ impl<K: Key, C: Count> Table<K, C> {
         self.reserve(batch.len());
         // Independent loads of every home slot first: the processor fetches
         // their cache lines in parallel rather than one miss at a time.
-        let mut homes = [0usize; BATCH_MAX];
         let mut touch = 0usize;
-        for (h, &(_, hash, _)) in homes.iter_mut().zip(batch) {
-            *h = self.home(hash);
-            touch ^= usize::from(self.entries[*h].0 == K::NONE);
+        for &(_, hash, _) in batch {
+            touch ^= usize::from(self.entries[self.home(hash)].0 == K::NONE);
         }
         std::hint::black_box(touch);
-        for (&i, &(k, _, c)) in homes.iter().zip(batch) {
-            self.add_at(i, k, c)?;
+        for &(k, hash, c) in batch {
+            self.add_at(self.home(hash), k, c)?;
         }
         Ok(())
     }
@@ -125,6 +123,19 @@ impl<K: Key, C: Count> Table<K, C> {
             }
             self.entries[i] = (k, c);
         }
+    }
+
+    /// Entries held.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Moves the entries to the end of `out`, emptying the table.
+    pub fn drain_into(&mut self, out: &mut Vec<(K, C)>) {
+        let entries = std::mem::take(&mut self.entries);
+        self.len = 0;
+        self.bits = 0;
+        out.extend(entries.into_iter().filter(|e| e.0 != K::NONE));
     }
 
     /// The entries, emptying the table.
