@@ -25,6 +25,9 @@
 //! Each way is searched by [`search::search`] on the orbits, after quick
 //! proofs that rule a way out (a fixed square, the classes of a two-class
 //! move graph, no place to meet the axis).
+//!
+//! [`count`] runs every search to the end for `engine count`: each half
+//! path is one directed tour, or two where only one direction is searched.
 
 mod search;
 mod walk;
