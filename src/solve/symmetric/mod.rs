@@ -845,9 +845,10 @@ impl<'t> Plan<'t> {
         };
         let g = self.task.graph;
         let flow = self.exhaust(&ways, |q, ends, action, weight| {
-            // A fold's reverse is its image, a tour too; on a two-way
-            // graph every tour's is. Else a turned tour is looked at.
-            let look = matches!(action, Action::Turn(_)) && !g.is_symmetric();
+            // On a two-way graph every tour's reverse is a tour; else each
+            // tour is looked at (a fold's reverse is its image, a tour only
+            // when the symmetry maps the moves onto moves).
+            let look = self.task.goal.closed && !g.is_symmetric();
             let (mut paths, mut back) = (0u128, 0u128);
             let r = search::search(q, ends, run, &mut NoObserver, stats, |p| {
                 paths += 1;
