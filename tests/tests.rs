@@ -28,4 +28,5 @@ mod memory_limits;
 mod props;
 mod scripting;
 mod symmetric;
+mod symmetric_count;
 mod warnsdorff;

@@ -9,11 +9,11 @@ use engine::count::method::{self, Method};
 use engine::count::{self, Symmetries, frontier};
 use engine::error::Error;
 use engine::halt::{Halt, Limits, Stop};
-use engine::model::MoveGraph;
+use engine::model::{MoveGraph, TourSymmetry};
 use engine::progress::Progress;
 use engine::puzzle::Puzzle;
 use engine::render::text;
-use engine::solve::clued;
+use engine::solve::{clued, symmetric};
 
 use super::source::PuzzleArgs;
 use super::{DONE, Format, GAVE_UP, INTERRUPTED_CODE, bad_flag, interrupt, out, progress};
@@ -88,11 +88,11 @@ pub fn exec(args: CountArgs) -> Result<u8, Error> {
     let started = Instant::now();
     interrupt::install();
     let puzzle = args.source.load()?;
-    if let Some(e) = puzzle.symmetry_refusal() {
-        return Err(e);
-    }
     let shard = args.shard.as_deref().map(parse_shard).transpose()?;
     let limits = interrupt::limits().with_time_from(started, args.time_limit);
+    if let Some(sym) = puzzle.constraints.symmetry {
+        return count_symmetric(&args, &puzzle, sym, shard, &limits);
+    }
     let goal = puzzle.goal;
     let title = super::title(&puzzle);
     let what = text::count_subject(&puzzle.board, &goal);
@@ -262,4 +262,71 @@ fn count_clued(
     }
     super::out::print(&out)?;
     Ok(counted.stopped.map_or(DONE, stopped_code))
+}
+
+/// `engine count` on a puzzle with a `symmetry`: the symmetric solver's
+/// complete searches count the tours it maps onto themselves (one thread,
+/// no shards, no frontier), after the proofs of `engine check`.
+fn count_symmetric(
+    args: &CountArgs,
+    puzzle: &Puzzle,
+    sym: TourSymmetry,
+    shard: Option<count::Shard>,
+    limits: &Limits<'_>,
+) -> Result<u8, Error> {
+    if shard.is_some() {
+        return Err(bad_flag(
+            "--shard",
+            args.shard.as_deref().unwrap_or_default(),
+            "a count of symmetric tours is one search and cannot be split into shards".to_string(),
+        ));
+    }
+    if matches!(args.method, Some(MethodFlag::Frontier)) {
+        return Err(bad_flag(
+            "--method",
+            "frontier",
+            format!(
+                "the frontier count does not take a symmetry: a puzzle with one is counted by the symmetric search ({} here)",
+                sym.describe()
+            ),
+        ));
+    }
+    let goal = puzzle.goal;
+    // The limit covers building the graph and the proofs too.
+    let mut c = symmetric::SymmetricCount::none(goal.closed);
+    match puzzle.graph(limits) {
+        Err(stop) => c.stopped = Some(stop),
+        Ok(graph) => {
+            match analysis::analyse_board(&graph, &goal, &puzzle.board, &puzzle.piece, limits) {
+                Err(stop) => c.stopped = Some(stop),
+                Ok(a) if a.impossible.is_some() => c.proof = a.impossible,
+                Ok(_) => {
+                    let task = puzzle.task(&graph);
+                    let progress = Progress::new();
+                    c = progress::shown("counting", &progress, args.quiet, || {
+                        symmetric::count(&task, limits, &progress)
+                    });
+                }
+            }
+        }
+    }
+    let out = match args.format {
+        Format::Text => format!(
+            "{}\n{}",
+            super::title(puzzle),
+            text::count_symmetric_report(&puzzle.board, &goal, sym, &c)
+        ),
+        Format::Json => format!(
+            "{}\n",
+            text::count_json(
+                &puzzle.name,
+                &puzzle.board,
+                &goal,
+                &text::CountEnd::Symmetric(&c, sym),
+                None
+            )
+        ),
+    };
+    super::out::print(&out)?;
+    Ok(c.stopped.map_or(DONE, stopped_code))
 }

@@ -679,21 +679,9 @@ impl Puzzle {
         })
     }
 
-    /// Why `engine count` cannot count this puzzle: it counts tours with
-    /// no symmetry asked. The error is at the file's `symmetry`.
-    pub fn symmetry_refusal(&self) -> Option<Error> {
-        let sym = self.constraints.symmetry?;
-        Some(Error::at(
-            &self.file,
-            &self.text,
-            self.symmetry_span.unwrap_or(Span::new(0, 0)),
-            format!("`engine count` does not count symmetric tours yet: it would count every tour, not only those {} maps onto themselves", sym.describe()),
-        ).with_help("`engine run` finds a symmetric tour or proves there is none"))
-    }
-
-    /// Why `engine run` cannot take this puzzle's clues: only the complete
-    /// search honours them, and not together with a symmetry. The error is
-    /// at the file's `clues`.
+    /// Why this puzzle's clues cannot be searched: only the complete search
+    /// honours them, and not together with a symmetry (refused by every
+    /// command). The error is at the file's `clues`.
     pub fn clues_refusal(&self) -> Option<Error> {
         if self.constraints.clues.is_empty() {
             return None;
@@ -701,7 +689,7 @@ impl Puzzle {
         let (message, help) = match (self.solver, self.constraints.symmetry) {
             (_, Some(sym)) => (
                 format!(
-                    "`engine run` does not take clues and a symmetry together: no search honours both ({} here)",
+                    "clues and a symmetry cannot be asked together: no search honours both ({} here)",
                     sym.describe()
                 ),
                 "drop the `symmetry` or the `clues`",

@@ -10,8 +10,9 @@ use crate::archive::{RunRow, StatsRow};
 use crate::count::frontier::FrontierCounted;
 use crate::count::{Counted, Shard};
 use crate::halt::Stop;
-use crate::model::{Board, Cell, Goal, Piece, file_name};
+use crate::model::{Board, Cell, Goal, Piece, TourSymmetry, file_name};
 use crate::solve::starts::StartRule;
+use crate::solve::symmetric::SymmetricCount;
 use crate::solve::{Outcome, Report, SolverSpec};
 
 /// Boards wider or taller than this print a summary instead of the grid
@@ -672,6 +673,9 @@ pub enum CountEnd<'c> {
     /// The clue search counted the solutions of a puzzle with this many
     /// clues (its `tours` are the solutions; no cycles).
     Clued(&'c Counted, usize),
+    /// The tours a symmetry maps onto themselves were counted (or proved
+    /// none, or stopped).
+    Symmetric(&'c SymmetricCount, TourSymmetry),
 }
 
 /// The JSON object of `engine count` (keys in the README). Counts are
@@ -709,13 +713,52 @@ pub fn count_json(
             c.stopped.map(|s| s.to_string()),
             None,
         ),
+        CountEnd::Symmetric(c, _) => (
+            match (&c.proof, c.stopped) {
+                (Some(_), _) => "proven",
+                (None, Some(_)) => "stopped",
+                (None, None) => "complete",
+            },
+            c.tours,
+            c.cycles_x2,
+            c.proof.clone(),
+            c.stopped.map(|s| s.to_string()),
+            None,
+        ),
     };
     let method = match end {
         CountEnd::Counted(_) => Some("dfs"),
         CountEnd::Frontier(_) => Some("frontier"),
         CountEnd::Clued(..) => Some("clues"),
+        CountEnd::Symmetric(..) => Some("symmetric"),
         _ => None,
     };
+    let symmetry = match end {
+        CountEnd::Symmetric(c, sym) => Some(serde_json::json!({
+            "name": format!("{sym:?}"),
+            "turned": c.turned,
+            "folded": c.folded,
+            "searches": c.searches,
+        })),
+        _ => None,
+    };
+    // A symmetric count is one search on one thread, like a clue count.
+    let one_search = match end {
+        CountEnd::Symmetric(c, _) => Some(Counted {
+            tours: c.tours,
+            cycles_x2: c.cycles_x2,
+            stopped: c.stopped,
+            tasks: 1,
+            tasks_done: usize::from(c.stopped.is_none()),
+            tasks_all: 1,
+            depth: 0,
+            symmetries: 1,
+            threads: 1,
+            stats: c.stats,
+        }),
+        _ => None,
+    };
+    let counted = counted.copied().or(one_search.as_ref());
     let clues = match end {
         CountEnd::Clued(_, k) => Some(*k),
         _ => None,
@@ -742,10 +785,13 @@ pub fn count_json(
     let cycles = cycles_x2.filter(|_| shard.is_none()).map(|c| c.div_ceil(2));
     serde_json::json!({
         "name": name,
-        "subject": clues.map_or_else(
-            || count_subject(board, goal),
-            |k| clued_subject(goal.closed, k, false)
-        ),
+        "subject": match end {
+            CountEnd::Symmetric(_, sym) => symmetric_subject(board, goal, *sym, false),
+            _ => clues.map_or_else(
+                || count_subject(board, goal),
+                |k| clued_subject(goal.closed, k, false)
+            ),
+        },
         "closed": goal.closed,
         "start": goal.start.map(|s| board.name(s)),
         "end": goal.end.map(|s| board.name(s)),
@@ -759,6 +805,7 @@ pub fn count_json(
         "shard": shard.map(|s| serde_json::json!({ "k": s.k(), "n": s.n() })),
         "method": method,
         "clues": clues,
+        "symmetry": symmetry,
         "frontier": frontier,
         "stats": counted.map(|c| serde_json::json!({
             "symmetries": c.symmetries,
@@ -779,13 +826,82 @@ pub fn count_subject(board: &Board, goal: &Goal) -> String {
     format!(
         "directed {} tours{}",
         if goal.closed { "closed" } else { "open" },
-        match (goal.start, goal.end) {
-            (Some(s), Some(e)) => format!(" from {} to {}", board.name(s), board.name(e)),
-            (Some(s), None) => format!(" from {}", board.name(s)),
-            (None, Some(e)) => format!(" to {}, summed over every start square", board.name(e)),
-            (None, None) => format!(", summed over all {} start squares", board.len()),
-        }
+        count_ends(board, goal)
     )
+}
+
+/// Where the counted tours start and end: ` from a1`, `, summed over all
+/// 25 start squares`.
+fn count_ends(board: &Board, goal: &Goal) -> String {
+    match (goal.start, goal.end) {
+        (Some(s), Some(e)) => format!(" from {} to {}", board.name(s), board.name(e)),
+        (Some(s), None) => format!(" from {}", board.name(s)),
+        (None, Some(e)) => format!(" to {}, summed over every start square", board.name(e)),
+        (None, None) => format!(", summed over all {} start squares", board.len()),
+    }
+}
+
+/// What a count of symmetric tours counts: `directed closed tours that the
+/// half-turn maps onto themselves, summed over all 36 start squares`
+/// (`one`: the singular).
+fn symmetric_subject(board: &Board, goal: &Goal, sym: TourSymmetry, one: bool) -> String {
+    format!(
+        "directed {} {} that {} maps onto {}{}",
+        if goal.closed { "closed" } else { "open" },
+        if one { "tour" } else { "tours" },
+        sym.describe(),
+        if one { "itself" } else { "themselves" },
+        count_ends(board, goal)
+    )
+}
+
+/// The text of `engine count` on a puzzle with a symmetry: the tours it
+/// maps onto themselves (or a lower bound, or the proof that there are
+/// none), the distinct cycles of a closed goal, and a line on the search:
+/// how many tours the symmetry turns and folds, the half-path searches.
+pub fn count_symmetric_report(
+    board: &Board,
+    goal: &Goal,
+    sym: TourSymmetry,
+    c: &SymmetricCount,
+) -> String {
+    let what = symmetric_subject(board, goal, sym, c.tours == 1);
+    let mut out = match (&c.proof, c.stopped) {
+        (Some(proof), _) => format!("0 {what} (none exists: {proof})\n"),
+        (None, Some(stop)) => format!("at least {} {what} (a lower bound: {stop})\n", c.tours),
+        (None, None) => format!("{} {what}\n", c.tours),
+    };
+    if let Some(cycles) = c.cycles() {
+        let _ = writeln!(
+            out,
+            "{}{cycles} distinct {} (each counted once, whatever its start and direction)",
+            if c.stopped.is_some() { "at least " } else { "" },
+            if cycles == 1 { "cycle" } else { "cycles" }
+        );
+    }
+    let how = match (c.turned, c.folded) {
+        (Some(t), Some(f)) => format!(
+            "the symmetric search · {t} {} it turns, {f} it folds · {} half-path {}",
+            if t == 1 { "tour" } else { "tours" },
+            c.searches,
+            if c.searches == 1 {
+                "search"
+            } else {
+                "searches"
+            }
+        ),
+        _ => format!(
+            "{} moves no square of this board, so every closed tour counts: the depth-first count",
+            sym.describe()
+        ),
+    };
+    let _ = writeln!(
+        out,
+        "count: {how} · {} nodes · {}",
+        c.stats.nodes,
+        duration(c.stats.elapsed)
+    );
+    out
 }
 
 /// The text of `engine count` after counting (`what` from

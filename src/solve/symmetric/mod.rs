@@ -25,17 +25,21 @@
 //! Each way is searched by [`search::search`] on the orbits, after quick
 //! proofs that rule a way out (a fixed square, the classes of a two-class
 //! move graph, no place to meet the axis).
+//!
+//! [`count`] runs every search to the end for `engine count`: each half
+//! path is one directed tour, or two where only one direction is searched.
 
 mod search;
 mod walk;
 
+use std::ops::ControlFlow;
 use std::time::Instant;
 
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use super::backtrack::{BacktrackOptions, Order, Search, Searching};
-use super::event::{Event, Observer};
+use super::event::{Event, NoObserver, Observer};
 use super::{Outcome, Report, Run, Solver, SolverId, SolverSpec, Stats, Stop, Task};
 use crate::halt::{self, Cadence};
 use crate::model::graph::walks::parts_and_colours;
@@ -124,6 +128,158 @@ impl Solver for SymmetricOptions {
     }
 }
 
+/// What [`count`] counted: the tours a symmetry maps onto themselves, in
+/// `engine count`'s convention — directed tours (a tour and its reverse
+/// are two), a closed one from the start, or summed over every start square
+/// when the start is free.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SymmetricCount {
+    /// Directed tours; a lower bound when `stopped`.
+    pub tours: u128,
+    /// Of `tours`, those the symmetry turns; None when it moves no square.
+    pub turned: Option<u128>,
+    /// Of `tours`, those the symmetry folds; None when it moves no square.
+    pub folded: Option<u128>,
+    /// Closed goals: twice the number of distinct cycles (a cycle counted
+    /// once whatever its start and direction); a lower bound when stopped.
+    pub cycles_x2: Option<u128>,
+    /// Why no symmetric tour exists, when proofs settle it without a
+    /// search.
+    pub proof: Option<String>,
+    /// Half-path searches run (none when the plain count counted).
+    pub searches: u64,
+    /// Why the count stopped early, if it did.
+    pub stopped: Option<Stop>,
+    /// Nodes, backtracks and time.
+    pub stats: Stats,
+}
+
+impl SymmetricCount {
+    /// No tour counted yet, for a closed goal or an open one.
+    pub fn none(closed: bool) -> SymmetricCount {
+        SymmetricCount {
+            tours: 0,
+            turned: Some(0),
+            folded: Some(0),
+            cycles_x2: closed.then_some(0),
+            proof: None,
+            searches: 0,
+            stopped: None,
+            stats: Stats::default(),
+        }
+    }
+
+    /// Distinct cycles of a closed goal (a lower bound when stopped).
+    pub fn cycles(&self) -> Option<u128> {
+        self.cycles_x2.map(|c| c.div_ceil(2))
+    }
+}
+
+/// Counts the tours of `task` that its symmetry maps onto themselves,
+/// under `limits`, the nodes shown on `progress`: every complete search of
+/// the solver (no walks) run to the end without keeping its half paths,
+/// each half path standing for one directed tour, or two where its search
+/// leaves out the reverse (see `Plan::exhaust`). A symmetry that moves no
+/// square maps every closed tour onto itself (the plain count counts them)
+/// and no open one of two squares or more.
+pub fn count(
+    task: &Task<'_>,
+    limits: &crate::halt::Limits<'_>,
+    progress: &crate::progress::Progress,
+) -> SymmetricCount {
+    let started = Instant::now();
+    let (g, goal) = (task.graph, task.goal);
+    let n = g.len();
+    let mut c = SymmetricCount::none(goal.closed);
+    let sym = match task.constraints.symmetry {
+        Some(sym) if !fixes_every_square(task.board, sym) => sym,
+        Some(sym) if !goal.closed && n > 1 => {
+            c.proof = Some(format!(
+                "{} moves no square of this board, so it cannot make an open tour's ends change places",
+                sym.describe()
+            ));
+            return c;
+        }
+        _ => {
+            let plain = crate::count::count(
+                g,
+                &goal,
+                &crate::count::Symmetries::of_board(task.board, g),
+                &crate::count::CountOptions::default(),
+                limits,
+                progress,
+            );
+            c.tours = plain.tours;
+            c.cycles_x2 = plain.cycles_x2;
+            c.turned = None;
+            c.folded = None;
+            c.stopped = plain.stopped;
+            c.stats = plain.stats;
+            return c;
+        }
+    };
+    progress.start(Unit::Nodes, None);
+    let mut searching = Searching {
+        limits,
+        progress,
+        cadence: Cadence::new(limits, 0),
+    };
+    match Plan::new(task, sym, limits) {
+        Err(stop) => c.stopped = Some(stop),
+        Ok(Err(why)) => c.proof = Some(why),
+        Ok(Ok(plan)) => {
+            let (tally, stopped) = plan.count(&mut searching, &mut c.stats);
+            progress.set(c.stats.nodes);
+            // Each directed cycle is a tour from every one of its squares.
+            let per = if goal.closed && goal.start.is_none() {
+                n as u128
+            } else {
+                1
+            };
+            let d = tally.turned + tally.folded;
+            c.tours = d * per;
+            c.turned = Some(tally.turned * per);
+            c.folded = Some(tally.folded * per);
+            if goal.closed {
+                c.cycles_x2 = Some(if stopped.is_some() {
+                    // Each cycle is at most two directed ones: 2·cycles ≥ d.
+                    d
+                } else if n <= 2 {
+                    2 * d
+                } else {
+                    2 * d - tally.reversible
+                });
+            }
+            c.searches = tally.searches;
+            c.stopped = stopped;
+        }
+    }
+    c.stats.elapsed = started.elapsed();
+    c
+}
+
+/// The quotients the complete searches walk.
+struct Ways {
+    /// Per turn: its kept moves, and the squares that may end its half path.
+    turns: Vec<(Quotient, Vec<bool>)>,
+    /// The kept moves of the folds, when folds are searched.
+    fold: Option<Quotient>,
+}
+
+/// What the complete searches of a count found, in directed tours from
+/// the start (closed: directed cycles).
+#[derive(Clone, Copy, Debug, Default)]
+struct Tally {
+    /// Tours the symmetry turns.
+    turned: u128,
+    /// Tours it folds.
+    folded: u128,
+    /// Tours whose reverse is a tour too.
+    reversible: u128,
+    /// Searches run.
+    searches: u64,
+}
+
 /// How the symmetry acts on the tour.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Action {
@@ -148,6 +304,8 @@ struct Plan<'t> {
     turns: Vec<Vec<Vec<u32>>>,
     /// Whether folds are searched.
     fold: bool,
+    /// The squares the symmetry fixes.
+    fixed: Vec<u32>,
     /// Why a way is ruled out without search (for the final message).
     ruled_out: Vec<String>,
 }
@@ -171,7 +329,7 @@ impl<O: Observer> Attempts<'_, '_, O> {
             self.obs.event(Event::Restart, &[]);
         }
         self.searches += 1;
-        let (found, b) = match search::search(q, ends, self.run, self.obs, self.stats) {
+        let (found, b) = match search::search(q, ends, self.run, self.obs, self.stats, |_| true) {
             Search::Found(p) => return Ok(Some(p)),
             Search::Exhausted(b) => (Ok(None), b),
             Search::Stopped(stop, b) => (Err(stop), b),
@@ -365,63 +523,78 @@ impl<'t> Plan<'t> {
             orbit,
             turns,
             fold,
+            fixed,
             ruled_out,
         }))
     }
 
-    /// Looks for a half path: on a large two-way move graph first by walks
-    /// (fast, proving nothing), then by the complete depth-first search of
-    /// each way in turn — the turns, then the folds from each head.
-    fn run<O: Observer>(&self, run: &mut Searching, obs: &mut O, stats: &mut Stats) -> Outcome {
+    /// The first square of a turn's half path: the start, or square 0.
+    fn head(&self) -> u32 {
+        self.task.goal.start.unwrap_or(0)
+    }
+
+    /// Whether a fold's half path may start on `s`: its image moves to it.
+    fn head_ok(&self, s: u32) -> bool {
+        let i = self.img[s as usize];
+        i != s && self.task.graph.has_edge(i, s)
+    }
+
+    /// The squares a fold's half path from `head` may end on: the end of an
+    /// open tour (or any square its image is not); in a closed tour the
+    /// second fixed square, or else any square of another orbit that moves
+    /// to its image.
+    fn fold_tail(&self, head: u32, tail: &mut Vec<bool>) {
         let (g, goal) = (self.task.graph, self.task.goal);
         let n = g.len();
         let img = |s: u32| self.img[s as usize];
-        let orbits = self.orbit.iter().max().map_or(0, |&o| o as usize + 1);
-        let mut att = Attempts {
-            run,
-            obs,
-            stats,
-            best: Vec::new(),
-            searches: 0,
-        };
-        let mut proved: Vec<String> = self.ruled_out.clone();
-        macro_rules! attempt {
-            ($q:expr, $ends:expr, $action:expr) => {
-                match att.one($q, $ends) {
-                    Ok(Some(p)) => return Outcome::Found(self.tour($action, &p)),
-                    Ok(None) => {}
-                    Err(stop) => return Outcome::stopped(stop, att.best),
+        let open_end = goal.end.or(goal.start.map(img));
+        tail.clear();
+        tail.extend((0..n as u32).map(|s| {
+            if !goal.closed {
+                match open_end {
+                    Some(e) => s == e,
+                    None => img(s) != s || n == 1,
                 }
-            };
-        }
-        macro_rules! quotient {
-            ($undirected:expr, $keep:expr) => {
-                match Quotient::new(
-                    self.orbit.clone(),
-                    orbits,
-                    $undirected,
-                    att.run.limits,
-                    $keep,
-                ) {
-                    Ok(q) => q,
-                    Err(stop) => return Outcome::stopped(stop, att.best),
-                }
-            };
-        }
-
-        // Turns: a move is kept when all its images are moves; the last
-        // square moves to the head's image, and so do its images.
-        let head = goal.start.unwrap_or(0);
-        let mut turns: Vec<(Quotient, Vec<bool>)> = Vec::new();
-        for pow in &self.turns {
-            let k = pow.len();
-            let q = quotient!(false, |a: u32, out: &mut Vec<u32>| {
-                for &b in g.targets(a) {
-                    if (1..k).all(|j| g.has_edge(pow[j][a as usize], pow[j][b as usize])) {
-                        out.push(b);
+            } else {
+                match self.fixed[..] {
+                    [_, e] => s == e,
+                    _ => {
+                        img(s) != s
+                            && g.has_edge(s, img(s))
+                            && self.orbit[s as usize] != self.orbit[head as usize]
                     }
                 }
-            });
+            }
+        }));
+    }
+
+    /// The quotients the searches walk, built under `limits`: for each
+    /// turn, its kept moves and the squares that may end it; for the folds,
+    /// their kept moves.
+    fn ways(&self, limits: &crate::halt::Limits<'_>) -> Result<Ways, Stop> {
+        let g = self.task.graph;
+        let n = g.len();
+        let img = |s: u32| self.img[s as usize];
+        let orbits = self.orbit.iter().max().map_or(0, |&o| o as usize + 1);
+        // Turns: a move is kept when all its images are moves; the last
+        // square moves to the head's image, and so do its images.
+        let head = self.head();
+        let mut turns = Vec::new();
+        for pow in &self.turns {
+            let k = pow.len();
+            let q = Quotient::new(
+                self.orbit.clone(),
+                orbits,
+                false,
+                limits,
+                |a: u32, out: &mut Vec<u32>| {
+                    for &b in g.targets(a) {
+                        if (1..k).all(|j| g.has_edge(pow[j][a as usize], pow[j][b as usize])) {
+                            out.push(b);
+                        }
+                    }
+                },
+            )?;
             let next = pow[1][head as usize];
             let tail: Vec<bool> = (0..n)
                 .map(|w| (0..k).all(|j| g.has_edge(pow[j][w], pow[j][next as usize])))
@@ -429,177 +602,62 @@ impl<'t> Plan<'t> {
             turns.push((q, tail));
         }
         // Folds: a move a → b of Q is kept when its image backwards,
-        // g(b) → g(a), is a move too. Q may start where its image moves to
-        // it and, in a closed tour, end where it moves to its image.
+        // g(b) → g(a), is a move too.
         let fold = if self.fold {
-            Some(quotient!(true, |a: u32, out: &mut Vec<u32>| {
-                for &b in g.targets(a) {
-                    if g.has_edge(img(b), img(a)) {
-                        out.push(b);
+            Some(Quotient::new(
+                self.orbit.clone(),
+                orbits,
+                true,
+                limits,
+                |a: u32, out: &mut Vec<u32>| {
+                    for &b in g.targets(a) {
+                        if g.has_edge(img(b), img(a)) {
+                            out.push(b);
+                        }
                     }
-                }
-            }))
+                },
+            )?)
         } else {
             None
         };
-        let head_ok = |s: u32| img(s) != s && g.has_edge(img(s), s);
-        let tail_ok = |s: u32| img(s) != s && g.has_edge(s, img(s));
-        let fixed: Vec<u32> = (0..n as u32).filter(|&s| img(s) == s).collect();
-        let open_end = goal.end.or(goal.start.map(img));
-        // The tails of a fold from `head` (closed, no fixed square: any
-        // crossing square of another orbit).
-        let fold_tail = |head: u32, tail: &mut Vec<bool>| {
-            tail.clear();
-            tail.extend((0..n as u32).map(|s| {
-                if !goal.closed {
-                    match open_end {
-                        Some(e) => s == e,
-                        None => img(s) != s || n == 1,
-                    }
-                } else {
-                    match fixed[..] {
-                        [_, e] => s == e,
-                        _ => tail_ok(s) && self.orbit[s as usize] != self.orbit[head as usize],
-                    }
-                }
-            }));
+        Ok(Ways { turns, fold })
+    }
+
+    /// Looks for a half path: on a large two-way move graph first by walks
+    /// (fast, proving nothing), then by the complete depth-first search of
+    /// each way in turn — the turns, then the folds from each head.
+    fn run<O: Observer>(&self, run: &mut Searching, obs: &mut O, stats: &mut Stats) -> Outcome {
+        let g = self.task.graph;
+        let mut att = Attempts {
+            run,
+            obs,
+            stats,
+            best: Vec::new(),
+            searches: 0,
         };
-        let fold_power = [(0..n as u32).collect::<Vec<u32>>(), self.img.clone()];
-        let crossing_heads: Vec<u32> = (0..n as u32).filter(|&s| head_ok(s)).collect();
-
-        // Walks first on a large two-way move graph.
-        if g.is_symmetric() && n > WALK_FROM {
-            let mut rng = ChaCha8Rng::seed_from_u64(self.task.seed);
-            let ways = turns.len() + usize::from(fold.is_some());
-            let mut tail = Vec::new();
-            for r in 0..WALKS * ways {
-                let way = r % ways;
-                let (q, pw, ends_head, ends_tail, last_only): (
-                    &Quotient,
-                    &[Vec<u32>],
-                    u32,
-                    &[bool],
-                    Option<u32>,
-                ) = if way < turns.len() {
-                    (&turns[way].0, &self.turns[way], head, &turns[way].1, None)
-                } else {
-                    let Some(q) = &fold else { break };
-                    let h = match fixed[..] {
-                        [f, ..] => f,
-                        _ if crossing_heads.is_empty() => break,
-                        _ => crossing_heads[rng.random_range(0..crossing_heads.len())],
-                    };
-                    fold_tail(h, &mut tail);
-                    let last_only = match fixed[..] {
-                        [_, e] if goal.closed => Some(self.orbit[e as usize]),
-                        _ => None,
-                    };
-                    (q, &fold_power[..], h, &tail[..], last_only)
-                };
-                let ends = Ends {
-                    head: ends_head,
-                    tail: ends_tail,
-                    last_only,
-                };
-                let far = walk::distances(q, ends.tail);
-                let m = q.orbits() as u64;
-                let mut budget = walk::Budget {
-                    rotations: m / 2 + 256,
-                    work: 8 * m * m + 64,
-                };
-                if att.searches > 0 {
-                    att.stats.restarts += 1;
-                    att.obs.event(Event::Restart, &[]);
-                }
-                att.searches += 1;
-                match walk::walk(
-                    q,
-                    pw,
-                    &ends,
-                    &far,
-                    &mut budget,
-                    &mut rng,
-                    att.run,
-                    att.obs,
-                    att.stats,
-                ) {
-                    Ok(Some(p)) => {
-                        let action = if way < turns.len() {
-                            Action::Turn(way)
-                        } else {
-                            Action::Fold
-                        };
-                        return Outcome::Found(self.tour(action, &p));
-                    }
-                    Ok(None) => {}
-                    Err(stop) => return Outcome::stopped(stop, att.best),
-                }
-            }
+        let ways = match self.ways(att.run.limits) {
+            Ok(w) => w,
+            Err(stop) => return Outcome::stopped(stop, Vec::new()),
+        };
+        if g.is_symmetric()
+            && g.len() > WALK_FROM
+            && let Some(outcome) = self.walks(&ways, &mut att)
+        {
+            return outcome;
         }
-
-        for (i, (q, tail)) in turns.iter().enumerate() {
-            let ends = Ends {
-                head,
-                tail,
-                last_only: None,
-            };
-            attempt!(q, &ends, Action::Turn(i));
+        let flow = self.exhaust(&ways, |q, ends, action, _| match att.one(q, ends) {
+            Ok(Some(p)) => ControlFlow::Break(Outcome::Found(self.tour(action, &p))),
+            Ok(None) => ControlFlow::Continue(()),
+            Err(stop) => ControlFlow::Break(Outcome::stopped(stop, std::mem::take(&mut att.best))),
+        });
+        if let ControlFlow::Break(outcome) = flow {
+            return outcome;
         }
-        if !turns.is_empty() {
+        let mut proved: Vec<String> = self.ruled_out.clone();
+        if !ways.turns.is_empty() {
             proved.push("an exhaustive search found none that it turns".to_string());
         }
-
-        if let Some(q) = &fold {
-            // One head per orbit suffices when the tour may be read either
-            // way (Q from the image of a head is the image of Q).
-            let either_way = g.is_symmetric() && (goal.closed || open_end.is_none());
-            let mut tail = Vec::new();
-            match (goal.closed, &fixed[..]) {
-                (true, [f, e]) => {
-                    fold_tail(*f, &mut tail);
-                    let ends = Ends {
-                        head: *f,
-                        tail: &tail,
-                        last_only: Some(self.orbit[*e as usize]),
-                    };
-                    attempt!(q, &ends, Action::Fold);
-                }
-                (_, [f]) => {
-                    fold_tail(*f, &mut tail);
-                    let ends = Ends {
-                        head: *f,
-                        tail: &tail,
-                        last_only: None,
-                    };
-                    attempt!(q, &ends, Action::Fold);
-                }
-                _ => {
-                    // Heads by orbit. A closed tour meeting the axis in
-                    // orbits A < B is found from A, so its tails lie in
-                    // later orbits.
-                    fold_tail(0, &mut tail);
-                    for s in 0..n as u32 {
-                        if img(s) < s {
-                            continue;
-                        }
-                        if goal.closed {
-                            tail[s as usize] = false;
-                            tail[img(s) as usize] = false;
-                        }
-                        for h in [s, img(s)] {
-                            if !head_ok(h) || (h != s && either_way) {
-                                continue;
-                            }
-                            let ends = Ends {
-                                head: h,
-                                tail: &tail,
-                                last_only: None,
-                            };
-                            attempt!(q, &ends, Action::Fold);
-                        }
-                    }
-                }
-            }
+        if ways.fold.is_some() {
             proved.push("an exhaustive search found none that it folds".to_string());
         }
         Outcome::Impossible(format!(
@@ -607,6 +665,219 @@ impl<'t> Plan<'t> {
             self.sym.describe(),
             proved.join("; ")
         ))
+    }
+
+    /// Walks for a half path, [`WALKS`] per way the symmetry may act: the
+    /// outcome when one is found or a limit stops them, else None.
+    fn walks<O: Observer>(&self, ways: &Ways, att: &mut Attempts<'_, '_, O>) -> Option<Outcome> {
+        let goal = self.task.goal;
+        let n = self.task.graph.len();
+        let head = self.head();
+        let fold_power = [(0..n as u32).collect::<Vec<u32>>(), self.img.clone()];
+        let crossing_heads: Vec<u32> = (0..n as u32).filter(|&s| self.head_ok(s)).collect();
+        let mut rng = ChaCha8Rng::seed_from_u64(self.task.seed);
+        let count = ways.turns.len() + usize::from(ways.fold.is_some());
+        let mut tail = Vec::new();
+        for r in 0..WALKS * count {
+            let way = r % count;
+            let (q, pw, ends_head, ends_tail, last_only): (
+                &Quotient,
+                &[Vec<u32>],
+                u32,
+                &[bool],
+                Option<u32>,
+            ) = if way < ways.turns.len() {
+                let (q, tail) = &ways.turns[way];
+                (q, &self.turns[way], head, tail, None)
+            } else {
+                let Some(q) = &ways.fold else { break };
+                let h = match self.fixed[..] {
+                    [f, ..] => f,
+                    _ if crossing_heads.is_empty() => break,
+                    _ => crossing_heads[rng.random_range(0..crossing_heads.len())],
+                };
+                self.fold_tail(h, &mut tail);
+                let last_only = match self.fixed[..] {
+                    [_, e] if goal.closed => Some(self.orbit[e as usize]),
+                    _ => None,
+                };
+                (q, &fold_power[..], h, &tail[..], last_only)
+            };
+            let ends = Ends {
+                head: ends_head,
+                tail: ends_tail,
+                last_only,
+            };
+            let far = walk::distances(q, ends.tail);
+            let m = q.orbits() as u64;
+            let mut budget = walk::Budget {
+                rotations: m / 2 + 256,
+                work: 8 * m * m + 64,
+            };
+            if att.searches > 0 {
+                att.stats.restarts += 1;
+                att.obs.event(Event::Restart, &[]);
+            }
+            att.searches += 1;
+            match walk::walk(
+                q,
+                pw,
+                &ends,
+                &far,
+                &mut budget,
+                &mut rng,
+                att.run,
+                att.obs,
+                att.stats,
+            ) {
+                Ok(Some(p)) => {
+                    let action = if way < ways.turns.len() {
+                        Action::Turn(way)
+                    } else {
+                        Action::Fold
+                    };
+                    return Some(Outcome::Found(self.tour(action, &p)));
+                }
+                Ok(None) => {}
+                Err(stop) => return Some(Outcome::stopped(stop, std::mem::take(&mut att.best))),
+            }
+        }
+        None
+    }
+
+    /// The complete searches, one way after another — each turn, then a
+    /// fold from each place it can meet the axis — each handed to `each`
+    /// with its way and its *weight*: the number of directed tours (from
+    /// the start, or per cycle) each of its half paths stands for, 2 where
+    /// the search covers a tour and leaves out its reverse. Every symmetric
+    /// tour is the tour of exactly one half path of one search, or the
+    /// reverse of one of weight 2. `each` may end them early.
+    fn exhaust<B>(
+        &self,
+        ways: &Ways,
+        mut each: impl FnMut(&Quotient, &Ends<'_>, Action, u128) -> ControlFlow<B>,
+    ) -> ControlFlow<B> {
+        let (g, goal) = (self.task.graph, self.task.goal);
+        let n = g.len();
+        let img = |s: u32| self.img[s as usize];
+        for (i, (q, tail)) in ways.turns.iter().enumerate() {
+            let ends = Ends {
+                head: self.head(),
+                tail,
+                last_only: None,
+            };
+            // A quarter-turn of a two-way graph is searched one way round:
+            // the reverse of a tour it turns is turned by its inverse.
+            let weight = if self.turns[i].len() > 2 && g.is_symmetric() {
+                2
+            } else {
+                1
+            };
+            each(q, &ends, Action::Turn(i), weight)?;
+        }
+        let Some(q) = &ways.fold else {
+            return ControlFlow::Continue(());
+        };
+        // One head per orbit suffices when the tour may be read either way
+        // (Q from the image of a head is the image of Q, which makes the
+        // reversed tour).
+        let open_end = goal.end.or(goal.start.map(img));
+        let either_way = g.is_symmetric() && (goal.closed || open_end.is_none());
+        let mut tail = Vec::new();
+        match (goal.closed, &self.fixed[..]) {
+            (true, [f, e]) => {
+                self.fold_tail(*f, &mut tail);
+                let ends = Ends {
+                    head: *f,
+                    tail: &tail,
+                    last_only: Some(self.orbit[*e as usize]),
+                };
+                each(q, &ends, Action::Fold, 1)?;
+            }
+            (_, [f]) => {
+                self.fold_tail(*f, &mut tail);
+                let ends = Ends {
+                    head: *f,
+                    tail: &tail,
+                    last_only: None,
+                };
+                each(q, &ends, Action::Fold, 1)?;
+            }
+            _ => {
+                // Heads by orbit. A closed tour meeting the axis in
+                // orbits A < B is found from A, so its tails lie in
+                // later orbits.
+                self.fold_tail(0, &mut tail);
+                for s in 0..n as u32 {
+                    if img(s) < s {
+                        continue;
+                    }
+                    if goal.closed {
+                        tail[s as usize] = false;
+                        tail[img(s) as usize] = false;
+                    }
+                    for h in [s, img(s)] {
+                        if !self.head_ok(h) || (h != s && either_way) {
+                            continue;
+                        }
+                        let ends = Ends {
+                            head: h,
+                            tail: &tail,
+                            last_only: None,
+                        };
+                        each(q, &ends, Action::Fold, if either_way { 2 } else { 1 })?;
+                    }
+                }
+            }
+        }
+        ControlFlow::Continue(())
+    }
+
+    /// Counts the half paths of every complete search (no walks), each
+    /// weighted as [`Plan::exhaust`] says: the directed symmetric tours
+    /// from the start (closed: the directed cycles; open: the directed
+    /// paths), split by way, and how many of them can be read backwards.
+    fn count(&self, run: &mut Searching, stats: &mut Stats) -> (Tally, Option<Stop>) {
+        let mut tally = Tally::default();
+        let ways = match self.ways(run.limits) {
+            Ok(w) => w,
+            Err(stop) => return (tally, Some(stop)),
+        };
+        let g = self.task.graph;
+        let flow = self.exhaust(&ways, |q, ends, action, weight| {
+            // On a two-way graph every tour's reverse is a tour; else each
+            // tour is looked at (a fold's reverse is its image, a tour only
+            // when the symmetry maps the moves onto moves).
+            let look = self.task.goal.closed && !g.is_symmetric();
+            let (mut paths, mut back) = (0u128, 0u128);
+            let r = search::search(q, ends, run, &mut NoObserver, stats, |p| {
+                paths += 1;
+                if look && self.reversible(action, p) {
+                    back += 1;
+                }
+                false
+            });
+            let tours = paths * weight;
+            match action {
+                Action::Turn(_) => tally.turned += tours,
+                Action::Fold => tally.folded += tours,
+            }
+            tally.reversible += if look { back * weight } else { tours };
+            tally.searches += 1;
+            match r {
+                Search::Stopped(stop, _) => ControlFlow::Break(stop),
+                _ => ControlFlow::Continue(()),
+            }
+        });
+        (tally, flow.break_value())
+    }
+
+    /// Whether the tour of the half path `p` found by `action` can be read
+    /// backwards: every move of it made back is a move.
+    fn reversible(&self, action: Action, p: &[u32]) -> bool {
+        let g = self.task.graph;
+        let t = self.tour(action, p);
+        (0..t.len()).all(|i| g.has_edge(t[(i + 1) % t.len()], t[i]))
     }
 
     /// The whole tour from a half path found by `action`.

@@ -178,12 +178,17 @@ pub(super) struct Ends<'e> {
 ///    may end the path, mean a dead end.
 /// 3. **Ending rule.** Some orbit holding a square that may end the path
 ///    must stay unvisited until the end.
+///
+/// Each half path is handed to `found`: when it returns true the search
+/// stops there ([`Search::Found`]), else it goes on to the next, so that a
+/// count sees every half path once ([`Search::Exhausted`] at the end).
 pub(super) fn search<O: Observer>(
     q: &Quotient,
     ends: &Ends<'_>,
     run: &mut Searching,
     obs: &mut O,
     stats: &mut Stats,
+    mut found: impl FnMut(&[u32]) -> bool,
 ) -> Search {
     let m = q.orbits();
     let limits = run.limits;
@@ -284,7 +289,9 @@ pub(super) fn search<O: Observer>(
             cur.push(base);
             let v = path[d];
             if path.len() == m {
-                if ends.tail[v as usize] {
+                // A whole half path has no candidates: the search goes on
+                // by stepping back, unless `found` ends it.
+                if ends.tail[v as usize] && found(&path) {
                     break Search::Found(path.clone());
                 }
             } else if zeros <= 1 && bad_zeros == 0 && closers_left > 0 {
