@@ -229,18 +229,7 @@ fn count_clued(
         clued::count(&task, limits, &progress)
     });
     let clues = puzzle.constraints.clues.len();
-    let counted = count::Counted {
-        tours: u128::from(c.solutions),
-        cycles_x2: None,
-        stopped: c.stopped,
-        tasks: 1,
-        tasks_done: usize::from(c.stopped.is_none()),
-        tasks_all: 1,
-        depth: 0,
-        symmetries: 1,
-        threads: 1,
-        stats: c.stats,
-    };
+    let counted = count::Counted::one_search(u128::from(c.solutions), None, c.stopped, c.stats);
     match args.format {
         Format::Text => out.push_str(&text::count_clued_report(
             puzzle.goal.closed,

@@ -744,18 +744,12 @@ pub fn count_json(
     };
     // A symmetric count is one search on one thread, like a clue count.
     let one_search = match end {
-        CountEnd::Symmetric(c, _) => Some(Counted {
-            tours: c.tours,
-            cycles_x2: c.cycles_x2,
-            stopped: c.stopped,
-            tasks: 1,
-            tasks_done: usize::from(c.stopped.is_none()),
-            tasks_all: 1,
-            depth: 0,
-            symmetries: 1,
-            threads: 1,
-            stats: c.stats,
-        }),
+        CountEnd::Symmetric(c, _) => Some(Counted::one_search(
+            c.tours,
+            c.cycles_x2,
+            c.stopped,
+            c.stats,
+        )),
         _ => None,
     };
     let counted = counted.copied().or(one_search.as_ref());
