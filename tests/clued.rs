@@ -3,6 +3,8 @@
 //! passes the verifier with its clues, and the clue puzzles in `puzzles/`
 //! have the answers they claim.
 
+use std::path::Path;
+
 use engine::halt::Never;
 use engine::make::{difficulty, search};
 use engine::progress::Progress;
@@ -541,4 +543,51 @@ fn count_with_clues_stops_at_its_time_limit() {
         "{v}"
     );
     assert_eq!(v["method"], "clues", "{v}");
+}
+
+/// `--unique`'s hand-over to the deductions with branching gives the
+/// verdict of the search over the steps alone, on puzzles that need more
+/// than its first nodes: the Holy Knight's tour (one solution) and the
+/// same without its clue 10 (several); the hand-over settles the first in
+/// fewer nodes. Every solution is verified with its clues.
+#[test]
+fn the_hand_over_agrees_with_the_search_over_the_steps() {
+    let holy = util::load(Path::new("puzzles/holy-knight8x8.ron"));
+    let mut loose = holy.clone();
+    loose.constraints.clues.retain(|&(k, _)| k != 10);
+    assert_eq!(
+        loose.constraints.clues.len() + 1,
+        holy.constraints.clues.len()
+    );
+    for (p, unique) in [(&holy, true), (&loose, false)] {
+        let g = util::graph_of(p);
+        let task = p.task(&g);
+        let progress = Progress::new();
+        let opts = BacktrackOptions::default();
+        let run = || Run::new(Limits::none(), &progress, NoObserver);
+        let (by_steps, second_by_steps) = clued::unique_by_steps(opts, &task, run());
+        let (handed, second) = clued::unique(opts, &task, run());
+        let (Outcome::Found(a), Outcome::Found(b)) = (&by_steps.outcome, &handed.outcome) else {
+            panic!("{:?} / {:?}", by_steps.outcome, handed.outcome)
+        };
+        for t in [Some(a), Some(b), second.as_ref(), second_by_steps.as_ref()]
+            .into_iter()
+            .flatten()
+        {
+            assert_eq!(verify(&p.board, &p.piece, &p.goal, t), Ok(()));
+            assert_eq!(
+                verify_constraints(&p.board, p.goal.closed, &p.constraints, t),
+                Ok(())
+            );
+        }
+        assert_eq!(second.is_none(), unique);
+        assert_eq!(second_by_steps.is_none(), unique);
+        assert!(by_steps.stats.nodes > clued::UNIQUE_STEPS_FIRST);
+        if unique {
+            assert_eq!(a, b);
+            assert!(handed.stats.nodes < by_steps.stats.nodes);
+        } else if let Some(s) = &second {
+            assert_ne!(b, s);
+        }
+    }
 }

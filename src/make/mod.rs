@@ -448,7 +448,8 @@ fn steps(
         order: Order::Warnsdorff,
         node_limit: Some(budget),
     };
-    let (report, second) = clued::unique(search, &task, Run::new(limits, progress, NoObserver));
+    let (report, second) =
+        clued::unique_by_steps(search, &task, Run::new(limits, progress, NoObserver));
     let nodes = report.stats.nodes;
     let verdict = match (report.outcome, second) {
         (Outcome::Found(a), None) if a == tour => Verdict::Unique,

@@ -24,7 +24,7 @@ use std::time::Instant;
 use super::backtrack::{BacktrackOptions, Searching};
 use super::event::{Event, Observer};
 use super::{Goal, Outcome, Report, Run, Solver, Stats, Stop, Task};
-use crate::halt::Cadence;
+use crate::halt::{Cadence, Limit};
 use crate::model::MoveGraph;
 use crate::progress::Unit;
 
@@ -478,12 +478,105 @@ pub fn solve<O: Observer>(
     (report, tours)
 }
 
-/// Solves `task` for `--unique`: looks for two solutions. The report is
-/// the first solution when the search ended (no second exists) or found a
-/// second, which comes beside it; a limit that stops the search after one
-/// solution leaves it unproven: a stopped report with that solution as its
-/// path.
+/// Nodes of the search over the steps for `--unique` before the deductions
+/// with branching are given their turn.
+pub const UNIQUE_STEPS_FIRST: u64 = 1 << 16;
+
+/// Nodes the deductions with branching are given in that turn (each is a
+/// run of the deductions, which costs far more than a square entered).
+pub const UNIQUE_BRANCHING: u64 = 1 << 14;
+
+/// Solves `task` for `--unique`: looks for two solutions. The search over
+/// the steps runs for [`UNIQUE_STEPS_FIRST`] nodes; if that settles
+/// nothing, the deductions with branching of [`crate::make::search`] (far
+/// stronger where the clues are dense) get [`UNIQUE_BRANCHING`] nodes; if
+/// they settle nothing either, the search over the steps starts again with
+/// what is left of `opts`' node limit (every node counts against it). With
+/// an observer of the search, the search over the steps alone. The report
+/// is as [`unique_by_steps`] gives it.
 pub fn unique<O: Observer>(
+    opts: BacktrackOptions,
+    task: &Task<'_>,
+    run: Run<'_, O>,
+) -> (Report, Option<Vec<u32>>) {
+    if O::ACTIVE {
+        return unique_by_steps(opts, task, run);
+    }
+    let started = Instant::now();
+    let (limits, progress) = (run.limits, run.progress);
+    let left = |used: u64| opts.node_limit.map_or(u64::MAX, |l| l.saturating_sub(used));
+    let first = BacktrackOptions {
+        node_limit: Some(left(0).min(UNIQUE_STEPS_FIRST)),
+        ..opts
+    };
+    let (mut report, second) = unique_by_steps(first, task, run);
+    let mut used = report.stats.nodes;
+    let out_of_nodes = matches!(
+        report.outcome,
+        Outcome::GaveUp {
+            limit: Limit::Nodes,
+            ..
+        }
+    );
+    if !out_of_nodes || left(used) == 0 {
+        return (report, second);
+    }
+    // The start and end are clues 1 and n to the deductions.
+    let n = task.graph.len() as u32;
+    let mut clues = task.constraints.clues.clone();
+    for (step, square) in [(1, task.goal.start), (n, task.goal.end)] {
+        if let Some(s) = square
+            && !clues.iter().any(|&(k, _)| k == step)
+        {
+            clues.push((step, s));
+        }
+    }
+    let budget = left(used).min(UNIQUE_BRANCHING);
+    let closed = task.goal.closed;
+    let found =
+        crate::make::search::solutions(task.graph, closed, &clues, None, (2, budget), &limits);
+    let (found, nodes) = match found {
+        Ok(f) => f,
+        Err(stop) => {
+            if let Outcome::GaveUp { best, .. } = report.outcome {
+                report.outcome = Outcome::stopped(stop, best);
+            }
+            report.stats.elapsed = started.elapsed();
+            return (report, second);
+        }
+    };
+    used += nodes;
+    if let crate::make::search::Found::Tours(mut tours) = found {
+        report.outcome = match tours.first() {
+            Some(t) => Outcome::Found(t.clone()),
+            None => Outcome::Impossible(no_tour(task)),
+        };
+        report.stats.nodes = used;
+        report.stats.elapsed = started.elapsed();
+        let second = (tours.len() >= 2).then(|| tours.swap_remove(1));
+        return (report, second);
+    }
+    if left(used) == 0 {
+        report.stats.nodes = used;
+        report.stats.elapsed = started.elapsed();
+        return (report, second);
+    }
+    let rest = BacktrackOptions {
+        node_limit: opts.node_limit.map(|_| left(used)),
+        ..opts
+    };
+    let run = Run::new(limits, progress, super::event::NoObserver);
+    let (mut report, second) = unique_by_steps(rest, task, run);
+    report.stats.nodes += used;
+    report.stats.elapsed = started.elapsed();
+    (report, second)
+}
+
+/// [`unique`] by the search over the steps alone: the report is the first
+/// solution when the search ended (no second exists) or found a second,
+/// which comes beside it; a limit that stops the search after one solution
+/// leaves it unproven: a stopped report with that solution as its path.
+pub fn unique_by_steps<O: Observer>(
     opts: BacktrackOptions,
     task: &Task<'_>,
     run: Run<'_, O>,
@@ -496,6 +589,14 @@ pub fn unique<O: Observer>(
     }
     let second = (tours.len() >= 2).then(|| tours.swap_remove(1));
     (report, second)
+}
+
+/// Why a puzzle with clues has no tour, when every way was searched.
+fn no_tour(task: &Task<'_>) -> String {
+    format!(
+        "no tour fits the {} clues: every way was searched",
+        task.constraints.clues.len()
+    )
 }
 
 /// [`solve`], with the limit that stopped the search, if one did.
@@ -530,10 +631,7 @@ fn solve_up_to<O: Observer>(
     let outcome = match (found.tours.first(), stop) {
         (Some(t), _) => Outcome::Found(t.clone()),
         (None, Some(stop)) => Outcome::stopped(stop, found.best.clone()),
-        (None, None) => Outcome::Impossible(format!(
-            "no tour fits the {} clues: every way was searched",
-            task.constraints.clues.len()
-        )),
+        (None, None) => Outcome::Impossible(no_tour(task)),
     };
     let report = Report {
         outcome,
