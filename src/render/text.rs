@@ -762,6 +762,7 @@ pub fn count_json(
             "sweep": match c.sweep {
                 crate::count::frontier::Sweep::Files => "files",
                 crate::count::frontier::Sweep::Ranks => "ranks",
+                crate::count::frontier::Sweep::Greedy => "greedy",
             },
             "width": c.width,
             "squares": c.squares_total,

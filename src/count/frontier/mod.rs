@@ -238,6 +238,10 @@ fn key_bytes(width: usize) -> u64 {
 /// but each line adds more ways to reach a frontier.
 pub fn estimate_peak(plan: &Plan, lines: u32, closed: bool) -> f64 {
     let w = plan.profile().into_iter().max().unwrap_or(0);
+    if plan.sweep == Sweep::Greedy {
+        return (greedy_expanded(plan, closed) / GREEDY_PEAK)
+            .clamp(1.0, state_bound(w, closed).max(1.0));
+    }
     let (a, b, c) = if closed {
         (-20.97, 1.832, 1.086)
     } else {
@@ -263,8 +267,25 @@ pub fn within_fit(plan: &Plan, across: u32) -> bool {
 /// the squares (measured: 6 to 10 times the peak on knight boards of 36
 /// to 60 squares).
 pub fn estimate_expanded(plan: &Plan, lines: u32, closed: bool) -> f64 {
+    if plan.sweep == Sweep::Greedy {
+        return greedy_expanded(plan, closed).max(1.0);
+    }
     estimate_peak(plan, lines, closed) * (plan.steps.len() as f64 / 5.0).max(1.0)
 }
+
+/// The states a greedy order expands, estimated from its frontiers:
+/// `k · Σ 5.6^w` over the frontier's size `w` after each step, with
+/// `k = 1.5 × 10⁻³` for open tours and `5.4 × 10⁻⁵` for closed ones —
+/// fitted to knight boards of 32 to 60 squares, within a factor of 4
+/// (BENCHMARKS.md); the peak is taken as an eighth of that (measured: a
+/// sixth to a twelfth).
+fn greedy_expanded(plan: &Plan, closed: bool) -> f64 {
+    let k = if closed { 5.4e-5 } else { 1.5e-3 };
+    k * plan::cost(&plan.profile())
+}
+
+/// The whole sweep of a greedy order expands this many times its peak.
+const GREEDY_PEAK: f64 = 8.0;
 
 /// The estimated memory of a frontier count: the largest step's states,
 /// in a table and in the list the next step reads.
