@@ -283,7 +283,7 @@ const GREEDY_STARTS: usize = 64;
 /// against the sweep's 13, 192,000 states at the widest against 143,000.)
 pub fn greedy_order(neighbours: &[Vec<u32>], below: f64, widest: usize) -> Option<Vec<u32>> {
     let n = neighbours.len();
-    if n > GREEDY_SQUARES || n < 2 {
+    if !(2..=GREEDY_SQUARES).contains(&n) {
         return None;
     }
     let step = n.div_ceil(GREEDY_STARTS).max(1);
