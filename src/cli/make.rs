@@ -54,7 +54,9 @@ pub struct MakeArgs {
     /// The band the measured difficulty must fall in.
     #[arg(long, value_enum)]
     difficulty: Option<Level>,
-    /// Nodes each search for a second solution may take (a search that
+    /// Budget of each search for a second solution: nodes of the search
+    /// over the steps (65,536 at most), an eighth of it in conflicts of the
+    /// clause-learning search; conflicts of the final check (a search that
     /// runs out keeps its clue).
     #[arg(long, value_name = "N", default_value_t = make::DEFAULT_NODE_LIMIT)]
     node_limit: u64,

@@ -499,10 +499,11 @@ mod tests {
     use super::*;
     use crate::solve::Report;
 
-    /// The final proof that runs out of nodes on a puzzle the deductions
-    /// do not solve is a missed target (exit 3), not a failed check: with
-    /// clues 1 and n only, a 5x5 knight puzzle has many solutions, and one
-    /// node settles nothing.
+    /// The final proof that runs out of conflicts on a puzzle the
+    /// deductions do not solve is a missed target (exit 3), not a failed
+    /// check: with clues 1 and n only, a 5x5 knight puzzle has many
+    /// solutions, and the clause-learning search meets a conflict before
+    /// it has found two.
     #[test]
     fn a_final_proof_out_of_nodes_is_a_miss_not_a_bug() {
         let Ok(puzzle) = Puzzle::parse("p.ron", r#"Puzzle(board: "5x5", piece: "knight")"#) else {

@@ -3,9 +3,9 @@
 //! [`super::difficulty`] leave it, clauses that make the steps a tour, and a
 //! conflict-driven clause-learning solver (`batsat`) to find one. What the
 //! solver learns from one dead end prunes every branch that would meet it
-//! again, which a search that only backtracks cannot do: the puzzles whose
-//! uniqueness takes the deductions with branching hundreds of thousands of
-//! nodes take it a few thousand conflicts.
+//! again, which a search that only backtracks cannot do: puzzles whose
+//! uniqueness takes the search over the steps of [`crate::solve::clued`]
+//! hundreds of millions of nodes take it a few thousand conflicts.
 //!
 //! The clauses, for steps `k` and squares `s`, `x(k, s)` meaning "step `k`
 //! stands on `s`":
