@@ -6,7 +6,7 @@
 use std::path::Path;
 
 use engine::halt::Never;
-use engine::make::{difficulty, search};
+use engine::make::{difficulty, sat};
 use engine::progress::Progress;
 use engine::puzzle::Puzzle;
 use engine::solve::backtrack::BacktrackOptions;
@@ -221,27 +221,26 @@ proptest! {
 proptest! {
     #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
 
-    /// `engine make`'s deductions with branching find exactly the brute
-    /// force's solutions, stop at the cap asked for, and with a step kept
-    /// off a square find exactly the others; the deductions alone are
-    /// sound.
+    /// The clause-learning search finds exactly the brute force's
+    /// solutions, stops at the cap asked for, and with a step kept off a
+    /// square finds exactly the others; the deductions alone are sound.
     #[test]
-    fn branching_agrees_with_brute_force(text in case_strategy()) {
+    fn the_clause_learning_search_agrees_with_brute_force(text in case_strategy()) {
         let p = util::puzzle(&text);
         let g = util::graph_of(&p);
         let mut truth = brute_force(&p);
         let clues = &p.constraints.clues;
         let Ok((found, _)) =
-            search::solutions(&g, p.goal.closed, clues, None, (usize::MAX, u64::MAX), &Never);
-        let search::Found::Tours(mut got) = found else {
+            sat::solutions(&g, p.goal.closed, clues, None, (usize::MAX, u64::MAX), &Never);
+        let sat::Found::Tours(mut got) = found else {
             panic!("out of nodes")
         };
         truth.sort();
         got.sort();
         prop_assert_eq!(&got, &truth, "{}", text);
         let Ok((found, _)) =
-            search::solutions(&g, p.goal.closed, clues, None, (1, u64::MAX), &Never);
-        let search::Found::Tours(one) = found else {
+            sat::solutions(&g, p.goal.closed, clues, None, (1, u64::MAX), &Never);
+        let sat::Found::Tours(one) = found else {
             panic!("out of nodes")
         };
         prop_assert_eq!(one.len(), truth.len().min(1), "{}", text);
@@ -251,7 +250,7 @@ proptest! {
         if let Some(first) = truth.first() {
             let step = first.len() / 2;
             let not = (step as u32 + 1, first[step]);
-            let Ok((found, _)) = search::solutions(
+            let Ok((found, _)) = sat::solutions(
                 &g,
                 p.goal.closed,
                 clues,
@@ -259,7 +258,7 @@ proptest! {
                 (usize::MAX, u64::MAX),
                 &Never,
             );
-            let search::Found::Tours(mut other) = found else {
+            let sat::Found::Tours(mut other) = found else {
                 panic!("out of nodes")
             };
             other.sort();
@@ -545,7 +544,7 @@ fn count_with_clues_stops_at_its_time_limit() {
     assert_eq!(v["method"], "clues", "{v}");
 }
 
-/// `--unique`'s hand-over to the deductions with branching gives the
+/// `--unique`'s hand-over to the clause-learning search gives the
 /// verdict of the search over the steps alone, on puzzles that need more
 /// than its first nodes: the Holy Knight's tour (one solution) and the
 /// same without its clue 10 (several); the hand-over settles the first in

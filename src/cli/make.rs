@@ -54,7 +54,9 @@ pub struct MakeArgs {
     /// The band the measured difficulty must fall in.
     #[arg(long, value_enum)]
     difficulty: Option<Level>,
-    /// Nodes each search for a second solution may take (a search that
+    /// Budget of each search for a second solution: nodes of the search
+    /// over the steps (65,536 at most), an eighth of it in conflicts of the
+    /// clause-learning search; conflicts of the final check (a search that
     /// runs out keeps its clue).
     #[arg(long, value_name = "N", default_value_t = make::DEFAULT_NODE_LIMIT)]
     node_limit: u64,
@@ -314,14 +316,10 @@ fn header(puzzle: &Puzzle, made: &Made, opts: &MakeOptions, n: usize) -> Vec<Str
     }
     let c = &made.checks;
     let proof = match made.proof {
-        make::Proof::Search(nodes) => format!(
-            "proved by the complete search in {} nodes",
-            thousands(nodes)
-        ),
         make::Proof::Deductions => "proved by the deductions".to_string(),
-        make::Proof::Branching(nodes) => format!(
-            "proved by the deductions with branching in {} nodes",
-            thousands(nodes)
+        make::Proof::Sat(conflicts) => format!(
+            "proved by the clause-learning search in {} conflicts",
+            thousands(conflicts)
         ),
     };
     let kept = c.multiple + c.known + c.band + c.unknown;
@@ -330,10 +328,11 @@ fn header(puzzle: &Puzzle, made: &Made, opts: &MakeOptions, n: usize) -> Vec<Str
         String::new()
     } else if c.unknown > 0 {
         format!(
-            " Not proven minimal: {} clue{} stayed because the search for a second solution ran out of {} nodes.",
+            " Not proven minimal: {} clue{} stayed because the search for a second solution ran out of {} nodes and {} conflicts.",
             c.unknown,
             if c.unknown == 1 { "" } else { "s" },
-            thousands(opts.node_limit)
+            thousands(opts.node_limit.min(make::STEPS_FIRST)),
+            thousands(opts.node_limit / 8)
         )
     } else if let Some(d) = opts.difficulty.filter(|_| c.band > 0) {
         format!(

@@ -6,10 +6,9 @@
 //! Clues 1 and n are never taken out, as in a published Hidato. A clue is
 //! taken out when the puzzle without it is still unique, proved either by
 //! the deductions of [`difficulty`] (when they place every step, there is
-//! one solution) or by searches within node budgets for a second solution
-//! (`second_solution`: the complete search over the steps of
-//! [`crate::solve::clued`], then the deductions with branching of
-//! [`search`], then the first searched again place by place).
+//! one solution) or by searches within budgets for a second solution
+//! (`second_solution`: a short turn of the complete search over the steps
+//! of [`crate::solve::clued`], then the clause-learning search of [`sat`]).
 //! A second solution found is kept: a later clue whose removal it also
 //! fits is kept without a search. A search that runs out of nodes proves
 //! nothing, and the clue stays.
@@ -20,7 +19,7 @@
 
 pub mod difficulty;
 pub mod file;
-pub mod search;
+pub mod sat;
 pub mod svg;
 pub mod tour;
 
@@ -55,7 +54,9 @@ pub struct MakeOptions {
     pub target: Target,
     /// The band the measured difficulty must fall in, if any.
     pub difficulty: Option<Difficulty>,
-    /// Nodes each search for a second solution may take.
+    /// Nodes each search for a second solution may take (the
+    /// clause-learning search an eighth of it in conflicts), and conflicts
+    /// the final proof may take.
     pub node_limit: u64,
     /// Tours to try before giving up on the target.
     pub attempts: u32,
@@ -63,6 +64,10 @@ pub struct MakeOptions {
 
 /// The node budget of each search for a second solution, by default.
 pub const DEFAULT_NODE_LIMIT: u64 = 1_000_000;
+
+/// The most nodes of the search over the steps in each search for a second
+/// solution, before the clause-learning search takes over.
+pub const STEPS_FIRST: u64 = 1 << 16;
 
 /// Tours tried, by default, before the target is given up.
 pub const DEFAULT_ATTEMPTS: u32 = 20;
@@ -83,9 +88,9 @@ pub struct Checks {
     pub multiple: u32,
     /// Kept: without it the puzzle would be outside the difficulty band.
     pub band: u32,
-    /// Kept: the search ran out of nodes (nothing proven).
+    /// Kept: the searches ran out of nodes and conflicts (nothing proven).
     pub unknown: u32,
-    /// Nodes of every search.
+    /// Nodes and conflicts of every search.
     pub nodes: u64,
 }
 
@@ -111,13 +116,10 @@ pub struct Made {
 /// How a puzzle made was proved unique.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Proof {
-    /// The runner's complete search over the steps, in this many nodes.
-    Search(u64),
     /// The deductions alone place every step.
     Deductions,
-    /// The deductions with branching ([`search`]), in this many nodes,
-    /// where the search over the steps ran out of its budget.
-    Branching(u64),
+    /// The clause-learning search ([`sat`]), in this many conflicts.
+    Sat(u64),
 }
 
 /// Why no puzzle was made.
@@ -177,7 +179,7 @@ pub fn make(
         };
         let band_ok = opts.difficulty.is_none_or(|d| d == band);
         if count_ok && band_ok {
-            let proof = prove(puzzle, graph, &clues, &tour, opts, limits, progress)?;
+            let proof = prove(puzzle, graph, &clues, &tour, opts, limits)?;
             return Ok(Made {
                 tour,
                 clues,
@@ -367,11 +369,13 @@ enum Verdict {
 
 /// Looks for a second solution of the puzzle with `clues`, of which `tour`
 /// is one and from which the clue `removed` was just taken out: the
-/// complete search over the steps asked for two solutions, within
-/// `--node-limit` nodes; if it runs out, the deductions with branching on
-/// the solutions that put `removed`'s step elsewhere, within an eighth of
-/// them (each costs far more); if that runs out too, [`split`] with half.
-/// With the nodes they took.
+/// complete search over the steps asked for two solutions, for at most
+/// [`STEPS_FIRST`] nodes of `--node-limit`; if that settles nothing, the
+/// clause-learning search of [`sat`] with an eighth of `--node-limit` in
+/// conflicts (each costs far more than a node). A solution that puts
+/// `removed`'s step on its square fits every clue of the puzzle before the
+/// removal, which only `tour` does, so the second search keeps that step off
+/// that square. With the nodes and conflicts they took.
 #[allow(clippy::too_many_arguments)]
 fn second_solution(
     puzzle: &Puzzle,
@@ -383,50 +387,30 @@ fn second_solution(
     limits: Limits<'_>,
     progress: &Progress,
 ) -> Result<(Verdict, u64), Failure> {
-    let budget = opts.node_limit;
-    let (v, first) = steps(puzzle, graph, clues, tour, budget, limits, progress)?;
+    let first = opts.node_limit.min(STEPS_FIRST);
+    let (v, nodes) = steps(puzzle, graph, clues, tour, first, limits, progress)?;
     if !matches!(v, Verdict::Unknown) {
-        return Ok((v, first));
+        return Ok((v, nodes));
     }
-    let (v, second) = branching(puzzle, graph, clues, removed, tour, budget / 8, limits)?;
-    if !matches!(v, Verdict::Unknown) {
-        return Ok((v, first + second));
-    }
-    let (v, third) = split(puzzle, graph, clues, removed, budget / 2, limits, progress)?;
-    Ok((v, first + second + third))
-}
-
-/// The deductions with branching, on the solutions other than `tour`: a
-/// solution that puts `removed`'s step on its square fits every clue of
-/// the puzzle before the removal, which only `tour` does, so the search
-/// keeps that step off that square.
-fn branching(
-    puzzle: &Puzzle,
-    graph: &MoveGraph,
-    clues: &[(u32, u32)],
-    removed: (u32, u32),
-    tour: &[u32],
-    budget: u64,
-    limits: Limits<'_>,
-) -> Result<(Verdict, u64), Failure> {
-    let (found, tried) = search::solutions(
+    let (found, conflicts) = sat::solutions(
         graph,
         puzzle.goal.closed,
         clues,
         Some(removed),
-        (1, budget),
+        (1, opts.node_limit / 8),
         &limits,
     )?;
-    Ok(match found {
-        search::Found::Tours(tours) => match tours.into_iter().find(|t| t != tour) {
-            None => (Verdict::Unique, tried),
+    let v = match found {
+        sat::Found::Tours(tours) => match tours.into_iter().next() {
+            None => Verdict::Unique,
             Some(other) => {
                 check(puzzle, "the search for a second solution", &other, clues)?;
-                (Verdict::Other(other), tried)
+                Verdict::Other(other)
             }
         },
-        search::Found::OutOfNodes => (Verdict::Unknown, tried),
-    })
+        sat::Found::OutOfNodes => Verdict::Unknown,
+    };
+    Ok((v, nodes + conflicts))
 }
 
 /// The complete search over the steps, asked for two solutions.
@@ -481,73 +465,9 @@ fn steps(
     Ok((verdict, nodes))
 }
 
-/// A second solution looked for place by place: each square the removed
-/// clue's step may still stand on by the deductions (its own square
-/// excepted, as in [`branching`]) made a clue in turn, and the complete
-/// search over the steps run on it with an even share of `budget`. Each of
-/// those puzzles has as many clues as the unique one before the removal,
-/// so the gap the removal opened is cut again.
-#[allow(clippy::too_many_arguments)]
-fn split(
-    puzzle: &Puzzle,
-    graph: &MoveGraph,
-    clues: &[(u32, u32)],
-    (step, square): (u32, u32),
-    budget: u64,
-    limits: Limits<'_>,
-    progress: &Progress,
-) -> Result<(Verdict, u64), Failure> {
-    let rules = difficulty::Rules::new(graph, puzzle.goal.closed);
-    let mut cand = rules.start(clues);
-    rules.exclude(&mut cand, step as usize - 1, square);
-    if !rules.propagate(&mut cand) {
-        return Ok((Verdict::Unique, 0));
-    }
-    let places: Vec<u32> = rules.squares(&cand, step as usize - 1).collect();
-    let each = budget / places.len().max(1) as u64;
-    let mut nodes = 0;
-    let mut unknown = false;
-    for place in places {
-        let mut with = clues.to_vec();
-        with.push((step, place));
-        with.sort_unstable();
-        let c = Constraints {
-            clues: with,
-            symmetry: None,
-        };
-        let task = Task::new(graph, &puzzle.board, &puzzle.piece, puzzle.goal).with_constraints(&c);
-        let search = BacktrackOptions {
-            order: Order::Warnsdorff,
-            node_limit: Some(each),
-        };
-        let (report, _) = clued::solve(search, &task, Run::new(limits, progress, NoObserver), 1);
-        nodes += report.stats.nodes;
-        match report.outcome {
-            Outcome::Found(t) => {
-                check(puzzle, "the search for a second solution", &t, clues)?;
-                return Ok((Verdict::Other(t), nodes));
-            }
-            Outcome::Impossible(_) => {}
-            Outcome::GaveUp {
-                limit: Limit::Nodes,
-                ..
-            } => unknown = true,
-            Outcome::GaveUp { limit, .. } => return Err(Failure::Stopped(Stop::Limit(limit))),
-            Outcome::Interrupted { .. } => return Err(Failure::Stopped(Stop::Interrupted)),
-        }
-    }
-    let v = if unknown {
-        Verdict::Unknown
-    } else {
-        Verdict::Unique
-    };
-    Ok((v, nodes))
-}
-
-/// The last word: the runner's `--unique` search (proofs, the complete
-/// search, the verifier) on the puzzle made must find `tour` and no other;
-/// if it runs out of nodes, the deductions (alone, or with branching
-/// within the node limit) must prove it.
+/// The last word on the puzzle made: the deductions alone, or else the
+/// clause-learning search of [`sat`] within `--node-limit` conflicts, must
+/// find `tour` and no other.
 fn prove(
     puzzle: &Puzzle,
     graph: &MoveGraph,
@@ -555,67 +475,22 @@ fn prove(
     tour: &[u32],
     opts: &MakeOptions,
     limits: Limits<'_>,
-    progress: &Progress,
 ) -> Result<Proof, Failure> {
-    let mut p = puzzle.clone();
-    p.constraints = Constraints {
-        clues: clues.to_vec(),
-        symmetry: None,
-    };
-    // Each clue taken out was proved within the budget, or by deductions,
-    // which leave the search little to do; the last proof gets more room.
-    p.solver = SolverSpec::Backtrack(BacktrackOptions {
-        order: Order::Warnsdorff,
-        node_limit: Some(opts.node_limit.saturating_mul(8)),
-    });
-    let (report, second) = runner::solve_unique(&p, graph, Run::new(limits, progress, NoObserver))
-        .map_err(Failure::Bug)?;
-    let bug = |problem: String| {
-        Failure::Bug(InvalidTour {
+    let closed = puzzle.goal.closed;
+    if difficulty::deduce(graph, closed, clues).solved() {
+        return Ok(Proof::Deductions);
+    }
+    match sat::solutions(graph, closed, clues, None, (2, opts.node_limit), &limits)? {
+        (sat::Found::Tours(t), conflicts) if t == [tour] => Ok(Proof::Sat(conflicts)),
+        (sat::Found::Tours(_), _) => Err(Failure::Bug(InvalidTour {
             solver: "the generator".to_string(),
-            problem,
-        })
-    };
-    match (report.outcome, second) {
-        (Outcome::Found(a), None) if a == tour => Ok(Proof::Search(report.stats.nodes)),
-        (Outcome::Found(_), _) => Err(bug(
-            "the puzzle it made has a solution other than its tour".to_string()
-        )),
-        (
-            Outcome::GaveUp {
-                limit: Limit::Nodes,
-                ..
-            },
-            _,
-        ) => {
-            if difficulty::deduce(graph, p.goal.closed, clues).solved() {
-                return Ok(Proof::Deductions);
-            }
-            match search::solutions(
-                graph,
-                p.goal.closed,
-                clues,
-                None,
-                (2, opts.node_limit),
-                &limits,
-            )? {
-                (search::Found::Tours(t), nodes) if t == [tour] => Ok(Proof::Branching(nodes)),
-                (search::Found::Tours(_), _) => Err(bug(
-                    "the deductions with branching find a solution other than its tour, or none"
-                        .to_string(),
-                )),
-                (search::Found::OutOfNodes, _) => Err(Failure::Missed(format!(
-                    "the proof that the puzzle made is unique ran out of nodes ({} for the search over the steps, {} for the deductions with branching); a larger --node-limit may settle it",
-                    opts.node_limit.saturating_mul(8),
-                    opts.node_limit
-                ))),
-            }
-        }
-        (Outcome::GaveUp { limit, .. }, _) => Err(Failure::Stopped(Stop::Limit(limit))),
-        (Outcome::Interrupted { .. }, _) => Err(Failure::Stopped(Stop::Interrupted)),
-        (Outcome::Impossible(why), _) => {
-            Err(bug(format!("the puzzle it made has no solution: {why}")))
-        }
+            problem: "the clause-learning search finds a solution other than its tour, or none"
+                .to_string(),
+        })),
+        (sat::Found::OutOfNodes, _) => Err(Failure::Missed(format!(
+            "the proof that the puzzle made is unique ran out of {} conflicts; a larger --node-limit may settle it",
+            opts.node_limit
+        ))),
     }
 }
 
@@ -624,10 +499,11 @@ mod tests {
     use super::*;
     use crate::solve::Report;
 
-    /// The final proof that runs out of nodes on a puzzle the deductions
-    /// do not solve is a missed target (exit 3), not a failed check: with
-    /// clues 1 and n only, a 5x5 knight puzzle has many solutions, and one
-    /// node settles nothing.
+    /// The final proof that runs out of conflicts on a puzzle the
+    /// deductions do not solve is a missed target (exit 3), not a failed
+    /// check: with clues 1 and n only, a 5x5 knight puzzle has many
+    /// solutions, and the clause-learning search meets a conflict before
+    /// it has found two.
     #[test]
     fn a_final_proof_out_of_nodes_is_a_miss_not_a_bug() {
         let Ok(puzzle) = Puzzle::parse("p.ron", r#"Puzzle(board: "5x5", piece: "knight")"#) else {
@@ -653,15 +529,7 @@ mod tests {
             node_limit: 1,
             attempts: 1,
         };
-        let r = prove(
-            &puzzle,
-            &graph,
-            &clues,
-            &tour,
-            &opts,
-            Limits::none(),
-            &progress,
-        );
+        let r = prove(&puzzle, &graph, &clues, &tour, &opts, Limits::none());
         assert!(matches!(r, Err(Failure::Missed(_))), "{r:?}");
     }
 }

@@ -478,22 +478,18 @@ pub fn solve<O: Observer>(
     (report, tours)
 }
 
-/// Nodes of the search over the steps for `--unique` before the deductions
-/// with branching are given their turn.
+/// Nodes of the search over the steps for `--unique` before the
+/// clause-learning search takes over.
 pub const UNIQUE_STEPS_FIRST: u64 = 1 << 16;
-
-/// Nodes the deductions with branching are given in that turn (each is a
-/// run of the deductions, which costs far more than a square entered).
-pub const UNIQUE_BRANCHING: u64 = 1 << 14;
 
 /// Solves `task` for `--unique`: looks for two solutions. The search over
 /// the steps runs for [`UNIQUE_STEPS_FIRST`] nodes; if that settles
-/// nothing, the deductions with branching of [`crate::make::search`] (far
-/// stronger where the clues are dense) get [`UNIQUE_BRANCHING`] nodes; if
-/// they settle nothing either, the search over the steps starts again with
-/// what is left of `opts`' node limit (every node counts against it). With
-/// an observer of the search, the search over the steps alone. The report
-/// is as [`unique_by_steps`] gives it.
+/// nothing, the clause-learning search of [`crate::make::sat`] (far
+/// stronger at proving that no second solution exists) takes over with
+/// what is left of `opts`' node limit, each of its conflicts counted as a
+/// node; on a puzzle too large for it, the search over the steps goes on
+/// instead. With an observer of the search, the search over the steps
+/// alone. The report is as [`unique_by_steps`] gives it.
 pub fn unique<O: Observer>(
     opts: BacktrackOptions,
     task: &Task<'_>,
@@ -531,10 +527,9 @@ pub fn unique<O: Observer>(
             clues.push((step, s));
         }
     }
-    let budget = left(used).min(UNIQUE_BRANCHING);
     let closed = task.goal.closed;
     let found =
-        crate::make::search::solutions(task.graph, closed, &clues, None, (2, budget), &limits);
+        crate::make::sat::solutions(task.graph, closed, &clues, None, (2, left(used)), &limits);
     let (found, nodes) = match found {
         Ok(f) => f,
         Err(stop) => {
@@ -546,7 +541,7 @@ pub fn unique<O: Observer>(
         }
     };
     used += nodes;
-    if let crate::make::search::Found::Tours(mut tours) = found {
+    if let crate::make::sat::Found::Tours(mut tours) = found {
         report.outcome = match tours.first() {
             Some(t) => Outcome::Found(t.clone()),
             None => Outcome::Impossible(no_tour(task)),

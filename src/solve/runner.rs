@@ -289,8 +289,8 @@ fn run_spec<O: Observer>(spec: SolverSpec, task: &Task<'_>, run: Run<'_, O>) -> 
 }
 
 /// Solves `puzzle` for `--unique` (`solutions: Unique`): the proofs, then
-/// the complete search over the steps asked for two solutions, with a turn
-/// for the deductions with branching ([`clued::unique`]; a
+/// the complete search over the steps asked for two solutions, then the
+/// clause-learning search ([`clued::unique`]; a
 /// `Backtrack(..)` solver's node limit applies). The report as
 /// [`clued::unique`] gives it, and the second solution if there is one;
 /// both are verified, clues included.
