@@ -115,6 +115,10 @@ fn case_strategy() -> impl Strategy<Value = String> {
             "wazir",
             "ferz | wazir",
             "knight | ferz",
+            // One-way moves: a step's square needs a move into it from
+            // the step before, not out of it.
+            "jumps (1,0), (0,1), (-1,-1)",
+            "jumps (1,0), (-1,1), (0,-1), (1,1)",
         ]),
         any::<bool>(),
         prop::collection::vec(

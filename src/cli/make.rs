@@ -332,7 +332,7 @@ fn header(puzzle: &Puzzle, made: &Made, opts: &MakeOptions, n: usize) -> Vec<Str
             c.unknown,
             if c.unknown == 1 { "" } else { "s" },
             thousands(opts.node_limit.min(make::STEPS_FIRST)),
-            thousands(opts.node_limit / 8)
+            thousands((opts.node_limit / 8).max(1))
         )
     } else if let Some(d) = opts.difficulty.filter(|_| c.band > 0) {
         format!(

@@ -54,9 +54,10 @@ pub struct MakeOptions {
     pub target: Target,
     /// The band the measured difficulty must fall in, if any.
     pub difficulty: Option<Difficulty>,
-    /// Nodes each search for a second solution may take (the
-    /// clause-learning search an eighth of it in conflicts), and conflicts
-    /// the final proof may take.
+    /// Nodes each search for a second solution may take (the search over
+    /// the steps at most [`STEPS_FIRST`] of them, the clause-learning search
+    /// an eighth of it in conflicts, at least one), and conflicts the final
+    /// proof may take.
     pub node_limit: u64,
     /// Tours to try before giving up on the target.
     pub attempts: u32,
@@ -372,7 +373,7 @@ enum Verdict {
 /// complete search over the steps asked for two solutions, for at most
 /// [`STEPS_FIRST`] nodes of `--node-limit`; if that settles nothing, the
 /// clause-learning search of [`sat`] with an eighth of `--node-limit` in
-/// conflicts (each costs far more than a node). A solution that puts
+/// conflicts, at least one (each costs far more than a node). A solution that puts
 /// `removed`'s step on its square fits every clue of the puzzle before the
 /// removal, which only `tour` does, so the second search keeps that step off
 /// that square. With the nodes and conflicts they took.
@@ -397,7 +398,7 @@ fn second_solution(
         puzzle.goal.closed,
         clues,
         Some(removed),
-        (1, opts.node_limit / 8),
+        (1, (opts.node_limit / 8).max(1)),
         &limits,
     )?;
     let v = match found {

@@ -19,6 +19,8 @@
 //! tour a model; a second solution is asked for with a clause that rules
 //! out the first.
 
+use std::cell::Cell;
+
 use batsat::callbacks::Callbacks;
 use batsat::interface::SolverInterface;
 use batsat::{ClauseKind, Lit, SolverOpts, Var, lbool};
@@ -31,8 +33,10 @@ use crate::model::MoveGraph;
 const CADENCE: u64 = 256;
 
 /// The most variables (steps times their candidate squares) the search
-/// takes on: beyond, its clauses would take hundreds of megabytes, and it
-/// answers [`Found::OutOfNodes`] at once.
+/// takes on: beyond, its clauses would take a gigabyte or more, and it
+/// answers [`Found::OutOfNodes`] at once. A board whose squares times its
+/// unclued squares exceed it is turned away before the deductions run (on
+/// such boards they alone take minutes).
 pub const MAX_VARIABLES: usize = 1 << 21;
 
 /// What [`solutions`] found.
@@ -46,29 +50,43 @@ pub enum Found {
 }
 
 /// What the solver's callbacks watch: the conflicts (a clause is learnt at
-/// each) against the budget, and the halt every [`CADENCE`] of them.
+/// each) against the budget, and the halt every [`CADENCE`] conflicts or
+/// looks of the solver (it looks before each decision).
 struct Watch<'h, H: Halt> {
     halt: &'h H,
     conflicts: u64,
     limit: u64,
-    stopped: Option<H::Stop>,
+    looks: Cell<u64>,
+    stopped: Cell<Option<H::Stop>>,
+}
+
+impl<H: Halt> Watch<'_, H> {
+    fn look(&self) {
+        if self.stopped.get().is_none()
+            && let Err(s) = self.halt.check()
+        {
+            self.stopped.set(Some(s));
+        }
+    }
 }
 
 impl<H: Halt> Callbacks for Watch<'_, H> {
     fn on_new_clause(&mut self, _c: &[Lit], kind: ClauseKind) {
         if kind == ClauseKind::Learnt {
             self.conflicts += 1;
-            if self.stopped.is_none()
-                && self.conflicts.is_multiple_of(CADENCE)
-                && let Err(s) = self.halt.check()
-            {
-                self.stopped = Some(s);
+            if self.conflicts.is_multiple_of(CADENCE) {
+                self.look();
             }
         }
     }
 
     fn stop(&self) -> bool {
-        self.conflicts >= self.limit || self.stopped.is_some()
+        let looks = self.looks.get() + 1;
+        self.looks.set(looks);
+        if looks.is_multiple_of(CADENCE) {
+            self.look();
+        }
+        self.conflicts >= self.limit || self.stopped.get().is_some()
     }
 }
 
@@ -85,8 +103,11 @@ pub fn solutions<H: Halt>(
     (cap, conflict_limit): (usize, u64),
     halt: &H,
 ) -> Result<(Found, u64), H::Stop> {
+    let n = graph.len();
+    if n.saturating_mul(n.saturating_sub(clues.len())) > MAX_VARIABLES {
+        return Ok((Found::OutOfNodes, 0));
+    }
     let rules = Rules::new(graph, closed);
-    let n = rules.n;
     let mut cand = rules.start(clues);
     if let Some((step, s)) = not {
         rules.exclude(&mut cand, step as usize - 1, s);
@@ -94,15 +115,16 @@ pub fn solutions<H: Halt>(
     if n == 0 || !rules.propagate(&mut cand) {
         return Ok((Found::Tours(Vec::new()), 0));
     }
-    let variables: u32 = (0..n).map(|k| rules.count(&cand, k)).sum();
-    if variables as usize > MAX_VARIABLES {
+    let variables: usize = (0..n).map(|k| rules.count(&cand, k) as usize).sum();
+    if variables > MAX_VARIABLES {
         return Ok((Found::OutOfNodes, 0));
     }
     let watch = Watch {
         halt,
         conflicts: 0,
         limit: conflict_limit,
-        stopped: None,
+        looks: Cell::new(0),
+        stopped: Cell::new(None),
     };
     let mut solver = batsat::Solver::new(SolverOpts::default(), watch);
     let vars = Vars::new(&rules, &cand, &mut solver);
@@ -110,7 +132,7 @@ pub fn solutions<H: Halt>(
     let mut tours = Vec::new();
     while tours.len() < cap {
         let r = solver.solve_limited(&[]);
-        if let Some(s) = solver.cb().stopped {
+        if let Some(s) = solver.cb().stopped.get() {
             return Err(s);
         }
         if r == lbool::FALSE {
@@ -198,7 +220,7 @@ impl Vars {
                 into[t as usize].push(s);
             }
         }
-        // One square is a tour on its own, closed or not.
+        // A single square has no moves to link (as in the deductions).
         for k in (0..n).filter(|_| n > 1) {
             let next = (k + 1 < n || closed).then(|| (k + 1) % n);
             let prev = (k > 0 || closed).then(|| (k + n - 1) % n);
@@ -268,6 +290,37 @@ mod tests {
         };
         let Ok(g) = p.graph(&Never);
         g
+    }
+
+    /// A board too large for the clauses is turned away at once, without
+    /// a conflict and without running the deductions.
+    #[test]
+    fn a_board_too_large_is_out_of_nodes_at_once() {
+        let n = 1500u32;
+        let lists: Vec<Vec<u32>> = (0..n)
+            .map(|s| {
+                [s.wrapping_sub(1), s + 1]
+                    .into_iter()
+                    .filter(|&t| t < n)
+                    .collect()
+            })
+            .collect();
+        let g = MoveGraph::from_lists(&lists);
+        assert!(n as usize * n as usize > MAX_VARIABLES);
+        let r = solutions(&g, false, &[(1, 0)], None, (2, u64::MAX), &Never);
+        assert!(matches!(r, Ok((Found::OutOfNodes, 0))), "{r:?}");
+        // A line of 1,000 squares from its first: one solution.
+        let small = MoveGraph::from_lists(
+            &lists[..1000]
+                .iter()
+                .map(|l| l.iter().copied().filter(|&t| t < 1000).collect())
+                .collect::<Vec<Vec<u32>>>(),
+        );
+        let r = solutions(&small, false, &[(1, 0)], None, (2, u64::MAX), &Never);
+        assert!(
+            matches!(&r, Ok((Found::Tours(t), _)) if t.len() == 1 && t[0] == (0..1000).collect::<Vec<u32>>()),
+            "{r:?}"
+        );
     }
 
     /// 4x4 has no knight's tour, and the deductions alone do not see it:

@@ -588,10 +588,11 @@ pub fn unique_by_steps<O: Observer>(
 
 /// Why a puzzle with clues has no tour, when every way was searched.
 fn no_tour(task: &Task<'_>) -> String {
-    format!(
-        "no tour fits the {} clues: every way was searched",
-        task.constraints.clues.len()
-    )
+    match task.constraints.clues.len() {
+        0 => "no tour exists: every way was searched".to_string(),
+        1 => "no tour fits the clue: every way was searched".to_string(),
+        c => format!("no tour fits the {c} clues: every way was searched"),
+    }
 }
 
 /// [`solve`], with the limit that stopped the search, if one did.
