@@ -265,6 +265,16 @@ fn a_puzzle_with_no_tour_exits_1_and_writes_nothing() {
     assert_eq!(o.status.code(), Some(1), "{}{}", stdout(&o), stderr(&o));
     assert!(stdout(&o).contains("no tour exists"), "{}", stdout(&o));
     assert_eq!(files(dir.path()), ["p.ron"]);
+    // One square has no closed tour (it needs two): the proof, not a walk
+    // of one square passed off as a tour.
+    let (dir, _, o) = make(r#"Puzzle(board: "1x1", piece: "wazir", tour: Closed)"#, &[]);
+    assert_eq!(o.status.code(), Some(1), "{}{}", stdout(&o), stderr(&o));
+    assert!(
+        stdout(&o).contains("at least two squares"),
+        "{}",
+        stdout(&o)
+    );
+    assert_eq!(files(dir.path()), ["p.ron"]);
 }
 
 #[test]
