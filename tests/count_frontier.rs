@@ -260,31 +260,26 @@ fn agrees(case: &Case, serial: bool) -> Result<(), TestCaseError> {
         threads: Some(if serial { 1 } else { 2 }),
         ..FrontierOptions::default()
     };
+    let count = |plan: &frontier::Plan| {
+        frontier::count(
+            &g,
+            &case.goal,
+            plan,
+            &opts,
+            &Limits::none(),
+            &Progress::new(),
+        )
+        .map_err(|e| TestCaseError::fail(e.to_string()))
+    };
     let plan = frontier::fit(&case.board, &g).map_err(|e| TestCaseError::fail(e.to_string()))?;
-    let f = frontier::count(
-        &g,
-        &case.goal,
-        &plan,
-        &opts,
-        &Limits::none(),
-        &Progress::new(),
-    )
-    .map_err(|e| TestCaseError::fail(e.to_string()))?;
+    let f = count(&plan)?;
     prop_assert_eq!(f.tours, truth.tours);
     prop_assert_eq!(f.cycles(), truth.cycles);
     let d = dfs(&case.board, &case.piece, case.goal);
     prop_assert_eq!((f.tours, f.cycles()), d);
     // The sweep the chosen order may have passed over counts the same.
     if let Some(plan) = sweep_plan(&case.board, &g) {
-        let s = frontier::count(
-            &g,
-            &case.goal,
-            &plan,
-            &opts,
-            &Limits::none(),
-            &Progress::new(),
-        )
-        .map_err(|e| TestCaseError::fail(e.to_string()))?;
+        let s = count(&plan)?;
         prop_assert_eq!((s.tours, s.cycles()), d);
     }
     Ok(())
