@@ -338,8 +338,56 @@ impl State<'_, '_> {
         low <= 1
     }
 
-    /// Depth-first from the current path.
+    /// Depth-first from the current path, on a stack of its own (a tour
+    /// on a large board is deeper than a thread's stack): each level is
+    /// the path one square longer.
     fn search<O: Observer>(&mut self, run: &mut Searching, obs: &mut O) -> Result<(), Stop> {
+        let mut levels: Vec<Level> = Vec::new();
+        let mut depth = usize::from(self.enter(&mut levels, 0));
+        let mut result = Ok(());
+        while let Some(level) = depth.checked_sub(1).and_then(|d| levels.get_mut(d)) {
+            // Back from the square last tried at this level.
+            if let Some(v) = level.on.take() {
+                self.pop();
+                if self.found.solutions < self.cap {
+                    self.found.backtracks += 1;
+                }
+                if O::ACTIVE {
+                    obs.event(Event::Retreat(v), &self.path);
+                }
+                if result.is_err() || self.found.solutions >= self.cap {
+                    depth -= 1;
+                    continue;
+                }
+            }
+            let Some(&(_, v)) = level.next.get(level.tried) else {
+                depth -= 1;
+                continue;
+            };
+            level.tried += 1;
+            self.found.nodes += 1;
+            if let Err(stop) = run.tick(self.found.nodes) {
+                result = Err(stop);
+                depth -= 1;
+                continue;
+            }
+            level.on = Some(v);
+            self.push(v);
+            if O::ACTIVE {
+                obs.event(Event::Advance, &self.path);
+            }
+            if self.alive() && self.in_due_time() && self.enter(&mut levels, depth) {
+                depth += 1;
+            }
+        }
+        result
+    }
+
+    /// Arrives at the current path: keeps it if it is the longest yet and
+    /// counts it if it is a solution; else sets `levels[depth]` to the
+    /// squares to try next, fewest onward moves first. False when there
+    /// are none to try (every square is on the path).
+    fn enter(&mut self, levels: &mut Vec<Level>, depth: usize) -> bool {
         let n = self.plan.g.len();
         let j = self.path.len();
         if self.path.len() > self.found.best.len() {
@@ -355,53 +403,43 @@ impl State<'_, '_> {
                     self.found.tours.push(self.path.clone());
                 }
             }
-            return Ok(());
+            return false;
         }
         let Some(&c) = self.path.last() else {
-            return Ok(());
+            return false;
         };
-        let mut next: Vec<(u32, u32)> = self
-            .plan
-            .g
-            .neighbours(c)
-            .filter(|&v| !self.seen[v as usize] && self.plan.allowed(v, j))
-            .map(|v| {
-                let onward = self
-                    .plan
-                    .g
-                    .neighbours(v)
-                    .filter(|&w| !self.seen[w as usize])
-                    .count() as u32;
-                (onward, v)
-            })
-            .collect();
-        next.sort_unstable();
-        for (_, v) in next {
-            self.found.nodes += 1;
-            run.tick(self.found.nodes)?;
-            self.push(v);
-            if O::ACTIVE {
-                obs.event(Event::Advance, &self.path);
-            }
-            let result = if self.alive() && self.in_due_time() {
-                self.search(run, obs)
-            } else {
-                Ok(())
-            };
-            self.pop();
-            if self.found.solutions < self.cap {
-                self.found.backtracks += 1;
-            }
-            if O::ACTIVE {
-                obs.event(Event::Retreat(v), &self.path);
-            }
-            result?;
-            if self.found.solutions >= self.cap {
-                return Ok(());
-            }
+        if levels.len() <= depth {
+            levels.resize_with(depth + 1, Level::default);
         }
-        Ok(())
+        let Some(level) = levels.get_mut(depth) else {
+            return false;
+        };
+        level.tried = 0;
+        level.on = None;
+        level.next.clear();
+        let (plan, seen) = (self.plan, &self.seen);
+        level.next.extend(
+            plan.g
+                .neighbours(c)
+                .filter(|&v| !seen[v as usize] && plan.allowed(v, j))
+                .map(|v| {
+                    let onward = plan.g.neighbours(v).filter(|&w| !seen[w as usize]).count() as u32;
+                    (onward, v)
+                }),
+        );
+        level.next.sort_unstable();
+        true
     }
+}
+
+/// One level of the depth-first search: the squares to try after the
+/// path's last one (fewest onward moves first), how many were tried, and
+/// the one on the path now, if any.
+#[derive(Default)]
+struct Level {
+    next: Vec<(u32, u32)>,
+    tried: usize,
+    on: Option<u32>,
 }
 
 /// Searches the tours of `g` for `goal` with `clues` (`(step, square)`,
