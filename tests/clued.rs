@@ -633,3 +633,57 @@ fn unique_on_a_huge_board_does_not_overflow_the_stack() {
     assert_eq!(tours.len(), 2);
     assert_ne!(tours[0], tours[1]);
 }
+
+/// "A solution was found" under a limit only when one was: a closed goal
+/// whose longest path covers the board without closing (the one-way
+/// jumper has no move from c2 back to a1, so no closed tour exists) gives
+/// up as `run` does, and says nothing of a solution; one whose search
+/// found a closed tour before the limit says so, with that tour.
+#[test]
+fn unique_stopped_says_a_solution_was_found_only_when_one_was() {
+    let jumper = "jumps (1,2), (2,-1), (-1,-2), (-2,1), (0,1)";
+    for (board, last, limit, found) in [("4x5", "c2", 1_000, false), ("5x6", "b3", 20_000, true)] {
+        let n = board
+            .split('x')
+            .map(|s| s.parse::<usize>().unwrap_or_else(|e| panic!("{e}")))
+            .product::<usize>();
+        let text = format!(
+            r#"Puzzle(board: "{board}", piece: "{jumper}", tour: Closed,
+               clues: {{ "a1": 1, "{last}": {n} }}, solver: Backtrack(node_limit: {limit}))"#
+        );
+        let (_dir, file) = util::setup(&text);
+        let p = util::puzzle(&text);
+        assert_eq!(enumerate(&p).is_empty(), !found, "{board}");
+        let out = util::engine()
+            .args(["run", "--unique", "--quiet"])
+            .arg(&file)
+            .output()
+            .unwrap_or_else(|e| panic!("{e}"));
+        let said = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(out.status.code(), Some(3), "{said}");
+        assert!(
+            said.contains(&format!("Longest path: {n} of {n} squares.")),
+            "{said}"
+        );
+        assert_eq!(
+            said.contains("A solution was found; that it is the only one is not proven."),
+            found,
+            "{board}: {said}"
+        );
+        let out = util::engine()
+            .args(["run", "--unique", "--quiet", "--format", "json"])
+            .arg(&file)
+            .output()
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(out.status.code(), Some(3));
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout)
+            .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stdout)));
+        assert_eq!(v["status"], "gave_up", "{v}");
+        let tours = printed(&p, &v);
+        // The path printed is a verified solution exactly when one was found.
+        assert_eq!(tours.len(), 1, "{v}");
+        let t = &tours[0];
+        assert_eq!(t.len(), n);
+        assert_eq!(verify(&p.board, &p.piece, &p.goal, t).is_ok(), found, "{v}");
+    }
+}

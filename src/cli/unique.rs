@@ -11,6 +11,7 @@ use engine::puzzle::Puzzle;
 use engine::render::text;
 use engine::solve::event::NoObserver;
 use engine::solve::{Outcome, Report, Run, SolverId, runner};
+use engine::verify::{verify, verify_constraints};
 
 use super::{BUG, Format, out, progress};
 
@@ -27,6 +28,14 @@ pub struct Shown {
 /// The first step (from 0) at which two tours differ, if they do.
 pub fn first_difference(a: &[u32], b: &[u32]) -> Option<usize> {
     a.iter().zip(b).position(|(x, y)| x != y)
+}
+
+/// Whether `path` is a solution of `puzzle`: a tour of its goal (closed
+/// round, when closed) that honours its clues.
+fn is_solution(puzzle: &Puzzle, path: &[u32]) -> bool {
+    let (board, goal) = (&puzzle.board, &puzzle.goal);
+    verify(board, &puzzle.piece, goal, path).is_ok()
+        && verify_constraints(board, goal.closed, &puzzle.constraints, path).is_ok()
 }
 
 /// Runs the search for two solutions of `puzzle` and prints the answer;
@@ -96,8 +105,10 @@ pub fn exec(
                         ));
                     }
                 }
+                // A limit after one solution leaves it as the path; a path
+                // of every square that does not close is no solution.
                 (Outcome::GaveUp { best, .. } | Outcome::Interrupted { best }, _)
-                    if best.len() == board.len() && !best.is_empty() =>
+                    if !best.is_empty() && is_solution(puzzle, best) =>
                 {
                     s.push_str("A solution was found; that it is the only one is not proven.\n");
                 }
