@@ -267,6 +267,11 @@ struct State<'p, 'g> {
     /// end, or (closed tours) its first square (undirected graphs only).
     avail: Vec<u32>,
     found: Found,
+    /// The length of the longest path arrived at, while it is longer than
+    /// `found.best`: the path's first squares until the path next shrinks,
+    /// when they are copied (a copy at every new length would cost the
+    /// square of the depth on a large board).
+    longer: Option<usize>,
     /// Stop after this many solutions.
     cap: u64,
     /// Keep the first this many solutions.
@@ -288,8 +293,13 @@ impl State<'_, '_> {
         self.path.push(v);
     }
 
-    /// Takes the last square off the path.
+    /// Takes the last square off the path, first copying the longest path
+    /// arrived at if it is not yet kept.
     fn pop(&mut self) {
+        if let Some(longest) = self.longer.take().and_then(|k| self.path.get(..k)) {
+            self.found.best.clear();
+            self.found.best.extend_from_slice(longest);
+        }
         if let Some(v) = self.path.pop() {
             self.seen[v as usize] = false;
         }
@@ -383,15 +393,16 @@ impl State<'_, '_> {
         result
     }
 
-    /// Arrives at the current path: keeps it if it is the longest yet and
-    /// counts it if it is a solution; else sets `levels[depth]` to the
-    /// squares to try next, fewest onward moves first. False when there
-    /// are none to try (every square is on the path).
+    /// Arrives at the current path: notes it if it is the longest yet and
+    /// counts it if it is a solution, else
+    /// sets `levels[depth]` to the squares to try next, fewest onward moves
+    /// first. False when there are none to try (every square is on the
+    /// path).
     fn enter(&mut self, levels: &mut Vec<Level>, depth: usize) -> bool {
         let n = self.plan.g.len();
         let j = self.path.len();
-        if self.path.len() > self.found.best.len() {
-            self.found.best.clone_from(&self.path);
+        if j > self.longer.unwrap_or(self.found.best.len()) {
+            self.longer = Some(j);
         }
         if j == n {
             let closes = !self.plan.goal.closed
@@ -471,6 +482,7 @@ pub(super) fn search<O: Observer>(
             backtracks: 0,
             best: Vec::new(),
         },
+        longer: None,
         cap: cap.max(1),
         keep,
     };
