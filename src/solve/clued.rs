@@ -394,10 +394,9 @@ impl State<'_, '_> {
     }
 
     /// Arrives at the current path: notes it if it is the longest yet and
-    /// counts it if it is a solution, else
-    /// sets `levels[depth]` to the squares to try next, fewest onward moves
-    /// first. False when there are none to try (every square is on the
-    /// path).
+    /// counts it if it is a solution, else sets `levels[depth]` to the
+    /// squares to try next, fewest onward moves first. False when there
+    /// are none to try (every square is on the path).
     fn enter(&mut self, levels: &mut Vec<Level>, depth: usize) -> bool {
         let n = self.plan.g.len();
         let j = self.path.len();
