@@ -256,6 +256,15 @@ fn count_json_agrees_with_the_text() {
     assert_eq!(v["exact"], true);
     assert_eq!(v["tours"], tours);
     assert_eq!(v["start"], "a1");
+    assert_eq!(v["method"], "frontier");
+    assert!(v["frontier"]["peak_states"].as_u64().unwrap_or(0) > 0);
+    // The same count depth-first, with its search's figures.
+    let (code, v) = json(&[
+        "count", "--board", "5x5", "--start", "a1", "--method", "dfs", "--format", "json",
+        "--quiet",
+    ]);
+    assert_eq!(code, Some(0));
+    assert_eq!(v["tours"], tours);
     assert!(v["stats"]["nodes"].as_u64().unwrap_or(0) > 0);
     let (_, proven) = json(&["count", "--board", "5x5", "--closed", "--format", "json"]);
     assert_eq!(proven["status"], "proven");

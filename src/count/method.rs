@@ -6,13 +6,16 @@
 //!   ([`frontier::estimate_expanded`]: for a sweep, the largest step's
 //!   states, fitted to the widest frontier and the number of lines swept,
 //!   times a fifth of the squares; for a greedy order, fitted to the sizes
-//!   of all its frontiers) at 3 µs a state (measured with the look-ahead, 1.8 to
-//!   3.9 µs on knight boards);
+//!   of all its frontiers) at 0.7 µs a state, plus 50 µs (measured on
+//!   knight boards of 12 to 48 squares: 0.2 to 1.1 µs an estimated state
+//!   for counts over 5 ms);
 //! - **depth-first**: `e^(a·(n − b))` nodes at 0.08 µs a node, for `n`
 //!   squares of average degree `d`, with `a = 0.74 · ln(d − 1) / ln 3.57`
 //!   and `b = 13.5` for open tours, `a = 0.5 · ln(d − 1) / ln 3.57` and
 //!   `b = 10.4` for closed ones — fitted to the knight's counts from 5x5 to
-//!   7x7 (BENCHMARKS.md).
+//!   7x7 (BENCHMARKS.md) — plus 1 ms for open tours and 0.2 ms for closed
+//!   ones (what small boards take over the nodes: 0.5 to 1.5 ms open, 0.15
+//!   to 0.3 ms closed).
 //!
 //! The frontier is chosen when its estimate is the smaller and its states
 //! are estimated to fit the memory budget. A count split into shards, a
@@ -59,7 +62,7 @@ pub struct Choice {
 /// The estimated time of a frontier count with `plan` over `lines` files
 /// or ranks, in microseconds.
 pub fn frontier_micros(plan: &Plan, lines: u32, closed: bool) -> f64 {
-    frontier::estimate_expanded(plan, lines, closed) * 3.0
+    50.0 + frontier::estimate_expanded(plan, lines, closed) * 0.7
 }
 
 /// The files or ranks `plan` sweeps on `board`, and the squares across
@@ -85,8 +88,12 @@ pub fn dfs_micros(g: &MoveGraph, closed: bool) -> f64 {
         g.edge_count() as f64 / n
     };
     let per = (d - 1.0).max(1.0).ln() / 3.57f64.ln();
-    let (a, b) = if closed { (0.5, 10.4) } else { (0.74, 13.5) };
-    (a * per * (n - b)).exp() * 0.08
+    let (a, b, fixed) = if closed {
+        (0.5, 10.4, 200.0)
+    } else {
+        (0.74, 13.5, 1000.0)
+    };
+    fixed + (a * per * (n - b)).exp() * 0.08
 }
 
 /// Chooses the method for counting `goal` on `g`: `forced` when given

@@ -562,6 +562,10 @@ fn run_pass(
     };
     let results: Vec<(u128, u128, usize)> = if threads <= 1 {
         vec![worker()]
+    } else if threads == rayon::current_num_threads() && rayon::current_thread_index().is_none() {
+        // Rayon's shared pool has the threads asked for: building a pool
+        // costs more than a small count.
+        rayon::broadcast(|_| worker())
     } else {
         match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
             Ok(pool) => pool.broadcast(|_| worker()),

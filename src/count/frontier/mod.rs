@@ -44,8 +44,24 @@ pub use plan::{Plan, Sweep};
 use step::{Kind, StepRules};
 use table::{Layer, Overflow, PARTITIONS, Table, partition};
 
-/// States one thread expands between two looks at the limits.
+/// The most states one thread expands between two looks at the limits.
 const CHUNK: usize = 1 << 12;
+
+/// The fewest: smaller steps are cut into about this many chunks per
+/// thread, so that both cores share even the small steps of a mid-size
+/// board (6x6 open: every step holds fewer than 8,000 states).
+const MIN_CHUNK: usize = 1 << 7;
+
+/// Chunks per thread a step is cut into, when that leaves chunks of at
+/// least [`MIN_CHUNK`] states.
+const CHUNKS_PER_THREAD: usize = 16;
+
+/// Steps from at least this many states look ahead from each way of taking
+/// the square as well as from the state (`step`): that holds the next
+/// step's states to 70–85 % (8x6 closed, 7x6 open), which matters to the
+/// memory of the largest counts, at a cost in time (10–25 % more on the
+/// boards of the challenge table); smaller steps skip it.
+pub const CHILDREN_ABOVE: u64 = 1 << 20;
 
 /// Entries a thread gathers per partition before merging them.
 const BATCH: usize = table::BATCH_MAX;
@@ -60,6 +76,9 @@ pub struct FrontierOptions {
     /// Steps from at most this many states run on one thread, with one
     /// table (default [`SERIAL_BELOW`]; 0 shares every step out).
     pub serial_below: u64,
+    /// Steps from at least this many states look ahead from each way of
+    /// taking the square too (default [`CHILDREN_ABOVE`]; 0: every step).
+    pub children_above: u64,
 }
 
 impl Default for FrontierOptions {
@@ -68,6 +87,7 @@ impl Default for FrontierOptions {
             threads: None,
             budget: crate::budget::FRONTIER,
             serial_below: SERIAL_BELOW,
+            children_above: CHILDREN_ABOVE,
         }
     }
 }
@@ -357,16 +377,19 @@ pub fn count(
 ) -> Result<FrontierCounted, Unfit> {
     let started = Instant::now();
     let n = g.len();
-    let threads = opts
-        .threads
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |t| t.get()))
-        .max(1);
+    // Rayon's shared pool (a thread per core) unless a number of threads
+    // is asked for: building a pool costs more than a small count.
+    let pool = opts.threads.and_then(|t| {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(t.max(1))
+            .build()
+            .ok()
+    });
+    let threads = pool
+        .as_ref()
+        .map_or_else(rayon::current_num_threads, |p| p.current_num_threads());
     let kinds = kinds(n, goal);
     let rules = rules(plan, &kinds, goal.closed);
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .ok();
     let run = |bits: u32| -> Result<Sweeping, Unfit> {
         let go = || {
             let key = key_bytes(plan.width);
@@ -545,9 +568,10 @@ fn sweep<K: Key, C: Count>(
         }
         let held = layer.len() as u64;
         let held_bytes = held * per_state;
+        let children = held >= opts.children_above;
         if held <= opts.serial_below {
             // Few states: one table on this thread costs less than sharing.
-            match expand_small(&layer, r) {
+            match expand_small(&layer, r, children) {
                 Ok((next, f)) => {
                     out.found = f.wide();
                     layer = next;
@@ -573,8 +597,10 @@ fn sweep<K: Key, C: Count>(
         // One list cut in chunks of the same size (not the partitions of
         // the last step, a few hundred states each): each chunk's entries
         // reach the partitions in batches of dozens rather than one or two.
+        let chunk = (layer.len() / (rayon::current_num_threads() * CHUNKS_PER_THREAD))
+            .clamp(MIN_CHUNK, CHUNK);
         layer
-            .par_chunks(CHUNK)
+            .par_chunks(chunk)
             .for_each_init(Batches::new, |batches, chunk| {
                 if halted.load(Ordering::Relaxed) {
                     return;
@@ -591,7 +617,7 @@ fn sweep<K: Key, C: Count>(
                     halted.store(true, Ordering::Relaxed);
                     return;
                 }
-                if expand_chunk(chunk, r, &next, &found, batches).is_err() {
+                if expand_chunk(chunk, r, children, &next, &found, batches).is_err() {
                     overflow.store(true, Ordering::Relaxed);
                     halted.store(true, Ordering::Relaxed);
                 }
@@ -632,18 +658,19 @@ fn sweep<K: Key, C: Count>(
 
 /// Steps from at most this many states run on one thread: sharing them
 /// out costs more than it saves.
-pub const SERIAL_BELOW: u64 = 1 << 13;
+pub const SERIAL_BELOW: u64 = 1 << 10;
 
 /// Expands every state of `layer` on this thread: the next states, and the
 /// whole tours completed.
 fn expand_small<K: Key, C: Count>(
     layer: &[(K, C)],
     r: &StepRules,
+    children: bool,
 ) -> Result<(Vec<(K, C)>, C), Overflow> {
     let mut t = Table::<K, C>::new();
     let mut whole = C::default();
     let mut err = Ok(());
-    let mut ws = step::Workspace::new(r);
+    let mut ws = step::Workspace::new(r, children);
     for &(key, c) in layer {
         step::expand(key, r, &mut ws, &mut |next_key: Option<K>| {
             let r = match next_key {
@@ -673,6 +700,7 @@ impl<K: Key, C: Count> Batches<K, C> {
 fn expand_chunk<K: Key, C: Count>(
     chunk: &[(K, C)],
     r: &StepRules,
+    children: bool,
     next: &Layer<K, C>,
     found: &Mutex<C>,
     batches: &mut Batches<K, C>,
@@ -680,7 +708,7 @@ fn expand_chunk<K: Key, C: Count>(
     let batches = &mut batches.0;
     let mut whole = C::default();
     let mut err = Ok(());
-    let mut ws = step::Workspace::new(r);
+    let mut ws = step::Workspace::new(r, children);
     for &(key, c) in chunk {
         step::expand(key, r, &mut ws, &mut |next_key: Option<K>| match next_key {
             None => match whole.add(c) {

@@ -30,7 +30,8 @@
 //!
 //! Before the sets of moves are tried, the look-ahead (`look`) runs on the
 //! state: it may find that it has no future, or force or rule out some of
-//! the new square's moves; each set tried is then looked at from there.
+//! the new square's moves; on large steps (where memory matters) each set
+//! tried is then looked at from there.
 //! A state whose frontier and remaining squares a symmetry of the board
 //! maps onto themselves is stored as the least of its images, which have
 //! the same futures.
@@ -200,15 +201,19 @@ fn pack<K: Key>(m: &[u8; SLOTS], len: usize) -> K {
 pub struct Workspace<'a> {
     p: Propagation<'a>,
     q: Propagation<'a>,
+    /// Whether each way of taking the square is looked at too, not only
+    /// the state it is taken from.
+    children: bool,
 }
 
 impl<'a> Workspace<'a> {
     /// The working space for the step of `r`, or None when the step does
-    /// not look ahead.
-    pub fn new(r: &'a StepRules) -> Option<Workspace<'a>> {
+    /// not look ahead; `children`: look at each way of taking the square.
+    pub fn new(r: &'a StepRules, children: bool) -> Option<Workspace<'a>> {
         r.look.active().then(|| Workspace {
             p: Propagation::blank(&r.look),
             q: Propagation::blank(&r.look),
+            children,
         })
     }
 }
@@ -241,7 +246,7 @@ pub fn expand<K: Key>(
             Run::Whole => {}
             Run::Open => {
                 (must_slots, may_slots) = ws.p.advice();
-                prop = r.look.next().is_some();
+                prop = ws.children && r.look.next().is_some();
             }
         }
     }
@@ -294,7 +299,7 @@ pub fn expand<K: Key>(
             // Nothing the parent's look-ahead did not know.
             return true;
         }
-        let Workspace { p, q } = ws;
+        let Workspace { p, q, .. } = ws;
         q.copy_from(&*p);
         let mut add = chosen & !forced;
         while add != 0 {
