@@ -385,6 +385,31 @@ fn what_the_frontier_refuses() {
     assert_eq!(frontier::fit(&b, &g).err(), Some(Unfit::Small));
 }
 
+/// Every sweep of the giraffe's 9x9 board is wider than the frontier holds
+/// (38 squares); a greedy order is not (the counts of greedy orders are
+/// checked against depth-first search and enumeration above).
+#[test]
+fn a_greedy_order_counts_where_every_sweep_is_too_wide() {
+    let board = Board::rectangle(9, 9);
+    let piece = Piece::leaper(1, 4, 1);
+    let g = crate::util::graph(&board, &piece);
+    assert!(sweep_plan(&board, &g).is_none());
+    let plan = frontier::fit(&board, &g).expect("a greedy order fits");
+    assert_eq!(plan.sweep, frontier::Sweep::Greedy);
+    assert!(plan.width <= frontier::plan::MAX_WIDTH);
+    let c = frontier::count(
+        &g,
+        &open(),
+        &plan,
+        &FrontierOptions::default(),
+        &Limits::none(),
+        &Progress::new(),
+    )
+    .expect("the greedy order counts");
+    assert!(c.complete());
+    assert!(c.tours > 0);
+}
+
 const KNIGHT_8X5: &str = r#"Puzzle(board: "8x5", piece: "knight", tour: Closed)"#;
 
 #[test]

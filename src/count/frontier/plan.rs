@@ -18,7 +18,8 @@
 //! On the knight's boards the greedy order keeps far smaller frontiers than
 //! a sweep: 9 squares at most on 7x5 (a sweep: 12), 10 on 6x6 (14), 11 on
 //! 8x5 (12). It is taken only when its widest frontier is narrower than the
-//! sweep's.
+//! sweep's, or when every sweep is too wide (the giraffe on 9x9: sweeps of
+//! 38 squares, a greedy order of 14).
 
 use crate::model::{Board, MoveGraph};
 
@@ -87,28 +88,42 @@ pub struct Plan {
 }
 
 impl Plan {
-    /// The plan of the sweep of `board` whose frontiers are smallest, for a
-    /// graph whose every move can be made back; None when even that one
-    /// is wider than [`MAX_WIDTH`].
+    /// The plan whose frontiers are smallest (see the module docs), for a
+    /// graph whose every move can be made back; None when every sweep and
+    /// every greedy order is wider than [`MAX_WIDTH`].
     pub fn best(board: &Board, g: &MoveGraph) -> Option<Plan> {
         // Measure both sweeps before building any neighbour lists: on a
         // huge board both give up after a few dozen squares.
-        let (mut sweep, mut order, profile) = [Sweep::Files, Sweep::Ranks]
+        let best_sweep = [Sweep::Files, Sweep::Ranks]
             .into_iter()
             .filter_map(|sweep| {
                 let order = sweep_order(board, sweep);
                 let profile = widths_within(g, &order, MAX_WIDTH).ok()?;
                 Some((sweep, order, profile))
             })
-            .min_by(|a, b| cost(&a.2).total_cmp(&cost(&b.2)))?;
-        let neighbours = simple_neighbours(g);
-        // Only a narrower frontier: at the same width the sweep, which
-        // merges mirrored states, held fewer on 8x6 closed (143,099 at the
-        // widest step against 191,652).
-        let narrower = profile.iter().copied().max().unwrap_or(0).saturating_sub(1);
-        if let Some(greedy) = greedy_order(&neighbours, cost(&profile), narrower) {
-            (sweep, order) = (Sweep::Greedy, greedy);
+            .min_by(|a, b| cost(&a.2).total_cmp(&cost(&b.2)));
+        if best_sweep.is_none() && g.len() > GREEDY_SQUARES {
+            return None;
         }
+        let neighbours = simple_neighbours(g);
+        let (sweep, order) = match best_sweep {
+            Some((sweep, order, profile)) => {
+                // Only a narrower frontier: at the same width the sweep,
+                // which merges mirrored states, held fewer on 8x6 closed
+                // (143,099 at the widest step against 191,652).
+                let narrower = profile.iter().copied().max().unwrap_or(0).saturating_sub(1);
+                match greedy_order(&neighbours, cost(&profile), narrower) {
+                    Some(greedy) => (Sweep::Greedy, greedy),
+                    None => (sweep, order),
+                }
+            }
+            // Every sweep is too wide: a greedy order may not be (the
+            // giraffe on 9x9: sweeps of 38 squares).
+            None => (
+                Sweep::Greedy,
+                greedy_order(&neighbours, f64::INFINITY, MAX_WIDTH)?,
+            ),
+        };
         let mut plan = Plan::new(sweep, order, neighbours);
         plan.symmetries = crate::count::Symmetries::of_board(board, g)
             .elements()
