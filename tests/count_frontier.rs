@@ -515,3 +515,45 @@ fn cli_interrupts_without_a_lower_bound() {
     assert_eq!(out.status.code(), Some(130));
     assert!(String::from_utf8_lossy(&out.stdout).contains("no count: interrupted"));
 }
+
+/// The frontier's estimates are fitted to the knight: a piece whose moves
+/// span more lines gets none, and is counted by the frontier first (the
+/// giraffe's 10x10 was refused by an estimate of 2041 GiB).
+#[test]
+fn cli_pieces_reaching_further_than_the_knight_have_no_estimate() {
+    let board = ["--board", "7x8", "--piece", "giraffe", "--quiet"];
+    engine()
+        .args(["count"])
+        .args(board)
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains("400 directed open tours"))
+        .stdout(predicate::str::contains("count: frontier"))
+        .stdout(predicate::str::contains(
+            "moves across 4 lines: no estimate of its states, tried first)",
+        ));
+    engine()
+        .args(["count", "--method", "dfs"])
+        .args(board)
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains("400 directed open tours"));
+    engine()
+        .args([
+            "count",
+            "--board",
+            "10x10",
+            "--piece",
+            "giraffe",
+            "--method",
+            "frontier",
+            "--time-limit",
+            "1",
+        ])
+        .assert()
+        .code(3)
+        .stdout(predicate::str::contains("no count: the time limit ran out"))
+        .stdout(predicate::str::contains(
+            "as asked; frontier of 19 squares in greedy order, moves across 4 lines: no estimate of its states)",
+        ));
+}

@@ -156,6 +156,7 @@ pub fn exec(args: CountArgs) -> Result<u8, Error> {
         budget::FRONTIER,
     )
     .map_err(|unfit| bad_flag("--method", "frontier", unfit.to_string()))?;
+    let mut why = choice.why.clone();
     if let Some(plan) = &choice.plan {
         let opts = frontier::FrontierOptions {
             threads: args.threads.map(usize::from),
@@ -164,16 +165,36 @@ pub fn exec(args: CountArgs) -> Result<u8, Error> {
         let progress = Progress::new();
         let counted = progress::shown("counting", &progress, args.quiet, || {
             frontier::count(&graph, &goal, plan, &opts, &limits, &progress)
-        })
-        .map_err(|unfit| bad_flag("--method", "frontier", unfit.to_string()))?;
-        match args.format {
-            Format::Text => {
-                out.push_str(&text::count_frontier_report(&what, &counted, &choice.why));
+        });
+        let counted = match counted {
+            Ok(c) => Some(c),
+            // Tried with no estimate, its states passed the budget: the
+            // search counts.
+            Err(frontier::Unfit::TooBig {
+                at, budget: limit, ..
+            }) if choice.fallback => {
+                why = format!(
+                    "{}; its states passed {} at square {at} of {}",
+                    choice.why,
+                    budget::bytes(limit),
+                    graph.len()
+                );
+                None
             }
-            Format::Json => out = json(text::CountEnd::Frontier(&counted)),
+            Err(unfit) => {
+                return Err(bad_flag("--method", "frontier", unfit.to_string()));
+            }
+        };
+        if let Some(counted) = counted {
+            match args.format {
+                Format::Text => {
+                    out.push_str(&text::count_frontier_report(&what, &counted, &why));
+                }
+                Format::Json => out = json(text::CountEnd::Frontier(&counted)),
+            }
+            super::out::print(&out)?;
+            return Ok(counted.stopped.map_or(DONE, stopped_code));
         }
-        super::out::print(&out)?;
-        return Ok(counted.stopped.map_or(DONE, stopped_code));
     }
     let sym = Symmetries::of_board(&puzzle.board, &graph);
     let opts = count::CountOptions {
@@ -189,7 +210,7 @@ pub fn exec(args: CountArgs) -> Result<u8, Error> {
         Format::Text => {
             out.push_str(&text::count_report(&what, &counted, shard));
             if args.method.is_none() && shard.is_none() {
-                out.push_str(&format!("method: depth-first ({})\n", choice.why));
+                out.push_str(&format!("method: depth-first ({why})\n"));
             }
         }
         Format::Json => out = json(text::CountEnd::Counted(&counted)),

@@ -19,11 +19,12 @@
 //!
 //! The frontier is chosen when its estimate is the smaller and its states
 //! are estimated to fit the memory budget. A count split into shards, a
-//! piece with one-way moves, a board of fewer than three squares, a sweep
-//! wider than the frontier can hold and one whose widest frontier is more
-//! than two lines and a square (a piece that reaches further than the
-//! knight, outside the fit: no estimate) are counted depth-first unless
-//! the frontier is asked for.
+//! piece with one-way moves, a board of fewer than three squares and a
+//! sweep wider than the frontier can hold are counted depth-first unless
+//! the frontier is asked for. A piece that reaches further than two lines,
+//! or a widest frontier of more than two lines and a square, is outside the
+//! fit: with no estimate of its states the frontier is tried first, and the
+//! search counts if they pass the memory budget.
 
 use crate::model::{Board, Goal, MoveGraph};
 
@@ -57,6 +58,23 @@ pub struct Choice {
     pub plan: Option<Plan>,
     /// Why, in words for the report.
     pub why: String,
+    /// A frontier count tried with no estimate of its states: if they
+    /// pass the memory budget, the search counts instead.
+    pub fallback: bool,
+}
+
+/// The most files or ranks one move of `g` spans (the short way across a
+/// wrapping edge).
+pub fn reach(board: &Board, g: &MoveGraph) -> u32 {
+    let mut most = 0;
+    for s in 0..g.len() as u32 {
+        let a = board.cell(s);
+        for t in g.neighbours(s) {
+            let (dx, dy) = board.shortest_vector(a, board.cell(t));
+            most = most.max(dx.unsigned_abs().max(dy.unsigned_abs()));
+        }
+    }
+    u32::try_from(most).unwrap_or(u32::MAX)
 }
 
 /// The estimated time of a frontier count with `plan` over `lines` files
@@ -111,6 +129,7 @@ pub fn choose(
         method: Method::Dfs,
         plan: None,
         why,
+        fallback: false,
     };
     if forced == Some(Method::Dfs) {
         return Ok(dfs("as asked".into()));
@@ -124,9 +143,15 @@ pub fn choose(
         Err(e) => return Ok(dfs(e.to_string())),
     };
     let (lines, across) = lines(board, &plan);
-    if !frontier::within_fit(&plan, across) {
+    let reach = reach(board, g);
+    if !frontier::within_fit(&plan, across, reach) {
+        let beyond = if reach > 2 {
+            format!("moves across {reach} lines")
+        } else {
+            "wider than two lines".to_string()
+        };
         let words = format!(
-            "frontier of {} squares {}, wider than two lines: no estimate of its states",
+            "frontier of {} squares {}, {beyond}: no estimate of its states",
             plan.width,
             plan.sweep.describe()
         );
@@ -135,8 +160,14 @@ pub fn choose(
                 method: Method::Frontier,
                 plan: Some(plan),
                 why: format!("as asked; {words}"),
+                fallback: false,
             },
-            None => dfs(words),
+            None => Choice {
+                method: Method::Frontier,
+                plan: Some(plan),
+                why: format!("{words}, tried first"),
+                fallback: true,
+            },
         });
     }
     let bytes = frontier::estimate_bytes(&plan, lines, goal.closed);
@@ -164,6 +195,7 @@ pub fn choose(
             method: Method::Frontier,
             plan: Some(plan),
             why: format!("as asked; {words}"),
+            fallback: false,
         });
     }
     if over {
@@ -177,6 +209,7 @@ pub fn choose(
             method: Method::Frontier,
             plan: Some(plan),
             why: words,
+            fallback: false,
         })
     } else {
         Ok(dfs(words))
@@ -218,7 +251,56 @@ fn time(micros: f64) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::rounded;
+    use super::{Method, choose, reach, rounded};
+    use crate::halt::Never;
+    use crate::model::{Board, Goal, MoveGraph, Piece};
+
+    /// The graph of the (m, n) leaper, `range` moves a ride (1: a leap).
+    fn graph(board: &Board, (m, n, range): (i32, i32, u32)) -> MoveGraph {
+        let Ok(g) = MoveGraph::build(board, &Piece::leaper(m, n, range), &Never);
+        g
+    }
+
+    #[test]
+    fn reach_is_the_most_lines_a_move_spans() {
+        let board = Board::rectangle(6, 6);
+        assert_eq!(reach(&board, &graph(&board, (1, 2, 1))), 2);
+        assert_eq!(reach(&board, &graph(&board, (2, 3, 1))), 3);
+        assert_eq!(reach(&board, &graph(&board, (1, 4, 1))), 4);
+        // The nightrider's longest ride on 6x6: two knight moves.
+        assert_eq!(
+            reach(&board, &graph(&board, (1, 2, crate::model::UNLIMITED))),
+            4
+        );
+    }
+
+    #[test]
+    fn pieces_beyond_the_fit_are_tried_by_the_frontier() {
+        let goal = Goal::default();
+        let budget = crate::budget::FRONTIER;
+        let board = Board::rectangle(10, 10);
+        let g = graph(&board, (1, 4, 1));
+        let Ok(asked) = choose(&board, &g, &goal, Some(Method::Frontier), false, budget) else {
+            panic!("the frontier was refused");
+        };
+        assert_eq!(asked.method, Method::Frontier);
+        assert!(!asked.fallback);
+        let Ok(auto) = choose(&board, &g, &goal, None, false, budget) else {
+            panic!("no choice");
+        };
+        assert_eq!(auto.method, Method::Frontier);
+        assert!(auto.fallback);
+        assert!(auto.why.contains("no estimate"), "{}", auto.why);
+        // The knight keeps its estimates.
+        let board = Board::rectangle(8, 5);
+        let g = graph(&board, (1, 2, 1));
+        let Ok(knight) = choose(&board, &g, &goal, None, false, budget) else {
+            panic!("no choice");
+        };
+        assert!(!knight.fallback);
+        assert!(knight.why.contains("states"), "{}", knight.why);
+        assert!(!knight.why.contains("no estimate"), "{}", knight.why);
+    }
 
     #[test]
     fn estimates_are_rounded_to_two_digits() {
