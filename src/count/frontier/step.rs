@@ -67,6 +67,10 @@ pub const SLOTS: usize = 40;
 /// Not in the frontier after the step.
 const GONE: u8 = u8::MAX;
 
+/// A slot no frontier reaches (the widest has 36 with the new square),
+/// written to where a branch would otherwise skip a write.
+const SCRATCH: usize = SLOTS - 1;
+
 /// One step with what the rules need at hand.
 pub struct StepRules<'a> {
     /// The step.
@@ -89,8 +93,9 @@ pub struct StepRules<'a> {
     /// The slots of the extended frontier that retire (bit mask).
     retires: u64,
     /// The new slot of each slot of the extended frontier that stays
-    /// ([`GONE`] for one that retires).
-    new_slot: [u8; SLOTS],
+    /// ([`GONE`] for one that retires, and for the mate values that are
+    /// not slots: indexed by any mate value).
+    new_slot: [u8; 256],
     /// The look-ahead from the frontier before the step.
     look: Look,
     /// For each symmetry that maps the frontier after the step and the
@@ -113,7 +118,7 @@ impl<'a> StepRules<'a> {
     ) -> StepRules<'a> {
         let mut keep_end = 0;
         let retires = step.retire.iter().fold(0u64, |m, &s| m | 1 << s);
-        let mut new_slot = [GONE; SLOTS];
+        let mut new_slot = [GONE; 256];
         for (j, &s) in step.keep.iter().enumerate() {
             new_slot[usize::from(s)] = j as u8;
             if kind[usize::from(s)] == Kind::End {
@@ -448,32 +453,27 @@ fn finish<K: Key>(m: &[u8; SLOTS], done: bool, r: &StepRules, emit: &mut impl Fn
     // free and empty slots counted on the way.
     let len = st.keep.len();
     let mut key = K::ZERO;
+    // Without branches on the slot's value, which varies from state to
+    // state: a piece's first slot gives it the next label (stored at its
+    // other slot), its second reads it; the other values' codes are 0 to 2.
     let mut label = [0u8; SLOTS];
     let mut next = 0u8;
     let (mut free, mut empty) = (0u32, 0u64);
     for (j, &x) in st.keep.iter().enumerate() {
-        let code = match m[usize::from(x)] {
-            EMPTY => {
-                empty |= 1 << j;
-                0
-            }
-            FULL => 1,
-            FREE => {
-                free += 1;
-                2
-            }
-            p => {
-                let q = usize::from(r.new_slot[usize::from(p)]);
-                if q > j {
-                    let l = next;
-                    label[q] = l;
-                    next += 1;
-                    3 + l
-                } else {
-                    3 + label[j]
-                }
-            }
+        let mate = m[usize::from(x)];
+        let pair = mate < FREE;
+        let q = usize::from(r.new_slot[usize::from(mate)]);
+        let first = pair & (q > j);
+        label[if first { q } else { SCRATCH }] = next;
+        let code = if pair {
+            3 + if first { next } else { label[j] }
+        } else {
+            // EMPTY, FULL, FREE: 0, 1, 2.
+            !mate
         };
+        next += u8::from(first);
+        empty |= u64::from(mate == EMPTY) << j;
+        free += u32::from(mate == FREE);
         key = key.with(j, code);
     }
     if empty & r.last_inner != 0 {
