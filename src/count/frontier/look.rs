@@ -360,35 +360,32 @@ impl<'a> Propagation<'a> {
         self.to_next = 0;
         let mut full = 0u64;
         let mut colour_sum = 0i32;
+        // Without branches on the slots' values, which vary from state to
+        // state (branches on the slots' kinds, fixed for a step, predict).
         for (v, &m) in mates.iter().enumerate().take(len) {
-            let d = match m {
-                EMPTY => 0,
-                FULL => 2,
-                _ => 1,
-            };
+            // Moves so far: EMPTY 0, FULL 2, one move 1.
+            let d = u8::from(m != EMPTY) + u8::from(m == FULL);
             if let Some((col, _, _)) = &look.colour {
                 colour_sum += i32::from(col[v]) * i32::from(2 - d);
             }
-            if d < 2 {
-                self.open |= 1 << v;
-            }
-            if m == FREE {
-                self.ends += 1;
-                self.free |= 1 << v;
-            } else if m < FREE && usize::from(m) > v {
-                self.parent[usize::from(m)] = v as u8;
-            }
+            self.open |= u64::from(d < 2) << v;
+            let free = m == FREE;
+            self.ends += u32::from(free);
+            self.free |= u64::from(free) << v;
+            // A piece's later slot points at its earlier one.
+            let at = usize::from(m) & (MAXV - 1);
+            let later = m < FREE && at > v;
+            self.parent[at] = if later { v as u8 } else { self.parent[at] };
+            let one = 1 - d.min(1);
             (self.lo[v], self.hi[v]) = match look.kind[v] {
                 Kind::Inner => (2 - d, 2 - d),
                 Kind::End => {
                     self.ends += 1;
-                    (1 - d.min(1), 1 - d.min(1))
+                    (one, one)
                 }
-                Kind::Any => (1 - d.min(1), 2 - d),
+                Kind::Any => (one, 2 - d),
             };
-            if self.hi[v] == 0 {
-                full |= 1 << v;
-            }
+            full |= u64::from(self.hi[v] == 0) << v;
         }
         if !look.closed && self.ends > 2 {
             return false;
