@@ -445,9 +445,9 @@ impl<'a> Propagation<'a> {
         // A square that may still be an end or not is forced to nothing
         // by having exactly two moves left.
         let loose = self.loose & (1 << v) != 0;
-        if c + f < h || f >= h || (c + f == h && !loose) {
-            self.dirty |= 1 << v;
-        }
+        // Without branches: which way it goes varies from state to state.
+        let marked = (c + f < h) | (f >= h) | ((c + f == h) & !loose);
+        self.dirty |= u64::from(marked) << v;
     }
 
     /// Removes every undecided move of `v` within the window.
