@@ -60,6 +60,41 @@ pub fn bytes(b: u64) -> String {
     }
 }
 
+/// The units [`parse_bytes`] takes, by their names in lower case.
+const UNITS: [(&str, u32); 5] = [("b", 0), ("kib", 10), ("mib", 20), ("gib", 30), ("tib", 40)];
+
+/// Parses a size a person writes: a whole number of bytes (`1000000`), or
+/// of `KiB`, `MiB`, `GiB` or `TiB` (`512MiB`, `16 GiB`; the unit in any
+/// case). The error says what a size looks like.
+///
+/// ```
+/// assert_eq!(engine::budget::parse_bytes("512MiB"), Ok(512 << 20));
+/// assert_eq!(engine::budget::parse_bytes("1000000"), Ok(1_000_000));
+/// assert!(engine::budget::parse_bytes("2GB").is_err());
+/// ```
+pub fn parse_bytes(text: &str) -> Result<u64, String> {
+    const SHAPE: &str =
+        "a size is a whole number of bytes, or of KiB, MiB, GiB or TiB (like 512MiB or 16GiB)";
+    let text = text.trim();
+    let digits = text
+        .find(|c: char| !c.is_ascii_digit())
+        .unwrap_or(text.len());
+    let (number, unit) = text.split_at(digits);
+    let unit = unit.trim_start().to_ascii_lowercase();
+    let shift = match UNITS.iter().find(|(name, _)| *name == unit) {
+        Some(&(_, shift)) => shift,
+        None if unit.is_empty() => 0,
+        None => return Err(SHAPE.to_string()),
+    };
+    if number.is_empty() {
+        return Err(SHAPE.to_string());
+    }
+    // Only digits: a parse error is a number past u64.
+    let too_large = || format!("a size is at most {} bytes (16 EiB)", u64::MAX);
+    let n: u64 = number.parse().map_err(|_| too_large())?;
+    n.checked_mul(1 << shift).ok_or_else(too_large)
+}
+
 /// `need`, a size over `limit`, for people: as [`bytes`] writes it, with
 /// more digits when that would read the same as the limit.
 pub fn bytes_over(need: u64, limit: u64) -> String {
@@ -70,5 +105,34 @@ pub fn bytes_over(need: u64, limit: u64) -> String {
         format!("{:.3} GiB", need as f64 / f64::from(1u32 << 30))
     } else {
         format!("{:.3} MiB", need as f64 / f64::from(1u32 << 20))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_as_people_write_them() {
+        assert_eq!(parse_bytes("1000000"), Ok(1_000_000));
+        assert_eq!(parse_bytes("512MiB"), Ok(512 << 20));
+        assert_eq!(parse_bytes("2GiB"), Ok(2 << 30));
+        assert_eq!(parse_bytes("16 gib"), Ok(FRONTIER));
+        assert_eq!(parse_bytes("3KiB"), Ok(3 << 10));
+        assert_eq!(parse_bytes("1TiB"), Ok(1 << 40));
+        assert_eq!(parse_bytes("7B"), Ok(7));
+        assert_eq!(parse_bytes("0"), Ok(0));
+        for bad in ["", "MiB", "1.5GiB", "2GB", "-1", "12 34", "16GiBs", "x"] {
+            let e = parse_bytes(bad).expect_err(bad);
+            assert!(e.starts_with("a size is a whole number"), "{bad}: {e}");
+        }
+        for huge in ["18446744073709551616", "16777216TiB"] {
+            let e = parse_bytes(huge).expect_err(huge);
+            assert!(
+                e.contains("at most 18446744073709551615 bytes"),
+                "{huge}: {e}"
+            );
+        }
+        assert_eq!(parse_bytes("16777215TiB"), Ok(16_777_215 << 40));
     }
 }

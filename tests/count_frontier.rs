@@ -557,3 +557,131 @@ fn cli_pieces_reaching_further_than_the_knight_have_no_estimate() {
             "as asked; frontier of 19 squares in greedy order, moves across 4 lines: no estimate of its states)",
         ));
 }
+
+/// The output of `engine count` with `args`, which must exit 0.
+fn count_stdout(args: &[&str]) -> String {
+    let out = engine().arg("count").args(args).output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{args:?}: {out:?}");
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// `--memory` sets the states' budget of the frontier: a count tried first
+/// for want of an estimate passes a small one mid-run, and the depth-first
+/// search counts instead, to the same number.
+#[test]
+fn cli_memory_budget_passed_mid_run_falls_back_to_the_search() {
+    // The knight on a 3x5 Klein bottle, open from a1: no estimate (the
+    // greedy frontier is wider than two lines); its states reach 4.8 MiB
+    // at their widest, the search takes a quarter of a second.
+    let board = [
+        "--board",
+        "3x5 klein",
+        "--start",
+        "a1",
+        "--quiet",
+        "--memory",
+        "1MiB",
+    ];
+    let tours = "35733504 directed open tours from a1";
+    let auto = count_stdout(&board);
+    assert!(auto.contains(tours), "{auto}");
+    assert!(auto.contains("count: 2 symmetries"), "{auto}");
+    let method = "method: depth-first (frontier of 10 squares in greedy order, wider than two lines: no estimate of its states, tried first; its states passed 1 MiB at square ";
+    let line = auto.lines().last().unwrap();
+    let at = line
+        .strip_prefix(method)
+        .and_then(|rest| rest.strip_suffix(" of 15)"))
+        .expect(&auto);
+    let at: usize = at.parse().expect(&auto);
+    assert!((1..15).contains(&at), "{auto}");
+    let dfs = count_stdout(&[&board[..], &["--method", "dfs"]].concat());
+    assert!(dfs.contains(tours), "{dfs}");
+    // The default budget holds them: the frontier counts the same.
+    let frontier = count_stdout(&board[..4]);
+    assert!(frontier.contains(tours), "{frontier}");
+    assert!(frontier.contains("count: frontier"), "{frontier}");
+    assert!(frontier.contains("tried first)"), "{frontier}");
+    // Asked for, the frontier is stopped at the budget, at the flag.
+    engine()
+        .args(["count", "--method", "frontier"])
+        .args(board)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "error: --method: the frontier count would need about",
+        ))
+        .stderr(predicate::str::contains(format!(
+            "for its states by square {at}, over its budget of 1 MiB"
+        )));
+}
+
+/// `--memory` applies to the estimate before the start: a knight's count
+/// estimated over it is refused when the frontier is asked for and counted
+/// depth-first when not; a budget it fits in lets the frontier count.
+#[test]
+fn cli_memory_budget_before_the_start() {
+    // The knight's open tours of 7x6 from a1 to g6: estimated at 20 MiB
+    // (27,660 states at most, 1 MiB, in fact); the search takes 2.5 s.
+    let board = ["--board", "7x6", "--start", "a1", "--end", "g6", "--quiet"];
+    let tours = "8107945 directed open tours from a1 to g6";
+    engine()
+        .args(["count", "--method", "frontier", "--memory", "2000000"])
+        .args(board)
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(predicate::str::contains(
+            "error: --method: the frontier count would need about 20 MiB for its states (estimated before the start), over its budget of 2 MiB",
+        ));
+    let fits = count_stdout(&[&board[..], &["--method", "frontier", "--memory", "64MiB"]].concat());
+    assert!(fits.contains(tours), "{fits}");
+    assert!(fits.contains("count: frontier"), "{fits}");
+    let auto = count_stdout(&[&board[..], &["--memory", "2MiB"]].concat());
+    assert!(auto.contains(tours), "{auto}");
+    assert!(
+        auto.ends_with("method: depth-first (the frontier's states would need about 20 MiB)\n"),
+        "{auto}"
+    );
+    // Under the default budget the frontier is chosen.
+    let default = count_stdout(&board);
+    assert!(default.contains(tours), "{default}");
+    assert!(default.contains("count: frontier"), "{default}");
+}
+
+/// A `--memory` that is no size, or under 1 MiB, is refused at the flag.
+#[test]
+fn cli_memory_flag_refusals() {
+    for (value, message) in [
+        (
+            "lots",
+            "a size is a whole number of bytes, or of KiB, MiB, GiB or TiB",
+        ),
+        ("1.5GiB", "a size is a whole number of bytes"),
+        ("2GB", "a size is a whole number of bytes"),
+        (
+            "99999999999TiB",
+            "a size is at most 18446744073709551615 bytes",
+        ),
+        (
+            "1023KiB",
+            "a frontier count's memory budget is at least 1MiB (1048576 bytes)",
+        ),
+        (
+            "1000000",
+            "a frontier count's memory budget is at least 1MiB",
+        ),
+        ("0", "a frontier count's memory budget is at least 1MiB"),
+    ] {
+        let caret = "^".repeat(value.len());
+        engine()
+            .args(["count", "--board", "5x5", "--memory", value])
+            .assert()
+            .code(2)
+            .stdout("")
+            .stderr(predicate::str::contains(format!(
+                "error: --memory: {message}"
+            )))
+            .stderr(predicate::str::contains(format!(" | --memory {value}\n")))
+            .stderr(predicate::str::contains(format!(" |          {caret}")));
+    }
+}

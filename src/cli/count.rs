@@ -40,6 +40,11 @@ pub struct CountArgs {
     /// the one estimated to be faster).
     #[arg(long, value_enum, value_name = "METHOD")]
     method: Option<MethodFlag>,
+    /// The most memory a frontier count's states may take: bytes, or a
+    /// whole number of KiB, MiB, GiB or TiB, like `512MiB` (default 16GiB;
+    /// at least 1MiB).
+    #[arg(long, value_name = "SIZE")]
+    memory: Option<String>,
     /// No progress bar.
     #[arg(long, short)]
     quiet: bool,
@@ -75,6 +80,23 @@ fn parse_shard(text: &str) -> Result<count::Shard, Error> {
     })
 }
 
+/// The smallest `--memory`: the budget is printed in whole MiB, and a
+/// smaller one would read as 0 MiB.
+const MIN_MEMORY: u64 = 1 << 20;
+
+/// Parses `--memory SIZE` (at least [`MIN_MEMORY`]).
+fn parse_memory(text: &str) -> Result<u64, Error> {
+    let bytes = budget::parse_bytes(text).map_err(|msg| bad_flag("--memory", text, msg))?;
+    if bytes < MIN_MEMORY {
+        return Err(bad_flag(
+            "--memory",
+            text,
+            format!("a frontier count's memory budget is at least 1MiB ({MIN_MEMORY} bytes)"),
+        ));
+    }
+    Ok(bytes)
+}
+
 /// The exit code of work stopped by `stop`.
 fn stopped_code(stop: Stop) -> u8 {
     match stop {
@@ -89,6 +111,10 @@ pub fn exec(args: CountArgs) -> Result<u8, Error> {
     interrupt::install();
     let puzzle = args.source.load()?;
     let shard = args.shard.as_deref().map(parse_shard).transpose()?;
+    let memory = match args.memory.as_deref() {
+        Some(text) => parse_memory(text)?,
+        None => budget::FRONTIER,
+    };
     let limits = interrupt::limits().with_time_from(started, args.time_limit);
     if let Some(sym) = puzzle.constraints.symmetry {
         return count_symmetric(&args, &puzzle, sym, shard, &limits);
@@ -153,13 +179,14 @@ pub fn exec(args: CountArgs) -> Result<u8, Error> {
         &goal,
         forced,
         shard.is_some(),
-        budget::FRONTIER,
+        memory,
     )
     .map_err(|unfit| bad_flag("--method", "frontier", unfit.to_string()))?;
     let mut why = choice.why.clone();
     if let Some(plan) = &choice.plan {
         let opts = frontier::FrontierOptions {
             threads: args.threads.map(usize::from),
+            budget: memory,
             ..frontier::FrontierOptions::default()
         };
         let progress = Progress::new();
