@@ -685,3 +685,56 @@ fn cli_memory_flag_refusals() {
             .stderr(predicate::str::contains(format!(" |          {caret}")));
     }
 }
+
+/// A count the method was chosen for that passes the budget mid-run,
+/// though estimated under it, is counted depth-first: the flag is not
+/// blamed when the user gave none; when asked for, the frontier is refused
+/// at the flag.
+#[test]
+fn cli_estimated_count_passing_the_budget_falls_back_to_the_search() {
+    // The knight's open tours of a 3x5 torus: estimated at 450 states,
+    // 87,168 (5 MiB) in fact.
+    let board = ["--board", "3x5 torus", "--quiet", "--memory", "1MiB"];
+    let tours = "548511120 directed open tours, summed over all 15 start squares";
+    let auto = count_stdout(&board);
+    assert!(auto.contains(tours), "{auto}");
+    assert!(auto.contains("count: 60 symmetries"), "{auto}");
+    let line = auto.lines().last().unwrap();
+    let at = line
+        .strip_prefix("method: depth-first (frontier of 11 squares file by file, about 450 states (0 MiB) at its widest, estimated under 0.01 s against under 0.01 s depth-first; its states passed 1 MiB at square ")
+        .and_then(|rest| rest.strip_suffix(" of 15)"))
+        .expect(&auto);
+    let at: usize = at.parse().expect(&auto);
+    let dfs = count_stdout(&[&board[..], &["--method", "dfs"]].concat());
+    assert!(dfs.contains(tours), "{dfs}");
+    engine()
+        .args(["count", "--method", "frontier"])
+        .args(board)
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(predicate::str::contains(format!(
+            "for its states by square {at}, over its budget of 1 MiB"
+        )))
+        .stderr(predicate::str::starts_with(
+            "error: --method: the frontier count would need about",
+        ));
+}
+
+/// A count past 128 bits (the king's closed tours of 200x2; of 120x2 they are
+/// 3.2 × 10^38) is a limit of the counter, not of a flag: a plain error and
+/// exit 3, whether the frontier was chosen or asked for.
+#[test]
+fn cli_a_count_past_128_bits_is_a_plain_error() {
+    for method in [&[][..], &["--method", "frontier"]] {
+        engine()
+            .args(["count", "--board", "200x2", "--piece", "king", "--closed"])
+            .args(method)
+            .assert()
+            .code(3)
+            .stdout("")
+            .stderr(
+                "error: count: a count of the frontier method outgrew 128 bits\n  help: the frontier keeps counts of at most 128 bits (about 3.4 × 10^38); no count is printed\n",
+            );
+    }
+}

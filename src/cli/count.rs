@@ -195,11 +195,12 @@ pub fn exec(args: CountArgs) -> Result<u8, Error> {
         });
         let counted = match counted {
             Ok(c) => Some(c),
-            // Tried with no estimate, its states passed the budget: the
-            // search counts.
+            // Chosen with no estimate, or an estimate under the budget, its
+            // states passed it: the search counts, as when the estimate is
+            // over it.
             Err(frontier::Unfit::TooBig {
                 at, budget: limit, ..
-            }) if choice.fallback => {
+            }) if forced.is_none() => {
                 why = format!(
                     "{}; its states passed {} at square {at} of {}",
                     choice.why,
@@ -208,9 +209,7 @@ pub fn exec(args: CountArgs) -> Result<u8, Error> {
                 );
                 None
             }
-            Err(unfit) => {
-                return Err(bad_flag("--method", "frontier", unfit.to_string()));
-            }
+            Err(unfit) => return frontier_failed(&unfit, forced.is_some()),
         };
         if let Some(counted) = counted {
             match args.format {
@@ -244,6 +243,30 @@ pub fn exec(args: CountArgs) -> Result<u8, Error> {
     }
     super::out::print(&out)?;
     Ok(counted.stopped.map_or(DONE, stopped_code))
+}
+
+/// A frontier count that ended in `unfit`: asked for with `--method
+/// frontier` (`asked`), a refusal at the flag (exit 2), as before the
+/// start. A count past 128 bits, or a failure of a method the user did not
+/// name, blames no flag: a plain error, and exit 3, as for a limit — no
+/// count is printed and nothing is proven.
+fn frontier_failed(unfit: &frontier::Unfit, asked: bool) -> Result<u8, Error> {
+    if asked && *unfit != frontier::Unfit::Overflow {
+        return Err(bad_flag("--method", "frontier", unfit.to_string()));
+    }
+    out::warn(frontier_error(unfit));
+    Ok(GAVE_UP)
+}
+
+/// The plain error of a frontier count that ended in `unfit`.
+fn frontier_error(unfit: &frontier::Unfit) -> Error {
+    let error = Error::about("count", unfit.to_string());
+    match unfit {
+        frontier::Unfit::Overflow => error.with_help(
+            "the frontier keeps counts of at most 128 bits (about 3.4 × 10^38); no count is printed",
+        ),
+        _ => error,
+    }
 }
 
 /// `engine count` on a puzzle with clues: the clue search counts its
