@@ -387,6 +387,54 @@ fn unique_finds_two_and_where_they_differ() {
     assert!(text.contains(&line), "{text}");
 }
 
+/// The report names the searches that settled `--unique`: the search over
+/// the steps alone on the knight Hidato; the clause-learning search after
+/// it, past the steps' 65,536 nodes, on the Holy Knight's tour (unique)
+/// and on the same without clue 10 (two solutions).
+#[test]
+fn unique_names_the_search_that_settled_it() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("puzzles");
+    let holy =
+        std::fs::read_to_string(dir.join("holy-knight8x8.ron")).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(holy.matches(" 10 ").count(), 1);
+    let (_tmp, loose) = util::setup(&holy.replace(" 10 ", "  . "));
+    let steps = "backtrack (order: warnsdorff)";
+    let handed = "backtrack (order: warnsdorff), then clause-learning search";
+    for (file, status, code, label) in [
+        (dir.join("knight-hidato8x8.ron"), "unique", 0, steps),
+        (dir.join("holy-knight8x8.ron"), "unique", 0, handed),
+        (loose, "multiple", 4, handed),
+    ] {
+        let p = util::load(&file);
+        let file = file.to_string_lossy();
+        let (c, v, tours) = run_unique(&p, &[&file]);
+        assert_eq!(
+            (c, v["status"].as_str()),
+            (code, Some(status)),
+            "{file}: {v}"
+        );
+        assert_eq!(tours.len(), if code == 4 { 2 } else { 1 }, "{file}: {v}");
+        assert_eq!(v["solver"], label, "{file}: {v}");
+        assert_eq!(v["solver_kind"], "backtrack", "{file}: {v}");
+        let nodes = v["stats"]["nodes"].as_u64().unwrap_or_default();
+        assert_eq!(
+            nodes > clued::UNIQUE_STEPS_FIRST,
+            label == handed,
+            "{file}: {v}"
+        );
+        let out = util::engine()
+            .args(["run", "--unique", "--quiet", &file])
+            .output()
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(out.status.code(), Some(code));
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            text.contains(&format!("\nsolver: {label} · nodes: {nodes} ·")),
+            "{file}: {text}"
+        );
+    }
+}
+
 /// A clue puzzle without a solution exits 1 under `--unique`; so does
 /// the file's `solutions: Unique`, and a puzzle without clues gets the
 /// same answers.

@@ -285,6 +285,7 @@ mod tests {
                     squares: 100,
                     fallback_nodes: None,
                 }),
+                clause_learning: false,
             }
         );
         assert_eq!(

@@ -538,7 +538,9 @@ pub const UNIQUE_STEPS_FIRST: u64 = 1 << 16;
 /// what is left of `opts`' node limit, each of its conflicts counted as a
 /// node; on a puzzle too large for it, the search over the steps goes on
 /// instead. With an observer of the search, the search over the steps
-/// alone. The report is as [`unique_by_steps`] gives it.
+/// alone. The report is as [`unique_by_steps`] gives it, its solver
+/// marked [`clause_learning`](crate::solve::SolverId::clause_learning)
+/// when the clause-learning search had the last word.
 pub fn unique<O: Observer>(
     opts: BacktrackOptions,
     task: &Task<'_>,
@@ -585,6 +587,7 @@ pub fn unique<O: Observer>(
             if let Outcome::GaveUp { best, .. } = report.outcome {
                 report.outcome = Outcome::stopped(stop, best);
             }
+            report.solver.clause_learning = true;
             report.stats.elapsed = started.elapsed();
             return (report, second);
         }
@@ -595,12 +598,16 @@ pub fn unique<O: Observer>(
             Some(t) => Outcome::Found(t.clone()),
             None => Outcome::Impossible(no_tour(task)),
         };
+        report.solver.clause_learning = true;
         report.stats.nodes = used;
         report.stats.elapsed = started.elapsed();
         let second = (tours.len() >= 2).then(|| tours.swap_remove(1));
         return (report, second);
     }
     if left(used) == 0 {
+        // The clause-learning search ran out of conflicts (one too large
+        // for it takes none).
+        report.solver.clause_learning = true;
         report.stats.nodes = used;
         report.stats.elapsed = started.elapsed();
         return (report, second);

@@ -48,6 +48,10 @@ pub struct SolverId {
     pub proofs: bool,
     /// Why `Auto` chose, when the puzzle asked for it.
     pub auto: Option<AutoPick>,
+    /// The clause-learning search of `--unique` took over from the last
+    /// of `ran` and produced the outcome.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub clause_learning: bool,
 }
 
 impl SolverId {
@@ -189,6 +193,9 @@ impl fmt::Display for SolverId {
             }
             write!(f, "{s}")?;
         }
+        if self.clause_learning {
+            f.write_str(", then clause-learning search")?;
+        }
         if let Some(pick) = &self.auto {
             write!(f, " [{pick}]")?;
         }
@@ -215,6 +222,7 @@ mod tests {
                 squares: 100,
                 fallback_nodes: None,
             }),
+            clause_learning: false,
         };
         let text = auto.to_string();
         assert!(
@@ -237,8 +245,17 @@ mod tests {
         };
         let text = bounded.to_string();
         assert!(text.ends_with("for at most 8 nodes]"), "{text}");
+        let handed = SolverId {
+            clause_learning: true,
+            ..SolverId::of(bt)
+        };
+        assert_eq!(
+            handed.to_string(),
+            "backtrack (order: warnsdorff), then clause-learning search"
+        );
         let json = serde_json::to_string(&auto).unwrap_or_default();
         assert!(!json.contains("fallback_nodes"), "{json}");
+        assert!(!json.contains("clause_learning"), "{json}");
         let back: SolverId = serde_json::from_str(&json).unwrap_or_default();
         assert_eq!(back, auto);
         let json = serde_json::to_string(&bounded).unwrap_or_default();
