@@ -58,9 +58,6 @@ pub struct Choice {
     pub plan: Option<Plan>,
     /// Why, in words for the report.
     pub why: String,
-    /// A frontier count tried with no estimate of its states: if they
-    /// pass the memory budget, the search counts instead.
-    pub fallback: bool,
 }
 
 /// The most files or ranks one move of `g` spans (the short way across a
@@ -129,7 +126,6 @@ pub fn choose(
         method: Method::Dfs,
         plan: None,
         why,
-        fallback: false,
     };
     if forced == Some(Method::Dfs) {
         return Ok(dfs("as asked".into()));
@@ -160,13 +156,11 @@ pub fn choose(
                 method: Method::Frontier,
                 plan: Some(plan),
                 why: format!("as asked; {words}"),
-                fallback: false,
             },
             None => Choice {
                 method: Method::Frontier,
                 plan: Some(plan),
                 why: format!("{words}, tried first"),
-                fallback: true,
             },
         });
     }
@@ -195,7 +189,6 @@ pub fn choose(
             method: Method::Frontier,
             plan: Some(plan),
             why: format!("as asked; {words}"),
-            fallback: false,
         });
     }
     if over {
@@ -209,7 +202,6 @@ pub fn choose(
             method: Method::Frontier,
             plan: Some(plan),
             why: words,
-            fallback: false,
         })
     } else {
         Ok(dfs(words))
@@ -284,12 +276,10 @@ mod tests {
             panic!("the frontier was refused");
         };
         assert_eq!(asked.method, Method::Frontier);
-        assert!(!asked.fallback);
         let Ok(auto) = choose(&board, &g, &goal, None, false, budget) else {
             panic!("no choice");
         };
         assert_eq!(auto.method, Method::Frontier);
-        assert!(auto.fallback);
         assert!(auto.why.contains("no estimate"), "{}", auto.why);
         // The knight keeps its estimates.
         let board = Board::rectangle(8, 5);
@@ -297,7 +287,6 @@ mod tests {
         let Ok(knight) = choose(&board, &g, &goal, None, false, budget) else {
             panic!("no choice");
         };
-        assert!(!knight.fallback);
         assert!(knight.why.contains("states"), "{}", knight.why);
         assert!(!knight.why.contains("no estimate"), "{}", knight.why);
     }
