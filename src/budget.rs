@@ -51,12 +51,26 @@ pub fn largest_that_fits(lo: usize, hi: usize, fits: impl Fn(usize) -> bool) -> 
     Some(lo)
 }
 
-/// A size for people: `1.5 GiB`, or whole MiB below a GiB.
+/// A size for people: `1.5 GiB`, or whole MiB below a GiB, whole KiB below
+/// a MiB, bytes below a KiB.
 pub fn bytes(b: u64) -> String {
-    if b >= 1 << 30 {
-        format!("{:.1} GiB", b as f64 / f64::from(1u32 << 30))
+    let (unit, name) = unit(b);
+    if unit == 1 << 30 {
+        format!("{:.1} GiB", b as f64 / unit as f64)
+    } else if unit == 1 {
+        format!("{b} bytes")
     } else {
-        format!("{:.0} MiB", b as f64 / f64::from(1u32 << 20))
+        format!("{:.0} {name}", b as f64 / unit as f64)
+    }
+}
+
+/// The unit [`bytes`] writes `b` in, and its name.
+fn unit(b: u64) -> (u64, &'static str) {
+    match b {
+        _ if b >= 1 << 30 => (1 << 30, "GiB"),
+        _ if b >= 1 << 20 => (1 << 20, "MiB"),
+        _ if b >= 1 << 10 => (1 << 10, "KiB"),
+        _ => (1, "bytes"),
     }
 }
 
@@ -100,17 +114,31 @@ pub fn parse_bytes(text: &str) -> Result<u64, String> {
 pub fn bytes_over(need: u64, limit: u64) -> String {
     let shown = bytes(need);
     if shown != bytes(limit) {
+        return shown;
+    }
+    let (unit, name) = unit(need);
+    if unit == 1 {
         shown
-    } else if need >= 1 << 30 {
-        format!("{:.3} GiB", need as f64 / f64::from(1u32 << 30))
     } else {
-        format!("{:.3} MiB", need as f64 / f64::from(1u32 << 20))
+        format!("{:.3} {name}", need as f64 / unit as f64)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn sizes_under_a_mebibyte_are_not_zero() {
+        assert_eq!(bytes(3 << 30), "3.0 GiB");
+        assert_eq!(bytes(3 << 20), "3 MiB");
+        assert_eq!(bytes(5_000), "5 KiB");
+        assert_eq!(bytes(512), "512 bytes");
+        assert_eq!(bytes(0), "0 bytes");
+        assert_eq!(bytes_over(1025, 1024), "1.001 KiB");
+        assert_eq!(bytes_over((16 << 30) + (1 << 22), 16 << 30), "16.004 GiB");
+        assert_eq!(bytes_over(20 << 20, 2 << 20), "20 MiB");
+    }
 
     #[test]
     fn sizes_as_people_write_them() {

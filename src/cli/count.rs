@@ -41,8 +41,7 @@ pub struct CountArgs {
     #[arg(long, value_enum, value_name = "METHOD")]
     method: Option<MethodFlag>,
     /// The most memory a frontier count's states may take: bytes, or a
-    /// whole number of KiB, MiB, GiB or TiB, like `512MiB` (default 16GiB;
-    /// at least 1MiB).
+    /// whole number of KiB, MiB, GiB or TiB, like `512MiB` (default 16GiB).
     #[arg(long, value_name = "SIZE")]
     memory: Option<String>,
     /// No progress bar.
@@ -80,21 +79,9 @@ fn parse_shard(text: &str) -> Result<count::Shard, Error> {
     })
 }
 
-/// The smallest `--memory`: the budget is printed in whole MiB, and a
-/// smaller one would read as 0 MiB.
-const MIN_MEMORY: u64 = 1 << 20;
-
-/// Parses `--memory SIZE` (at least [`MIN_MEMORY`]).
+/// Parses `--memory SIZE`.
 fn parse_memory(text: &str) -> Result<u64, Error> {
-    let bytes = budget::parse_bytes(text).map_err(|msg| bad_flag("--memory", text, msg))?;
-    if bytes < MIN_MEMORY {
-        return Err(bad_flag(
-            "--memory",
-            text,
-            format!("a frontier count's memory budget is at least 1MiB ({MIN_MEMORY} bytes)"),
-        ));
-    }
-    Ok(bytes)
+    budget::parse_bytes(text).map_err(|msg| bad_flag("--memory", text, msg))
 }
 
 /// The exit code of work stopped by `stop`.
