@@ -744,3 +744,12 @@ fn cli_a_count_past_128_bits_is_a_plain_error() {
             );
     }
 }
+
+/// The estimate reads as people say it: one state, not "1 states".
+#[test]
+fn cli_an_estimate_of_one_state_is_singular() {
+    let out = count_stdout(&["puzzles/holed4x4.ron", "--quiet"]);
+    assert!(out.contains("12 directed open tours"), "{out}");
+    assert!(out.contains("about 1 state ("), "{out}");
+    assert!(!out.contains(" 1 states"), "{out}");
+}

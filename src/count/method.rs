@@ -175,11 +175,12 @@ pub fn choose(
     }
     let f = frontier_micros(&plan, lines, goal.closed);
     let d = dfs_micros(g, goal.closed);
+    let peak = rounded(frontier::estimate_peak(&plan, lines, goal.closed));
     let words = format!(
-        "frontier of {} squares {}, about {} states ({}) at its widest, estimated {} against {} depth-first",
+        "frontier of {} squares {}, about {peak} {} ({}) at its widest, estimated {} against {} depth-first",
         plan.width,
         plan.sweep.describe(),
-        rounded(frontier::estimate_peak(&plan, lines, goal.closed)),
+        if peak == "1" { "state" } else { "states" },
         crate::budget::bytes(bytes),
         time(f),
         time(d)
