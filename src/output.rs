@@ -171,6 +171,18 @@ impl PendingFile {
     /// that is not a regular file is refused; a symbolic link stands for
     /// the file it points to.
     pub fn create(path: &Path) -> io::Result<PendingFile> {
+        // `new.gif/` names a directory: the rename at the end would fail,
+        // after all the work.
+        if path
+            .as_os_str()
+            .to_string_lossy()
+            .ends_with(std::path::is_separator)
+        {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                "the path ends in `/`, so it names a directory, not a file",
+            ));
+        }
         let target = target_of(path)?;
         let dir = match target.parent() {
             Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),

@@ -128,6 +128,30 @@ fn outputs_must_be_regular_files() {
     );
 }
 
+#[test]
+fn an_output_path_ending_in_a_slash_is_refused_before_the_search() {
+    let (dir, _) = setup(SMALL);
+    let d = dir.path();
+    for (flag, out) in [
+        ("--gif", "new.gif/"),
+        ("--svg", "new.svg/"),
+        ("--trace", "t.jsonl/"),
+    ] {
+        let (code, stdout, err) = run_in(d, &["run", "p.ron", flag, out]);
+        assert_eq!(code, Some(2), "{flag} {out}: {err}");
+        assert!(
+            stdout.is_empty(),
+            "{flag} {out}: nothing is solved:\n{stdout}"
+        );
+        assert!(err.starts_with(&format!("error: {flag}: ")), "{err}");
+        assert!(err.contains("ends in `/`"), "{err}");
+    }
+    let (code, _, err) = run_in(d, &["make", "p.ron", "-o", "out.ron/"]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.starts_with("error: --output: "), "{err}");
+    assert_eq!(files(d), ["p.ron"]);
+}
+
 #[cfg(unix)]
 #[test]
 fn a_symbolic_link_is_followed() {
