@@ -25,6 +25,7 @@ mod hostile;
 mod interrupt;
 mod make;
 mod memory_limits;
+mod positions;
 mod props;
 mod scripting;
 mod symmetric;

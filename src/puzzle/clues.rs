@@ -96,6 +96,12 @@ pub fn parse_picture(text: &str, base: usize) -> Result<(Board, Vec<Clue>), Lang
     let board = Board::new(width as u32, height as u32, Topology::Plain, |c| {
         present[c.y as usize * width + c.x as usize]
     });
+    if board.is_empty() {
+        return Err(LangError::new(
+            Span::new(base, base + text.len()),
+            "every square is removed: the board is empty",
+        ));
+    }
     let clues = numbers
         .into_iter()
         .filter_map(|(step, cell, span)| {
