@@ -3,6 +3,8 @@
 
 use std::fmt;
 
+use unicode_width::UnicodeWidthChar;
+
 /// Where a piece of text came from: a puzzle file, or a command-line flag.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Origin {
@@ -179,6 +181,13 @@ impl fmt::Display for Error {
                 shown.push('…');
             }
             let width = span.min(to.saturating_sub(at)).max(1);
+            // The caret goes under the text as a terminal shows it: a wide
+            // character (`日`, most emoji) takes two columns, a combining
+            // accent none.
+            let columns =
+                |cs: &[char]| -> usize { cs.iter().map(|c| c.width().unwrap_or(0)).sum() };
+            let pad = pad - (at - from) + columns(&chars[from..at]);
+            let width = columns(&chars[at..(at + width).min(chars.len())]).max(1);
             write!(f, "\n{:gutter$} |", "")?;
             write!(f, "\n{number:gutter$} | {shown}")?;
             write!(
