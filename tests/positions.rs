@@ -13,6 +13,71 @@ fn error(text: &str) -> Error {
     }
 }
 
+/// The line, the column and the underlined text of the error `text` gives.
+fn caret(text: &str) -> (usize, usize, String) {
+    let e = error(text);
+    let under: String = e
+        .source_line
+        .chars()
+        .skip(e.col - 1)
+        .take(e.width)
+        .collect();
+    (e.line, e.col, under)
+}
+
+#[test]
+fn escapes_in_a_string_do_not_shift_the_caret() {
+    // `\x61\x31` is a1: the caret is under z9, after the escapes.
+    let text = r#"Puzzle(board: "8x8 - \x61\x31 z9", piece: "knight")"#;
+    assert_eq!(caret(text), (1, 31, "z9".to_string()));
+    let text = r#"Puzzle(board: "8x8", piece: "\u{6b}night | leaper 0 0")"#;
+    assert_eq!(caret(text), (1, 44, "leaper 0 0".to_string()));
+    let text = r#"Puzzle(board: "8x8", piece: "knight", start: "\x61\x39")"#;
+    assert_eq!(caret(text), (1, 47, r"\x61\x39".to_string()));
+    // A clue picture written on one line with `\n` escapes.
+    let text = r#"Puzzle(piece: "knight", clues: "1 . .\n. .")"#;
+    assert_eq!(caret(text), (1, 40, ". .".to_string()));
+    // A clue map's key.
+    let text = r#"Puzzle(board: "5x5", piece: "knight", clues: {"\x61\x31": 1, "\x7a9": 2})"#;
+    assert_eq!(caret(text), (1, 63, r"\x7a9".to_string()));
+}
+
+#[test]
+fn an_escaped_start_is_placed_again_on_a_new_board() {
+    let text = r#"Puzzle(board: "8x8", piece: "knight", start: "\x61\x31")"#;
+    let mut p = Puzzle::parse("p.ron", text).unwrap_or_else(|e| panic!("{e}"));
+    p.set_board("5x5").unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        p.goal.start.map(|s| p.board.name(s)),
+        Some("a1".to_string())
+    );
+}
+
+#[test]
+fn spaces_around_a_square_are_not_underlined() {
+    let text = r#"Puzzle(board: "8x8", piece: "knight", start: "  a1", end: " a1")"#;
+    let e = error(text);
+    assert_eq!((e.line, e.col), (1, 61));
+    assert!(
+        e.message.contains("(line 1, column 49)"),
+        "the start is a1 at column 49: {}",
+        e.message
+    );
+    // Placed again on a smaller board, h8 is off it.
+    let text = r#"Puzzle(board: "8x8", piece: "knight", start: "  h8")"#;
+    let mut p = Puzzle::parse("p.ron", text).unwrap_or_else(|e| panic!("{e}"));
+    let e = p
+        .set_board("5x5")
+        .err()
+        .unwrap_or_else(|| panic!("h8 is off 5x5"));
+    assert!(
+        e.message.contains("h8 is off the 5x5 board"),
+        "{}",
+        e.message
+    );
+    assert_eq!(e.col, 49);
+}
+
 #[test]
 fn a_clue_picture_with_no_squares_is_refused() {
     let text = "Puzzle(piece: \"knight\", clues: \"# #\\n# #\")";

@@ -4,6 +4,8 @@
 //! recovers the positions of `key: "value"` pairs after serde has checked
 //! the file.
 
+use crate::error::Span;
+
 /// A string literal found in the file.
 #[derive(Clone, Debug, PartialEq, Eq)]
 struct Literal {
@@ -17,6 +19,9 @@ struct Literal {
     is_key: bool,
     /// The literal's text (escapes not decoded).
     raw: String,
+    /// Whether `raw` has escapes: positions in its value are not positions
+    /// in the file.
+    escaped: bool,
 }
 
 /// A value after a bare `name:` (a struct field), whatever its type.
@@ -113,6 +118,7 @@ impl Locator {
                     key: key_ready.take(),
                     depth,
                     is_key,
+                    escaped: raw_hashes.is_none() && raw.contains('\\'),
                     raw: raw.clone(),
                 });
                 pending_key = is_key.then_some(raw);
@@ -206,23 +212,129 @@ impl Locator {
             .collect()
     }
 
-    /// Every map entry at depth 2 (the `pieces` map): its key's text and the
-    /// offsets of the key's and the value's contents. The first of a
-    /// repeated key wins. One pass, for files with many entries.
-    pub fn map_entries(&self) -> std::collections::HashMap<&str, (usize, usize)> {
+    /// Every map entry at depth 2 (the `pieces` map): its key's text (as
+    /// read, escapes decoded) and the offsets of the key's and the value's
+    /// contents. The first of a repeated key wins. One pass, for files with
+    /// many entries.
+    pub fn map_entries(&self) -> std::collections::HashMap<String, (usize, usize)> {
         let mut out = std::collections::HashMap::new();
-        let mut key: Option<(&str, usize)> = None;
+        let mut key: Option<(&Literal, usize)> = None;
         for l in self.literals.iter().filter(|l| l.depth == 2) {
             if l.is_key {
-                key = Some((l.raw.as_str(), l.content));
+                key = Some((l, l.content));
             } else if let Some((k, at)) = key.take()
-                && l.key.as_deref() == Some(k)
+                && l.key.as_deref() == Some(k.raw.as_str())
             {
-                out.entry(k).or_insert((at, l.content));
+                let name = if k.escaped {
+                    unescape(&k.raw)
+                } else {
+                    k.raw.clone()
+                };
+                out.entry(name).or_insert((at, l.content));
             }
         }
         out
     }
+
+    /// The place in the file of `at`, an offset into the value of a string
+    /// literal counted from the literal's first content byte (as the piece
+    /// and board languages count): past escapes like `\x61` or `\u{..}`,
+    /// which are longer in the file than in the value. Offsets outside any
+    /// literal with escapes are returned as they are.
+    pub fn raw(&self, at: usize) -> usize {
+        let i = self.literals.partition_point(|l| l.content <= at);
+        match i.checked_sub(1).map(|i| &self.literals[i]) {
+            Some(l) if l.escaped && at - l.content <= l.raw.len() => {
+                l.content + raw_offset(&l.raw, at - l.content)
+            }
+            _ => at,
+        }
+    }
+
+    /// [`Locator::raw`] of both ends of `span`.
+    pub fn raw_span(&self, span: Span) -> Span {
+        Span::new(self.raw(span.start), self.raw(span.end))
+    }
+}
+
+/// The next character or escape of the raw content of a quoted RON string
+/// at byte `i`: its length in the file, and its bytes in the value (an
+/// escaped line break and the spaces after it have none).
+fn unit(raw: &str, i: usize) -> (usize, Vec<u8>) {
+    let b = raw.as_bytes();
+    let char_at = |i: usize| raw.get(i..).and_then(|r| r.chars().next());
+    if b[i] != b'\\' {
+        let c = char_at(i).unwrap_or('\u{FFFD}');
+        return (c.len_utf8().max(1), c.to_string().into_bytes());
+    }
+    let hex = |s: &str| u32::from_str_radix(s, 16).ok();
+    match b.get(i + 1) {
+        Some(b'x') => {
+            let v = raw.get(i + 2..i + 4).and_then(hex).unwrap_or(0);
+            (4.min(b.len() - i), vec![v as u8])
+        }
+        Some(b'u') => {
+            let close = raw
+                .get(i..)
+                .and_then(|r| r.find('}'))
+                .map_or(b.len(), |k| i + k);
+            let c = raw
+                .get(i + 3..close)
+                .and_then(hex)
+                .and_then(char::from_u32)
+                .unwrap_or('\u{FFFD}');
+            ((close + 1).min(b.len()) - i, c.to_string().into_bytes())
+        }
+        Some(b'\n' | b'\r') => {
+            let mut j = i + 1;
+            while j < b.len() && matches!(b[j], b' ' | b'\t' | b'\n' | b'\r') {
+                j += 1;
+            }
+            (j - i, Vec::new())
+        }
+        Some(&c) => {
+            let v = match c {
+                b'n' => b'\n',
+                b'r' => b'\r',
+                b't' => b'\t',
+                b'0' => 0,
+                c => c,
+            };
+            // The escaped character may be any character (an error RON
+            // reports); its whole length is skipped.
+            let len = char_at(i + 1).map_or(1, char::len_utf8);
+            (1 + len, vec![v])
+        }
+        None => (1, vec![b'\\']),
+    }
+}
+
+/// The offset in `raw`, the raw content of a quoted RON string, of the
+/// byte `at` of its value.
+pub fn raw_offset(raw: &str, at: usize) -> usize {
+    let (mut i, mut value) = (0, 0);
+    while i < raw.len() {
+        let (len, bytes) = unit(raw, i);
+        if !bytes.is_empty() && value + bytes.len() > at {
+            return i;
+        }
+        value += bytes.len();
+        i += len;
+    }
+    i
+}
+
+/// The value of `raw`, the raw content of a quoted RON string: its escapes
+/// decoded.
+pub fn unescape(raw: &str) -> String {
+    let mut out = Vec::with_capacity(raw.len());
+    let mut i = 0;
+    while i < raw.len() {
+        let (len, bytes) = unit(raw, i);
+        out.extend(bytes);
+        i += len;
+    }
+    String::from_utf8_lossy(&out).into_owned()
 }
 
 #[cfg(test)]

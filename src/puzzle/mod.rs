@@ -246,20 +246,27 @@ fn constraints(
         let e = Error::at(file, text, span, "");
         format!("line {}, column {}", e.line, e.col)
     };
+    // Spans in the clues' values, placed in the file (past escapes).
     let written = match (&doc.clues, picture) {
-        (_, Some(c)) => c,
+        (_, Some(c)) => c
+            .into_iter()
+            .map(|c| clues::Clue {
+                span: loc.raw_span(c.span),
+                ..c
+            })
+            .collect(),
         (Some(CluesDoc::Map(entries)), None) => {
             let from = loc.field_value("clues", 1).map_or(0, |v| v.0);
             let keys = loc.keys_from(from);
             let mut out = Vec::with_capacity(entries.len());
             for (i, (key, step)) in entries.iter().enumerate() {
                 let base = keys.get(i).copied().unwrap_or(from);
-                let square =
-                    lang::parse_square(key, base, board).map_err(|e| at(e.span, e.message))?;
+                let square = lang::parse_square(key, base, board)
+                    .map_err(|e| at(loc.raw_span(e.span), e.message))?;
                 out.push(clues::Clue {
                     step: *step,
                     square,
-                    span: Span::new(base, base + key.len()),
+                    span: loc.raw_span(Span::new(base, base + key.len())),
                 });
             }
             out
@@ -452,8 +459,9 @@ impl Puzzle {
             err
         })?;
         let loc = Locator::new(text);
+        // Errors in a string's value, placed in the file (past escapes).
         let lang_err = |e: LangError| {
-            let err = Error::at(file, text, e.span, e.message);
+            let err = Error::at(file, text, loc.raw_span(e.span), e.message);
             match e.help {
                 Some(h) => err.with_help(h),
                 None => err,
@@ -472,7 +480,7 @@ impl Puzzle {
             (Some(b), None) => lang::parse_board(b, board_base).map_err(lang_err)?,
             (Some(b), Some((pic, _))) => {
                 let given = lang::parse_board(b, board_base).map_err(lang_err)?;
-                let at = Span::new(board_base, board_base + b.len());
+                let at = loc.raw_span(Span::new(board_base, board_base + b.len()));
                 if (given.width(), given.height()) != (pic.width(), pic.height()) {
                     return Err(Error::at(
                         file,
@@ -532,7 +540,7 @@ impl Puzzle {
             return Err(Error::at(
                 file,
                 text,
-                Span::new(piece_base, piece_base + doc.piece.len()),
+                loc.raw_span(Span::new(piece_base, piece_base + doc.piece.len())),
                 message,
             )
             .with_help(GRAPH_HELP));
@@ -557,7 +565,9 @@ impl Puzzle {
                         let base = loc.field(key).unwrap_or(0);
                         let raw = value.as_deref().unwrap_or_default();
                         let s = lang::parse_square(raw, base, &board).map_err(lang_err)?;
-                        Ok((Some(s), Some(Span::new(base, base + v.len()))))
+                        // The square as written, without the spaces around it.
+                        let from = base + raw.len() - raw.trim_start().len();
+                        Ok((Some(s), Some(loc.raw_span(Span::new(from, from + v.len())))))
                     }
                 }
             };
@@ -886,11 +896,14 @@ impl Puzzle {
         let replace = |span: Option<Span>, square: Option<u32>| -> Result<Option<u32>, Error> {
             match (span, square) {
                 (Some(span), Some(_)) => {
+                    // The square as the file writes it, escapes and all.
                     let raw = self.text.get(span.start..span.end).unwrap_or_default();
-                    lang::parse_square(raw, span.start, &board)
+                    lang::parse_square(&locate::unescape(raw), 0, &board)
                         .map(Some)
                         .map_err(|e| {
-                            Error::at(&self.file, &self.text, e.span, e.message)
+                            let at = |i| span.start + locate::raw_offset(raw, i);
+                            let span = Span::new(at(e.span.start), at(e.span.end));
+                            Error::at(&self.file, &self.text, span, e.message)
                                 .with_help(format!("the board is {value} (--board)"))
                         })
                 }
