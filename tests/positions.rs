@@ -79,6 +79,41 @@ fn spaces_around_a_square_are_not_underlined() {
 }
 
 #[test]
+fn a_wrong_value_is_underlined_not_the_space_before_it() {
+    let text = "Puzzle(board: \"8x8\", piece: \"knight\", start: 3)";
+    assert_eq!(caret(text), (1, 46, "3".to_string()));
+    let text = "Puzzle(board: \"8x8\", // c\n   piece: 5)";
+    assert_eq!(caret(text), (2, 11, "5".to_string()));
+    let text = "Puzzle(\n\t\tboard: \"8x8\",\n\t\tpiece: \"knight\",\n\t\tseed: \"x\",\n)";
+    assert_eq!(caret(text).0, 4);
+    assert_eq!(caret(text).1, 9);
+}
+
+#[test]
+fn text_after_the_puzzle_is_underlined_where_it_starts() {
+    let text = "Puzzle(board: \"8x8\", piece: \"knight\") // c\n  junk";
+    assert_eq!(caret(text).0, 2);
+    assert_eq!(caret(text).1, 3);
+    let text = "// comment\n5x5";
+    assert_eq!(caret(text).0, 2);
+    assert_eq!(caret(text).1, 1);
+}
+
+#[test]
+fn a_negative_number_is_underlined_with_its_sign() {
+    let text = "Puzzle(\n  board: \"8x8\",\n  piece: \"knight\",\n  seed: -1,\n)";
+    assert_eq!(caret(text), (4, 9, "-1".to_string()));
+}
+
+#[test]
+fn a_bad_escape_is_underlined() {
+    let text = r#"Puzzle(board: "8x8 \q", piece: "knight")"#;
+    assert_eq!(caret(text), (1, 20, r"\q".to_string()));
+    let text = r#"Puzzle(board: "8x8 \u{d800}", piece: "knight")"#;
+    assert_eq!(caret(text), (1, 20, r"\u{d800}".to_string()));
+}
+
+#[test]
 fn a_clue_picture_with_no_squares_is_refused() {
     let text = "Puzzle(piece: \"knight\", clues: \"# #\\n# #\")";
     let e = error(text);

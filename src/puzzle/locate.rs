@@ -251,6 +251,13 @@ impl Locator {
         }
     }
 
+    /// Whether byte `at` is in the text of a string literal.
+    pub fn in_string(&self, at: usize) -> bool {
+        let i = self.literals.partition_point(|l| l.content <= at);
+        i.checked_sub(1)
+            .is_some_and(|i| at - self.literals[i].content < self.literals[i].raw.len())
+    }
+
     /// [`Locator::raw`] of both ends of `span`.
     pub fn raw_span(&self, span: Span) -> Span {
         Span::new(self.raw(span.start), self.raw(span.end))

@@ -16,7 +16,7 @@ use serde::Deserialize;
 use serde::de::{MapAccess, Visitor};
 
 use crate::budget;
-use crate::error::{Error, Span, escape_controls};
+use crate::error::{Error, Span, escape_controls, offset_of};
 use crate::halt::Halt;
 use crate::model::{Board, Constraints, MoveGraph, Piece, TourSymmetry};
 use crate::solve::genetic::{self, GeneticOptions};
@@ -445,16 +445,7 @@ impl Puzzle {
             ));
         }
         let doc: Doc = ron_options().from_str(text).map_err(|e| {
-            let mut err = Error::at_line_col(
-                file,
-                text,
-                e.span.start.line,
-                e.span.start.col,
-                ron_message(&e.code),
-            );
-            if e.span.end.line == e.span.start.line && e.span.end.col > e.span.start.col {
-                err.width = e.span.end.col - e.span.start.col;
-            }
+            let mut err = Error::at(file, text, ron_span(text, &e), ron_message(&e.code));
             as_written(&mut err);
             err
         })?;
@@ -1084,6 +1075,71 @@ fn as_written(err: &mut Error) {
         {
             err.message = format!("{head} not {written}");
             return;
+        }
+    }
+}
+
+/// Where the RON error `e` is in `text`, in bytes: RON's span, moved onto
+/// the text that is wrong. RON starts some spans at the spaces or the
+/// comment before the token it could not read, a number out of range after
+/// its sign, and a bad escape at the start of its string.
+fn ron_span(text: &str, e: &ron::error::SpannedError) -> Span {
+    use ron::error::Error as E;
+    let mut start = offset_of(text, e.span.start.line, e.span.start.col);
+    let end = offset_of(text, e.span.end.line, e.span.end.col).max(start);
+    match &e.code {
+        E::IntegerOutOfBounds => {
+            if text[..start].ends_with(['-', '+']) {
+                start -= 1;
+            }
+        }
+        E::InvalidEscape(_) => {
+            if let Some(b) = text[..end].rfind('\\') {
+                start = b;
+            }
+        }
+        _ => {
+            let next = skip_trivia(text, start);
+            // Spaces in a string are its text, not room between tokens;
+            // at the end of the file there is no token to point at.
+            if next < text.len() && !Locator::new(text).in_string(start) {
+                start = next;
+            }
+        }
+    }
+    Span::new(start, end.max(start))
+}
+
+/// The offset of the first byte at or after `at` that is not a space or
+/// part of a comment.
+fn skip_trivia(text: &str, mut at: usize) -> usize {
+    loop {
+        let rest = &text[at..];
+        let trimmed = rest.trim_start();
+        at += rest.len() - trimmed.len();
+        if trimmed.starts_with("//") {
+            at += trimmed.find('\n').unwrap_or(trimmed.len());
+        } else if trimmed.starts_with("/*") {
+            let mut depth = 0usize;
+            let mut i = 0;
+            let b = trimmed.as_bytes();
+            while i < b.len() {
+                if b[i..].starts_with(b"/*") {
+                    depth += 1;
+                    i += 2;
+                } else if b[i..].starts_with(b"*/") {
+                    depth -= 1;
+                    i += 2;
+                    if depth == 0 {
+                        break;
+                    }
+                } else {
+                    i += 1;
+                }
+            }
+            at += i;
+        } else {
+            return at;
         }
     }
 }
