@@ -343,3 +343,38 @@ fn ctrl_c_prints_the_partial_path_and_exits_130() {
         "the best partial path is printed"
     );
 }
+
+/// `check --format json` stays JSON when a limit stops the checks, as `run`
+/// and `count` do: the object names what stopped them and proves nothing.
+#[test]
+fn check_json_stopped_by_the_time_limit_is_json() {
+    let out = engine_process()
+        .args([
+            "check",
+            "--board",
+            "4096x4096",
+            "--time-limit",
+            "0.05",
+            "--format",
+            "json",
+        ])
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(out.status.code(), Some(3));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stdout)));
+    assert_eq!(v["name"], "Command-line puzzle");
+    assert_eq!(v["board"]["squares"], 4096 * 4096);
+    assert_eq!(v["stopped"], "the time limit ran out");
+    assert_eq!(v["impossible"], false);
+    assert!(v["proof"].is_null());
+    // A check that finishes says it was not stopped.
+    let done = engine_process()
+        .args(["check", "--board", "5x5", "--format", "json"])
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"));
+    let v: serde_json::Value =
+        serde_json::from_slice(&done.stdout).unwrap_or_else(|e| panic!("{e}"));
+    assert!(v["stopped"].is_null(), "{v}");
+    assert_eq!(v["moves"], 96);
+}

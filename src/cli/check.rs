@@ -36,9 +36,21 @@ pub fn exec(args: CheckArgs) -> Result<u8, Error> {
     let limits = interrupt::limits().with_time_from(started, args.time_limit);
     let title = super::title(&puzzle);
     let stopped = |stop: Stop| {
-        out::print(&format!(
-            "{title}\nchecks stopped: {stop} before they finished; nothing is proven\n"
-        ))?;
+        out::print(&match args.format {
+            Format::Text => {
+                format!("{title}\nchecks stopped: {stop} before they finished; nothing is proven\n")
+            }
+            Format::Json => format!(
+                "{}\n",
+                text::check_json(
+                    &puzzle.name,
+                    &puzzle.board,
+                    &puzzle.piece_text,
+                    &puzzle.piece,
+                    Err(stop)
+                )
+            ),
+        })?;
         Ok(match stop {
             Stop::Limit(_) => GAVE_UP,
             Stop::Interrupted | Stop::Cancelled => INTERRUPTED_CODE,
@@ -86,7 +98,7 @@ pub fn exec(args: CheckArgs) -> Result<u8, Error> {
                 &puzzle.board,
                 &puzzle.piece_text,
                 &puzzle.piece,
-                &a
+                Ok(&a)
             )
         ))?,
     }

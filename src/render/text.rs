@@ -604,14 +604,47 @@ pub fn check_report(
     out
 }
 
-/// The JSON object of `engine check` (keys in the README).
+/// The JSON object of `engine check` (keys in the README): the analysis,
+/// or, when a limit or Ctrl-C stopped the checks (`Err`), what stopped them,
+/// with every finding `null` and nothing proven.
 pub fn check_json(
     name: &str,
     board: &Board,
     piece_text: &str,
     piece: &Piece,
-    a: &Analysis,
+    analysis: Result<&Analysis, Stop>,
 ) -> String {
+    let header = serde_json::json!({
+        "name": name,
+        "board": { "width": board.width(), "height": board.height(), "squares": board.len(),
+                   "removed": board.removed_count(), "topology": board.topology().to_string() },
+        "piece": piece_text,
+        "moves_of_piece": piece.to_string(),
+    });
+    let a = match analysis {
+        Ok(a) => a,
+        Err(stop) => {
+            let mut v = header;
+            if let Some(o) = v.as_object_mut() {
+                for key in [
+                    "moves",
+                    "symmetric",
+                    "degrees",
+                    "no_moves",
+                    "parts",
+                    "colour_bound",
+                    "classes",
+                    "theorems",
+                    "proof",
+                ] {
+                    o.insert(key.into(), serde_json::Value::Null);
+                }
+                o.insert("impossible".into(), false.into());
+                o.insert("stopped".into(), stop.to_string().into());
+            }
+            return v.to_string();
+        }
+    };
     let degrees: Vec<serde_json::Value> = a
         .degree_histogram
         .iter()
@@ -632,12 +665,7 @@ pub fn check_json(
         }),
         _ => serde_json::Value::Null,
     };
-    serde_json::json!({
-        "name": name,
-        "board": { "width": board.width(), "height": board.height(), "squares": board.len(),
-                   "removed": board.removed_count(), "topology": board.topology().to_string() },
-        "piece": piece_text,
-        "moves_of_piece": piece.to_string(),
+    let findings = serde_json::json!({
         "moves": a.moves,
         "symmetric": a.symmetric,
         "degrees": degrees,
@@ -656,8 +684,13 @@ pub fn check_json(
         "theorems": a.notes,
         "impossible": a.impossible.is_some(),
         "proof": a.impossible,
-    })
-    .to_string()
+        "stopped": null,
+    });
+    let mut v = header;
+    if let (Some(o), serde_json::Value::Object(f)) = (v.as_object_mut(), findings) {
+        o.extend(f);
+    }
+    v.to_string()
 }
 
 /// How a count ended, for [`count_json`].
