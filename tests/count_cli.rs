@@ -178,3 +178,65 @@ fn ctrl_c_stops_with_a_lower_bound_and_exit_130() {
     assert!(stdout.contains("at least"), "{stdout}");
     assert!(stdout.contains("interrupted"), "{stdout}");
 }
+
+/// `tasks=D/T` of a shard line: tasks done and the shard's tasks.
+fn tasks(line: &str) -> (u64, u64) {
+    line.split_whitespace()
+        .find_map(|w| w.strip_prefix("tasks="))
+        .and_then(|v| v.split_once('/'))
+        .and_then(|(d, t)| Some((d.parse().ok()?, t.parse().ok()?)))
+        .unwrap_or_else(|| panic!("no tasks=D/T in {line}"))
+}
+
+/// The shard line of `engine count` with `args`, and its exit code.
+fn shard_line(args: &[&str], k: &str) -> (i32, String) {
+    let out = engine()
+        .arg("count")
+        .args(args)
+        .arg("--quiet")
+        .output()
+        .expect("engine runs");
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(!stdout.contains("of 0 tasks"), "{stdout}");
+    let line = stdout
+        .lines()
+        .find(|l| l.starts_with(&format!("shard={k} ")))
+        .unwrap_or_else(|| panic!("no shard line in {stdout}"))
+        .to_string();
+    (out.status.code().unwrap_or(-1), line)
+}
+
+/// A shard stopped by the time limit, even before its count began, still
+/// ends with its line, marked partial, giving the shard's real number of
+/// tasks.
+#[test]
+fn a_shard_stopped_early_still_prints_its_line_and_its_tasks() {
+    let closed = "puzzles/count-knight6x6-closed.ron";
+    let (code, whole) = shard_line(&[closed, "--shard", "1/3"], "1/3");
+    assert_eq!(code, 0, "{whole}");
+    let (_, all) = tasks(&whole);
+    assert!(all > 0, "{whole}");
+    let (code, line) = shard_line(&[closed, "--shard", "1/3", "--time-limit", "0.001"], "1/3");
+    assert_eq!(code, 3, "{line}");
+    assert!(line.contains("status=partial"), "{line}");
+    assert!(line.contains(" cycles_x2="), "{line}");
+    let (done, of) = tasks(&line);
+    assert_eq!(of, all, "{line}");
+    assert!(done < of, "{line}");
+    // The README's example shard: 44 tasks.
+    let (code, line) = shard_line(
+        &[
+            "puzzles/count-knight7x7.ron",
+            "--shard",
+            "7/2000",
+            "--time-limit",
+            "0.01",
+        ],
+        "7/2000",
+    );
+    assert_eq!(code, 3, "{line}");
+    assert!(line.contains("status=partial"), "{line}");
+    let (done, of) = tasks(&line);
+    assert_eq!(of, 44, "{line}");
+    assert!(done < of, "{line}");
+}

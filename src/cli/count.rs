@@ -118,22 +118,46 @@ pub fn exec(args: CountArgs) -> Result<u8, Error> {
     };
     let stopped_before = |stop: Stop| {
         out::print(&match args.format {
-            Format::Text => format!(
-                "{title}\nat least 0 {what} (a lower bound: {stop} before counting began)\n"
-            ),
+            Format::Text => {
+                let mut text = format!(
+                    "{title}\nat least 0 {what}{} (a lower bound: {stop} before counting began)\n",
+                    shard.map_or(String::new(), |s| format!(" in shard {}/{}", s.k(), s.n()))
+                );
+                if let Some(s) = shard {
+                    text.push_str(&text::shard_line(
+                        s,
+                        0,
+                        goal.closed.then_some(0),
+                        false,
+                        None,
+                    ));
+                }
+                text
+            }
             Format::Json => json(text::CountEnd::StoppedBefore(stop)),
         })?;
         Ok(stopped_code(stop))
     };
-    let graph = match puzzle.graph(&limits) {
+    // A shard's line gives its tasks, so the deadline does not stop its
+    // setup (the graph, the proofs, the task list): it stops the count
+    // before the first task instead. Ctrl-C stops it at once.
+    let setup_limits = if shard.is_some() {
+        Limits {
+            deadline: None,
+            ..limits
+        }
+    } else {
+        limits
+    };
+    let graph = match puzzle.graph(&setup_limits) {
         Ok(g) => g,
         Err(stop) => return stopped_before(stop),
     };
-    let proof = match analysis::analyse_board(&graph, &goal, &puzzle.board, &puzzle.piece, &limits)
-    {
-        Ok(a) => a.impossible,
-        Err(stop) => return stopped_before(stop),
-    };
+    let proof =
+        match analysis::analyse_board(&graph, &goal, &puzzle.board, &puzzle.piece, &setup_limits) {
+            Ok(a) => a.impossible,
+            Err(stop) => return stopped_before(stop),
+        };
     let mut out = format!("{title}\n");
     if let Some(proof) = proof {
         match args.format {
@@ -143,7 +167,7 @@ pub fn exec(args: CountArgs) -> Result<u8, Error> {
         super::out::print(&out)?;
         return Ok(DONE);
     }
-    if let Err(stop) = limits.check() {
+    if let Err(stop) = setup_limits.check() {
         return stopped_before(stop);
     }
     let forced = args.method.map(|m| match m {

@@ -189,6 +189,9 @@ pub struct Counted {
     pub tasks_done: usize,
     /// Tasks of the whole count (all shards).
     pub tasks_all: usize,
+    /// Whether the task list was built: false when a stop came first, and
+    /// `tasks` and `tasks_all` then say nothing of the count's tasks.
+    pub listed: bool,
     /// Longest prefix of a task, in squares.
     pub depth: usize,
     /// Size of the symmetry group used.
@@ -215,6 +218,7 @@ impl Counted {
             tasks: 1,
             tasks_done: usize::from(stopped.is_none()),
             tasks_all: 1,
+            listed: true,
             depth: 0,
             symmetries: 1,
             threads: 1,
@@ -581,7 +585,10 @@ fn run_pass(
 /// `sym` may be [`Symmetries::of_board`] (only its elements that are
 /// automorphisms of `g` and keep the goal are used) or [`Symmetries::none`].
 /// A limit in `limits` stops the count early with a lower bound; so does
-/// one during its setup (with a count of 0). Progress counts tasks.
+/// one during its setup (with a count of 0 and no task list). A shard's
+/// setup is not cut short by the deadline, only by the other limits: the
+/// shard's tasks are part of what it reports, and the deadline then stops
+/// the count before its first task. Progress counts tasks.
 ///
 /// ```
 /// use engine::model::{Board, MoveGraph, Piece};
@@ -617,12 +624,23 @@ pub fn count(
         tasks: 0,
         tasks_done: 0,
         tasks_all: 0,
+        listed: false,
         depth: 0,
         symmetries: 1,
         threads,
         stats: Stats::default(),
     };
+    // A shard's setup (tables and task list) ignores the deadline.
+    let setup_limits = if opts.shard.is_some() {
+        Limits {
+            deadline: None,
+            ..*limits
+        }
+    } else {
+        *limits
+    };
     if n == 0 {
+        counted.listed = true;
         return counted;
     }
     let closed = goal.closed;
@@ -633,6 +651,7 @@ pub fn count(
     };
     let end = if closed { None } else { goal.end };
     if start.is_some_and(|s| s as usize >= n) || end.is_some_and(|e| e as usize >= n) {
+        counted.listed = true;
         return counted;
     }
     let is_end: Vec<bool> = match (start, end) {
@@ -677,7 +696,7 @@ pub fn count(
     // lower bound).
     // The graph of the two-way moves outlives the tables that borrow it.
     let both = if second {
-        match two_way(g, limits) {
+        match two_way(g, &setup_limits) {
             Ok(b) => Some(b),
             Err(stop) => {
                 counted.stopped = Some(stop);
@@ -689,7 +708,7 @@ pub fn count(
         None
     };
     let setup = || -> Result<(Pass, usize), Stop> {
-        let tables = Tables::new(g, ends, doubles, opts.pruning, memo_min, limits)?;
+        let tables = Tables::new(g, ends, doubles, opts.pruning, memo_min, &setup_limits)?;
         let two_way = if let Some(both) = &both {
             // A two-way cycle also closes by a two-way move.
             let back = predecessors_mask(both, start.unwrap_or(0));
@@ -700,7 +719,7 @@ pub fn count(
                 vec![vec![false; n]],
                 opts.pruning,
                 memo_min,
-                limits,
+                &setup_limits,
             )?)
         } else {
             None
@@ -714,12 +733,13 @@ pub fn count(
             weights: Vec::new(),
             depth: 0,
         };
-        let all = pass.build_tasks(&starts, &group, target, opts.shard, limits)?;
+        let all = pass.build_tasks(&starts, &group, target, opts.shard, &setup_limits)?;
         Ok((pass, all))
     };
     let pass = match setup() {
         Ok((pass, all)) => {
             counted.tasks_all = all;
+            counted.listed = true;
             pass
         }
         Err(stop) => {

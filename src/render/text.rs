@@ -837,9 +837,9 @@ pub fn count_json(
         "frontier": frontier,
         "stats": counted.map(|c| serde_json::json!({
             "symmetries": c.symmetries,
-            "tasks": c.tasks,
+            "tasks": c.listed.then_some(c.tasks),
             "tasks_done": c.tasks_done,
-            "tasks_all": c.tasks_all,
+            "tasks_all": c.listed.then_some(c.tasks_all),
             "depth": c.depth,
             "threads": c.threads,
             "nodes": c.stats.nodes,
@@ -958,10 +958,19 @@ pub fn count_report(what: &str, counted: &Counted, shard: Option<Shard>) -> Stri
             }
         }
         Some(stop) => {
+            let when = if counted.listed {
+                format!(
+                    "after {} of {}",
+                    counted.tasks_done,
+                    counted_tasks(counted.tasks)
+                )
+            } else {
+                "before counting began".to_string()
+            };
             let _ = writeln!(
                 out,
-                "at least {} {what}{in_shard} (a lower bound: {stop} after {} of {} tasks)",
-                counted.tours, counted.tasks_done, counted.tasks
+                "at least {} {what}{in_shard} (a lower bound: {stop} {when})",
+                counted.tours
             );
             if let Some(c) = counted.cycles()
                 && shard.is_none()
@@ -977,43 +986,66 @@ pub fn count_report(what: &str, counted: &Counted, shard: Option<Shard>) -> Stri
             many.to_string()
         }
     };
+    let tasks = if counted.listed {
+        format!(
+            " · {}{}",
+            counted_tasks(counted.tasks),
+            if counted.depth > 0 {
+                format!(" (prefixes of up to {} squares)", counted.depth)
+            } else {
+                String::new()
+            }
+        )
+    } else {
+        String::new()
+    };
     let _ = writeln!(
         out,
-        "count: {} {} · {} {}{} · {} {} · {} nodes · {}",
+        "count: {} {}{tasks} · {} {} · {} nodes · {}",
         counted.symmetries,
         plural(counted.symmetries, "symmetry", "symmetries"),
-        counted.tasks,
-        plural(counted.tasks, "task", "tasks"),
-        if counted.depth > 0 {
-            format!(" (prefixes of up to {} squares)", counted.depth)
-        } else {
-            String::new()
-        },
         counted.threads,
         plural(counted.threads, "thread", "threads"),
         counted.stats.nodes,
         duration(counted.stats.elapsed)
     );
     if let Some(s) = shard {
-        let _ = writeln!(
-            out,
-            "shard={}/{} tours={}{} status={} tasks={}/{}",
-            s.k(),
-            s.n(),
+        out.push_str(&shard_line(
+            s,
             counted.tours,
+            counted.cycles_x2,
+            counted.complete(),
             counted
-                .cycles_x2
-                .map_or(String::new(), |c| format!(" cycles_x2={c}")),
-            if counted.complete() {
-                "complete"
-            } else {
-                "partial"
-            },
-            counted.tasks_done,
-            counted.tasks
-        );
+                .listed
+                .then_some((counted.tasks_done, counted.tasks)),
+        ));
     }
     out
+}
+
+/// `N task(s)`.
+fn counted_tasks(n: usize) -> String {
+    counted(n as u64, "task")
+}
+
+/// The machine-readable line a shard ends with: `shard=K/N tours=T
+/// [cycles_x2=C] status=complete|partial tasks=D/T`, the tasks `0/?` when
+/// a stop came before they were listed (`tasks` is `None`).
+pub fn shard_line(
+    shard: Shard,
+    tours: u128,
+    cycles_x2: Option<u128>,
+    complete: bool,
+    tasks: Option<(usize, usize)>,
+) -> String {
+    format!(
+        "shard={}/{} tours={tours}{} status={} tasks={}\n",
+        shard.k(),
+        shard.n(),
+        cycles_x2.map_or(String::new(), |c| format!(" cycles_x2={c}")),
+        if complete { "complete" } else { "partial" },
+        tasks.map_or("0/?".to_string(), |(d, t)| format!("{d}/{t}"))
+    )
 }
 
 /// What a count with clues counts: `directed open tours that fit the 20
@@ -1098,13 +1130,7 @@ pub fn count_proven(what: &str, proof: &str, closed: bool, shard: Option<Shard>)
         out.push_str("0 distinct cycles\n");
     }
     if let Some(s) = shard {
-        let _ = writeln!(
-            out,
-            "shard={}/{} tours=0{} status=complete tasks=0/0",
-            s.k(),
-            s.n(),
-            if closed { " cycles_x2=0" } else { "" }
-        );
+        out.push_str(&shard_line(s, 0, closed.then_some(0), true, Some((0, 0))));
     }
     out
 }
