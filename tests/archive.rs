@@ -353,3 +353,25 @@ fn a_saved_run_keeps_its_start_squares() {
     );
     assert_eq!(starts(&shown.stdout), line);
 }
+
+/// `archive show` draws no search GIF, so it has no `--steps`.
+#[test]
+fn show_offers_no_steps() {
+    engine()
+        .args(["archive", "show", "--help"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("--max-frames"))
+        .stdout(predicate::str::contains("--steps").not());
+    engine()
+        .args(["archive", "show", "1", "--steps", "1..5000"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("unexpected argument '--steps'"));
+    // `run` still has it, for its search GIF.
+    engine()
+        .args(["run", "--help"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("--steps"));
+}

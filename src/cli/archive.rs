@@ -81,7 +81,7 @@ pub fn exec(cmd: ArchiveCommand) -> Result<u8, Error> {
             gif: gif_path,
             look,
         } => {
-            let gif_opts = look.options()?;
+            let gif_opts = look.options(None)?;
             let number: i64 = id.trim().parse().map_err(|_| {
                 bad_flag(
                     "ID",

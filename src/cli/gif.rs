@@ -1,6 +1,7 @@
-//! The GIF flags shared by `run` and `archive show`: checked, sized against
-//! the memory budget before any work, and the output file opened early so a
-//! bad path fails at once.
+//! The GIF flags shared by `run` and `archive show` (and `run`'s
+//! `--steps`, for its search GIF): checked, sized against the memory budget
+//! before any work, and the output file opened early so a bad path fails
+//! at once.
 
 use std::path::{Path, PathBuf};
 
@@ -42,6 +43,11 @@ pub struct GifFlags {
     /// else gradient].
     #[arg(long, value_enum)]
     pub style: Option<StyleName>,
+}
+
+/// The flag of the search GIF alone (`run` draws one, `archive show` not).
+#[derive(clap::Args)]
+pub struct StepsFlag {
     /// The search's events drawn one by one in the search GIF, like 1..300
     /// (the rest as a time-lapse), or `none` [default: 1..100].
     #[arg(long, value_name = "A..B")]
@@ -49,8 +55,8 @@ pub struct GifFlags {
 }
 
 impl GifFlags {
-    /// The flags, checked.
-    pub fn options(&self) -> Result<GifOptions, Error> {
+    /// The flags, with `--steps` (`steps`, from `run`), checked.
+    pub fn options(&self, steps: Option<&str>) -> Result<GifOptions, Error> {
         if let Some(cell) = self.cell
             && !(4..=256).contains(&cell)
         {
@@ -78,7 +84,7 @@ impl GifFlags {
                 "a GIF needs at least 2 frames",
             ));
         }
-        let steps = match self.steps.as_deref() {
+        let steps = match steps {
             None => None,
             Some(text) => Some(parse_steps(text).ok_or_else(|| {
                 bad_flag(

@@ -19,7 +19,7 @@ use engine::render::trace::{self, Trace};
 use engine::solve::event::{NoObserver, Observer};
 use engine::solve::{Outcome, Report, Run, SolverId, SolverSpec, runner};
 
-use super::gif::GifFlags;
+use super::gif::{GifFlags, StepsFlag};
 use super::interrupt;
 use super::source::PuzzleArgs;
 use super::{ArchiveFlag, BUG, Format, out, progress};
@@ -75,6 +75,8 @@ pub struct RunArgs {
     search_gif: Option<PathBuf>,
     #[command(flatten)]
     look: GifFlags,
+    #[command(flatten)]
+    steps: StepsFlag,
     /// Write the tour found to OUT as a PNG picture (the tour GIF's last
     /// frame).
     #[arg(long, value_name = "OUT")]
@@ -170,7 +172,7 @@ pub fn exec(args: RunArgs) -> Result<u8, Error> {
     } else {
         None
     };
-    let gif_opts = args.look.options()?;
+    let gif_opts = args.look.options(args.steps.steps.as_deref())?;
     super::gif::check_memory(
         &puzzle,
         &gif_opts,
