@@ -378,3 +378,25 @@ fn check_json_stopped_by_the_time_limit_is_json() {
     assert!(v["stopped"].is_null(), "{v}");
     assert_eq!(v["moves"], 96);
 }
+
+/// `--board` on a puzzle with clues or a symmetry names only what the
+/// puzzle has.
+#[test]
+fn board_flag_refusal_names_what_the_puzzle_has() {
+    for (puzzle, says) in [
+        (
+            "puzzles/knight-hidato8x8.ron",
+            "this puzzle's clues belong to its own board",
+        ),
+        (
+            "puzzles/knight8x8-halfturn.ron",
+            "this puzzle's symmetry belongs to its own board",
+        ),
+    ] {
+        engine()
+            .args(["run", puzzle, "--board", "8x8"])
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(says));
+    }
+}

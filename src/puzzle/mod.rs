@@ -869,12 +869,21 @@ impl Puzzle {
     /// `--board` flag). A start or end square the file gives is placed
     /// again on the new board.
     pub fn set_board(&mut self, value: &str) -> Result<(), Error> {
-        if !self.constraints.is_empty() {
+        let own = match (
+            self.constraints.clues.is_empty(),
+            self.constraints.symmetry.is_none(),
+        ) {
+            (true, true) => None,
+            (false, true) => Some("this puzzle's clues belong to its own board"),
+            (true, false) => Some("this puzzle's symmetry belongs to its own board"),
+            (false, false) => Some("this puzzle's clues and symmetry belong to its own board"),
+        };
+        if let Some(message) = own {
             return Err(Error::flag(
                 "--board",
                 value,
                 Span::new(0, value.len()),
-                "this puzzle's clues and symmetry belong to its own board",
+                message,
             ));
         }
         let board = lang::parse_board(value, 0).map_err(|e| flag_error("--board", value, e))?;
