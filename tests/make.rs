@@ -323,3 +323,42 @@ fn bad_input_is_refused_with_its_place() {
         .code(2);
     assert_eq!(files(dir.path()), ["p.ron"]);
 }
+
+/// One clue, one square, one conflict: the messages are singular there.
+#[test]
+fn messages_are_singular_for_one() {
+    let one = r#"Puzzle(board: "1x1", piece: "knight")"#;
+    let (_dir, out, o) = make(one, &["--clues", "0"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("a puzzle made has at least 1 clue: step 1 is always given"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(!out.exists());
+    let (_dir, out, o) = make(one, &[]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    for text in [stdout(&o), read(&out)] {
+        assert!(text.contains("1 clue on 1 square; one solution"), "{text}");
+        assert!(
+            text.contains("The deductions fill 1 of 1 square (100%"),
+            "{text}"
+        );
+    }
+    let svg = read(&out.with_extension("svg"));
+    assert!(svg.contains("1 clue, easy; fill in step 1<"), "{svg}");
+    let (_dir, _, o) = make(one, &["--difficulty", "hard"]);
+    assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("fill 1 of 1 square (easy)"),
+        "{}",
+        stdout(&o)
+    );
+    let (_dir, _, o) = make(KNIGHT6, &["--node-limit", "1"]);
+    assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("ran out of 1 conflict;"),
+        "{}",
+        stdout(&o)
+    );
+}

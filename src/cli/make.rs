@@ -13,7 +13,7 @@ use engine::make::{self, Difficulty, Failure, Made, MakeOptions, Target, svg};
 use engine::output::PendingFile;
 use engine::progress::Progress;
 use engine::puzzle::Puzzle;
-use engine::render::text::thousands;
+use engine::render::text::{counted, thousands};
 
 use super::source::PuzzleArgs;
 use super::{BAD_INPUT, BUG, DONE, GAVE_UP, IMPOSSIBLE, INTERRUPTED_CODE, bad_flag, out, progress};
@@ -146,7 +146,13 @@ pub fn exec(args: MakeArgs) -> Result<u8, Error> {
         return Err(bad_flag(
             "--clues",
             &k.to_string(),
-            format!("a puzzle made has at least {fewest} clues: steps 1 and {n} are always given"),
+            if fewest == 1 {
+                "a puzzle made has at least 1 clue: step 1 is always given".to_string()
+            } else {
+                format!(
+                    "a puzzle made has at least {fewest} clues: steps 1 and {n} are always given"
+                )
+            },
         ));
     }
     if args.node_limit == 0 {
@@ -252,10 +258,16 @@ pub fn exec(args: MakeArgs) -> Result<u8, Error> {
     };
     let clue_count = made.clues.len();
     let subtitle = format!(
-        "{} on {}: {clue_count} clues, {}; fill in steps 1 to {n}",
+        "{} on {}: {}, {}; fill in {}",
         puzzle.piece_text,
         puzzle.board.describe(),
-        made.difficulty.name()
+        counted(clue_count as u64, "clue"),
+        made.difficulty.name(),
+        if n == 1 {
+            "step 1".to_string()
+        } else {
+            format!("steps 1 to {n}")
+        }
     );
     let caption = svg::Caption {
         title: &name,
@@ -300,6 +312,11 @@ pub fn exec(args: MakeArgs) -> Result<u8, Error> {
     Ok(DONE)
 }
 
+/// `n noun(s)`, `n` with thousands separators.
+fn many(n: u64, noun: &str) -> String {
+    format!("{} {noun}{}", thousands(n), if n == 1 { "" } else { "s" })
+}
+
 /// The puzzle file's comment header, which `make` also prints (all but
 /// its first line): how it was made, its clues and proof, its difficulty.
 fn header(puzzle: &Puzzle, made: &Made, opts: &MakeOptions, n: usize) -> Vec<String> {
@@ -318,8 +335,8 @@ fn header(puzzle: &Puzzle, made: &Made, opts: &MakeOptions, n: usize) -> Vec<Str
     let proof = match made.proof {
         make::Proof::Deductions => "proved by the deductions".to_string(),
         make::Proof::Sat(conflicts) => format!(
-            "proved by the clause-learning search in {} conflicts",
-            thousands(conflicts)
+            "proved by the clause-learning search in {}",
+            many(conflicts, "conflict")
         ),
     };
     let kept = c.multiple + c.known + c.band + c.unknown;
@@ -328,11 +345,10 @@ fn header(puzzle: &Puzzle, made: &Made, opts: &MakeOptions, n: usize) -> Vec<Str
         String::new()
     } else if c.unknown > 0 {
         format!(
-            " Not proven minimal: {} clue{} stayed because the search for a second solution ran out of {} nodes and {} conflicts.",
-            c.unknown,
-            if c.unknown == 1 { "" } else { "s" },
-            thousands(opts.node_limit.min(make::STEPS_FIRST)),
-            thousands((opts.node_limit / 8).max(1))
+            " Not proven minimal: {} stayed because the search for a second solution ran out of {} and {}.",
+            counted(c.unknown as u64, "clue"),
+            many(opts.node_limit.min(make::STEPS_FIRST), "node"),
+            many((opts.node_limit / 8).max(1), "conflict")
         )
     } else if let Some(d) = opts.difficulty.filter(|_| c.band > 0) {
         format!(
@@ -350,13 +366,15 @@ fn header(puzzle: &Puzzle, made: &Made, opts: &MakeOptions, n: usize) -> Vec<Str
             puzzle.name, opts.seed, made.attempt
         ),
         format!(
-            "{} clues on {n} squares; one solution, {proof}.{minimal}",
-            made.clues.len()
+            "{} on {}; one solution, {proof}.{minimal}",
+            counted(made.clues.len() as u64, "clue"),
+            counted(n as u64, "square")
         ),
         format!(
-            "Difficulty: {}. The deductions fill {} of {n} squares ({pct}%, clues included) before a search must guess.",
+            "Difficulty: {}. The deductions fill {} of {} ({pct}%, clues included) before a search must guess.",
             made.difficulty.name(),
-            made.filled
+            made.filled,
+            counted(n as u64, "square")
         ),
         format!(
             "Clues tried: {} taken out ({} by the deductions, {} by the search), {} kept ({} with a second solution, {} by one found before, {} for the difficulty, {} out of nodes).",

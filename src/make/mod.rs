@@ -30,6 +30,7 @@ use crate::halt::{Limit, Limits, Stop};
 use crate::model::{Constraints, MoveGraph};
 use crate::progress::Progress;
 use crate::puzzle::Puzzle;
+use crate::render::text::counted;
 use crate::solve::backtrack::{BacktrackOptions, Order};
 use crate::solve::event::NoObserver;
 use crate::solve::runner::{self, InvalidTour};
@@ -199,17 +200,19 @@ pub fn make(
     }
     let (clues, filled) = closest.unwrap_or((n, n));
     let tries = opts.attempts.max(1);
-    let tours = if tries == 1 { "tour" } else { "tours" };
+    let tours = counted(tries as u64, "tour");
     Err(Failure::Missed(match (opts.target, opts.difficulty) {
         (Target::Clues(k), _) if clues > k => format!(
-            "no puzzle with {k} clues or fewer from {tries} {tours}: the fewest was {clues} (no clue could be taken out of it)"
+            "no puzzle with {} or fewer from {tours}: the fewest was {clues} (no clue could be taken out of it)",
+            counted(k as u64, "clue")
         ),
         (_, Some(d)) => format!(
-            "no {} puzzle from {tries} {tours}: the nearest had its deductions fill {filled} of {n} squares ({})",
+            "no {} puzzle from {tours}: the nearest had its deductions fill {filled} of {} ({})",
             d.name(),
+            counted(n as u64, "square"),
             Difficulty::of(filled, n).name()
         ),
-        _ => format!("no puzzle from {tries} {tours}"),
+        _ => format!("no puzzle from {tours}"),
     }))
 }
 
@@ -489,8 +492,8 @@ fn prove(
                 .to_string(),
         })),
         (sat::Found::OutOfNodes, _) => Err(Failure::Missed(format!(
-            "the proof that the puzzle made is unique ran out of {} conflicts; a larger --node-limit may settle it",
-            opts.node_limit
+            "the proof that the puzzle made is unique ran out of {}; a larger --node-limit may settle it",
+            counted(opts.node_limit, "conflict")
         ))),
     }
 }
