@@ -375,3 +375,60 @@ fn show_offers_no_steps() {
         .success()
         .stdout(predicate::str::contains("--steps"));
 }
+
+/// The columns of `archive list` and `archive stats` line up whatever the
+/// lengths of the puzzles' names and the solvers' labels.
+#[test]
+fn list_and_stats_columns_line_up() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let db_arg = dir.path().join("a.db").to_string_lossy().into_owned();
+    let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
+    for args in [
+        &["puzzles/holed4x4.ron"][..],
+        &["puzzles/knight8x8-halfturn.ron"],
+        &["--board", "6x6", "--solver", "genetic"],
+    ] {
+        engine()
+            .current_dir(manifest)
+            .arg("run")
+            .args(args)
+            .args(["--save", "--quiet", "--archive", &db_arg])
+            .assert()
+            .code(0);
+    }
+    let out = engine()
+        .args(["archive", "list", "--archive", &db_arg])
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"));
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 3, "{text}");
+    // Where the status and the work (`35 nodes`, `1 generation`) begin.
+    let column = |line: &str| -> (usize, usize) {
+        let status = line.find(" found ").unwrap_or_else(|| panic!("{line}"));
+        let unit = [" node", " generation"]
+            .iter()
+            .filter_map(|u| line.find(u))
+            .min()
+            .unwrap_or_else(|| panic!("{line}"));
+        let work = line[..unit].rfind(' ').unwrap_or(0);
+        (line[..status].chars().count(), line[..work].chars().count())
+    };
+    let first = column(lines[0]);
+    for line in &lines {
+        assert_eq!(column(line), first, "{text}");
+    }
+    let out = engine()
+        .args(["archive", "stats", "--archive", &db_arg])
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"));
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    let rows: Vec<&str> = text.lines().filter(|l| l.contains('%')).collect();
+    assert_eq!(rows.len(), 3, "{text}");
+    let header = text.lines().next().unwrap_or_default();
+    let success = header.find("success").unwrap_or_else(|| panic!("{text}")) + "success".len();
+    for row in rows {
+        let at = row.find('%').unwrap_or(0) + 1;
+        assert_eq!(row[..at].chars().count(), success, "{text}");
+    }
+}

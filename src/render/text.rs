@@ -1135,23 +1135,40 @@ pub fn count_proven(what: &str, proof: &str, closed: bool, shard: Option<Shard>)
     out
 }
 
+/// The widest of `texts`, in characters, and at least `least`.
+fn widest<'t>(least: usize, texts: impl Iterator<Item = &'t str>) -> usize {
+    texts.map(|t| t.chars().count()).fold(least, usize::max)
+}
+
 /// The table of `engine archive stats`: one line per puzzle (its tour kind,
-/// start and end as grouped) and solver kind.
+/// start and end as grouped) and solver kind; each column as wide as its
+/// widest entry.
 pub fn archive_stats(rows: &[StatsRow]) -> String {
-    let mut out = String::new();
-    let _ = writeln!(
-        out,
-        "{:<28} {:<18} {:<10} {:>5} {:>8} {:>8} {:>12} {:>12} {:>10}",
-        "puzzle",
-        "tour",
-        "solver",
-        "runs",
-        "success",
-        "distinct",
-        "mean n/gen",
-        "median",
-        "mean time"
-    );
+    struct Line {
+        puzzle: String,
+        tour: String,
+        solver: String,
+        runs: String,
+        success: String,
+        distinct: String,
+        mean: String,
+        median: String,
+        time: String,
+        generations: Option<String>,
+    }
+    let header = Line {
+        puzzle: "puzzle".into(),
+        tour: "tour".into(),
+        solver: "solver".into(),
+        runs: "runs".into(),
+        success: "success".into(),
+        distinct: "distinct".into(),
+        mean: "mean n/gen".into(),
+        median: "median".into(),
+        time: "mean time".into(),
+        generations: None,
+    };
+    let mut lines = vec![header];
     for r in rows {
         let generations = r.generations.iter().any(|&g| g > 0);
         let values = if generations {
@@ -1160,35 +1177,81 @@ pub fn archive_stats(rows: &[StatsRow]) -> String {
             &r.nodes
         };
         let (mean, median) = StatsRow::mean_median(values);
+        lines.push(Line {
+            puzzle: r.puzzle.clone(),
+            tour: r.tour.clone(),
+            solver: r.solver.clone(),
+            runs: r.runs.to_string(),
+            success: format!("{:.0}%", r.success_rate() * 100.0),
+            distinct: r.distinct.to_string(),
+            mean: format!("{mean:.1}"),
+            median: format!("{median:.1}"),
+            time: duration(std::time::Duration::from_secs_f64(r.mean_time_ms() / 1e3)),
+            generations: generations.then(|| {
+                format!(
+                    "  found {} with an average of {:.1} generations",
+                    counted(r.distinct, "different tour"),
+                    mean
+                )
+            }),
+        });
+    }
+    // The old fixed widths stay the least, so short tables look as before.
+    let w = |least: usize, f: fn(&Line) -> &str| widest(least, lines.iter().map(f));
+    let widths = [
+        w(28, |l| &l.puzzle),
+        w(18, |l| &l.tour),
+        w(10, |l| &l.solver),
+        w(5, |l| &l.runs),
+        w(8, |l| &l.success),
+        w(8, |l| &l.distinct),
+        w(12, |l| &l.mean),
+        w(12, |l| &l.median),
+        w(10, |l| &l.time),
+    ];
+    let mut out = String::new();
+    for l in &lines {
         let _ = writeln!(
             out,
-            "{:<28} {:<18} {:<10} {:>5} {:>7.0}% {:>8} {:>12.1} {:>12.1} {:>10}",
-            r.puzzle,
-            r.tour,
-            r.solver,
-            r.runs,
-            r.success_rate() * 100.0,
-            r.distinct,
-            mean,
-            median,
-            duration(std::time::Duration::from_secs_f64(r.mean_time_ms() / 1e3)),
+            "{:<w0$} {:<w1$} {:<w2$} {:>w3$} {:>w4$} {:>w5$} {:>w6$} {:>w7$} {:>w8$}",
+            l.puzzle,
+            l.tour,
+            l.solver,
+            l.runs,
+            l.success,
+            l.distinct,
+            l.mean,
+            l.median,
+            l.time,
+            w0 = widths[0],
+            w1 = widths[1],
+            w2 = widths[2],
+            w3 = widths[3],
+            w4 = widths[4],
+            w5 = widths[5],
+            w6 = widths[6],
+            w7 = widths[7],
+            w8 = widths[8],
         );
-        if generations {
-            let _ = writeln!(
-                out,
-                "  found {} with an average of {:.1} generations",
-                counted(r.distinct, "different tour"),
-                mean
-            );
+        if let Some(g) = &l.generations {
+            out.push_str(g);
+            out.push('\n');
         }
     }
     out
 }
 
-/// The lines of `engine archive list`.
+/// The lines of `engine archive list`, each column as wide as its widest
+/// entry.
 pub fn archive_list(rows: &[RunRow]) -> String {
+    let ids: Vec<String> = rows.iter().map(|r| r.id.to_string()).collect();
+    let id_w = widest(5, ids.iter().map(String::as_str));
+    let name_w = widest(24, rows.iter().map(|r| r.name.as_str()));
+    let tour_w = widest(18, rows.iter().map(|r| r.tour.as_str()));
+    let status_w = widest(10, rows.iter().map(|r| r.status.as_str()));
+    let solver_w = widest(32, rows.iter().map(|r| r.solver.as_str()));
     let mut out = String::new();
-    for r in rows {
+    for (r, id) in rows.iter().zip(&ids) {
         let work = if r.generations > 0 {
             counted(r.generations, "generation")
         } else {
@@ -1196,8 +1259,7 @@ pub fn archive_list(rows: &[RunRow]) -> String {
         };
         let _ = writeln!(
             out,
-            "{:>5}  {}  {:<24} {:<18} {:<10} {:<32} {work}, {}{}",
-            r.id,
+            "{id:>id_w$}  {}  {:<name_w$} {:<tour_w$} {:<status_w$} {:<solver_w$} {work}, {}{}",
             r.created,
             r.name,
             r.tour,
