@@ -400,3 +400,19 @@ fn board_flag_refusal_names_what_the_puzzle_has() {
             .stderr(predicate::str::contains(says));
     }
 }
+
+/// The help of `[PUZZLE]` says what happens without a file: --board or
+/// --piece must be given.
+#[test]
+fn puzzle_argument_help_says_when_it_may_be_left_out() {
+    for cmd in ["run", "check", "count", "make"] {
+        engine()
+            .args([cmd, "--help"])
+            .assert()
+            .success()
+            .stdout(predicate::str::contains(
+                "left out when --board or --piece is given",
+            ))
+            .stdout(predicate::str::contains("without one, the puzzle is").not());
+    }
+}

@@ -1,7 +1,7 @@
 //! Where a command's puzzle comes from: a file, standard input (`-`), or
 //! flags alone, and the flags that change it (`--board`, `--piece`,
-//! `--start`, `--end`, `--open`, `--closed`). Shared by `run`, `check`
-//! and `count`.
+//! `--start`, `--end`, `--open`, `--closed`). Shared by `run`, `check`,
+//! `count` and `make`.
 
 use std::path::PathBuf;
 
@@ -11,8 +11,9 @@ use engine::puzzle::Puzzle;
 /// The puzzle and the flags that change it.
 #[derive(clap::Args)]
 pub struct PuzzleArgs {
-    /// The puzzle file (RON), or `-` for standard input; without one, the
-    /// puzzle is --board (default 8x8) and --piece (default knight).
+    /// The puzzle file (RON), or `-` for standard input; may be left out
+    /// when --board or --piece is given (the other then defaults to 8x8 or
+    /// knight).
     puzzle: Option<PathBuf>,
     /// The board, as in a puzzle file (`8x8`, `10x10 torus`, …), instead
     /// of the file's.
