@@ -416,3 +416,17 @@ fn puzzle_argument_help_says_when_it_may_be_left_out() {
             .stdout(predicate::str::contains("without one, the puzzle is").not());
     }
 }
+
+/// `archive stats PUZZLE` keeps every tour kind, start and end on the
+/// file's board and piece, and its help says so.
+#[test]
+fn archive_stats_help_says_what_the_puzzle_keeps() {
+    engine()
+        .args(["archive", "stats", "--help"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("Only this puzzle").not())
+        .stdout(predicate::str::contains(
+            "every tour kind, start and end on its board and piece",
+        ));
+}

@@ -19,7 +19,8 @@ use super::{ArchiveFlag, DONE, bad_flag, out};
 pub enum ArchiveCommand {
     /// Per puzzle and solver: runs, distinct tours, nodes or generations, time, success rate.
     Stats {
-        /// Only this puzzle (a puzzle file).
+        /// A puzzle file: keep the rows of every tour kind, start and end on
+        /// its board and piece, not only the file's.
         puzzle: Option<PathBuf>,
         #[command(flatten)]
         archive: ArchiveFlag,
