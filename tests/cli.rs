@@ -430,3 +430,16 @@ fn archive_stats_help_says_what_the_puzzle_keeps() {
             "every tour kind, start and end on its board and piece",
         ));
 }
+
+/// `Auto` on a small board: after Warnsdorff's rule, the complete search
+/// starts again with no node limit, and the stats line says so.
+#[test]
+fn auto_says_the_search_starts_again() {
+    engine()
+        .args(["run", "--board", "5x5"])
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains(
+            "Warnsdorff's rule gets one try, then the search starts again with no node limit",
+        ));
+}

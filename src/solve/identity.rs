@@ -17,8 +17,8 @@ pub enum AutoPick {
     Small {
         /// The board's squares.
         squares: usize,
-        /// After this many nodes Warnsdorff's rule got one try before the
-        /// complete search went on.
+        /// After this many nodes Warnsdorff's rule got one try, then the
+        /// complete search started again with no node limit.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         first_nodes: Option<u64>,
     },
@@ -150,7 +150,7 @@ impl fmt::Display for AutoPick {
                 match first_nodes {
                     Some(k) => write!(
                         f,
-                        "; after {k} nodes Warnsdorff's rule gets one try, then the search goes on"
+                        "; after {k} nodes Warnsdorff's rule gets one try, then the search starts again with no node limit"
                     ),
                     None => Ok(()),
                 }

@@ -208,8 +208,9 @@ impl Halt for Checked<'_> {
 }
 
 /// The solver the puzzle asks for. `Auto` picks by size: on small boards
-/// the complete search, which after [`AUTO_FIRST_NODES`] nodes gives
-/// Warnsdorff's rule a try before it searches on to the end; on large ones
+/// the complete search for [`AUTO_FIRST_NODES`] nodes, then Warnsdorff's
+/// rule once, then the complete search again from the start with no node
+/// limit; on large ones
 /// Warnsdorff's rule, then the complete search for at most
 /// [`AUTO_FALLBACK_NODES`].
 fn search<O: Observer>(puzzle: &Puzzle, task: &Task<'_>, mut run: Run<'_, O>) -> Report {
