@@ -209,6 +209,118 @@ fn special_files_as_the_archive_are_refused_untouched() {
     assert!(!Path::new("/dev/null-journal").exists());
 }
 
+/// A refused output leaves nothing behind, not even the archive `--save`
+/// would have created: every output is checked before the archive is made,
+/// and an archive that cannot be made leaves no folder behind.
+#[test]
+fn a_refused_output_creates_no_archive() {
+    let (dir, _) = setup(SMALL);
+    let d = dir.path();
+    std::fs::write(d.join("s.ron"), SMALL.replace(")", ", save: true)"))
+        .unwrap_or_else(|e| panic!("{e}"));
+    let long = format!("sub/{}.db", "x".repeat(300));
+    let cases: &[(&[&str], &str)] = &[
+        (
+            &[
+                "run",
+                "p.ron",
+                "--save",
+                "--archive",
+                "new.db",
+                "--gif",
+                "new.db",
+            ],
+            "error: --gif: this is the archive",
+        ),
+        (
+            &[
+                "run",
+                "p.ron",
+                "--save",
+                "--archive",
+                "new.db",
+                "--gif",
+                "/nonexistent/a.gif",
+            ],
+            "error: --gif: cannot write a GIF here",
+        ),
+        (
+            &[
+                "run",
+                "s.ron",
+                "--archive",
+                "sub/new.db",
+                "--png",
+                "no/such/a.png",
+            ],
+            "error: --png: cannot write a PNG here",
+        ),
+        (
+            &[
+                "run",
+                "p.ron",
+                "--save",
+                "--archive",
+                "new.db",
+                "--trace",
+                "t.jsonl/",
+            ],
+            "error: --trace: ",
+        ),
+        (
+            &["run", "p.ron", "--save", "--archive", "sub/new.db/"],
+            "error: --archive: the path ends in `/`",
+        ),
+        (
+            &["run", "p.ron", "--save", "--archive", &long],
+            "cannot open the archive",
+        ),
+    ];
+    for (args, said) in cases {
+        let (code, stdout, err) = run_in(d, args);
+        assert_eq!(code, Some(2), "{args:?}: {err}");
+        assert!(stdout.is_empty(), "{args:?}: no search ran:\n{stdout}");
+        assert!(err.contains(said), "{args:?}: {err}");
+        assert_eq!(files(d), ["p.ron", "s.ron"], "{args:?}: {err}");
+    }
+}
+
+/// `archive list`, `stats` and `show` only read: an archive that does not
+/// exist is an error, and neither it nor its folder is created.
+#[test]
+fn reading_commands_never_create_an_archive() {
+    let (dir, _) = setup(SMALL);
+    let d = dir.path();
+    for db in ["none.db", "sub/none.db"] {
+        for args in [
+            &["archive", "list", "--archive", db][..],
+            &["archive", "stats", "--archive", db],
+            &["archive", "stats", "p.ron", "--archive", db],
+            &["archive", "show", "1", "--archive", db],
+            &["archive", "show", "1", "--archive", db, "--gif", "t.gif"],
+        ] {
+            let (code, stdout, err) = run_in(d, args);
+            assert_eq!(code, Some(2), "{args:?}: {err}");
+            assert!(stdout.is_empty(), "{args:?}: {stdout}");
+            assert!(
+                err.starts_with(&format!("error: {db}: no archive at this path")),
+                "{args:?}: {err}"
+            );
+            assert!(err.contains("run --save"), "{args:?}: {err}");
+            assert_eq!(files(d), ["p.ron"], "{args:?}");
+        }
+        // The environment's archive alike.
+        let out = engine_process()
+            .args(["archive", "list"])
+            .env("ENGINE_ARCHIVE", db)
+            .current_dir(d)
+            .output()
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(out.status.code(), Some(2));
+        assert_eq!(files(d), ["p.ron"]);
+    }
+}
+
 /// A temporary file named as the GIF writer names them, for `target`.
 fn temporary(dir: &Path, target: &str, random: &str) -> std::path::PathBuf {
     let p = dir.join(format!(".{target}.{random}.part"));

@@ -51,12 +51,59 @@ fn db_error(path: &Path, what: &str, e: impl std::fmt::Display) -> Error {
     Error::about(&path.display().to_string(), format!("{what}: {e}"))
 }
 
+/// Makes the missing folders above the archive `path`; the ones made,
+/// outermost first.
+fn make_folders(path: &Path) -> Result<Vec<PathBuf>, Error> {
+    let mut missing = Vec::new();
+    let mut dir = path.parent();
+    while let Some(d) = dir.filter(|d| !d.as_os_str().is_empty() && !d.exists()) {
+        missing.push(d.to_path_buf());
+        dir = d.parent();
+    }
+    missing.reverse();
+    let mut made = Vec::with_capacity(missing.len());
+    for d in missing {
+        if let Err(e) = std::fs::create_dir(&d) {
+            for m in made.iter().rev() {
+                let _ = std::fs::remove_dir(m);
+            }
+            return Err(db_error(path, "cannot create the archive's folder", e));
+        }
+        made.push(d);
+    }
+    Ok(made)
+}
+
 impl Archive {
     /// Opens (creating on first use) the archive at `path`, bringing an
     /// archive of an older schema up to date. A file that is not an engine
-    /// archive is refused and never written to.
+    /// archive is refused and never written to. An archive that cannot be
+    /// made leaves nothing behind: neither the file nor the folders made
+    /// for it.
     pub fn open(path: &Path) -> Result<Archive, Error> {
+        Archive::open_with(path, true)
+    }
+
+    /// Opens the archive at `path`, which must exist: for commands that only
+    /// read it, which never create one. A missing archive is refused with
+    /// `no archive at this path`.
+    pub fn open_existing(path: &Path) -> Result<Archive, Error> {
+        Archive::open_with(path, false)
+    }
+
+    fn open_with(path: &Path, create: bool) -> Result<Archive, Error> {
         let shown = path.display().to_string();
+        // `new.db/` names a folder: SQLite would quietly make `new.db`.
+        if path
+            .as_os_str()
+            .to_string_lossy()
+            .ends_with(std::path::is_separator)
+        {
+            return Err(Error::about(
+                &shown,
+                "the path ends in `/`, so it names a directory, not an archive file",
+            ));
+        }
         // Only a regular file (through any symbolic link) is opened: a
         // device or a FIFO would block, or gain a stray journal beside it.
         match std::fs::metadata(path) {
@@ -80,7 +127,9 @@ impl Archive {
             }
             _ => {}
         }
-        if path.exists() {
+        let existed = path.exists();
+        let mut made = Vec::new();
+        if existed {
             let mut head = [0u8; 16];
             let read = std::fs::File::open(path)
                 .and_then(|mut f| f.read(&mut head))
@@ -91,12 +140,38 @@ impl Archive {
                     "is not an engine archive (not an SQLite database); it was left untouched",
                 ));
             }
-        } else if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-            std::fs::create_dir_all(dir)
-                .map_err(|e| db_error(path, "cannot create the archive's folder", e))?;
+        } else if !create {
+            return Err(Error::about(&shown, "no archive at this path")
+                .with_help("`engine run --save` creates it; the `archive` commands only read it"));
+        } else {
+            made = make_folders(path)?;
         }
-        let conn =
-            Connection::open(path).map_err(|e| db_error(path, "cannot open the archive", e))?;
+        let opened = Archive::connect(path, create);
+        if opened.is_err() && !existed {
+            // Undo what was made for an archive that could not be: a file
+            // SQLite left empty, and the folders made for it.
+            if std::fs::metadata(path).is_ok_and(|m| m.len() == 0) {
+                let _ = std::fs::remove_file(path);
+            }
+            for dir in made.iter().rev() {
+                let _ = std::fs::remove_dir(dir);
+            }
+        }
+        opened
+    }
+
+    /// Connects to the archive at `path` and brings it up to date; SQLite
+    /// makes the file when `create` allows it.
+    fn connect(path: &Path, create: bool) -> Result<Archive, Error> {
+        use rusqlite::OpenFlags;
+        let mut flags = OpenFlags::SQLITE_OPEN_READ_WRITE
+            | OpenFlags::SQLITE_OPEN_URI
+            | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+        if create {
+            flags |= OpenFlags::SQLITE_OPEN_CREATE;
+        }
+        let conn = Connection::open_with_flags(path, flags)
+            .map_err(|e| db_error(path, "cannot open the archive", e))?;
         conn.busy_timeout(Duration::from_secs(30))
             .map_err(|e| db_error(path, "cannot open the archive", e))?;
         let mut archive = Archive {

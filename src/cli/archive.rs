@@ -58,7 +58,7 @@ pub fn exec(cmd: ArchiveCommand) -> Result<u8, Error> {
                 .as_deref()
                 .map(engine::puzzle::Puzzle::load)
                 .transpose()?;
-            let store = archive.open()?;
+            let store = archive.open_existing()?;
             let rows = store.stats(only.as_ref())?;
             if rows.is_empty() {
                 out::print(&format!(
@@ -71,7 +71,7 @@ pub fn exec(cmd: ArchiveCommand) -> Result<u8, Error> {
             Ok(DONE)
         }
         ArchiveCommand::List { limit, archive } => {
-            let store = archive.open()?;
+            let store = archive.open_existing()?;
             out::print(&text::archive_list(&store.list(limit)?))?;
             Ok(DONE)
         }
@@ -90,7 +90,7 @@ pub fn exec(cmd: ArchiveCommand) -> Result<u8, Error> {
                     "a run id is a whole number (see `engine archive list`)",
                 )
             })?;
-            let store = archive.open()?;
+            let store = archive.open_existing()?;
             let Some(run) = store.show(number)? else {
                 return Err(bad_flag(
                     "ID",

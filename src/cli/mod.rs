@@ -91,15 +91,33 @@ pub struct ArchiveFlag {
 }
 
 impl ArchiveFlag {
-    /// Opens the archive the flag (or the environment) names.
-    pub fn open(&self) -> Result<engine::archive::Archive, Error> {
+    /// The archive file the flag (or the environment) names. A path ending
+    /// in `/` names a folder and is refused, as an output path is.
+    pub fn path(&self) -> Result<PathBuf, Error> {
         let path = engine::archive::resolve_path(self.archive.as_deref()).ok_or_else(|| {
             Error::about(
                 "--archive",
                 "no data directory is known on this system; give --archive DB",
             )
         })?;
-        engine::archive::Archive::open(&path)
+        if path
+            .as_os_str()
+            .to_string_lossy()
+            .ends_with(std::path::is_separator)
+        {
+            let message = "the path ends in `/`, so it names a directory, not an archive file";
+            return Err(match &self.archive {
+                Some(flag) => bad_flag("--archive", &flag.display().to_string(), message),
+                None => Error::about(engine::archive::ENV_VAR, message),
+            });
+        }
+        Ok(path)
+    }
+
+    /// Opens the archive the flag (or the environment) names, which must
+    /// exist: for the commands that only read it.
+    pub fn open_existing(&self) -> Result<engine::archive::Archive, Error> {
+        engine::archive::Archive::open_existing(&self.path()?)
     }
 }
 

@@ -166,9 +166,8 @@ pub fn exec(args: RunArgs) -> Result<u8, Error> {
     {
         return Err(super::bad_flag(flag, value, message).with_help(help));
     }
-    // Open the archive first, so a bad archive fails before any search.
-    let mut store = if args.save || puzzle.save {
-        Some(args.archive.open()?)
+    let archive = if args.save || puzzle.save {
+        Some(args.archive.path()?)
     } else {
         None
     };
@@ -179,10 +178,9 @@ pub fn exec(args: RunArgs) -> Result<u8, Error> {
         args.gif.is_some(),
         args.search_gif.is_some(),
     )?;
-    let archive = store.as_ref().map(|s| s.path());
     let [tour_out, search_out, trace_out, png_out, svg_out] = super::gif::outputs(
         args.source.file(),
-        &[args.archive.archive.as_deref(), archive],
+        &[args.archive.archive.as_deref(), archive.as_deref()],
         [
             ("--gif", args.gif.as_deref()),
             ("--search-gif", args.search_gif.as_deref()),
@@ -191,6 +189,13 @@ pub fn exec(args: RunArgs) -> Result<u8, Error> {
             ("--svg", args.svg.as_deref()),
         ],
     )?;
+    // The archive is opened (made, on first use) only when every output
+    // has passed its check, and before any search, so a bad archive fails
+    // at once and a refused output leaves no new archive behind.
+    let mut store = match &archive {
+        Some(path) => Some(engine::archive::Archive::open(path)?),
+        None => None,
+    };
     // A whole trace is written as the search goes; a sampled one after it.
     let (full_trace, sampled_trace) = if args.trace_sampled {
         (None, trace_out)
