@@ -129,6 +129,15 @@ impl Error {
         }
     }
 
+    /// An error about the command-line flag `flag` that takes no value
+    /// (like `--save`): reported as the flag, with a caret under it.
+    pub fn switch(flag: &str, message: impl Into<String>) -> Error {
+        Error {
+            line: 0,
+            ..Error::at(flag, flag, Span::new(0, flag.len()), message)
+        }
+    }
+
     /// Adds a hint printed under the caret.
     pub fn with_help(mut self, help: impl Into<String>) -> Error {
         self.help = Some(help.into());

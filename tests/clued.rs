@@ -492,6 +492,46 @@ fn unique_refusals() {
         assert!(String::from_utf8_lossy(&out.stderr).contains(fragment));
         assert!(util::files(dir.path()).is_empty());
     }
+    // Each refusal points at what asked for it: the flag (a caret under the
+    // flag, or under its value), or the field in the file.
+    let (dir, _) = util::setup(
+        r#"Puzzle(board: "3x4", piece: "knight",
+    save: true)"#,
+    );
+    std::fs::write(
+        dir.path().join("g.ron"),
+        r#"Puzzle(board: "3x4", piece: "knight", solver: Warnsdorff())"#,
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    for (args, shown) in [
+        (
+            &["p.ron", "--unique"][..],
+            "error: p.ron:2:11: a search for two solutions prints them only: it does not save or draw\n  |\n2 |     save: true)\n  |           ^^^^",
+        ),
+        (
+            &["g.ron", "--unique", "--solver", "auto", "--save"],
+            "error: --save: a search for two solutions prints them only: it does not save or draw\n |\n | --save\n | ^^^^^^",
+        ),
+        (
+            &["g.ron", "--unique", "--solver", "auto", "--gif", "x.gif"],
+            "error: --gif: a search for two solutions prints them only: it does not save or draw\n |\n | --gif x.gif\n |       ^^^^^",
+        ),
+        (
+            &["g.ron", "--unique"],
+            "error: --unique: the warnsdorff solver cannot prove a solution unique: only the complete search does\n |\n | --unique\n | ^^^^^^^^",
+        ),
+    ] {
+        let out = util::engine()
+            .current_dir(dir.path())
+            .arg("run")
+            .args(args)
+            .output()
+            .unwrap_or_else(|e| panic!("{e}"));
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.starts_with(shown), "{args:?}:\n{err}");
+        assert_eq!(util::files(dir.path()), ["g.ron", "p.ron"]);
+    }
 }
 
 /// The clue puzzles of `puzzles/`: each solved, its clues honoured, and

@@ -129,3 +129,13 @@ fn the_caret_lines_up_under_wide_characters() {
     assert_eq!(lines[2], "1 | Puzzle(name: \"日本\", stat: 1)");
     assert_eq!(lines[3], format!("  | {}^^^^", " ".repeat(21)));
 }
+
+#[test]
+fn saving_a_search_for_two_solutions_is_refused_at_save() {
+    let text =
+        "Puzzle(\n  board: \"3x4\",\n  piece: \"knight\",\n  save: true,\n  solutions: Unique,\n)";
+    assert_eq!(caret(text), (4, 9, "true".to_string()));
+    let e = error(text);
+    assert_eq!(e.file, "p.ron");
+    assert!(e.message.contains("does not save or draw"), "{}", e.message);
+}

@@ -11,7 +11,7 @@ use engine::error::Error;
 use engine::halt::Limits;
 
 use engine::progress::Progress;
-use engine::puzzle::Solutions;
+use engine::puzzle::{SAVE_OR_DRAW, Solutions};
 use engine::render::gif::{self, Scene};
 use engine::render::svg;
 use engine::render::text;
@@ -23,6 +23,9 @@ use super::gif::{GifFlags, StepsFlag};
 use super::interrupt;
 use super::source::PuzzleArgs;
 use super::{ArchiveFlag, BUG, Format, out, progress};
+
+/// The way out of a search for two solutions that was asked to save or draw.
+const DROP_UNIQUE: &str = "run without `--unique` (or `solutions: Unique`) to save or draw a tour";
 
 /// Which solver `--solver` names.
 #[derive(Clone, Copy, ValueEnum)]
@@ -129,21 +132,24 @@ pub fn exec(args: RunArgs) -> Result<u8, Error> {
         if let Some(e) = puzzle.unique_refusal(args.unique) {
             return Err(e);
         }
+        if args.save {
+            return Err(engine::error::Error::switch("--save", SAVE_OR_DRAW).with_help(DROP_UNIQUE));
+        }
+        if let Some(e) = puzzle.save_refusal() {
+            return Err(e);
+        }
         let drawn = [
-            ("--save", args.save || puzzle.save),
-            ("--gif", args.gif.is_some()),
-            ("--search-gif", args.search_gif.is_some()),
-            ("--png", args.png.is_some()),
-            ("--svg", args.svg.is_some()),
-            ("--trace", args.trace.is_some()),
+            ("--gif", &args.gif),
+            ("--search-gif", &args.search_gif),
+            ("--png", &args.png),
+            ("--svg", &args.svg),
+            ("--trace", &args.trace),
         ];
-        if let Some((flag, _)) = drawn.iter().find(|(_, on)| *on) {
-            return Err(super::bad_flag(
-                flag,
-                "",
-                "a search for two solutions prints them only: it does not save or draw",
-            )
-            .with_help("run without `--unique` (or `solutions: Unique`) to save or draw a tour"));
+        if let Some((flag, Some(path))) = drawn.iter().find(|(_, p)| p.is_some()) {
+            return Err(
+                super::bad_flag(flag, &path.display().to_string(), SAVE_OR_DRAW)
+                    .with_help(DROP_UNIQUE),
+            );
         }
         let limits = interrupt::limits().with_time_from(started, args.time_limit);
         let shown = super::unique::Shown {

@@ -172,6 +172,7 @@ pub struct Puzzle {
     solutions_span: Option<Span>,
     symmetry_span: Option<Span>,
     board_span: Option<Span>,
+    save_span: Option<Span>,
     /// The file's named pieces, for a `--piece` that uses them.
     defs: Vec<PieceDef>,
 }
@@ -220,6 +221,10 @@ fn flag_error(flag: &str, value: &str, e: LangError) -> Error {
         None => err,
     }
 }
+
+/// Why a search for two solutions refuses to save or draw.
+pub const SAVE_OR_DRAW: &str =
+    "a search for two solutions prints them only: it does not save or draw";
 
 /// How a puzzle given by flags alone (no file) is named in messages.
 pub const FLAGS_NAME: &str = "<flags>";
@@ -623,6 +628,7 @@ impl Puzzle {
                 .map(|(a, b)| Span::new(a, b)),
             symmetry_span: loc.field_value("symmetry", 1).map(|(a, b)| Span::new(a, b)),
             board_span: loc.field_value("board", 1).map(|(a, b)| Span::new(a, b)),
+            save_span: loc.field_value("save", 1).map(|(a, b)| Span::new(a, b)),
             defs,
         };
         p.check_end()?;
@@ -636,7 +642,8 @@ impl Puzzle {
                 (p.solutions == Solutions::Unique)
                     .then(|| p.unique_refusal(false))
                     .flatten()
-            });
+            })
+            .or_else(|| p.save_refusal());
         if let Some(e) = refusal {
             return Err(e);
         }
@@ -741,7 +748,7 @@ impl Puzzle {
         };
         let help = "use `solver: Backtrack()` or `Auto`, and no `symmetry`";
         Some(if flag {
-            Error::flag("--unique", "", Span::new(0, 0), message).with_help(help)
+            Error::switch("--unique", message).with_help(help)
         } else {
             Error::at(
                 &self.file,
@@ -750,6 +757,23 @@ impl Puzzle {
                 message,
             )
             .with_help(help)
+        })
+    }
+
+    /// Why the file's `save: true` cannot be honoured, if it cannot: a
+    /// search for two solutions (`solutions: Unique`, or `--unique` once
+    /// set) prints them only. The error is at `save` in the file.
+    pub fn save_refusal(&self) -> Option<Error> {
+        (self.save && self.solutions == Solutions::Unique).then(|| {
+            Error::at(
+                &self.file,
+                &self.text,
+                self.save_span.unwrap_or(Span::new(0, 0)),
+                SAVE_OR_DRAW,
+            )
+            .with_help(
+                "leave out `save: true` to look for two solutions, or `solutions: Unique` (and `--unique`) to save a tour",
+            )
         })
     }
 
@@ -985,7 +1009,7 @@ impl Puzzle {
     }
 
     /// Where the file gives `field` (`board`, `start`, `end`, `solver`,
-    /// `clues`, `solutions` or `symmetry`), if it does (a `--board` flag
+    /// `clues`, `solutions`, `symmetry` or `save`), if it does (a `--board` flag
     /// replaces the file's board, and its place).
     pub fn field_span(&self, field: &str) -> Option<Span> {
         match field {
@@ -996,6 +1020,7 @@ impl Puzzle {
             "clues" => self.clues_span,
             "solutions" => self.solutions_span,
             "symmetry" => self.symmetry_span,
+            "save" => self.save_span,
             _ => None,
         }
     }
