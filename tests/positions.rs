@@ -139,3 +139,54 @@ fn saving_a_search_for_two_solutions_is_refused_at_save() {
     assert_eq!(e.file, "p.ron");
     assert!(e.message.contains("does not save or draw"), "{}", e.message);
 }
+
+/// A square given two clues is a typo, not a puzzle with no tour: refused
+/// at the second, naming the first, however the square is written.
+#[test]
+fn a_square_given_two_clues_is_refused_at_the_second() {
+    for (text, second, first_col) in [
+        (
+            r#"Puzzle(board: "5x5", piece: "knight", clues: {"a1": 1, "a1": 3})"#,
+            r#""a1": 3"#,
+            48,
+        ),
+        (
+            r#"Puzzle(board: "5x5", piece: "knight", clues: {"a1": 1, "c2": 2, "(0,0)": 3})"#,
+            r#""(0,0)""#,
+            48,
+        ),
+        (
+            r#"Puzzle(board: "5x5", piece: "knight", clues: {"a1": 1, "a1": 1})"#,
+            r#""a1": 1}"#,
+            48,
+        ),
+    ] {
+        let col = text.rfind(second).map_or(0, |i| i + 2);
+        let key = second.split('"').nth(1).unwrap_or_default();
+        assert_eq!(caret(text), (1, col, key.to_string()), "{text}");
+        let e = error(text);
+        assert!(
+            e.message.contains("a1") && e.message.contains(&format!("line 1, column {first_col}")),
+            "{text}: {}",
+            e.message
+        );
+    }
+    let (dir, file) =
+        crate::util::setup(r#"Puzzle(board: "5x5", piece: "knight", clues: {"a1": 1, "a1": 3})"#);
+    crate::util::engine()
+        .current_dir(dir.path())
+        .arg("run")
+        .arg(&file)
+        .assert()
+        .code(2)
+        .stdout("");
+    // Two squares with one step: refused too, at the second.
+    let text = r#"Puzzle(board: "5x5", piece: "knight", clues: {"a1": 2, "c2": 2})"#;
+    let col = text.rfind(r#""c2""#).map_or(0, |i| i + 2);
+    assert_eq!(caret(text), (1, col, "c2".to_string()));
+    assert!(
+        error(text).message.contains("step 2 is given twice"),
+        "{}",
+        error(text).message
+    );
+}

@@ -113,8 +113,10 @@ pub fn parse_picture(text: &str, base: usize) -> Result<(Board, Vec<Clue>), Lang
     Ok((board, clues))
 }
 
-/// Checks `clues` against `board`: every step from 1 to the number of
-/// squares, none given twice. Returns `(step, square)` pairs sorted by step.
+/// Checks `clues` (in file order) against `board`: every step from 1 to the
+/// number of squares, no square given two clues (however it is written) and
+/// no step given twice; each repeat is refused at its second place, naming
+/// the first (through `name`). Returns `(step, square)` pairs sorted by step.
 pub fn check(
     board: &Board,
     clues: &[Clue],
@@ -122,6 +124,8 @@ pub fn check(
 ) -> Result<Vec<(u32, u32)>, LangError> {
     let n = board.len() as u64;
     let mut out: Vec<(u32, u32, Span)> = Vec::with_capacity(clues.len());
+    let mut seen: std::collections::HashMap<u32, &Clue> =
+        std::collections::HashMap::with_capacity(clues.len());
     for c in clues {
         if c.step == 0 || c.step > n {
             return Err(LangError::new(
@@ -131,6 +135,24 @@ pub fn check(
                     c.step
                 ),
             ));
+        }
+        if let Some(first) = seen.insert(c.square, c) {
+            let square = board.name(c.square);
+            let message = if first.step == c.step {
+                format!(
+                    "the clue {square}: {} is given twice (first at {})",
+                    c.step,
+                    name(first.span)
+                )
+            } else {
+                format!(
+                    "{square} is given two clues: step {} here, and step {} at {}; a square holds one step",
+                    c.step,
+                    first.step,
+                    name(first.span)
+                )
+            };
+            return Err(LangError::new(c.span, message));
         }
         out.push((c.step as u32, c.square, c.span));
     }
@@ -198,6 +220,17 @@ mod tests {
         assert_eq!(
             twice.as_deref(),
             Some("step 2 is given twice: on a1 (column 1) and on b2")
+        );
+        let square_twice = check(&b, &[at(1, 0, 0), at(3, 0, 7)], &name)
+            .err()
+            .map(|e| (e.span, e.message));
+        assert_eq!(
+            square_twice,
+            Some((
+                Span::new(7, 8),
+                "a1 is given two clues: step 3 here, and step 1 at column 1; a square holds one step"
+                    .to_string()
+            ))
         );
         assert_eq!(
             check(&b, &[at(4, 3, 0), at(1, 0, 3)], &name).ok(),
