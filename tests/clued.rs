@@ -775,3 +775,40 @@ fn unique_stopped_says_a_solution_was_found_only_when_one_was() {
         assert_eq!(verify(&p.board, &p.piece, &p.goal, t).is_ok(), found, "{v}");
     }
 }
+
+/// `--start` and `--end` must agree with clue 1 and the last clue, as the
+/// file's `start` and `end` must: an error at the flag naming the clue,
+/// never a search for tours the clues rule out.
+#[test]
+fn start_and_end_flags_must_agree_with_the_clues() {
+    let (dir, _) =
+        util::setup("Puzzle(board: \"5x5\", piece: \"knight\",\n  clues: {\"a1\": 1, \"e5\": 25})");
+    for (flag, square, shown) in [
+        (
+            "--start",
+            "c1",
+            "error: --start: step 1 is on a1 (p.ron:2:12), but --start is c1\n |\n | --start c1\n |         ^^",
+        ),
+        (
+            "--end",
+            "c5",
+            "error: --end: step 25 is on e5 (p.ron:2:21), but --end is c5\n |\n | --end c5\n |       ^^",
+        ),
+    ] {
+        let out = util::engine()
+            .current_dir(dir.path())
+            .args(["run", "p.ron", flag, square])
+            .output()
+            .unwrap_or_else(|e| panic!("{e}"));
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{flag} {square}: {err}");
+        assert!(out.stdout.is_empty());
+        assert!(err.starts_with(shown), "{flag} {square}:\n{err}");
+    }
+    // Agreeing flags are fine.
+    util::engine()
+        .current_dir(dir.path())
+        .args(["check", "p.ron", "--start", "a1", "--end", "e5"])
+        .assert()
+        .code(0);
+}

@@ -173,6 +173,8 @@ pub struct Puzzle {
     symmetry_span: Option<Span>,
     board_span: Option<Span>,
     save_span: Option<Span>,
+    /// Where each clue of `constraints.clues` is written, in its order.
+    clue_spans: Vec<Span>,
     /// The file's named pieces, for a `--piece` that uses them.
     defs: Vec<PieceDef>,
 }
@@ -245,7 +247,7 @@ fn constraints(
     file: &str,
     text: &str,
     loc: &Locator,
-) -> Result<Constraints, Error> {
+) -> Result<(Constraints, Vec<Span>), Error> {
     let at = |span: Span, message: String| Error::at(file, text, span, message);
     let place = |span: Span| {
         let e = Error::at(file, text, span, "");
@@ -350,10 +352,14 @@ fn constraints(
             }
         }
     }
-    Ok(Constraints {
-        clues: steps,
-        symmetry,
-    })
+    let spans = steps.iter().map(|&(step, _)| span_of(step)).collect();
+    Ok((
+        Constraints {
+            clues: steps,
+            symmetry,
+        },
+        spans,
+    ))
 }
 
 /// A file that cannot be read: `cannot read FILE: reason`, with no
@@ -585,7 +591,7 @@ impl Puzzle {
             .board
             .as_deref()
             .map_or_else(|| board.describe(), |b| b.trim().to_string());
-        let constraints = constraints(
+        let (constraints, clue_spans) = constraints(
             &doc,
             &board,
             &piece,
@@ -629,6 +635,7 @@ impl Puzzle {
             symmetry_span: loc.field_value("symmetry", 1).map(|(a, b)| Span::new(a, b)),
             board_span: loc.field_value("board", 1).map(|(a, b)| Span::new(a, b)),
             save_span: loc.field_value("save", 1).map(|(a, b)| Span::new(a, b)),
+            clue_spans,
             defs,
         };
         p.check_end()?;
@@ -851,7 +858,44 @@ impl Puzzle {
             .map_err(|e| Error::flag("--start", value, e.span, e.message))?;
         self.goal.start = Some(s);
         self.start_span = None;
+        self.check_clue_end("--start", value)?;
         self.check_start_end(Some("--start"))
+    }
+
+    /// A start (`--start`) or end (`--end`) from the command line must
+    /// agree with clue 1 or the last clue, as the file's must: refused at
+    /// the flag, naming where the clue is written.
+    fn check_clue_end(&self, flag: &str, value: &str) -> Result<(), Error> {
+        let (step, square) = if flag == "--start" {
+            (1, self.goal.start)
+        } else {
+            (
+                self.board.len() as u32,
+                self.goal.end.filter(|_| !self.goal.closed),
+            )
+        };
+        let clues = &self.constraints.clues;
+        let (Some(s), Some(i)) = (square, clues.iter().position(|&(k, _)| k == step)) else {
+            return Ok(());
+        };
+        let c = clues[i].1;
+        if c == s {
+            return Ok(());
+        }
+        let place = self.clue_spans.get(i).map_or(String::new(), |&span| {
+            let e = Error::at(&self.file, &self.text, span, "");
+            format!(" ({}:{}:{})", e.file, e.line, e.col)
+        });
+        Err(Error::flag(
+            flag,
+            value,
+            Span::new(0, value.len()),
+            format!(
+                "step {step} is on {}{place}, but {flag} is {}",
+                self.board.name(c),
+                self.board.name(s)
+            ),
+        ))
     }
 
     /// Asks for a closed tour (the `--closed` flag).
@@ -886,6 +930,7 @@ impl Puzzle {
             lang::parse_square(value, 0, &self.board).map_err(|e| flag_error("--end", value, e))?;
         self.goal.end = Some(s);
         self.end_span = None;
+        self.check_clue_end("--end", value)?;
         self.check_start_end(Some("--end"))
     }
 
