@@ -26,6 +26,7 @@
 
 pub mod key;
 mod look;
+pub mod pilot;
 pub mod plan;
 mod step;
 mod table;
@@ -355,7 +356,10 @@ fn double_factorial(m: usize) -> f64 {
 
 /// Counts the tours of `goal` on `g` (the move graph of `board`) with
 /// `plan`; see the module docs. Boards of fewer than three squares have no
-/// frontier worth the name: the caller counts them by search.
+/// frontier worth the name: the caller counts them by search. A node budget
+/// in `limits` counts the states the steps take in, one for the empty start
+/// and then each step's result but the last's: the count stops before the
+/// step that would reach it.
 ///
 /// ```
 /// use engine::model::{Board, Goal, MoveGraph, Piece};
@@ -563,12 +567,16 @@ fn sweep<K: Key, C: Count>(
     progress.start(Unit::Squares, Some(rules.len() as u64));
     let mut layer: Vec<(K, C)> = vec![(K::ZERO, C::ONE)];
     let per_state = size_of::<(K, C)>() as u64;
+    // The states taken into the steps so far, this one's included (one for
+    // the empty start): the work a node budget counts.
+    let mut held_in_all = 0u64;
     for (i, r) in rules.iter().enumerate() {
-        if let Err(stop) = limits.check() {
+        let held = layer.len() as u64;
+        held_in_all += held;
+        if let Err(stop) = limits.check_work(held_in_all) {
             out.stopped = Some(stop);
             break;
         }
-        let held = layer.len() as u64;
         let held_bytes = held * per_state;
         let children = held >= opts.children_above;
         if held <= opts.serial_below {

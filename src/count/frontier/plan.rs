@@ -116,7 +116,7 @@ impl Plan {
                 // which merges mirrored states, held fewer on 8x6 closed
                 // (143,099 at the widest step against 191,652).
                 let narrower = profile.iter().copied().max().unwrap_or(0).saturating_sub(1);
-                match greedy_order(&neighbours, &ranks, cost(&profile), narrower) {
+                match greedy_order(&neighbours, &ranks, cost(&profile), 1..=narrower) {
                     Some(greedy) => (Sweep::Greedy, greedy),
                     None => (sweep, order),
                 }
@@ -125,7 +125,7 @@ impl Plan {
             // giraffe on 9x9: sweeps of 38 squares).
             None => (
                 Sweep::Greedy,
-                greedy_order(&neighbours, &ranks, f64::INFINITY, MAX_WIDTH)?,
+                greedy_order(&neighbours, &ranks, f64::INFINITY, 1..=MAX_WIDTH)?,
             ),
         };
         let mut plan = Plan::new(sweep, order, neighbours);
@@ -210,6 +210,23 @@ impl Plan {
             neighbours,
             symmetries: Vec::new(),
         }
+    }
+
+    /// The cheapest greedy order whose widest frontier is one square wider
+    /// than this plan's, as a plan with the same symmetries (None when
+    /// there is none, or it would be wider than [`MAX_WIDTH`]). Its states
+    /// can be fewer: on the knight's boards four squares across, orders of
+    /// 10 squares that pass the far corners early hold a quarter of the
+    /// states of the narrowest, of 9 (`pilot`).
+    pub fn wider(&self, board: &Board) -> Option<Plan> {
+        let w = self.width + 1;
+        if w > MAX_WIDTH {
+            return None;
+        }
+        let order = greedy_order(&self.neighbours, &tie_ranks(board), f64::INFINITY, w..=w)?;
+        let mut plan = Plan::new(Sweep::Greedy, order, self.neighbours.clone());
+        plan.symmetries = self.symmetries.clone();
+        Some(plan)
     }
 
     /// The size of the frontier after each step.
@@ -315,14 +332,14 @@ const GREEDY_SQUARES: usize = 400;
 const GREEDY_STARTS: usize = 64;
 
 /// The cheapest greedy order (see the module docs) whose [`cost`] is below
-/// `below` and whose frontier (with the square being taken) never holds
-/// more than `widest` squares, if any; ties are broken by the least of
+/// `below` and whose widest frontier (with the square being taken) holds a
+/// number of squares in `widths`, if any; ties are broken by the least of
 /// `ranks` (one per square, all different: [`tie_ranks`]).
 pub fn greedy_order(
     neighbours: &[Vec<u32>],
     ranks: &[u32],
     below: f64,
-    widest: usize,
+    widths: std::ops::RangeInclusive<usize>,
 ) -> Option<Vec<u32>> {
     let n = neighbours.len();
     if !(2..=GREEDY_SQUARES).contains(&n) || ranks.len() != n {
@@ -335,14 +352,10 @@ pub fn greedy_order(
     let mut g = Greedy::new(n);
     for &start in by_rank.iter().step_by(step) {
         let bound = best.as_ref().map_or(below, |b| b.0.min(below));
-        if let Some(c) = g.grow(
-            neighbours,
-            &by_rank,
-            ranks,
-            start,
-            bound,
-            widest.min(MAX_WIDTH),
-        ) {
+        let widest = (*widths.end()).min(MAX_WIDTH);
+        if let Some((c, w)) = g.grow(neighbours, &by_rank, ranks, start, bound, widest)
+            && w >= *widths.start()
+        {
             best = Some((c, g.order.clone()));
         }
     }
@@ -375,9 +388,9 @@ impl Greedy {
         }
     }
 
-    /// The greedy order from `start` into `self.order`, and its cost, or
-    /// None as soon as its cost reaches `bound` or its frontier exceeds
-    /// `widest` squares.
+    /// The greedy order from `start` into `self.order`, its cost and its
+    /// widest frontier, or None as soon as its cost reaches `bound` or its
+    /// frontier exceeds `widest` squares.
     fn grow(
         &mut self,
         nb: &[Vec<u32>],
@@ -386,7 +399,7 @@ impl Greedy {
         start: usize,
         bound: f64,
         widest: usize,
-    ) -> Option<f64> {
+    ) -> Option<(f64, usize)> {
         let n = nb.len();
         self.order.clear();
         self.taken.fill(false);
@@ -398,6 +411,7 @@ impl Greedy {
             *l = nb[u].len() as u32;
         }
         let mut total = 0.0;
+        let mut most = 0;
         let mut next = start;
         loop {
             // Take `next`.
@@ -416,6 +430,7 @@ impl Greedy {
             if width > widest {
                 return None;
             }
+            most = most.max(width);
             total += GROWTH.powi(width as i32);
             if total >= bound {
                 return None;
@@ -431,7 +446,7 @@ impl Greedy {
                 stays
             });
             if self.order.len() == n {
-                return Some(total);
+                return Some((total, most));
             }
             let taken = &self.taken;
             self.near.retain(|&w| !taken[w as usize]);
