@@ -199,15 +199,16 @@ pub fn choose(
                 let n = thousands(p.narrowest);
                 let more = match p.wider {
                     Some(w) if p.wider_taken() => format!(
-                        "taken one square wider, where a count of the closed tours held {} states against {n}",
-                        thousands(w)
+                        "taken one square wider, where a count of the closed tours held {} against {n}",
+                        states(w)
                     ),
                     Some(w) => format!(
-                        "an order one square wider held as many or more in a count of the closed tours ({} states against {n})",
-                        thousands(w)
+                        "an order one square wider held as many or more in a count of the closed tours ({} against {n})",
+                        states(w)
                     ),
                     None => format!(
-                        "an order one square wider held more in a count of the closed tours (over {n} states)"
+                        "an order one square wider held more in a count of the closed tours (over {})",
+                        states(p.narrowest)
                     ),
                 };
                 (plan, format!("{words}; {more}"))
@@ -254,6 +255,11 @@ const PILOT_SHARE: f64 = 0.125;
 
 /// ... or this much memory at once, if the open count's estimate is less.
 const PILOT_BYTES_MIN: u64 = 1 << 20;
+
+/// `n` states, the number grouped by thousands.
+fn states(n: u64) -> String {
+    format!("{} state{}", thousands(n), if n == 1 { "" } else { "s" })
+}
 
 /// A large estimate for people: two significant digits, grouped by
 /// thousands (`8,600`, `30,000,000`).

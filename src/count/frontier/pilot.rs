@@ -66,6 +66,11 @@ pub fn pilot(
     let Some(narrowest) = states(&plan, cap) else {
         return (plan, None);
     };
+    if narrowest < g.len() as u64 {
+        // The closed count died almost at once (no closed tour by the
+        // colours, say): it ranks nothing.
+        return (plan, None);
+    }
     let found = Piloted {
         narrowest,
         wider: states(&wider, narrowest),
@@ -119,6 +124,19 @@ mod tests {
         let (tours, states) = open_tours(&g, &taken);
         assert_eq!(tours, narrow_tours);
         assert!(states < narrow_states, "{states} against {narrow_states}");
+    }
+
+    #[test]
+    fn a_closed_count_that_dies_at_once_ranks_nothing() {
+        // 7x7 has no closed tour (25 squares of one colour, 24 of the other).
+        let (board, g) = knight(7, 7);
+        let Ok(plan) = super::super::fit(&board, &g) else {
+            panic!("no plan");
+        };
+        let width = plan.width;
+        let (kept, found) = pilot(&board, &g, plan, u64::MAX, u64::MAX);
+        assert_eq!(found, None);
+        assert_eq!(kept.width, width);
     }
 
     #[test]
