@@ -35,21 +35,23 @@ pub fn exec(args: CheckArgs) -> Result<u8, Error> {
     let puzzle = args.source.load()?;
     let limits = interrupt::limits().with_time_from(started, args.time_limit);
     let title = super::title(&puzzle);
+    // The JSON report: the findings, or what stopped the checks.
+    let json = |found| {
+        let j = text::check_json(
+            &puzzle.name,
+            &puzzle.board,
+            &puzzle.piece_text,
+            &puzzle.piece,
+            found,
+        );
+        format!("{j}\n")
+    };
     let stopped = |stop: Stop| {
         out::print(&match args.format {
             Format::Text => {
                 format!("{title}\nchecks stopped: {stop} before they finished; nothing is proven\n")
             }
-            Format::Json => format!(
-                "{}\n",
-                text::check_json(
-                    &puzzle.name,
-                    &puzzle.board,
-                    &puzzle.piece_text,
-                    &puzzle.piece,
-                    Err(stop)
-                )
-            ),
+            Format::Json => json(Err(stop)),
         })?;
         Ok(match stop {
             Stop::Limit(_) => GAVE_UP,
@@ -91,16 +93,7 @@ pub fn exec(args: CheckArgs) -> Result<u8, Error> {
                 args.grid,
             ))?;
         }
-        Format::Json => out::print(&format!(
-            "{}\n",
-            text::check_json(
-                &puzzle.name,
-                &puzzle.board,
-                &puzzle.piece_text,
-                &puzzle.piece,
-                Ok(&a)
-            )
-        ))?,
+        Format::Json => out::print(&json(Ok(&a)))?,
     }
     Ok(if a.impossible.is_some() {
         IMPOSSIBLE
