@@ -362,7 +362,9 @@ fn show_offers_no_steps() {
         .assert()
         .success()
         .stdout(predicate::str::contains("--max-frames"))
-        .stdout(predicate::str::contains("--steps").not());
+        .stdout(predicate::str::contains("--steps").not())
+        // Nor a search GIF's defaults.
+        .stdout(predicate::str::contains("search").not());
     engine()
         .args(["archive", "show", "1", "--steps", "1..5000"])
         .assert()

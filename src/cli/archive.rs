@@ -34,6 +34,11 @@ pub enum ArchiveCommand {
         archive: ArchiveFlag,
     },
     /// One run, printed as `run` prints it.
+    // `show` draws only the tour's GIF: its defaults alone.
+    #[command(
+        mut_arg("fps", |a| a.help("Frames per second of the GIF [default: the tour lasts 10 to 16 s]")),
+        mut_arg("max_frames", |a| a.help("The most frames the GIF may have [default: 300]"))
+    )]
     Show {
         /// The run's id (from `archive list`).
         id: String,
