@@ -48,7 +48,15 @@ fn ours(k: u32, n: u32, closed: bool) -> (u128, Method, Duration) {
         closed,
         ..Goal::default()
     };
-    let choice = match method::choose(&board, &g, &goal, None, false, engine::budget::FRONTIER) {
+    let choice = match method::choose(
+        &board,
+        &g,
+        &goal,
+        None,
+        false,
+        engine::budget::FRONTIER,
+        &Limits::none(),
+    ) {
         Ok(c) => c,
         Err(e) => panic!("{k}x{n}: {e}"),
     };

@@ -191,6 +191,7 @@ pub fn exec(args: CountArgs) -> Result<u8, Error> {
         forced,
         shard.is_some(),
         memory,
+        &limits,
     )
     .map_err(|unfit| bad_flag("--method", "frontier", unfit.to_string()))?;
     let mut why = choice.why.clone();

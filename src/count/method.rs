@@ -26,6 +26,7 @@
 //! fit: with no estimate of its states the frontier is tried first, and the
 //! search counts if they pass the memory budget.
 
+use crate::halt::Limits;
 use crate::model::{Board, Goal, MoveGraph};
 use crate::render::text::thousands;
 
@@ -114,7 +115,9 @@ pub fn dfs_micros(g: &MoveGraph, closed: bool) -> f64 {
 
 /// Chooses the method for counting `goal` on `g`: `forced` when given
 /// (an error if the frontier cannot count it), else the cheaper by the
-/// estimates. A count split into shards is always a depth-first one.
+/// estimates. A count split into shards is always a depth-first one. The
+/// closed counts that may pick a wider order for an open count obey
+/// `limits` (stopped, they leave the order as it is).
 pub fn choose(
     board: &Board,
     g: &MoveGraph,
@@ -122,6 +125,7 @@ pub fn choose(
     forced: Option<Method>,
     sharded: bool,
     budget: u64,
+    limits: &Limits,
 ) -> Result<Choice, Unfit> {
     let dfs = |why: String| Choice {
         method: Method::Dfs,
@@ -194,7 +198,7 @@ pub fn choose(
         }
         let cap = (frontier::estimate_expanded(&plan, lines, false) * PILOT_SHARE) as u64;
         let bytes = bytes.clamp(PILOT_BYTES_MIN, budget.max(PILOT_BYTES_MIN));
-        match frontier::pilot::pilot(board, g, plan, cap, bytes) {
+        match frontier::pilot::pilot(board, g, plan, cap, bytes, limits) {
             (plan, Some(p)) => {
                 let n = thousands(p.narrowest);
                 let more = match p.wider {
@@ -297,7 +301,7 @@ fn time(micros: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::{Method, choose, reach, rounded};
-    use crate::halt::Never;
+    use crate::halt::{Limits, Never};
     use crate::model::{Board, Goal, MoveGraph, Piece};
 
     /// The graph of the (m, n) leaper, `range` moves a ride (1: a leap).
@@ -325,11 +329,19 @@ mod tests {
         let budget = crate::budget::FRONTIER;
         let board = Board::rectangle(10, 10);
         let g = graph(&board, (1, 4, 1));
-        let Ok(asked) = choose(&board, &g, &goal, Some(Method::Frontier), false, budget) else {
+        let Ok(asked) = choose(
+            &board,
+            &g,
+            &goal,
+            Some(Method::Frontier),
+            false,
+            budget,
+            &Limits::none(),
+        ) else {
             panic!("the frontier was refused");
         };
         assert_eq!(asked.method, Method::Frontier);
-        let Ok(auto) = choose(&board, &g, &goal, None, false, budget) else {
+        let Ok(auto) = choose(&board, &g, &goal, None, false, budget, &Limits::none()) else {
             panic!("no choice");
         };
         assert_eq!(auto.method, Method::Frontier);
@@ -337,7 +349,7 @@ mod tests {
         // The knight keeps its estimates.
         let board = Board::rectangle(8, 5);
         let g = graph(&board, (1, 2, 1));
-        let Ok(knight) = choose(&board, &g, &goal, None, false, budget) else {
+        let Ok(knight) = choose(&board, &g, &goal, None, false, budget, &Limits::none()) else {
             panic!("no choice");
         };
         assert!(knight.why.contains("states"), "{}", knight.why);
@@ -354,7 +366,7 @@ mod tests {
                 closed,
                 ..Goal::default()
             };
-            let Ok(c) = choose(&board, &g, &goal, None, false, budget) else {
+            let Ok(c) = choose(&board, &g, &goal, None, false, budget, &Limits::none()) else {
                 panic!("no choice on {w}x{h}");
             };
             assert_eq!(c.method, Method::Frontier, "{w}x{h}: {}", c.why);
@@ -378,6 +390,19 @@ mod tests {
         let (width, why) = choice(10, 4, true);
         assert!(!why.contains("wider"), "{why}");
         assert!(width <= 10, "{why}");
+    }
+
+    #[test]
+    fn a_stopped_limit_leaves_the_order_as_it_is() {
+        let board = Board::rectangle(10, 4);
+        let g = graph(&board, (1, 2, 1));
+        let spent = Limits::none().with_time(Some(0.0));
+        let budget = crate::budget::FRONTIER;
+        let Ok(c) = choose(&board, &g, &Goal::default(), None, false, budget, &spent) else {
+            panic!("no choice");
+        };
+        assert!(!c.why.contains("wider"), "{}", c.why);
+        assert_eq!(c.plan.map(|p| p.width), Some(9), "{}", c.why);
     }
 
     #[test]

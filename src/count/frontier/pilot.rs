@@ -38,13 +38,15 @@ impl Piloted {
 /// closed tours' count held fewer states with it. The narrowest order's
 /// count stops (and the plan is kept, with None) once its steps have held
 /// `cap` states in all, or `bytes` at once; the wider order's once it has
-/// held as many as the narrowest's.
+/// held as many as the narrowest's; either stops, and keeps `plan`, when
+/// `limits` stop it.
 pub fn pilot(
     board: &Board,
     g: &MoveGraph,
     plan: Plan,
     cap: u64,
     bytes: u64,
+    limits: &Limits,
 ) -> (Plan, Option<Piloted>) {
     let Some(wider) = plan.wider(board) else {
         return (plan, None);
@@ -59,7 +61,7 @@ pub fn pilot(
     };
     // The states held in all, or None when the count stopped.
     let states = |p: &Plan, cap: u64| -> Option<u64> {
-        let limits = Limits::none().with_nodes(Some(cap));
+        let limits = limits.with_nodes(Some(cap));
         let c = count(g, &closed, p, &opts, &limits, &Progress::new()).ok()?;
         c.complete().then(|| c.states.iter().sum())
     };
@@ -115,7 +117,14 @@ mod tests {
             panic!("no plan");
         };
         let (narrow_tours, narrow_states) = open_tours(&g, &plan);
-        let (taken, found) = pilot(&board, &g, plan.clone(), u64::MAX, u64::MAX);
+        let (taken, found) = pilot(
+            &board,
+            &g,
+            plan.clone(),
+            u64::MAX,
+            u64::MAX,
+            &Limits::none(),
+        );
         let Some(found) = found else {
             panic!("no pilot");
         };
@@ -134,7 +143,7 @@ mod tests {
             panic!("no plan");
         };
         let width = plan.width;
-        let (kept, found) = pilot(&board, &g, plan, u64::MAX, u64::MAX);
+        let (kept, found) = pilot(&board, &g, plan, u64::MAX, u64::MAX, &Limits::none());
         assert_eq!(found, None);
         assert_eq!(kept.width, width);
     }
