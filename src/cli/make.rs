@@ -13,7 +13,7 @@ use engine::make::{self, Difficulty, Failure, Made, MakeOptions, Target, svg};
 use engine::output::PendingFile;
 use engine::progress::Progress;
 use engine::puzzle::Puzzle;
-use engine::render::text::{counted, thousands};
+use engine::render::text::{counted, many};
 
 use super::source::PuzzleArgs;
 use super::{BAD_INPUT, BUG, DONE, GAVE_UP, IMPOSSIBLE, INTERRUPTED_CODE, bad_flag, out, progress};
@@ -310,11 +310,6 @@ pub fn exec(args: MakeArgs) -> Result<u8, Error> {
     ));
     out::print(&report)?;
     Ok(DONE)
-}
-
-/// `n noun(s)`, `n` with thousands separators.
-fn many(n: u64, noun: &str) -> String {
-    format!("{} {noun}{}", thousands(n), if n == 1 { "" } else { "s" })
 }
 
 /// The puzzle file's comment header, which `make` also prints (all but

@@ -28,7 +28,7 @@
 
 use crate::halt::Limits;
 use crate::model::{Board, Goal, MoveGraph};
-use crate::render::text::thousands;
+use crate::render::text::{many, thousands};
 
 use super::frontier::{self, Plan, Sweep, Unfit};
 
@@ -204,15 +204,15 @@ pub fn choose(
                 let more = match p.wider {
                     Some(w) if p.wider_taken() => format!(
                         "taken one square wider, where a count of the closed tours held {} against {n}",
-                        states(w)
+                        many(w, "state")
                     ),
                     Some(w) => format!(
                         "an order one square wider held as many or more in a count of the closed tours ({} against {n})",
-                        states(w)
+                        many(w, "state")
                     ),
                     None => format!(
                         "an order one square wider held more in a count of the closed tours (over {})",
-                        states(p.narrowest)
+                        many(p.narrowest, "state")
                     ),
                 };
                 (plan, format!("{words}; {more}"))
@@ -259,11 +259,6 @@ const PILOT_SHARE: f64 = 0.125;
 
 /// ... or this much memory at once, if the open count's estimate is less.
 const PILOT_BYTES_MIN: u64 = 1 << 20;
-
-/// `n` states, the number grouped by thousands.
-fn states(n: u64) -> String {
-    format!("{} state{}", thousands(n), if n == 1 { "" } else { "s" })
-}
 
 /// A large estimate for people: two significant digits, grouped by
 /// thousands (`8,600`, `30,000,000`).

@@ -1311,6 +1311,12 @@ pub fn move_diagram(piece: &Piece) -> String {
     out
 }
 
+/// `n` with thousands separators and a noun, plural unless `n` is one:
+/// "1 state", "15,132 states".
+pub fn many(n: u64, noun: &str) -> String {
+    format!("{} {noun}{}", thousands(n), if n == 1 { "" } else { "s" })
+}
+
 /// `n` and a noun, plural unless `n` is one: "1 node", "3 nodes".
 pub fn counted(n: u64, noun: &str) -> String {
     if n == 1 {
