@@ -190,3 +190,117 @@ fn a_square_given_two_clues_is_refused_at_the_second() {
         error(text).message
     );
 }
+
+#[test]
+fn a_file_that_ends_before_a_bracket_closes_says_so_at_its_end() {
+    // The last field has no comma: RON alone says it expected one.
+    let text = "Puzzle(\n  board: \"8x8\",\n  piece: \"knight\"\n";
+    let e = error(text);
+    assert!(
+        e.message
+            .contains("the file ends before the `(` opened at line 1, column 7 is closed"),
+        "{}",
+        e.message
+    );
+    // The caret is just past the last thing in the file.
+    assert_eq!((e.line, e.col), (3, 18));
+    // The innermost bracket is named, and a comment at the end is skipped.
+    let text = "Puzzle(board: \"8x8\", piece: \"knight\",\n  solver: Backtrack(\n// done\n";
+    let e = error(text);
+    assert!(
+        e.message
+            .contains("the file ends before the `(` opened at line 2, column 20 is closed"),
+        "{}",
+        e.message
+    );
+    assert_eq!((e.line, e.col), (2, 21));
+    let text = "Puzzle(board: \"8x8\", piece: \"k\", pieces: {\"k\": \"N\"";
+    let e = error(text);
+    assert!(
+        e.message.contains("the `{` opened at line 1, column 42"),
+        "{}",
+        e.message
+    );
+    // A missing comma before the end is still reported where it is.
+    let text = "Puzzle(board: \"8x8\" piece: \"knight\"";
+    assert_eq!(caret(text), (1, 21, "p".to_string()));
+}
+
+#[test]
+fn a_number_with_a_fraction_where_a_whole_one_belongs_is_named() {
+    let text = "Puzzle(\n  board: \"8x8\",\n  piece: \"knight\",\n  seed: 1.5,\n)";
+    let e = error(text);
+    assert!(
+        e.message.contains("`seed` must be a whole number, not 1.5"),
+        "{}",
+        e.message
+    );
+    assert_eq!(caret(text), (4, 9, "1.5".to_string()));
+    let text = "Puzzle(board: \"8x8\", piece: \"knight\", solver: Backtrack(node_limit: 2.0))";
+    let e = error(text);
+    assert!(
+        e.message
+            .contains("`node_limit` must be a whole number, not 2.0"),
+        "{}",
+        e.message
+    );
+    assert_eq!(caret(text), (1, 69, "2.0".to_string()));
+    let text = "Puzzle(board: \"8x8\", piece: \"knight\", seed: 1e3)";
+    let e = error(text);
+    assert!(
+        e.message.contains("`seed` must be a whole number"),
+        "{}",
+        e.message
+    );
+    assert_eq!(caret(text), (1, 45, "1e3".to_string()));
+    let text = "Puzzle(board: \"8x8\", piece: \"knight\", seed: -2.5)";
+    let e = error(text);
+    assert!(
+        e.message.contains("`seed` must be a whole number"),
+        "{}",
+        e.message
+    );
+    assert_eq!(caret(text), (1, 45, "-2.5".to_string()));
+    // A fraction where a float belongs is read as one.
+    let text = "Puzzle(board: \"8x8\", piece: \"knight\", solver: Genetic(mutation: 0.5))";
+    assert!(Puzzle::parse("p.ron", text).is_ok());
+}
+
+#[test]
+fn a_file_of_only_comments_holds_no_puzzle() {
+    for text in ["// a\n/* b */\n", "/* a /* nested */ */", "  \n// x"] {
+        let e = error(text);
+        assert!(e.message.contains("no puzzle"), "{text:?}: {}", e.message);
+    }
+    // A comment that never closes is not an empty file.
+    let e = error("/* a\n");
+    assert!(!e.message.contains("no puzzle"), "{}", e.message);
+}
+
+#[test]
+fn a_value_of_the_wrong_type_names_its_field() {
+    let cases = [
+        (
+            "tour: \"Closed\"",
+            "`tour` takes a name without quotes",
+            Some("write `tour: Closed`"),
+        ),
+        (
+            "start: a1",
+            "`start` must be a string in double quotes",
+            Some("write `start: \"a1\"`"),
+        ),
+        ("seed: true", "`seed` must be a whole number", None),
+        (
+            "solver: Genetic(mutation: \"x\")",
+            "`mutation` must be a number",
+            None,
+        ),
+    ];
+    for (field, message, help) in cases {
+        let text = format!("Puzzle(board: \"8x8\", piece: \"knight\", {field})");
+        let e = error(&text);
+        assert!(e.message.contains(message), "{field}: {}", e.message);
+        assert_eq!(e.help.as_deref(), help, "{field}");
+    }
+}

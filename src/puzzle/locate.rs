@@ -40,6 +40,12 @@ struct Field {
 pub struct Locator {
     literals: Vec<Literal>,
     fields: Vec<Field>,
+    /// The brackets still open at the end of the text, outermost first.
+    unclosed: Vec<usize>,
+    /// Whether the text ends inside a string or a block comment.
+    ends_in_token: bool,
+    /// One past the last byte that is not a space or a comment.
+    last_token_end: usize,
 }
 
 impl Locator {
@@ -55,8 +61,15 @@ impl Locator {
         let mut fields = Vec::new();
         // The last token was this bare identifier.
         let mut ident: Option<String> = None;
+        let mut unclosed = Vec::new();
+        let mut ends_in_token = false;
+        let mut last_token_end = 0;
         while i < b.len() {
             let c = b[i];
+            let comment = c == b'/' && matches!(b.get(i + 1), Some(b'/' | b'*'));
+            if !c.is_ascii_whitespace() && !comment {
+                last_token_end = i + 1;
+            }
             if c == b'/' && b.get(i + 1) == Some(&b'/') {
                 while i < b.len() && b[i] != b'\n' {
                     i += 1;
@@ -77,6 +90,18 @@ impl Locator {
                         i += 1;
                     }
                 }
+                ends_in_token |= nest > 0;
+                continue;
+            }
+            // A character literal, such as `'('`, is not a bracket.
+            if c == b'\'' {
+                let mut j = i + 1;
+                while j < b.len() && b[j] != b'\'' {
+                    j += if b[j] == b'\\' { 2 } else { 1 };
+                }
+                ends_in_token |= j >= b.len();
+                i = (j + 1).min(b.len());
+                last_token_end = i;
                 continue;
             }
             let raw_hashes = if c == b'r' && matches!(b.get(i + 1), Some(b'"' | b'#')) {
@@ -93,8 +118,9 @@ impl Locator {
                     Some(h) => {
                         let content = i + 2 + h;
                         let closing = format!("\"{}", "#".repeat(h));
-                        let end = text[content..]
-                            .find(&closing)
+                        let end = text
+                            .get(content..)
+                            .and_then(|t| t.find(&closing))
                             .map_or(b.len(), |k| content + k);
                         (content, end, (end + closing.len()).min(b.len()))
                     }
@@ -107,6 +133,8 @@ impl Locator {
                         (i + 1, end, (end + 1).min(b.len()))
                     }
                 };
+                ends_in_token |= end >= b.len();
+                last_token_end = after;
                 let raw = text.get(content..end).unwrap_or("").to_string();
                 let mut k = after;
                 while k < b.len() && b[k].is_ascii_whitespace() {
@@ -133,6 +161,7 @@ impl Locator {
                 }
                 pending_key = Some(text[s..i].to_string());
                 ident = pending_key.clone();
+                last_token_end = i;
                 continue;
             }
             if c.is_ascii_whitespace() {
@@ -162,11 +191,13 @@ impl Locator {
             match c {
                 b':' => key_ready = pending_key.take(),
                 b'(' | b'[' | b'{' => {
+                    unclosed.push(i);
                     depth += 1;
                     key_ready = None;
                     pending_key = None;
                 }
                 b')' | b']' | b'}' => {
+                    unclosed.pop();
                     depth = depth.saturating_sub(1);
                     key_ready = None;
                     pending_key = None;
@@ -179,7 +210,28 @@ impl Locator {
             }
             i += 1;
         }
-        Locator { literals, fields }
+        Locator {
+            literals,
+            fields,
+            unclosed,
+            ends_in_token,
+            last_token_end,
+        }
+    }
+
+    /// The offset of the innermost bracket still open where the text ends,
+    /// if the text ends between tokens (not inside a string or a comment).
+    pub fn unclosed_at_end(&self) -> Option<usize> {
+        if self.ends_in_token {
+            return None;
+        }
+        self.unclosed.last().copied()
+    }
+
+    /// One past the last byte of the text that is not a space or part of a
+    /// comment (0 if there is none).
+    pub fn last_token_end(&self) -> usize {
+        self.last_token_end
     }
 
     /// The value of the first bare field `name:` at bracket depth `depth`
@@ -192,6 +244,15 @@ impl Locator {
             .iter()
             .find(|f| f.depth == depth && f.name == name)?;
         Some((f.value, f.end))
+    }
+
+    /// The name of the bare field whose value starts at offset `at`, at any
+    /// depth.
+    pub fn field_name_at(&self, at: usize) -> Option<&str> {
+        self.fields
+            .iter()
+            .find(|f| f.value == at)
+            .map(|f| f.name.as_str())
     }
 
     /// Offset of the content of the top-level field `key`'s string value.
@@ -382,5 +443,16 @@ Puzzle(
         assert_eq!(span(l.field_value("board", 1)), Some("\""));
         assert_eq!(l.field_value("population", 1), None);
         assert_eq!(l.field_value("x", 1), None);
+    }
+
+    #[test]
+    fn finds_the_brackets_left_open() {
+        let l = Locator::new("A(b: [\"(\", '(' /* ( */ // (\n");
+        assert_eq!(l.unclosed_at_end(), Some(5));
+        assert_eq!(l.last_token_end(), 14);
+        assert_eq!(Locator::new("A(b: [1])").unclosed_at_end(), None);
+        // Inside a string or a comment, the brackets are not the fault.
+        assert_eq!(Locator::new("A(b: \"x").unclosed_at_end(), None);
+        assert_eq!(Locator::new("A(b: /* x").unclosed_at_end(), None);
     }
 }

@@ -449,17 +449,20 @@ impl Puzzle {
     pub fn parse(file: &str, text: &str) -> Result<Puzzle, Error> {
         // A byte-order mark, as some editors write, is not part of the text.
         let text = text.strip_prefix('\u{FEFF}').unwrap_or(text);
-        if is_blank(text) {
+        if skip_trivia(text, 0) == text.len() {
+            let what = if text.trim().is_empty() {
+                "the file is empty"
+            } else {
+                "the file is empty: it holds only comments, no puzzle"
+            };
             return Err(Error::whole_file(
                 file,
-                "the file is empty; a puzzle looks like Puzzle(board: \"8x8\", piece: \"knight\")",
+                format!("{what}; a puzzle looks like Puzzle(board: \"8x8\", piece: \"knight\")"),
             ));
         }
-        let doc: Doc = ron_options().from_str(text).map_err(|e| {
-            let mut err = Error::at(file, text, ron_span(text, &e), ron_message(&e.code));
-            as_written(&mut err);
-            err
-        })?;
+        let doc: Doc = ron_options()
+            .from_str(text)
+            .map_err(|e| ron_error(file, text, &e))?;
         let loc = Locator::new(text);
         // Errors in a string's value, placed in the file (past escapes).
         let lang_err = |e: LangError| {
@@ -1127,18 +1130,6 @@ pub fn genetic_too_big(
     Some((message, help))
 }
 
-fn is_blank(text: &str) -> bool {
-    let mut rest = text;
-    loop {
-        rest = rest.trim_start();
-        if let Some(r) = rest.strip_prefix("//") {
-            rest = r.find('\n').map_or("", |i| &r[i..]);
-        } else {
-            return rest.is_empty();
-        }
-    }
-}
-
 /// A message that ends by quoting a number as the program read it (`not
 /// inf` for `1e400`) quotes it as the file writes it instead.
 fn as_written(err: &mut Error) {
@@ -1189,8 +1180,151 @@ fn ron_span(text: &str, e: &ron::error::SpannedError) -> Span {
     Span::new(start, end.max(start))
 }
 
+/// The error for the RON error `e` in `text`, from `file`: RON's message
+/// made plainer, at the text that is wrong. Two faults RON reports as
+/// something else are named: a number with a fraction or an exponent where
+/// a whole number belongs (RON stops reading at its `.`), and a file that
+/// ends before its brackets close (RON may expect a comma there).
+fn ron_error(file: &str, text: &str, e: &ron::error::SpannedError) -> Error {
+    let start = offset_of(text, e.span.start.line, e.span.start.col).min(text.len());
+    let end = offset_of(text, e.span.end.line, e.span.end.col)
+        .min(text.len())
+        .max(start);
+    let loc = Locator::new(text);
+    if let Some((a, b)) = not_whole(text, &e.code, start) {
+        let message = match loc.field_name_at(a) {
+            Some(name) => format!("`{name}` must be a whole number, not {}", &text[a..b]),
+            None => format!("a whole number belongs here, not {}", &text[a..b]),
+        };
+        return Error::at(file, text, Span::new(a, b), message)
+            .with_help("a whole number is written in digits only, like 7");
+    }
+    if skip_trivia(text, end) == text.len()
+        && let Some(open) = loc.unclosed_at_end()
+    {
+        let opener = &text[open..open + 1];
+        let closer = match opener {
+            "(" => ")",
+            "[" => "]",
+            _ => "}",
+        };
+        let at = Error::at(file, text, Span::new(open, open + 1), "");
+        let last = loc.last_token_end();
+        return Error::at(
+            file,
+            text,
+            Span::new(last, last),
+            format!(
+                "the file ends before the `{opener}` opened at line {}, column {} is closed",
+                at.line, at.col
+            ),
+        )
+        .with_help(format!("close it with `{closer}`"));
+    }
+    let span = ron_span(text, e);
+    let mut err = match loc
+        .field_name_at(span.start)
+        .and_then(|name| wrong_type(name, &e.code, text.get(span.start..).unwrap_or_default()))
+    {
+        Some((message, help)) => {
+            let err = Error::at(file, text, span, message);
+            match help {
+                Some(h) => err.with_help(h),
+                None => err,
+            }
+        }
+        None => Error::at(file, text, span, ron_message(&e.code)),
+    };
+    as_written(&mut err);
+    err
+}
+
+/// What the field `name`, whose value starts `value` (the rest of the
+/// file), must be when RON's error `code` says its value has the wrong
+/// type; and how to write it, when quotes are missing or too many.
+fn wrong_type(
+    name: &str,
+    code: &ron::error::Error,
+    value: &str,
+) -> Option<(String, Option<String>)> {
+    use ron::error::Error as E;
+    let word: String = value
+        .chars()
+        .take_while(|c| c.is_alphanumeric() || *c == '_')
+        .collect();
+    let quoted = value
+        .strip_prefix('"')
+        .and_then(|v| v.split_once('"'))
+        .map(|(w, _)| w)
+        .filter(|w| !w.is_empty() && w.chars().all(|c| c.is_alphanumeric() || c == '_'));
+    Some(match code {
+        E::ExpectedInteger => (format!("`{name}` must be a whole number"), None),
+        E::ExpectedFloat => (format!("`{name}` must be a number"), None),
+        E::ExpectedBoolean => (format!("`{name}` must be `true` or `false`"), None),
+        E::ExpectedString => (
+            format!("`{name}` must be a string in double quotes"),
+            (!word.is_empty()).then(|| format!("write `{name}: \"{word}\"`")),
+        ),
+        E::ExpectedIdentifier => (
+            format!("`{name}` takes a name without quotes"),
+            quoted.map(|w| format!("write `{name}: {w}`")),
+        ),
+        _ => return None,
+    })
+}
+
+/// Where the number RON stopped reading at `at` is, if it is written with
+/// a fraction or an exponent (`1.5`, `2.0`, `1e3`) and the error `code`
+/// says RON read it as an integer: an integer's digits followed by the rest
+/// of a float, or a float refused outright.
+fn not_whole(text: &str, code: &ron::error::Error, at: usize) -> Option<(usize, usize)> {
+    use ron::error::Error as E;
+    let b = text.as_bytes();
+    let is_digit = |i: usize| b.get(i).is_some_and(|c| c.is_ascii_digit() || *c == b'_');
+    // RON reports these where the integer's digits end, or at its start.
+    let stopped_inside = match code {
+        E::ExpectedComma
+        | E::ExpectedStructLikeEnd
+        | E::ExpectedArrayEnd
+        | E::ExpectedMapEnd
+        | E::ExpectedOptionEnd
+        | E::TrailingCharacters => {
+            matches!(b.get(at), Some(b'.' | b'e' | b'E')) && at > 0 && is_digit(at - 1)
+        }
+        E::InvalidIntegerDigit { .. } | E::IntegerOutOfBounds => true,
+        _ => false,
+    };
+    if !stopped_inside {
+        return None;
+    }
+    // The number around `at`: back over its digits and sign, then forward
+    // over everything a float may hold.
+    let mut a = at.min(b.len());
+    while a > 0 && is_digit(a - 1) {
+        a -= 1;
+    }
+    if a > 0 && matches!(b[a - 1], b'-' | b'+') {
+        a -= 1;
+    }
+    if a > 0 && (b[a - 1].is_ascii_alphanumeric() || b[a - 1] == b'_') {
+        return None;
+    }
+    let mut z = a;
+    while z < b.len()
+        && (b[z].is_ascii_alphanumeric()
+            || matches!(b[z], b'.' | b'_')
+            || (matches!(b[z], b'-' | b'+') && (z == a || matches!(b[z - 1], b'e' | b'E'))))
+    {
+        z += 1;
+    }
+    let number = &text[a..z];
+    let float = number.contains(['.', 'e', 'E']) && number.replace('_', "").parse::<f64>().is_ok();
+    (float && a <= at && at <= z).then_some((a, z))
+}
+
 /// The offset of the first byte at or after `at` that is not a space or
-/// part of a comment.
+/// part of a comment. A block comment that never closes is not skipped: it
+/// is where the text goes wrong.
 fn skip_trivia(text: &str, mut at: usize) -> usize {
     loop {
         let rest = &text[at..];
@@ -1215,6 +1349,9 @@ fn skip_trivia(text: &str, mut at: usize) -> usize {
                 } else {
                     i += 1;
                 }
+            }
+            if depth > 0 {
+                return at;
             }
             at += i;
         } else {
