@@ -443,3 +443,75 @@ fn auto_says_the_search_starts_again() {
             "Warnsdorff's rule gets one try, then the search starts again with no node limit",
         ));
 }
+
+/// A flag that conflicts with the file is named in the error, which is at
+/// the flag and says where the file's field is.
+#[test]
+fn a_flag_that_conflicts_with_the_file_is_named() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let saved = write(
+        &dir,
+        "saved.ron",
+        b"Puzzle(board: \"5x5\", piece: \"knight\", start: \"a1\", save: true)",
+    );
+    let saved = saved.display().to_string();
+    let unique = write(
+        &dir,
+        "unique.ron",
+        b"Puzzle(board: \"5x5\", piece: \"knight\",\n  solutions: Unique)",
+    );
+    let unique = unique.display().to_string();
+    let unique_says = format!(
+        "error: --solver: the warnsdorff solver cannot prove a solution unique: only the complete search does (the puzzle asks for `solutions: Unique` at {unique}:2:14)"
+    );
+    let cases: [(&[&str], &str, &str); 5] = [
+        (
+            &["run", "puzzles/hopido.ron", "--solver", "warnsdorff"],
+            "error: --solver: the warnsdorff solver does not honour the puzzle's clues (puzzles/hopido.ron:9:12)",
+            "--solver warnsdorff",
+        ),
+        (
+            &["run", "puzzles/knight-hidato8x8.ron", "--solver", "genetic"],
+            "error: --solver: the genetic solver does not honour the puzzle's clues (puzzles/knight-hidato8x8.ron:8:12)",
+            "--solver genetic",
+        ),
+        (
+            &["run", "puzzles/king-rook-endpoints.ron", "--closed"],
+            "error: --closed: a closed tour has no end, and the puzzle gives one (`end` at puzzles/king-rook-endpoints.ron:8:11)",
+            "--closed",
+        ),
+        (
+            &["run", &unique, "--solver", "warnsdorff"],
+            &unique_says,
+            "--solver warnsdorff",
+        ),
+        (
+            &["run", &saved, "--unique"],
+            "error: --unique: a search for two solutions prints them only: it does not save or draw",
+            "--unique",
+        ),
+    ];
+    for (args, says, shows) in cases {
+        let out = engine()
+            .args(args)
+            .output()
+            .unwrap_or_else(|e| panic!("{e}"));
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.starts_with(says), "{args:?}:\n{err}");
+        assert!(err.contains(&format!(" | {shows}\n")), "{args:?}:\n{err}");
+    }
+    // `--end any` drops the file's end, so `--closed` can ask for a closed tour.
+    engine()
+        .args([
+            "run",
+            "puzzles/king-rook-endpoints.ron",
+            "--closed",
+            "--end",
+            "any",
+            "--quiet",
+        ])
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains("closed tour"));
+}

@@ -492,8 +492,8 @@ fn unique_refusals() {
         assert!(String::from_utf8_lossy(&out.stderr).contains(fragment));
         assert!(util::files(dir.path()).is_empty());
     }
-    // Each refusal points at what asked for it: the flag (a caret under the
-    // flag, or under its value), or the field in the file.
+    // Each refusal points at the flag that asked for it (a caret under the
+    // flag, or under its value), and names the field in the file it meets.
     let (dir, _) = util::setup(
         r#"Puzzle(board: "3x4", piece: "knight",
     save: true)"#,
@@ -506,7 +506,7 @@ fn unique_refusals() {
     for (args, shown) in [
         (
             &["p.ron", "--unique"][..],
-            "error: p.ron:2:11: a search for two solutions prints them only: it does not save or draw\n  |\n2 |     save: true)\n  |           ^^^^",
+            "error: --unique: a search for two solutions prints them only: it does not save or draw, and the puzzle asks to save its tour (`save: true` at p.ron:2:11)\n |\n | --unique\n | ^^^^^^^^",
         ),
         (
             &["g.ron", "--unique", "--solver", "auto", "--save"],

@@ -452,7 +452,7 @@ fn refusals_name_their_place() {
         (
             r#"Puzzle(board: "4x4", piece: "knight", clues: { "a1": 1 })"#,
             &["run", "--solver", "warnsdorff"],
-            "p.ron:1:46: the warnsdorff solver does not honour clues: only the complete search does",
+            "error: --solver: the warnsdorff solver does not honour the puzzle's clues (p.ron:1:46): only the complete search does",
         ),
         (
             r#"Puzzle(board: "4x4", piece: "knight", clues: { "a1": 1 }, solver: Genetic())"#,

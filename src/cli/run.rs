@@ -119,9 +119,10 @@ pub fn exec(args: RunArgs) -> Result<u8, Error> {
             SolverName::Symmetric => SolverSpec::Symmetric(Default::default()),
         };
     }
+    let solver_flag = args.solver.map(|_| ("--solver", puzzle.solver.kind()));
     if let Some(e) = puzzle
-        .solver_refusal(args.solver.map(|_| ("--solver", puzzle.solver.kind())))
-        .or_else(|| puzzle.clues_refusal())
+        .solver_refusal(solver_flag)
+        .or_else(|| puzzle.clues_refusal(solver_flag))
     {
         return Err(e);
     }
@@ -129,13 +130,13 @@ pub fn exec(args: RunArgs) -> Result<u8, Error> {
         puzzle.solutions = Solutions::Unique;
     }
     if puzzle.solutions == Solutions::Unique {
-        if let Some(e) = puzzle.unique_refusal(args.unique) {
+        if let Some(e) = puzzle.unique_refusal(args.unique, solver_flag) {
             return Err(e);
         }
         if args.save {
             return Err(engine::error::Error::switch("--save", SAVE_OR_DRAW).with_help(DROP_UNIQUE));
         }
-        if let Some(e) = puzzle.save_refusal() {
+        if let Some(e) = puzzle.save_refusal(args.unique) {
             return Err(e);
         }
         let drawn = [

@@ -75,6 +75,10 @@ impl PuzzleArgs {
             }
             None => Puzzle::from_flags(self.board.as_deref(), self.piece.as_deref())?,
         };
+        // `--end any` drops the file's end first, so `--closed` may follow.
+        if self.end.as_deref().is_some_and(|e| e.trim() == "any") {
+            p.set_end("any")?;
+        }
         if self.closed {
             p.set_closed()?;
         }

@@ -647,13 +647,13 @@ impl Puzzle {
         // read, by every command.
         let refusal = p
             .solver_refusal(None)
-            .or_else(|| p.clues_refusal())
+            .or_else(|| p.clues_refusal(None))
             .or_else(|| {
                 (p.solutions == Solutions::Unique)
-                    .then(|| p.unique_refusal(false))
+                    .then(|| p.unique_refusal(false, None))
                     .flatten()
             })
-            .or_else(|| p.save_refusal());
+            .or_else(|| p.save_refusal(false));
         if let Some(e) = refusal {
             return Err(e);
         }
@@ -699,8 +699,9 @@ impl Puzzle {
 
     /// Why this puzzle's clues cannot be searched: only the complete search
     /// honours them, and not together with a symmetry (refused by every
-    /// command). The error is at the file's `clues`.
-    pub fn clues_refusal(&self) -> Option<Error> {
+    /// command). The error is at the file's `clues`, or at `flag` (the flag
+    /// and its value) when the solver came from the command line.
+    pub fn clues_refusal(&self, flag: Option<(&str, &str)>) -> Option<Error> {
         if self.constraints.clues.is_empty() {
             return None;
         }
@@ -715,13 +716,30 @@ impl Puzzle {
             (
                 SolverSpec::Warnsdorff(_) | SolverSpec::Genetic(_) | SolverSpec::Symmetric(_),
                 None,
-            ) => (
-                format!(
-                    "the {} solver does not honour clues: only the complete search does",
-                    self.solver.kind()
-                ),
-                "use `solver: Backtrack()` or `Auto` (`--solver backtrack` or `auto`)",
-            ),
+            ) => {
+                if let Some((flag, value)) = flag {
+                    return Some(
+                        Error::flag(
+                            flag,
+                            value,
+                            Span::new(0, value.len()),
+                            format!(
+                                "the {} solver does not honour the puzzle's clues{}: only the complete search does",
+                                self.solver.kind(),
+                                self.place(self.clues_span)
+                            ),
+                        )
+                        .with_help("use `--solver backtrack` or `auto`"),
+                    );
+                }
+                (
+                    format!(
+                        "the {} solver does not honour clues: only the complete search does",
+                        self.solver.kind()
+                    ),
+                    "use `solver: Backtrack()` or `Auto` (`--solver backtrack` or `auto`)",
+                )
+            }
             _ => return None,
         };
         Some(
@@ -737,9 +755,10 @@ impl Puzzle {
 
     /// Why `run` cannot prove this puzzle's solution unique, if it cannot:
     /// only the complete search over the steps does, and it does not honour
-    /// a `symmetry`. `flag` is `--unique` when the request came from the
-    /// command line, else the error points at `solutions`.
-    pub fn unique_refusal(&self, flag: bool) -> Option<Error> {
+    /// a `symmetry`. `flag` is true when `--unique` asked for it; `solver`
+    /// is the flag and value that chose the solver, if one did. The error
+    /// is at `--unique`, else at the solver's flag, else at `solutions`.
+    pub fn unique_refusal(&self, flag: bool, solver: Option<(&str, &str)>) -> Option<Error> {
         let message = match (self.solver, self.constraints.symmetry) {
             (_, Some(sym)) => format!(
                 "uniqueness is not proven for symmetric tours: the search for two solutions does not honour the symmetry ({} here)",
@@ -759,6 +778,17 @@ impl Puzzle {
         let help = "use `solver: Backtrack()` or `Auto`, and no `symmetry`";
         Some(if flag {
             Error::switch("--unique", message).with_help(help)
+        } else if let Some((solver, value)) = solver {
+            Error::flag(
+                solver,
+                value,
+                Span::new(0, value.len()),
+                format!(
+                    "{message} (the puzzle asks for {})",
+                    self.field_at("solutions: Unique", self.solutions_span)
+                ),
+            )
+            .with_help("use `--solver backtrack` or `auto`")
         } else {
             Error::at(
                 &self.file,
@@ -772,8 +802,21 @@ impl Puzzle {
 
     /// Why the file's `save: true` cannot be honoured, if it cannot: a
     /// search for two solutions (`solutions: Unique`, or `--unique` once
-    /// set) prints them only. The error is at `save` in the file.
-    pub fn save_refusal(&self) -> Option<Error> {
+    /// set) prints them only. The error is at `--unique` when `flag` says
+    /// that flag asked for the search, else at `save` in the file.
+    pub fn save_refusal(&self, flag: bool) -> Option<Error> {
+        if flag && self.save && self.solutions == Solutions::Unique {
+            return Some(
+                Error::switch(
+                    "--unique",
+                    format!(
+                        "{SAVE_OR_DRAW}, and the puzzle asks to save its tour ({})",
+                        self.field_at("save: true", self.save_span)
+                    ),
+                )
+                .with_help("leave out `--unique` to save a tour, or `save: true` to look for two solutions"),
+            );
+        }
         (self.save && self.solutions == Solutions::Unique).then(|| {
             Error::at(
                 &self.file,
@@ -901,10 +944,44 @@ impl Puzzle {
         ))
     }
 
-    /// Asks for a closed tour (the `--closed` flag).
+    /// Asks for a closed tour (the `--closed` flag): refused at the flag
+    /// when the file gives an `end`.
     pub fn set_closed(&mut self) -> Result<(), Error> {
+        if self.goal.end.is_some() && self.end_span.is_some() {
+            return Err(Error::switch(
+                "--closed",
+                format!(
+                    "a closed tour has no end, and the puzzle gives one ({}): `end` applies to open tours only",
+                    self.field_at("end", self.end_span)
+                ),
+            )
+            .with_help("`--end any` drops the puzzle's end"));
+        }
         self.goal.closed = true;
-        self.check_end()
+        Ok(())
+    }
+
+    /// Where `span` is in the file, as `file:line:col`.
+    fn location(&self, span: Option<Span>) -> Option<String> {
+        span.map(|span| {
+            let e = Error::at(&self.file, &self.text, span, "");
+            format!("{}:{}:{}", e.file, e.line, e.col)
+        })
+    }
+
+    /// Where `span` is in the file, as ` (file:line:col)`; empty for none.
+    fn place(&self, span: Option<Span>) -> String {
+        self.location(span)
+            .map_or(String::new(), |at| format!(" ({at})"))
+    }
+
+    /// `what` (a field as the file writes it), and where it is in the
+    /// file, if it is there: `` `end` at file:line:col ``.
+    fn field_at(&self, what: &str, span: Option<Span>) -> String {
+        match self.location(span) {
+            Some(at) => format!("`{what}` at {at}"),
+            None => format!("`{what}`"),
+        }
     }
 
     /// Asks for an open tour (the `--open` flag).
