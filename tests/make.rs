@@ -344,6 +344,14 @@ fn messages_are_singular_for_one() {
             text.contains("The deductions fill 1 of 1 square (100%"),
             "{text}"
         );
+        // The first and the last step are one square here.
+        assert!(
+            text.contains(
+                "Minimal: the one square is both the first and the last step, and its clue stays."
+            ),
+            "{text}"
+        );
+        assert!(!text.contains("the first and the last can"), "{text}");
     }
     let svg = read(&out.with_extension("svg"));
     assert!(svg.contains("1 clue, easy; fill in step 1<"), "{svg}");

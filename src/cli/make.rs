@@ -350,6 +350,9 @@ fn header(puzzle: &Puzzle, made: &Made, opts: &MakeOptions, n: usize) -> Vec<Str
             " No clue can be taken out without a second solution or leaving the {} band.",
             d.name()
         )
+    } else if n == 1 {
+        " Minimal: the one square is both the first and the last step, and its clue stays."
+            .to_string()
     } else {
         " Minimal: no clue but the first and the last can be taken out without a second solution."
             .to_string()
