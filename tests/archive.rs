@@ -434,3 +434,62 @@ fn list_and_stats_columns_line_up() {
         assert_eq!(row[..at].chars().count(), success, "{text}");
     }
 }
+
+/// Wide characters (two columns each on a terminal) in a puzzle's name do
+/// not push the columns of `archive list` and `archive stats` out of line:
+/// they are padded by the width a terminal shows, not by characters.
+#[test]
+fn wide_names_keep_the_columns_in_line() {
+    use unicode_width::UnicodeWidthStr;
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let db_arg = dir.path().join("a.db").to_string_lossy().into_owned();
+    // Two boards, so `archive stats` has a line for each.
+    for (file, name, board) in [
+        ("wide.ron", "騎士の旅", "5x5"),
+        ("narrow.ron", "Knight", "6x6"),
+    ] {
+        let path = dir.path().join(file);
+        std::fs::write(
+            &path,
+            format!(
+                "Puzzle(name: \"{name}\", board: \"{board}\", piece: \"knight\", start: \"a1\")"
+            ),
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        engine()
+            .arg("run")
+            .arg(&path)
+            .args(["--save", "--quiet", "--archive", &db_arg])
+            .assert()
+            .code(0);
+    }
+    // The display column where `needle` starts in `line`.
+    let column = |line: &str, needle: &str| -> usize {
+        let at = line
+            .find(needle)
+            .unwrap_or_else(|| panic!("{needle} in {line}"));
+        line[..at].width()
+    };
+    let out = engine()
+        .args(["archive", "list", "--archive", &db_arg])
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"));
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 2, "{text}");
+    assert!(text.contains("騎士の旅"), "{text}");
+    assert_eq!(
+        column(lines[0], " found "),
+        column(lines[1], " found "),
+        "{text}"
+    );
+    let out = engine()
+        .args(["archive", "stats", "--archive", &db_arg])
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"));
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    let rows: Vec<&str> = text.lines().filter(|l| l.contains('%')).collect();
+    assert_eq!(rows.len(), 2, "{text}");
+    assert_eq!(column(rows[0], "%"), column(rows[1], "%"), "{text}");
+    assert_eq!(column(rows[0], "open"), column(rows[1], "open"), "{text}");
+}

@@ -4,6 +4,7 @@
 use std::fmt::Write as _;
 
 use rayon::prelude::*;
+use unicode_width::UnicodeWidthStr;
 
 use crate::analysis::{Analysis, Classes};
 use crate::archive::{RunRow, StatsRow};
@@ -1135,9 +1136,21 @@ pub fn count_proven(what: &str, proof: &str, closed: bool, shard: Option<Shard>)
     out
 }
 
-/// The widest of `texts`, in characters, and at least `least`.
+/// The widest of `texts`, in the columns a terminal shows (a wide
+/// character such as `日` takes two), and at least `least`.
 fn widest<'t>(least: usize, texts: impl Iterator<Item = &'t str>) -> usize {
-    texts.map(|t| t.chars().count()).fold(least, usize::max)
+    texts.map(UnicodeWidthStr::width).fold(least, usize::max)
+}
+
+/// `text` with spaces after it to fill `width` terminal columns (`{:<w$}`
+/// counts characters, which wide characters outgrow).
+fn pad_right(text: &str, width: usize) -> String {
+    format!("{text}{}", " ".repeat(width.saturating_sub(text.width())))
+}
+
+/// `text` with spaces before it to fill `width` terminal columns.
+fn pad_left(text: &str, width: usize) -> String {
+    format!("{}{text}", " ".repeat(width.saturating_sub(text.width())))
 }
 
 /// The table of `engine archive stats`: one line per puzzle (its tour kind,
@@ -1211,28 +1224,18 @@ pub fn archive_stats(rows: &[StatsRow]) -> String {
     ];
     let mut out = String::new();
     for l in &lines {
-        let _ = writeln!(
-            out,
-            "{:<w0$} {:<w1$} {:<w2$} {:>w3$} {:>w4$} {:>w5$} {:>w6$} {:>w7$} {:>w8$}",
-            l.puzzle,
-            l.tour,
-            l.solver,
-            l.runs,
-            l.success,
-            l.distinct,
-            l.mean,
-            l.median,
-            l.time,
-            w0 = widths[0],
-            w1 = widths[1],
-            w2 = widths[2],
-            w3 = widths[3],
-            w4 = widths[4],
-            w5 = widths[5],
-            w6 = widths[6],
-            w7 = widths[7],
-            w8 = widths[8],
-        );
+        let cells = [
+            pad_right(&l.puzzle, widths[0]),
+            pad_right(&l.tour, widths[1]),
+            pad_right(&l.solver, widths[2]),
+            pad_left(&l.runs, widths[3]),
+            pad_left(&l.success, widths[4]),
+            pad_left(&l.distinct, widths[5]),
+            pad_left(&l.mean, widths[6]),
+            pad_left(&l.median, widths[7]),
+            pad_left(&l.time, widths[8]),
+        ];
+        let _ = writeln!(out, "{}", cells.join(" "));
         if let Some(g) = &l.generations {
             out.push_str(g);
             out.push('\n');
@@ -1259,12 +1262,13 @@ pub fn archive_list(rows: &[RunRow]) -> String {
         };
         let _ = writeln!(
             out,
-            "{id:>id_w$}  {}  {:<name_w$} {:<tour_w$} {:<status_w$} {:<solver_w$} {work}, {}{}",
+            "{}  {}  {} {} {} {} {work}, {}{}",
+            pad_left(id, id_w),
             r.created,
-            r.name,
-            r.tour,
-            r.status,
-            r.solver,
+            pad_right(&r.name, name_w),
+            pad_right(&r.tour, tour_w),
+            pad_right(&r.status, status_w),
+            pad_right(&r.solver, solver_w),
             duration(std::time::Duration::from_secs_f64(r.time_ms.max(0.0) / 1e3)),
             r.tour_id
                 .map(|t| format!(", tour #{t}"))
