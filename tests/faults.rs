@@ -273,7 +273,7 @@ fn a_refused_output_creates_no_archive() {
         ),
         (
             &["run", "p.ron", "--save", "--archive", &long],
-            "cannot open the archive",
+            "cannot create the archive",
         ),
     ];
     for (args, said) in cases {

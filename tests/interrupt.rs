@@ -221,3 +221,60 @@ fn count_honours_a_time_limit_that_runs_out_after_the_proofs() {
         assert!(took < limit + 2.0, "--time-limit {limit}: {took:.2} s");
     }
 }
+
+/// An interrupted run is not saved: `--save` to a new archive leaves no
+/// archive behind (nor the folder made for it), and an archive that was
+/// there before keeps its runs.
+#[test]
+fn ctrl_c_with_save_leaves_no_new_archive() {
+    let (name, text) = LONG[0];
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    std::fs::write(dir.path().join(name), text).unwrap_or_else(|e| panic!("{e}"));
+    std::fs::write(
+        dir.path().join("small.ron"),
+        r#"Puzzle(board: "5x5", piece: "knight", start: "a1")"#,
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let before = files(dir.path());
+    for db in ["new.db", "sub/new.db"] {
+        let out = interrupt_after(
+            engine_process()
+                .args(["run", name, "--quiet", "--save", "--archive", db])
+                .current_dir(dir.path()),
+            Duration::from_millis(500),
+        );
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(130), "{db}: {err}");
+        assert_eq!(files(dir.path()), before, "{db}: no archive is left");
+    }
+    // An archive made by a saved run keeps it after an interrupted one.
+    let saved = engine_process()
+        .args([
+            "run",
+            "small.ron",
+            "--quiet",
+            "--save",
+            "--archive",
+            "old.db",
+        ])
+        .current_dir(dir.path())
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(saved.status.code(), Some(0));
+    let out = interrupt_after(
+        engine_process()
+            .args(["run", name, "--quiet", "--save", "--archive", "old.db"])
+            .current_dir(dir.path()),
+        Duration::from_millis(500),
+    );
+    assert_eq!(out.status.code(), Some(130));
+    let list = engine_process()
+        .args(["archive", "list", "--archive", "old.db"])
+        .current_dir(dir.path())
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(list.status.code(), Some(0));
+    let text = String::from_utf8_lossy(&list.stdout);
+    assert_eq!(text.lines().count(), 1, "{text}");
+    assert!(text.contains("found"), "{text}");
+}

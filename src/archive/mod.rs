@@ -74,6 +74,116 @@ fn make_folders(path: &Path) -> Result<Vec<PathBuf>, Error> {
     Ok(made)
 }
 
+/// Refuses a path that cannot be an archive file: one that names a
+/// directory, a device, a FIFO, or a symbolic link to nothing. Whether a
+/// file is there.
+fn check_path(path: &Path) -> Result<bool, Error> {
+    let shown = path.display().to_string();
+    // `new.db/` names a folder: SQLite would quietly make `new.db`.
+    if path
+        .as_os_str()
+        .to_string_lossy()
+        .ends_with(std::path::is_separator)
+    {
+        return Err(Error::about(
+            &shown,
+            "the path ends in `/`, so it names a directory, not an archive file",
+        ));
+    }
+    // Only a regular file (through any symbolic link) is opened: a
+    // device or a FIFO would block, or gain a stray journal beside it.
+    match std::fs::metadata(path) {
+        Ok(m) if !m.is_file() => {
+            return Err(Error::about(
+                &shown,
+                format!(
+                    "is {}, not an archive file; it was left untouched",
+                    crate::output::kind_of(&m)
+                ),
+            ));
+        }
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+            return Err(db_error(path, "cannot read the archive", e));
+        }
+        _ if std::fs::symlink_metadata(path).is_ok() && !path.exists() => {
+            return Err(Error::about(
+                &shown,
+                "is a symbolic link to a file that does not exist; it was left untouched",
+            ));
+        }
+        _ => {}
+    }
+    Ok(path.exists())
+}
+
+/// The archive `run --save` saves to. One that exists is opened before the
+/// search, so a bad archive fails at once. One that does not is made only
+/// when a run is saved into it, so a run that saves nothing (an interrupted
+/// one) leaves no new archive behind; before the search its folder is made
+/// and checked to take a new file.
+pub struct SaveTo {
+    path: PathBuf,
+    archive: Option<Archive>,
+    /// The folders made for a new archive, outermost first: removed again
+    /// (when still empty) if no run was saved.
+    made: Vec<PathBuf>,
+}
+
+impl SaveTo {
+    /// Opens the archive at `path`, or, if there is none, makes its
+    /// folder and checks that a file can be made in it.
+    pub fn prepare(path: &Path) -> Result<SaveTo, Error> {
+        if check_path(path)? {
+            return Ok(SaveTo {
+                path: path.to_path_buf(),
+                archive: Some(Archive::open(path)?),
+                made: Vec::new(),
+            });
+        }
+        let made = make_folders(path)?;
+        let to = SaveTo {
+            path: path.to_path_buf(),
+            archive: None,
+            made,
+        };
+        // A temporary file beside it, removed at once: a folder that takes
+        // no new file, or a name too long, fails here and not after the search.
+        crate::output::PendingFile::create(path)
+            .map_err(|e| db_error(path, "cannot create the archive", e))?;
+        Ok(to)
+    }
+
+    /// The archive's path.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Saves the run as [`Archive::record`] does, making the archive if it
+    /// is new; an interrupted run is not saved, and makes nothing.
+    pub fn record(&mut self, puzzle: &Puzzle, report: &Report) -> Result<Option<i64>, Error> {
+        if matches!(report.outcome, Outcome::Interrupted { .. }) {
+            return Ok(None);
+        }
+        let archive = match &mut self.archive {
+            Some(a) => a,
+            None => self.archive.insert(Archive::open(&self.path)?),
+        };
+        archive.record(puzzle, report)
+    }
+}
+
+impl Drop for SaveTo {
+    fn drop(&mut self) {
+        // No archive was made: neither are the folders for it. A folder
+        // that is not empty (another process's archive) stays.
+        if self.archive.is_none() {
+            for dir in self.made.iter().rev() {
+                let _ = std::fs::remove_dir(dir);
+            }
+        }
+    }
+}
+
 impl Archive {
     /// Opens (creating on first use) the archive at `path`, bringing an
     /// archive of an older schema up to date. A file that is not an engine
@@ -93,41 +203,7 @@ impl Archive {
 
     fn open_with(path: &Path, create: bool) -> Result<Archive, Error> {
         let shown = path.display().to_string();
-        // `new.db/` names a folder: SQLite would quietly make `new.db`.
-        if path
-            .as_os_str()
-            .to_string_lossy()
-            .ends_with(std::path::is_separator)
-        {
-            return Err(Error::about(
-                &shown,
-                "the path ends in `/`, so it names a directory, not an archive file",
-            ));
-        }
-        // Only a regular file (through any symbolic link) is opened: a
-        // device or a FIFO would block, or gain a stray journal beside it.
-        match std::fs::metadata(path) {
-            Ok(m) if !m.is_file() => {
-                return Err(Error::about(
-                    &shown,
-                    format!(
-                        "is {}, not an archive file; it was left untouched",
-                        crate::output::kind_of(&m)
-                    ),
-                ));
-            }
-            Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
-                return Err(db_error(path, "cannot read the archive", e));
-            }
-            _ if std::fs::symlink_metadata(path).is_ok() && !path.exists() => {
-                return Err(Error::about(
-                    &shown,
-                    "is a symbolic link to a file that does not exist; it was left untouched",
-                ));
-            }
-            _ => {}
-        }
-        let existed = path.exists();
+        let existed = check_path(path)?;
         let mut made = Vec::new();
         if existed {
             let mut head = [0u8; 16];

@@ -196,11 +196,12 @@ pub fn exec(args: RunArgs) -> Result<u8, Error> {
             ("--svg", args.svg.as_deref()),
         ],
     )?;
-    // The archive is opened (made, on first use) only when every output
-    // has passed its check, and before any search, so a bad archive fails
-    // at once and a refused output leaves no new archive behind.
+    // The archive is opened only when every output has passed its check,
+    // and before any search, so a bad archive fails at once and a refused
+    // output leaves no new archive behind; a new one is made only when the
+    // run is saved, so an interrupted run leaves none either.
     let mut store = match &archive {
-        Some(path) => Some(engine::archive::Archive::open(path)?),
+        Some(path) => Some(engine::archive::SaveTo::prepare(path)?),
         None => None,
     };
     // A whole trace is written as the search goes; a sampled one after it.
