@@ -652,12 +652,12 @@ fn sweep<K: Key, C: Count>(
         drop(layer);
         let f = found.into_inner().unwrap_or_default();
         out.found = f.wide();
-        let mut parts = next.into_parts();
+        let parts = next.into_parts();
         let total = parts.iter().map(Table::len).sum();
         layer = Vec::with_capacity(total);
-        for t in &mut parts {
-            t.drain_into(&mut layer);
-        }
+        // Gathered on both threads: one thread alone took a twentieth of
+        // the time of 8x5 open.
+        layer.par_extend(parts.into_par_iter().flat_map_iter(Table::into_entries));
         let states = layer.len() as u64;
         out.states.push(states);
         progress.set(i as u64 + 1);

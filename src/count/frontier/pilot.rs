@@ -12,7 +12,7 @@
 //! open count takes the order whose closed count held fewer states.
 
 use super::{FrontierOptions, Plan, count};
-use crate::halt::Limits;
+use crate::halt::{Limit, Limits, Stop};
 use crate::model::{Board, Goal, MoveGraph};
 use crate::progress::Progress;
 
@@ -21,8 +21,8 @@ use crate::progress::Progress;
 pub struct Piloted {
     /// The narrowest order's.
     pub narrowest: u64,
-    /// The order a square wider's; None when it passed the narrowest's
-    /// (its count is then stopped).
+    /// The order a square wider's; None when its count was stopped by the
+    /// cap the narrowest's count finished under.
     pub wider: Option<u64>,
 }
 
@@ -35,11 +35,12 @@ impl Piloted {
 
 /// The order to count the open tours of `g` (on `board`) with: `plan`, or
 /// the cheapest greedy order a square wider ([`Plan::wider`]) when the
-/// closed tours' count held fewer states with it. The narrowest order's
-/// count stops (and the plan is kept, with None) once its steps have held
-/// `cap` states in all, or `bytes` at once; the wider order's once it has
-/// held as many as the narrowest's; either stops, and keeps `plan`, when
-/// `limits` stop it.
+/// closed tours' count held fewer states with it. The two closed counts run
+/// side by side (most of their steps hold too few states to share out),
+/// each stopped once its steps have held `cap` states in all, or half of
+/// `bytes` at once: the narrowest order's stopped keeps `plan` (with None),
+/// the wider's stopped by the cap means it held more. Either stopped by
+/// anything else (`limits`, the memory) keeps `plan`.
 pub fn pilot(
     board: &Board,
     g: &MoveGraph,
@@ -56,16 +57,22 @@ pub fn pilot(
         ..Goal::default()
     };
     let opts = FrontierOptions {
-        budget: bytes,
+        budget: bytes / 2,
         ..FrontierOptions::default()
     };
-    // The states held in all, or None when the count stopped.
-    let states = |p: &Plan, cap: u64| -> Option<u64> {
-        let limits = limits.with_nodes(Some(cap));
-        let c = count(g, &closed, p, &opts, &limits, &Progress::new()).ok()?;
-        c.complete().then(|| c.states.iter().sum())
+    let capped = limits.with_nodes(Some(cap));
+    // The states held in all (None when the cap stopped the count), or
+    // Err when anything else stopped it.
+    let states = |p: &Plan| -> Result<Option<u64>, ()> {
+        let c = count(g, &closed, p, &opts, &capped, &Progress::new()).map_err(|_| ())?;
+        match c.stopped {
+            None => Ok(Some(c.states.iter().sum())),
+            Some(Stop::Limit(Limit::Nodes)) if limits.nodes.is_none_or(|n| n > cap) => Ok(None),
+            Some(_) => Err(()),
+        }
     };
-    let Some(narrowest) = states(&plan, cap) else {
+    let (narrowest, wider_states) = rayon::join(|| states(&plan), || states(&wider));
+    let (Ok(Some(narrowest)), Ok(wider_states)) = (narrowest, wider_states) else {
         return (plan, None);
     };
     if narrowest < g.len() as u64 {
@@ -75,7 +82,7 @@ pub fn pilot(
     }
     let found = Piloted {
         narrowest,
-        wider: states(&wider, narrowest),
+        wider: wider_states,
     };
     if found.wider_taken() {
         (wider, Some(found))
@@ -133,6 +140,49 @@ mod tests {
         let (tours, states) = open_tours(&g, &taken);
         assert_eq!(tours, narrow_tours);
         assert!(states < narrow_states, "{states} against {narrow_states}");
+    }
+
+    #[test]
+    fn a_wider_order_stopped_by_the_cap_held_more() {
+        // 6x6: the narrowest order's closed count holds fewer states than
+        // the wider's; a cap between the two stops only the wider's.
+        let (board, g) = knight(6, 6);
+        let Ok(plan) = super::super::fit(&board, &g) else {
+            panic!("no plan");
+        };
+        let Some(wider) = plan.wider(&board) else {
+            panic!("no wider order");
+        };
+        let closed = Goal {
+            closed: true,
+            ..Goal::default()
+        };
+        // States a count takes into its steps: one for the empty start,
+        // then every step's result but the last's.
+        let taken_in = |p: &Plan| {
+            let Ok(c) = count(
+                &g,
+                &closed,
+                p,
+                &FrontierOptions::default(),
+                &Limits::none(),
+                &Progress::new(),
+            ) else {
+                panic!("the frontier refused");
+            };
+            let n = c.states.len();
+            1 + c.states[..n - 1].iter().sum::<u64>()
+        };
+        let (narrow, wide) = (taken_in(&plan), taken_in(&wider));
+        assert!(narrow < wide, "{narrow} against {wide}");
+        let width = plan.width;
+        let (kept, found) = pilot(&board, &g, plan, narrow + 1, u64::MAX, &Limits::none());
+        let Some(found) = found else {
+            panic!("no pilot");
+        };
+        assert_eq!(found.wider, None);
+        assert!(!found.wider_taken());
+        assert_eq!(kept.width, width);
     }
 
     #[test]

@@ -4,6 +4,8 @@
 //! partitions at once and each grows on its own.
 
 use std::sync::Mutex;
+
+use rayon::prelude::*;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::key::{Count, Key};
@@ -130,12 +132,9 @@ impl<K: Key, C: Count> Table<K, C> {
         self.len
     }
 
-    /// Moves the entries to the end of `out`, emptying the table.
-    pub fn drain_into(&mut self, out: &mut Vec<(K, C)>) {
-        let entries = std::mem::take(&mut self.entries);
-        self.len = 0;
-        self.bits = 0;
-        out.extend(entries.into_iter().filter(|e| e.0 != K::NONE));
+    /// The table's entries.
+    pub fn into_entries(self) -> impl Iterator<Item = (K, C)> {
+        self.entries.into_iter().filter(|e| e.0 != K::NONE)
     }
 
     /// The entries, emptying the table.
@@ -177,6 +176,7 @@ impl<K: Key, C: Count> Layer<K, C> {
     pub fn with_room(states: usize) -> Layer<K, C> {
         let each = states / PARTITIONS;
         let parts: Vec<Mutex<Table<K, C>>> = (0..PARTITIONS)
+            .into_par_iter()
             .map(|_| {
                 let mut t = Table::new();
                 if each > 0 {
