@@ -655,8 +655,8 @@ fn sweep<K: Key, C: Count>(
         let parts = next.into_parts();
         let total = parts.iter().map(Table::len).sum();
         layer = Vec::with_capacity(total);
-        // Gathered on both threads: one thread alone took a twentieth of
-        // the time of 8x5 open.
+        // Gathered on both threads: on one, gathering (with making the
+        // tables, now also shared) took about 6 % of 8x5 open's time.
         layer.par_extend(parts.into_par_iter().flat_map_iter(Table::into_entries));
         let states = layer.len() as u64;
         out.states.push(states);
