@@ -227,6 +227,60 @@ fn a_file_that_ends_before_a_bracket_closes_says_so_at_its_end() {
 }
 
 #[test]
+fn a_string_left_open_is_named_at_its_opening_quote() {
+    // The closing quote is missing: the string swallows the next line up
+    // to `"knight`, and RON alone says it expected a comma there.
+    let text = "Puzzle(\n  board: \"8x8,\n  piece: \"knight\",\n)";
+    let e = error(text);
+    assert!(
+        e.message
+            .contains("the string opened at line 2, column 10 is not closed"),
+        "{}",
+        e.message
+    );
+    assert!(
+        e.message.contains("past the end of its line"),
+        "{}",
+        e.message
+    );
+    assert_eq!(caret(text), (2, 10, "\"".to_string()));
+    // The comma is missing too.
+    let text = "Puzzle(\n  name: \"N\",\n  board: \"8x8\n  piece: \"knight\",\n)";
+    assert_eq!(caret(text), (3, 10, "\"".to_string()));
+    // A string that runs on to the end of the file, quoted or raw.
+    let text = "Puzzle(\n  board: \"8x8\",\n  piece: \"knight,\n)\n";
+    let e = error(text);
+    assert!(
+        e.message.contains(
+            "the string opened at line 3, column 10 is not closed: it runs on to the end of the file"
+        ),
+        "{}",
+        e.message
+    );
+    assert_eq!((e.line, e.col), (3, 10));
+    let text = "Puzzle(\n  board: r#\"\n  ...\n  piece: \"knight\",\n)";
+    let e = error(text);
+    assert!(
+        e.message
+            .contains("the string opened at line 2, column 10 is not closed"),
+        "{}",
+        e.message
+    );
+    assert_eq!(caret(text), (2, 10, "r#\"".to_string()));
+    // A string may span lines: one that does is read, and a fault after it
+    // is reported where it is.
+    let text = "Puzzle(\n  name: \"a,\nb\",\n  board: \"8x8\",\n  piece: \"knight\",\n)";
+    let p = Puzzle::parse("p.ron", text).unwrap_or_else(|e| panic!("{e}"));
+    assert!(
+        p.name.starts_with("a,") && p.name.ends_with('b'),
+        "{}",
+        p.name
+    );
+    let text = "Puzzle(\n  name: \"a,\nb\",\n  board: \"8x8\"\n  piece: \"knight\",\n)";
+    assert_eq!(caret(text), (5, 3, "p".to_string()));
+}
+
+#[test]
 fn a_number_with_a_fraction_where_a_whole_one_belongs_is_named() {
     let text = "Puzzle(\n  board: \"8x8\",\n  piece: \"knight\",\n  seed: 1.5,\n)";
     let e = error(text);

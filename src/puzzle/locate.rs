@@ -9,8 +9,14 @@ use crate::error::Span;
 /// A string literal found in the file.
 #[derive(Clone, Debug, PartialEq, Eq)]
 struct Literal {
+    /// Offset of its opening: the quote, or the `r` of a raw string.
+    open: usize,
     /// Offset of the first content byte (after the opening quote).
     content: usize,
+    /// The number of `#` of a raw string; `None` for a quoted one.
+    hashes: Option<usize>,
+    /// Whether the literal is closed before the text ends.
+    closed: bool,
     /// The key before it (`key:` or `"key":`), if any.
     key: Option<String>,
     /// Nesting depth of brackets at the literal.
@@ -142,7 +148,10 @@ impl Locator {
                 }
                 let is_key = b.get(k) == Some(&b':');
                 literals.push(Literal {
+                    open: i,
                     content,
+                    hashes: raw_hashes,
+                    closed: end < b.len(),
                     key: key_ready.take(),
                     depth,
                     is_key,
@@ -226,6 +235,42 @@ impl Locator {
             return None;
         }
         self.unclosed.last().copied()
+    }
+
+    /// The string literal still open where the text ends, if any: the
+    /// offsets of its opening (the quote, or the `r` of a raw string) and of
+    /// its first content byte, and the text that would close it.
+    pub fn unclosed_string(&self) -> Option<(usize, usize, String)> {
+        let l = self.literals.last().filter(|l| !l.closed)?;
+        let closer = format!("\"{}", "#".repeat(l.hashes.unwrap_or(0)));
+        Some((l.open, l.content, closer))
+    }
+
+    /// The first quoted (not raw) string literal that opens before offset
+    /// `before` and whose text holds a line break (not an escaped one): the
+    /// offset of its opening quote and the end of its first line's text
+    /// (before the line break and any spaces before it).
+    pub fn string_across_lines(&self, before: usize) -> Option<(usize, usize)> {
+        self.literals
+            .iter()
+            .take_while(|l| l.open < before)
+            .filter(|l| l.hashes.is_none())
+            .find_map(|l| {
+                let b = l.raw.as_bytes();
+                let mut i = 0;
+                while i < b.len() && b[i] != b'\n' {
+                    // An escaped line break (`\` then `\r\n`, too) goes on.
+                    i += match (b[i], b.get(i + 1)) {
+                        (b'\\', Some(b'\r')) => 3,
+                        (b'\\', _) => 2,
+                        _ => 1,
+                    };
+                }
+                (i < b.len()).then(|| {
+                    let first = l.raw[..i].trim_end_matches(|c: char| c.is_ascii_whitespace());
+                    (l.open, l.content + first.len())
+                })
+            })
     }
 
     /// One past the last byte of the text that is not a space or part of a
@@ -454,5 +499,22 @@ Puzzle(
         // Inside a string or a comment, the brackets are not the fault.
         assert_eq!(Locator::new("A(b: \"x").unclosed_at_end(), None);
         assert_eq!(Locator::new("A(b: /* x").unclosed_at_end(), None);
+    }
+
+    #[test]
+    fn finds_strings_left_open() {
+        let text = "A(b: \"8x8,\n  c: \"k\",\n)";
+        let l = Locator::new(text);
+        assert_eq!(l.string_across_lines(text.len()), Some((5, 10)));
+        // Not one that opens at or after the offset given.
+        assert_eq!(l.string_across_lines(5), None);
+        // An escaped line break, or a raw string, goes on.
+        let l = Locator::new("A(b: \"x\\\r\n y\", c: r\"\n\")");
+        assert_eq!(l.string_across_lines(30), None);
+        let l = Locator::new("A(b: \"x  \r\n\")");
+        assert_eq!(l.string_across_lines(30), Some((5, 7)));
+        assert_eq!(l.unclosed_string(), None);
+        let l = Locator::new("A(b: r##\"x\"#\n");
+        assert_eq!(l.unclosed_string(), Some((5, 9, "\"##".to_string())));
     }
 }

@@ -1276,6 +1276,9 @@ fn ron_error(file: &str, text: &str, e: &ron::error::SpannedError) -> Error {
         return Error::at(file, text, Span::new(a, b), message)
             .with_help("a whole number is written in digits only, like 7");
     }
+    if let Some(err) = unclosed_string(file, text, &loc, &e.code, start) {
+        return err;
+    }
     if skip_trivia(text, end) == text.len()
         && let Some(open) = loc.unclosed_at_end()
     {
@@ -1314,6 +1317,61 @@ fn ron_error(file: &str, text: &str, e: &ron::error::SpannedError) -> Error {
     };
     as_written(&mut err);
     err
+}
+
+/// The error for a string left open, when RON's error `code` at offset
+/// `start` of `text` comes from one: a string that runs on to the end of
+/// the file, or a quoted string that runs on past the end of its line and
+/// so swallows the next value's opening quote. RON strings may span lines,
+/// so the second is named only when closing the string at the end of its
+/// first line (before a trailing comma, or adding one) makes the file read
+/// on past where RON stopped.
+fn unclosed_string(
+    file: &str,
+    text: &str,
+    loc: &Locator,
+    code: &ron::error::Error,
+    start: usize,
+) -> Option<Error> {
+    let opened = |open: usize, content: usize, how: &str, closer: &str| {
+        let at = Error::at(file, text, Span::new(open, content), "");
+        Error::at(
+            file,
+            text,
+            Span::new(open, content),
+            format!(
+                "the string opened at line {}, column {} is not closed: it runs on {how}",
+                at.line, at.col
+            ),
+        )
+        .with_help(format!("close it with `{closer}` where its text ends"))
+    };
+    if matches!(code, ron::error::Error::ExpectedStringEnd)
+        && let Some((open, content, closer)) = loc.unclosed_string()
+        && (open..content).contains(&start)
+    {
+        return Some(opened(open, content, "to the end of the file", &closer));
+    }
+    let (open, line_end) = loc.string_across_lines(start)?;
+    let fixes: &[(usize, &str)] = if text[..line_end].ends_with(',') {
+        &[(line_end - 1, "\"")]
+    } else {
+        &[(line_end, "\""), (line_end, "\",")]
+    };
+    let reads_on = |&(at, fix): &(usize, &str)| {
+        let fixed = format!("{}{fix}{}", &text[..at], &text[at..]);
+        match ron_options().from_str::<Doc>(&fixed) {
+            Ok(_) => true,
+            Err(e) => {
+                let there = offset_of(&fixed, e.span.start.line, e.span.start.col);
+                there.saturating_sub(fix.len()) > start
+            }
+        }
+    };
+    fixes
+        .iter()
+        .any(reads_on)
+        .then(|| opened(open, open + 1, "past the end of its line", "\""))
 }
 
 /// What the field `name`, whose value starts `value` (the rest of the
