@@ -278,3 +278,38 @@ fn ctrl_c_with_save_leaves_no_new_archive() {
     assert_eq!(text.lines().count(), 1, "{text}");
     assert!(text.contains("found"), "{text}");
 }
+
+/// A second Ctrl-C exits at once, without unwinding: `--save` to a new
+/// archive in new folders still leaves neither behind.
+#[test]
+fn a_second_ctrl_c_with_save_leaves_no_new_folder() {
+    let (name, text) = LONG[0];
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    std::fs::write(dir.path().join(name), text).unwrap_or_else(|e| panic!("{e}"));
+    let before = files(dir.path());
+    for db in ["new.db", "sub/new.db", "sub/deeper/new.db"] {
+        let child = engine_process()
+            .args(["run", name, "--quiet", "--save", "--archive", db])
+            .current_dir(dir.path())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap_or_else(|e| panic!("engine does not start: {e}"));
+        std::thread::sleep(Duration::from_millis(500));
+        // Two presses at once: the process is stopped while they are sent,
+        // so both are there when it goes on, and the second comes before
+        // the run has stopped for the first. A stopped process holds one
+        // signal of a kind, so the second is SIGTERM, handled alike.
+        for signal in ["-STOP", "-INT", "-TERM", "-CONT"] {
+            let sent = std::process::Command::new("kill")
+                .args([signal, &child.id().to_string()])
+                .status()
+                .unwrap_or_else(|e| panic!("kill: {e}"));
+            assert!(sent.success(), "kill {signal}");
+        }
+        let out = child.wait_with_output().unwrap_or_else(|e| panic!("{e}"));
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(130), "{db}: {err}");
+        assert_eq!(files(dir.path()), before, "{db}: nothing is left");
+    }
+}

@@ -119,38 +119,42 @@ fn check_path(path: &Path) -> Result<bool, Error> {
 /// The archive `run --save` saves to. One that exists is opened before the
 /// search, so a bad archive fails at once. One that does not is made only
 /// when a run is saved into it, so a run that saves nothing (an interrupted
-/// one) leaves no new archive behind; before the search its folder is made
-/// and checked to take a new file.
+/// one) leaves no new archive behind, nor its folders; before the search
+/// its folder is made, checked to take a new file, and removed again.
 pub struct SaveTo {
     path: PathBuf,
     archive: Option<Archive>,
-    /// The folders made for a new archive, outermost first: removed again
-    /// (when still empty) if no run was saved.
-    made: Vec<PathBuf>,
 }
 
 impl SaveTo {
-    /// Opens the archive at `path`, or, if there is none, makes its
-    /// folder and checks that a file can be made in it.
+    /// Opens the archive at `path`, or, if there is none, checks that it
+    /// can be made: that its folder can be made and takes a new file. A
+    /// new archive and its folders are made only when a run is saved, so a
+    /// run that ends without one (even at once, on a second Ctrl-C) leaves
+    /// nothing behind.
     pub fn prepare(path: &Path) -> Result<SaveTo, Error> {
         if check_path(path)? {
             return Ok(SaveTo {
                 path: path.to_path_buf(),
                 archive: Some(Archive::open(path)?),
-                made: Vec::new(),
             });
         }
         let made = make_folders(path)?;
-        let to = SaveTo {
-            path: path.to_path_buf(),
-            archive: None,
-            made,
-        };
         // A temporary file beside it, removed at once: a folder that takes
         // no new file, or a name too long, fails here and not after the search.
-        crate::output::PendingFile::create(path)
-            .map_err(|e| db_error(path, "cannot create the archive", e))?;
-        Ok(to)
+        let checked = crate::output::PendingFile::create(path)
+            .map(drop)
+            .map_err(|e| db_error(path, "cannot create the archive", e));
+        // The folders go again until the archive is made. One that is not
+        // empty (another process's file) stays.
+        for dir in made.iter().rev() {
+            let _ = std::fs::remove_dir(dir);
+        }
+        checked?;
+        Ok(SaveTo {
+            path: path.to_path_buf(),
+            archive: None,
+        })
     }
 
     /// The archive's path.
@@ -158,8 +162,9 @@ impl SaveTo {
         &self.path
     }
 
-    /// Saves the run as [`Archive::record`] does, making the archive if it
-    /// is new; an interrupted run is not saved, and makes nothing.
+    /// Saves the run as [`Archive::record`] does, making the archive (and
+    /// its folders) if it is new; an interrupted run is not saved, and makes
+    /// nothing.
     pub fn record(&mut self, puzzle: &Puzzle, report: &Report) -> Result<Option<i64>, Error> {
         if matches!(report.outcome, Outcome::Interrupted { .. }) {
             return Ok(None);
@@ -169,18 +174,6 @@ impl SaveTo {
             None => self.archive.insert(Archive::open(&self.path)?),
         };
         archive.record(puzzle, report)
-    }
-}
-
-impl Drop for SaveTo {
-    fn drop(&mut self) {
-        // No archive was made: neither are the folders for it. A folder
-        // that is not empty (another process's archive) stays.
-        if self.archive.is_none() {
-            for dir in self.made.iter().rev() {
-                let _ = std::fs::remove_dir(dir);
-            }
-        }
     }
 }
 
