@@ -13,6 +13,12 @@ fn error(text: &str) -> Error {
     }
 }
 
+/// Asserts that the error's message holds `needle`.
+#[track_caller]
+fn assert_says(e: &Error, needle: &str) {
+    assert!(e.message.contains(needle), "{}", e.message);
+}
+
 /// The line, the column and the underlined text of the error `text` gives.
 fn caret(text: &str) -> (usize, usize, String) {
     let e = error(text);
@@ -70,11 +76,7 @@ fn spaces_around_a_square_are_not_underlined() {
         .set_board("5x5")
         .err()
         .unwrap_or_else(|| panic!("h8 is off 5x5"));
-    assert!(
-        e.message.contains("h8 is off the 5x5 board"),
-        "{}",
-        e.message
-    );
+    assert_says(&e, "h8 is off the 5x5 board");
     assert_eq!(e.col, 49);
 }
 
@@ -117,7 +119,7 @@ fn a_bad_escape_is_underlined() {
 fn a_clue_picture_with_no_squares_is_refused() {
     let text = "Puzzle(piece: \"knight\", clues: \"# #\\n# #\")";
     let e = error(text);
-    assert!(e.message.contains("empty"), "{}", e.message);
+    assert_says(&e, "empty");
 }
 
 #[test]
@@ -137,7 +139,7 @@ fn saving_a_search_for_two_solutions_is_refused_at_save() {
     assert_eq!(caret(text), (4, 9, "true".to_string()));
     let e = error(text);
     assert_eq!(e.file, "p.ron");
-    assert!(e.message.contains("does not save or draw"), "{}", e.message);
+    assert_says(&e, "does not save or draw");
 }
 
 /// A square given two clues is a typo, not a puzzle with no tour: refused
@@ -196,31 +198,23 @@ fn a_file_that_ends_before_a_bracket_closes_says_so_at_its_end() {
     // The last field has no comma: RON alone says it expected one.
     let text = "Puzzle(\n  board: \"8x8\",\n  piece: \"knight\"\n";
     let e = error(text);
-    assert!(
-        e.message
-            .contains("the file ends before the `(` opened at line 1, column 7 is closed"),
-        "{}",
-        e.message
+    assert_says(
+        &e,
+        "the file ends before the `(` opened at line 1, column 7 is closed",
     );
     // The caret is just past the last thing in the file.
     assert_eq!((e.line, e.col), (3, 18));
     // The innermost bracket is named, and a comment at the end is skipped.
     let text = "Puzzle(board: \"8x8\", piece: \"knight\",\n  solver: Backtrack(\n// done\n";
     let e = error(text);
-    assert!(
-        e.message
-            .contains("the file ends before the `(` opened at line 2, column 20 is closed"),
-        "{}",
-        e.message
+    assert_says(
+        &e,
+        "the file ends before the `(` opened at line 2, column 20 is closed",
     );
     assert_eq!((e.line, e.col), (2, 21));
     let text = "Puzzle(board: \"8x8\", piece: \"k\", pieces: {\"k\": \"N\"";
     let e = error(text);
-    assert!(
-        e.message.contains("the `{` opened at line 1, column 42"),
-        "{}",
-        e.message
-    );
+    assert_says(&e, "the `{` opened at line 1, column 42");
     // A missing comma before the end is still reported where it is.
     let text = "Puzzle(board: \"8x8\" piece: \"knight\"";
     assert_eq!(caret(text), (1, 21, "p".to_string()));
@@ -232,17 +226,8 @@ fn a_string_left_open_is_named_at_its_opening_quote() {
     // to `"knight`, and RON alone says it expected a comma there.
     let text = "Puzzle(\n  board: \"8x8,\n  piece: \"knight\",\n)";
     let e = error(text);
-    assert!(
-        e.message
-            .contains("the string opened at line 2, column 10 is not closed"),
-        "{}",
-        e.message
-    );
-    assert!(
-        e.message.contains("past the end of its line"),
-        "{}",
-        e.message
-    );
+    assert_says(&e, "the string opened at line 2, column 10 is not closed");
+    assert_says(&e, "past the end of its line");
     assert_eq!(caret(text), (2, 10, "\"".to_string()));
     // The comma is missing too.
     let text = "Puzzle(\n  name: \"N\",\n  board: \"8x8\n  piece: \"knight\",\n)";
@@ -250,22 +235,14 @@ fn a_string_left_open_is_named_at_its_opening_quote() {
     // A string that runs on to the end of the file, quoted or raw.
     let text = "Puzzle(\n  board: \"8x8\",\n  piece: \"knight,\n)\n";
     let e = error(text);
-    assert!(
-        e.message.contains(
-            "the string opened at line 3, column 10 is not closed: it runs on to the end of the file"
-        ),
-        "{}",
-        e.message
+    assert_says(
+        &e,
+        "the string opened at line 3, column 10 is not closed: it runs on to the end of the file",
     );
     assert_eq!((e.line, e.col), (3, 10));
     let text = "Puzzle(\n  board: r#\"\n  ...\n  piece: \"knight\",\n)";
     let e = error(text);
-    assert!(
-        e.message
-            .contains("the string opened at line 2, column 10 is not closed"),
-        "{}",
-        e.message
-    );
+    assert_says(&e, "the string opened at line 2, column 10 is not closed");
     assert_eq!(caret(text), (2, 10, "r#\"".to_string()));
     // A string may span lines: one that does is read, and a fault after it
     // is reported where it is.
@@ -284,36 +261,19 @@ fn a_string_left_open_is_named_at_its_opening_quote() {
 fn a_number_with_a_fraction_where_a_whole_one_belongs_is_named() {
     let text = "Puzzle(\n  board: \"8x8\",\n  piece: \"knight\",\n  seed: 1.5,\n)";
     let e = error(text);
-    assert!(
-        e.message.contains("`seed` must be a whole number, not 1.5"),
-        "{}",
-        e.message
-    );
+    assert_says(&e, "`seed` must be a whole number, not 1.5");
     assert_eq!(caret(text), (4, 9, "1.5".to_string()));
     let text = "Puzzle(board: \"8x8\", piece: \"knight\", solver: Backtrack(node_limit: 2.0))";
     let e = error(text);
-    assert!(
-        e.message
-            .contains("`node_limit` must be a whole number, not 2.0"),
-        "{}",
-        e.message
-    );
+    assert_says(&e, "`node_limit` must be a whole number, not 2.0");
     assert_eq!(caret(text), (1, 69, "2.0".to_string()));
     let text = "Puzzle(board: \"8x8\", piece: \"knight\", seed: 1e3)";
     let e = error(text);
-    assert!(
-        e.message.contains("`seed` must be a whole number"),
-        "{}",
-        e.message
-    );
+    assert_says(&e, "`seed` must be a whole number");
     assert_eq!(caret(text), (1, 45, "1e3".to_string()));
     let text = "Puzzle(board: \"8x8\", piece: \"knight\", seed: -2.5)";
     let e = error(text);
-    assert!(
-        e.message.contains("`seed` must be a whole number"),
-        "{}",
-        e.message
-    );
+    assert_says(&e, "`seed` must be a whole number");
     assert_eq!(caret(text), (1, 45, "-2.5".to_string()));
     // A fraction where a float belongs is read as one.
     let text = "Puzzle(board: \"8x8\", piece: \"knight\", solver: Genetic(mutation: 0.5))";
