@@ -31,8 +31,8 @@ pub mod plan;
 mod step;
 mod table;
 
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
@@ -567,6 +567,12 @@ fn sweep<K: Key, C: Count>(
     progress.start(Unit::Squares, Some(rules.len() as u64));
     let mut layer: Vec<(K, C)> = vec![(K::ZERO, C::ONE)];
     let per_state = size_of::<(K, C)>() as u64;
+    // One set of batches per thread for the whole sweep: made per chunk
+    // (rayon's `for_each_init` makes one per job it splits off), they were
+    // hundreds of thousands of allocations on 8x5 open.
+    let batches: Vec<Mutex<Batches<K, C>>> = (0..rayon::current_num_threads().max(1))
+        .map(|_| Mutex::new(Batches::new()))
+        .collect();
     // The states taken into the steps so far, this one's included (one for
     // the empty start): the work a node budget counts.
     let mut held_in_all = 0u64;
@@ -609,29 +615,31 @@ fn sweep<K: Key, C: Count>(
         // reach the partitions in batches of dozens rather than one or two.
         let chunk = (layer.len() / (rayon::current_num_threads() * CHUNKS_PER_THREAD))
             .clamp(MIN_CHUNK, CHUNK);
-        layer
-            .par_chunks(chunk)
-            .for_each_init(Batches::new, |batches, chunk| {
-                if halted.load(Ordering::Relaxed) {
-                    return;
+        layer.par_chunks(chunk).for_each(|chunk| {
+            if halted.load(Ordering::Relaxed) {
+                return;
+            }
+            if let Err(s) = limits.check() {
+                if let Ok(mut w) = stop.lock() {
+                    w.get_or_insert(s);
                 }
-                if let Err(s) = limits.check() {
-                    if let Ok(mut w) = stop.lock() {
-                        w.get_or_insert(s);
-                    }
-                    halted.store(true, Ordering::Relaxed);
-                    return;
-                }
-                if held_bytes + next.bytes() > opts.budget {
-                    over.store(true, Ordering::Relaxed);
-                    halted.store(true, Ordering::Relaxed);
-                    return;
-                }
-                if expand_chunk(chunk, r, children, &next, &found, batches).is_err() {
-                    overflow.store(true, Ordering::Relaxed);
-                    halted.store(true, Ordering::Relaxed);
-                }
-            });
+                halted.store(true, Ordering::Relaxed);
+                return;
+            }
+            if held_bytes + next.bytes() > opts.budget {
+                over.store(true, Ordering::Relaxed);
+                halted.store(true, Ordering::Relaxed);
+                return;
+            }
+            // Each thread its own batches (a chunk runs through on the
+            // thread that took it, so the lock is never waited on).
+            let own = rayon::current_thread_index().unwrap_or(0) % batches.len();
+            let mut mine = batches[own].lock().unwrap_or_else(PoisonError::into_inner);
+            if expand_chunk(chunk, r, children, &next, &found, &mut mine).is_err() {
+                overflow.store(true, Ordering::Relaxed);
+                halted.store(true, Ordering::Relaxed);
+            }
+        });
         if over.load(Ordering::Relaxed) {
             return Err(Unfit::TooBig {
                 need: held_bytes + next.bytes(),
@@ -649,12 +657,21 @@ fn sweep<K: Key, C: Count>(
         }
         let bytes = next.bytes() + held_bytes;
         out.peak_bytes = out.peak_bytes.max(bytes);
-        drop(layer);
         let f = found.into_inner().unwrap_or_default();
         out.found = f.wide();
         let parts = next.into_parts();
         let total = parts.iter().map(Table::len).sum();
-        layer = Vec::with_capacity(total);
+        // The list is refilled where it is rather than made anew: memory
+        // freed and taken again at each step is memory the system hands
+        // out afresh, a page fault at each page.
+        if total > layer.capacity() {
+            // The old list freed first, as before: the tables and the new
+            // list are the peak.
+            layer = Vec::new();
+            layer.reserve_exact(total);
+        } else {
+            layer.clear();
+        }
         // Gathered on both threads: on one, gathering (with making the
         // tables, now also shared) took about 6 % of 8x5 open's time.
         layer.par_extend(parts.into_par_iter().flat_map_iter(Table::into_entries));
@@ -697,7 +714,7 @@ fn expand_small<K: Key, C: Count>(
 }
 
 /// A thread's entries not yet merged, by partition: kept from chunk to
-/// chunk so their room is allocated once.
+/// chunk and step to step so their room is allocated once.
 struct Batches<K, C>(Vec<Vec<(K, u64, C)>>);
 
 impl<K: Key, C: Count> Batches<K, C> {
