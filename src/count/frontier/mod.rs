@@ -578,12 +578,14 @@ fn sweep<K: Key, C: Count>(
     let mut held_in_all = 0u64;
     for (i, r) in rules.iter().enumerate() {
         let held = layer.len() as u64;
+        // What the list holds, its spare room included (it is refilled
+        // from step to step).
+        let held_bytes = layer.capacity() as u64 * per_state;
         held_in_all += held;
         if let Err(stop) = limits.check_work(held_in_all) {
             out.stopped = Some(stop);
             break;
         }
-        let held_bytes = held * per_state;
         let children = held >= opts.children_above;
         if held <= opts.serial_below {
             // Few states: one table on this thread costs less than sharing.
@@ -661,17 +663,7 @@ fn sweep<K: Key, C: Count>(
         out.found = f.wide();
         let parts = next.into_parts();
         let total = parts.iter().map(Table::len).sum();
-        // The list is refilled where it is rather than made anew: memory
-        // freed and taken again at each step is memory the system hands
-        // out afresh, a page fault at each page.
-        if total > layer.capacity() {
-            // The old list freed first, as before: the tables and the new
-            // list are the peak.
-            layer = Vec::new();
-            layer.reserve_exact(total);
-        } else {
-            layer.clear();
-        }
+        room_for(&mut layer, total);
         // Gathered on both threads: on one, gathering (with making the
         // tables, now also shared) took about 6 % of 8x5 open's time.
         layer.par_extend(parts.into_par_iter().flat_map_iter(Table::into_entries));
@@ -681,6 +673,20 @@ fn sweep<K: Key, C: Count>(
         progress.held(states);
     }
     Ok(out)
+}
+
+/// Empties `list` for `total` entries. It is refilled where it is rather
+/// than made anew (memory freed and taken again at each step is memory the
+/// system hands out afresh, a page fault at each page), unless it is too
+/// small or more than twice too large: then the old list is freed first,
+/// and a new one made of the size asked.
+fn room_for<T>(list: &mut Vec<T>, total: usize) {
+    if total > list.capacity() || list.capacity() > 2 * total.max(MIN_CHUNK) {
+        *list = Vec::new();
+        list.reserve_exact(total);
+    } else {
+        list.clear();
+    }
 }
 
 /// Steps from at most this many states run on one thread: sharing them
@@ -768,4 +774,34 @@ fn expand_chunk<K: Key, C: Count>(
         *f = f.add(whole).ok_or(Overflow)?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::room_for;
+
+    #[test]
+    fn a_list_is_refilled_in_place_unless_far_too_large_or_too_small() {
+        let mut list: Vec<u64> = Vec::with_capacity(10_000);
+        list.extend(0..10_000);
+        // Somewhat fewer: kept, and emptied.
+        room_for(&mut list, 6_000);
+        assert!(list.is_empty());
+        assert_eq!(list.capacity(), 10_000);
+        // Far fewer: the room it would hold idle is given back.
+        room_for(&mut list, 1_000);
+        assert!(list.is_empty());
+        assert!(
+            list.capacity() >= 1_000 && list.capacity() < 2_000,
+            "{}",
+            list.capacity()
+        );
+        // More: made anew, of the size asked.
+        room_for(&mut list, 50_000);
+        assert!(
+            list.capacity() >= 50_000 && list.capacity() < 60_000,
+            "{}",
+            list.capacity()
+        );
+    }
 }
