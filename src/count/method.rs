@@ -216,7 +216,7 @@ pub fn choose(
         time(f),
     );
     let words = match unfitted {
-        Some(why) => format!("{frontier_words}; {why}: no estimate of the search, tried first"),
+        Some(why) => format!("{frontier_words}; {why}: no estimate of the search"),
         None => format!("{frontier_words} against {} depth-first", time(d)),
     };
     // Open tours on a board worth it: the narrowest order or one a square
@@ -264,6 +264,11 @@ pub fn choose(
         )));
     }
     if unfitted.is_some() || f < d {
+        let words = if unfitted.is_some() {
+            format!("{words}, tried first")
+        } else {
+            words
+        };
         let (plan, why) = settle(plan, words);
         Ok(Choice {
             method: Method::Frontier,
@@ -403,6 +408,37 @@ mod tests {
         let c = auto(&klein, &knight, true);
         assert_eq!(c.method, Method::Frontier, "{}", c.why);
         assert!(c.why.contains("the board wraps"), "{}", c.why);
+        assert!(
+            c.why.ends_with("no estimate of the search, tried first"),
+            "{}",
+            c.why
+        );
+        // Asked for, it is not "tried first".
+        let Ok(g) = MoveGraph::build(&klein, &knight, &Never);
+        let closed = Goal {
+            closed: true,
+            ..Goal::default()
+        };
+        let limits = Limits::none();
+        let Ok(asked) = choose(
+            &klein,
+            &g,
+            &closed,
+            Some(Method::Frontier),
+            false,
+            budget,
+            &limits,
+        ) else {
+            panic!("the frontier was refused");
+        };
+        assert!(asked.why.starts_with("as asked; "), "{}", asked.why);
+        assert!(
+            asked
+                .why
+                .ends_with("the board wraps: no estimate of the search"),
+            "{}",
+            asked.why
+        );
         // 5x5 cylinder, closed: 387 ms by search against 20 ms.
         let cylinder = Board::new(5, 5, Topology::Cylinder, |_| true);
         let c = auto(&cylinder, &knight, true);
