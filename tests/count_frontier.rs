@@ -571,7 +571,7 @@ fn count_stdout(args: &[&str]) -> String {
 #[test]
 fn cli_memory_budget_passed_mid_run_falls_back_to_the_search() {
     // The knight on a 3x5 Klein bottle, open from a1: no estimate (the
-    // greedy frontier is wider than two lines); its states reach 4.8 MiB
+    // board wraps); its states reach 4.8 MiB
     // at their widest, the search takes a quarter of a second.
     let board = [
         "--board",
@@ -586,7 +586,7 @@ fn cli_memory_budget_passed_mid_run_falls_back_to_the_search() {
     let auto = count_stdout(&board);
     assert!(auto.contains(tours), "{auto}");
     assert!(auto.contains("count: 2 symmetries"), "{auto}");
-    let method = "method: depth-first (frontier of 10 squares in greedy order, wider than two lines: no estimate of its states, tried first; its states passed 1 MiB at square ";
+    let method = "method: depth-first (frontier of 10 squares in greedy order, the board wraps: no estimate of its states or of the search, tried first; its states passed 1 MiB at square ";
     let line = auto.lines().last().unwrap();
     let at = line
         .strip_prefix(method)
@@ -698,17 +698,17 @@ fn cli_memory_flag_refusals() {
 /// at the flag.
 #[test]
 fn cli_estimated_count_passing_the_budget_falls_back_to_the_search() {
-    // The knight's open tours of a 3x5 torus: estimated at 450 states,
-    // 87,168 (5 MiB) in fact.
-    let board = ["--board", "3x5 torus", "--quiet", "--memory", "1MiB"];
-    let tours = "548511120 directed open tours, summed over all 15 start squares";
+    // The knight's open tours of 7x5: estimated at 2,000 states (71 KiB)
+    // at the widest, 3,854 (188 KiB) in fact.
+    let board = ["--board", "7x5", "--quiet", "--memory", "128KiB"];
+    let tours = "1245736 directed open tours, summed over all 35 start squares";
     let auto = count_stdout(&board);
     assert!(auto.contains(tours), "{auto}");
-    assert!(auto.contains("count: 60 symmetries"), "{auto}");
+    assert!(auto.contains("count: 4 symmetries"), "{auto}");
     let line = auto.lines().last().unwrap();
     let at = line
-        .strip_prefix("method: depth-first (frontier of 11 squares file by file, about 450 states (16 KiB) at its widest, estimated under 0.01 s; the board wraps: no estimate of the search, tried first; its states passed 1 MiB at square ")
-        .and_then(|rest| rest.strip_suffix(" of 15)"))
+        .strip_prefix("method: depth-first (frontier of 9 squares in greedy order, about 2,000 states (71 KiB) at its widest, estimated 0.01 s against 0.29 s depth-first; its states passed 128 KiB at square ")
+        .and_then(|rest| rest.strip_suffix(" of 35)"))
         .expect(&auto);
     let at: usize = at.parse().expect(&auto);
     let dfs = count_stdout(&[&board[..], &["--method", "dfs"]].concat());
@@ -720,7 +720,7 @@ fn cli_estimated_count_passing_the_budget_falls_back_to_the_search() {
         .code(2)
         .stdout("")
         .stderr(predicate::str::contains(format!(
-            "for its states by square {at}, over its budget of 1 MiB"
+            "for its states by square {at}, over its budget of 128 KiB"
         )))
         .stderr(predicate::str::starts_with(
             "error: --method: the frontier count would need about",

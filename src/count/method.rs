@@ -24,10 +24,10 @@
 //! the frontier is asked for. A piece that reaches further than two lines,
 //! or a widest frontier of more than two lines and a square, is outside the
 //! fit: with no estimate of its states the frontier is tried first, and the
-//! search counts if they pass the memory budget. The search's estimate is
-//! the knight's on a board that does not wrap ([`search_unfitted`]): on a
-//! board that wraps, or with a piece of other moves, the frontier is tried
-//! first in the same way.
+//! search counts if they pass the memory budget. Both estimates are the
+//! knight's on a board that does not wrap ([`estimates_unfitted`]): on a board
+//! that wraps, or with a piece of other moves, neither is made and the
+//! frontier is tried first in the same way.
 
 use crate::halt::Limits;
 use crate::model::{Board, Goal, MoveGraph};
@@ -99,14 +99,16 @@ pub fn lines(board: &Board, plan: &Plan) -> (u32, u32) {
     }
 }
 
-/// Why [`dfs_micros`] does not hold for `g` on `board`, if it does not: it
-/// is fitted to the knight on boards that do not wrap, and where the board
-/// wraps, or the piece has other moves, tours are far more plentiful than
-/// it says (the knight's closed tours of a 5x4 Klein bottle: under 0.01 s
-/// estimated, 6.9 s by search, 13 ms by the frontier; the knight and the
+/// Why the estimates do not hold for `g` on `board`, if they do not: they
+/// are fitted to the knight on boards that do not wrap, and where the
+/// board wraps, or the piece has other moves, tours and states are far
+/// more plentiful than they say (the knight's closed tours of a 5x4 Klein
+/// bottle: under 0.01 s estimated, 6.9 s by search, 13 ms by the frontier,
+/// 190 states estimated at the widest and 4,167 held; the knight and the
 /// wazir together on 4x5, open: more than 8 s by search, 0.13 s by the
-/// frontier).
-pub fn search_unfitted(board: &Board, g: &MoveGraph) -> Option<&'static str> {
+/// frontier; the king's open tours of 6x6: 16 states estimated, 7,205
+/// held).
+pub fn estimates_unfitted(board: &Board, g: &MoveGraph) -> Option<&'static str> {
     if board.topology().wraps_files() || board.topology().wraps_ranks() {
         return Some("the board wraps");
     }
@@ -170,14 +172,21 @@ pub fn choose(
     };
     let (lines, across) = lines(board, &plan);
     let reach = reach(board, g);
-    if !frontier::within_fit(&plan, across, reach) {
-        let beyond = if reach > 2 {
-            format!("moves across {reach} lines")
+    // Both estimates are the knight's on a board that does not wrap.
+    let unfitted = estimates_unfitted(board, g);
+    if !frontier::within_fit(&plan, across, reach) || unfitted.is_some() {
+        let beyond = match unfitted {
+            _ if reach > 2 => format!("moves across {reach} lines"),
+            Some(why) => why.to_string(),
+            None => "wider than two lines".to_string(),
+        };
+        let search = if reach <= 2 && unfitted.is_some() {
+            " or of the search"
         } else {
-            "wider than two lines".to_string()
+            ""
         };
         let words = format!(
-            "frontier of {} squares {}, {beyond}: no estimate of its states",
+            "frontier of {} squares {}, {beyond}: no estimate of its states{search}",
             plan.width,
             plan.sweep.describe()
         );
@@ -205,7 +214,6 @@ pub fn choose(
     }
     let f = frontier_micros(&plan, lines, goal.closed);
     let d = dfs_micros(g, goal.closed);
-    let unfitted = search_unfitted(board, g);
     let peak = rounded(frontier::estimate_peak(&plan, lines, goal.closed));
     let frontier_words = format!(
         "frontier of {} squares {}, about {peak} {} ({}) at its widest, estimated {}",
@@ -215,10 +223,7 @@ pub fn choose(
         crate::budget::bytes(bytes),
         time(f),
     );
-    let words = match unfitted {
-        Some(why) => format!("{frontier_words}; {why}: no estimate of the search"),
-        None => format!("{frontier_words} against {} depth-first", time(d)),
-    };
+    let words = format!("{frontier_words} against {} depth-first", time(d));
     // Open tours on a board worth it: the narrowest order or one a square
     // wider, by a count of the closed tours with each (`frontier::pilot`).
     let settle = |plan: Plan, words: String| -> (Plan, String) {
@@ -263,12 +268,7 @@ pub fn choose(
             crate::budget::bytes(bytes)
         )));
     }
-    if unfitted.is_some() || f < d {
-        let words = if unfitted.is_some() {
-            format!("{words}, tried first")
-        } else {
-            words
-        };
+    if f < d {
         let (plan, why) = settle(plan, words);
         Ok(Choice {
             method: Method::Frontier,
@@ -385,10 +385,10 @@ mod tests {
         assert!(!knight.why.contains("no estimate"), "{}", knight.why);
     }
 
-    /// The search's estimate is fitted to the knight on boards that do not
-    /// wrap; elsewhere tours are far more plentiful than it says.
+    /// Both estimates are fitted to the knight on boards that do not wrap;
+    /// elsewhere tours and states are far more plentiful than they say.
     #[test]
-    fn the_search_is_estimated_only_for_the_knight_on_a_board_that_does_not_wrap() {
+    fn estimates_are_made_only_for_the_knight_on_a_board_that_does_not_wrap() {
         let budget = crate::budget::FRONTIER;
         let auto = |board: &Board, piece: &Piece, closed: bool| {
             let Ok(g) = MoveGraph::build(board, piece, &Never);
@@ -408,11 +408,16 @@ mod tests {
         let c = auto(&klein, &knight, true);
         assert_eq!(c.method, Method::Frontier, "{}", c.why);
         assert!(c.why.contains("the board wraps"), "{}", c.why);
+        // The frontier's states are not estimated either (the knight's fit
+        // said 190 at the widest, 4,167 were held).
         assert!(
-            c.why.ends_with("no estimate of the search, tried first"),
+            c.why.ends_with(
+                "the board wraps: no estimate of its states or of the search, tried first"
+            ),
             "{}",
             c.why
         );
+        assert!(!c.why.contains("about"), "{}", c.why);
         // Asked for, it is not "tried first".
         let Ok(g) = MoveGraph::build(&klein, &knight, &Never);
         let closed = Goal {
@@ -435,7 +440,7 @@ mod tests {
         assert!(
             asked
                 .why
-                .ends_with("the board wraps: no estimate of the search"),
+                .ends_with("the board wraps: no estimate of its states or of the search"),
             "{}",
             asked.why
         );
@@ -449,6 +454,18 @@ mod tests {
         let c = auto(&Board::rectangle(4, 5), &both, false);
         assert_eq!(c.method, Method::Frontier, "{}", c.why);
         assert!(c.why.contains("moves other than the knight's"), "{}", c.why);
+        // The king on 6x6: the knight's fit said 16 states at the widest,
+        // 7,205 were held.
+        let king = Piece::leaper(0, 1, 1).union(&Piece::leaper(1, 1, 1));
+        let c = auto(&Board::rectangle(6, 6), &king, false);
+        assert_eq!(c.method, Method::Frontier, "{}", c.why);
+        assert!(
+            c.why.ends_with(
+                "moves other than the knight's: no estimate of its states or of the search, tried first"
+            ),
+            "{}",
+            c.why
+        );
         // The knight on a rectangle keeps both estimates.
         let c = auto(&Board::rectangle(4, 5), &knight, false);
         assert!(c.why.contains("depth-first"), "{}", c.why);
