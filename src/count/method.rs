@@ -190,6 +190,18 @@ pub fn choose(
             plan.width,
             plan.sweep.describe()
         );
+        // Within two lines the knight's fit is low for other moves and for
+        // the Klein bottle and the torus (the king's open tours of 6x6: 16
+        // states at the widest, 7,205 held): a count it puts over the
+        // budget is left to the search rather than filling the memory
+        // first.
+        let bytes = frontier::estimate_bytes(&plan, lines, goal.closed);
+        if forced.is_none() && frontier::within_fit(&plan, across, reach) && bytes > budget {
+            return Ok(dfs(format!(
+                "the frontier's states would need about {} by the knight's fit; {beyond}",
+                crate::budget::bytes(bytes)
+            )));
+        }
         return Ok(match forced {
             Some(_) => Choice {
                 method: Method::Frontier,
@@ -463,6 +475,17 @@ mod tests {
             c.why.ends_with(
                 "moves other than the knight's: no estimate of its states or of the search, tried first"
             ),
+            "{}",
+            c.why
+        );
+        // Where the knight's fit, low for the king, puts the states over
+        // the budget, the search counts rather than the frontier filling
+        // the memory first.
+        let c = auto(&Board::rectangle(30, 30), &king, false);
+        assert_eq!(c.method, Method::Dfs, "{}", c.why);
+        assert!(
+            c.why
+                .ends_with("by the knight's fit; moves other than the knight's"),
             "{}",
             c.why
         );
