@@ -515,3 +515,23 @@ fn a_flag_that_conflicts_with_the_file_is_named() {
         .code(0)
         .stdout(predicate::str::contains("closed tour"));
 }
+
+/// A tour of one square is in the singular (the board of one square).
+#[test]
+fn a_tour_of_one_square_is_singular() {
+    engine()
+        .args(["run", "--board", "1x1"])
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains(
+            "Found an open tour of 1 square.\n",
+        ));
+    let out = engine()
+        .args(["run", "--board", "1x1", "--format", "json"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let p = crate::util::puzzle("Puzzle(board: \"1x1\", piece: \"knight\")");
+    assert_verified(&p, &v);
+}

@@ -240,3 +240,46 @@ fn a_shard_stopped_early_still_prints_its_line_and_its_tasks() {
     assert_eq!(of, 44, "{line}");
     assert!(done < of, "{line}");
 }
+
+/// A count of one takes the singular, by either method: the wazir's one
+/// cycle of 2x2, its one path from a1 to b1, the one square of 1x1.
+#[test]
+fn a_count_of_one_is_singular() {
+    for method in ["dfs", "frontier"] {
+        let out = engine()
+            .args(["count", "--piece", "W", "--board", "2x2", "--closed"])
+            .args(["--method", method])
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(out.status.code(), Some(0), "{text}");
+        assert!(
+            text.contains("\n1 distinct cycle (each counted once"),
+            "{text}"
+        );
+        let out = engine()
+            .args(["count", "--piece", "W", "--board", "2x2"])
+            .args(["--start", "a1", "--end", "b1", "--method", method])
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            text.contains("\n1 directed open tour from a1 to b1\n"),
+            "{text}"
+        );
+    }
+    let out = engine()
+        .args(["count", "--piece", "W", "--board", "2x2", "--closed"])
+        .args(["--method", "frontier"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains(" · at most 1 state ("), "{text}");
+    let out = engine().args(["count", "--board", "1x1"]).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("\n1 directed open tour, from its one square\n"),
+        "{text}"
+    );
+    assert!(text.contains("(prefixes of up to 1 square)"), "{text}");
+}

@@ -108,7 +108,8 @@ pub fn exec(args: CountArgs) -> Result<u8, Error> {
     }
     let goal = puzzle.goal;
     let title = super::title(&puzzle);
-    let what = text::count_subject(&puzzle.board, &goal);
+    // What is counted, in the singular for a count of one.
+    let what = |n: u128| text::count_subject(&puzzle.board, &goal, n == 1);
     // The limit covers building the graph and the proofs too.
     let json = |end: text::CountEnd<'_>| {
         format!(
@@ -120,7 +121,8 @@ pub fn exec(args: CountArgs) -> Result<u8, Error> {
         out::print(&match args.format {
             Format::Text => {
                 let mut text = format!(
-                    "{title}\nat least 0 {what}{} (a lower bound: {stop} before counting began)\n",
+                    "{title}\nat least 0 {}{} (a lower bound: {stop} before counting began)\n",
+                    what(0),
                     shard.map_or(String::new(), |s| format!(" in shard {}/{}", s.k(), s.n()))
                 );
                 if let Some(s) = shard {
@@ -161,7 +163,7 @@ pub fn exec(args: CountArgs) -> Result<u8, Error> {
     let mut out = format!("{title}\n");
     if let Some(proof) = proof {
         match args.format {
-            Format::Text => out.push_str(&text::count_proven(&what, &proof, goal.closed, shard)),
+            Format::Text => out.push_str(&text::count_proven(&what(0), &proof, goal.closed, shard)),
             Format::Json => out = json(text::CountEnd::Proven(&proof)),
         }
         super::out::print(&out)?;
@@ -226,7 +228,11 @@ pub fn exec(args: CountArgs) -> Result<u8, Error> {
         if let Some(counted) = counted {
             match args.format {
                 Format::Text => {
-                    out.push_str(&text::count_frontier_report(&what, &counted, &why));
+                    out.push_str(&text::count_frontier_report(
+                        &what(counted.tours),
+                        &counted,
+                        &why,
+                    ));
                 }
                 Format::Json => out = json(text::CountEnd::Frontier(&counted)),
             }
@@ -246,7 +252,7 @@ pub fn exec(args: CountArgs) -> Result<u8, Error> {
     });
     match args.format {
         Format::Text => {
-            out.push_str(&text::count_report(&what, &counted, shard));
+            out.push_str(&text::count_report(&what(counted.tours), &counted, shard));
             if args.method.is_none() && shard.is_none() {
                 out.push_str(&format!("method: depth-first ({why})\n"));
             }

@@ -282,9 +282,12 @@ pub fn status_line(report: &Report, board: &Board, closed: bool) -> String {
         kind.to_string()
     };
     match &report.outcome {
-        Outcome::Found(t) => format!("Found an {kind} tour of {} squares.", t.len())
-            .replace("an closed", "a closed")
-            .replace("an symmetric", "a symmetric"),
+        Outcome::Found(t) => format!(
+            "Found an {kind} tour of {}.",
+            counted(t.len() as u64, "square")
+        )
+        .replace("an closed", "a closed")
+        .replace("an symmetric", "a symmetric"),
         Outcome::Impossible(why) => format!("No {kind} tour exists: {why}."),
         Outcome::GaveUp { limit, best } => format!(
             "Gave up: the {limit} ran out; nothing is proven. Longest path: {} of {} squares.",
@@ -817,7 +820,7 @@ pub fn count_json(
         "subject": match end {
             CountEnd::Symmetric(_, sym) => symmetric_subject(board, goal, *sym, false),
             _ => clues.map_or_else(
-                || count_subject(board, goal),
+                || count_subject(board, goal, false),
                 |k| clued_subject(goal.closed, k, false)
             ),
         },
@@ -850,11 +853,13 @@ pub fn count_json(
     .to_string()
 }
 
-/// What `engine count` counts, in words: `directed open tours from a1`.
-pub fn count_subject(board: &Board, goal: &Goal) -> String {
+/// What `engine count` counts, in words: `directed open tours from a1`
+/// (`one`: the singular).
+pub fn count_subject(board: &Board, goal: &Goal, one: bool) -> String {
     format!(
-        "directed {} tours{}",
+        "directed {} {}{}",
         if goal.closed { "closed" } else { "open" },
+        if one { "tour" } else { "tours" },
         count_ends(board, goal)
     )
 }
@@ -866,6 +871,7 @@ fn count_ends(board: &Board, goal: &Goal) -> String {
         (Some(s), Some(e)) => format!(" from {} to {}", board.name(s), board.name(e)),
         (Some(s), None) => format!(" from {}", board.name(s)),
         (None, Some(e)) => format!(" to {}, summed over every start square", board.name(e)),
+        (None, None) if board.len() == 1 => ", from its one square".to_string(),
         (None, None) => format!(", summed over all {} start squares", board.len()),
     }
 }
@@ -952,7 +958,8 @@ pub fn count_report(what: &str, counted: &Counted, shard: Option<Shard>) -> Stri
                 (Some(c), _, _) => {
                     let _ = writeln!(
                         out,
-                        "{c} distinct cycles (each counted once, whatever its start and direction)"
+                        "{} (each counted once, whatever its start and direction)",
+                        distinct_cycles(c)
                     );
                 }
                 _ => {}
@@ -976,7 +983,7 @@ pub fn count_report(what: &str, counted: &Counted, shard: Option<Shard>) -> Stri
             if let Some(c) = counted.cycles()
                 && shard.is_none()
             {
-                let _ = writeln!(out, "at least {c} distinct cycles");
+                let _ = writeln!(out, "at least {}", distinct_cycles(c));
             }
         }
     }
@@ -992,7 +999,14 @@ pub fn count_report(what: &str, counted: &Counted, shard: Option<Shard>) -> Stri
             " · {}{}",
             counted_tasks(counted.tasks),
             if counted.depth > 0 {
-                format!(" (prefixes of up to {} squares)", counted.depth)
+                format!(
+                    " (prefixes of up to {})",
+                    plural(
+                        counted.depth,
+                        "1 square",
+                        &format!("{} squares", counted.depth)
+                    )
+                )
             } else {
                 String::new()
             }
@@ -1097,7 +1111,8 @@ pub fn count_frontier_report(what: &str, c: &FrontierCounted, why: &str) -> Stri
             if let Some(cycles) = c.cycles() {
                 let _ = writeln!(
                     out,
-                    "{cycles} distinct cycles (each counted once, whatever its start and direction)"
+                    "{} (each counted once, whatever its start and direction)",
+                    distinct_cycles(cycles)
                 );
             }
         }
@@ -1111,10 +1126,10 @@ pub fn count_frontier_report(what: &str, c: &FrontierCounted, why: &str) -> Stri
     }
     let _ = writeln!(
         out,
-        "count: frontier, {} · at most {} squares in the frontier · at most {} states ({}) · {} {} · {}",
+        "count: frontier, {} · at most {} squares in the frontier · at most {} ({}) · {} {} · {}",
         c.sweep.describe(),
         c.width,
-        thousands(c.peak_states),
+        many(c.peak_states, "state"),
         crate::budget::bytes(c.peak_bytes),
         c.threads,
         if c.threads == 1 { "thread" } else { "threads" },
@@ -1313,6 +1328,11 @@ pub fn move_diagram(piece: &Piece) -> String {
         out.push('\n');
     }
     out
+}
+
+/// `n` distinct cycles, in the singular when one.
+fn distinct_cycles(n: u128) -> String {
+    format!("{n} distinct {}", if n == 1 { "cycle" } else { "cycles" })
 }
 
 /// `n` with thousands separators and a noun, plural unless `n` is one:

@@ -7,7 +7,7 @@ use crate::halt::{Halt, Stop};
 use std::io::Write;
 
 use crate::model::MoveGraph;
-use crate::render::text::thousands;
+use crate::render::text::{many, thousands};
 use crate::solve::backtrack::{BacktrackOptions, Order};
 use crate::solve::event::{Change, Event};
 use crate::solve::record::{Recorder, Sample};
@@ -669,7 +669,7 @@ fn outcome_lines(report: &Report, rec: &Recorder, n: usize) -> Vec<String> {
     };
     match &report.outcome {
         Outcome::Found(t) => vec![
-            format!("found: a tour of {} squares", thousands(t.len() as u64)),
+            format!("found: a tour of {}", many(t.len() as u64, "square")),
             effort,
         ],
         Outcome::Impossible(why) => vec![format!("no tour: {why}"), effort],
