@@ -283,3 +283,34 @@ fn a_count_of_one_is_singular() {
     );
     assert!(text.contains("(prefixes of up to 1 square)"), "{text}");
 }
+
+/// A count past 64 bits is written whole in JSON, as the number the text
+/// gives (the king's open tours of 10x6: 22,559,393,222,574,518,324,524).
+#[test]
+fn json_counts_past_64_bits_are_exact_numbers() {
+    let args = ["count", "--board", "10x6", "--piece", "king", "--quiet"];
+    let text = engine().args(args).output().unwrap();
+    assert_eq!(text.status.code(), Some(0));
+    let text = String::from_utf8_lossy(&text.stdout);
+    let n = text
+        .lines()
+        .find_map(|l| l.strip_suffix(" directed open tours, summed over all 60 start squares"))
+        .unwrap_or_else(|| panic!("{text}"));
+    assert!(n.parse::<u128>().unwrap() > u128::from(u64::MAX), "{n}");
+    let out = engine()
+        .args(args)
+        .args(["--format", "json"])
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let json = String::from_utf8_lossy(&out.stdout);
+    assert!(json.contains(&format!("\"tours\":{n}")), "{json}");
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(v["exact"], true, "{json}");
+    assert_eq!(v["tours"].to_string(), n, "{json}");
+}
