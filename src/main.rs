@@ -10,7 +10,10 @@ use std::process::ExitCode;
 use clap::Parser;
 
 fn main() -> ExitCode {
-    let args = cli::Cli::parse();
+    let args = match cli::Cli::try_parse() {
+        Ok(args) => args,
+        Err(e) => return ExitCode::from(cli::usage::report(&e)),
+    };
     let code = match args.command {
         cli::Command::Run(a) => cli::run::exec(a),
         cli::Command::Check(a) => cli::check::exec(a),

@@ -535,3 +535,42 @@ fn a_tour_of_one_square_is_singular() {
     let p = crate::util::puzzle("Puzzle(board: \"1x1\", piece: \"knight\")");
     assert_verified(&p, &v);
 }
+
+/// A flag the command line cannot take is pointed at with a caret, as the
+/// engine's own flag errors are: a value a flag refuses, a value not among
+/// its choices, two flags that exclude each other, an unknown flag.
+#[test]
+fn flag_errors_of_the_command_line_point_at_the_flag() {
+    let cases: [(&[&str], &str, &str); 4] = [
+        (
+            &["count", "--board", "5x5", "--threads", "0"],
+            "error: --threads: 0 is not in 1..=65535",
+            " | --threads 0\n |           ^\n",
+        ),
+        (
+            &["count", "--board", "5x5", "--method", "bfs"],
+            "error: --method: bfs is not one of dfs, frontier",
+            " | --method bfs\n |          ^^^ a similar value exists: 'dfs'\n",
+        ),
+        (
+            &["count", "--board", "5x5", "--open", "--closed"],
+            "error: --open: the argument '--open' cannot be used with '--closed'",
+            " | --open\n | ^^^^^^\n",
+        ),
+        (
+            &["count", "--board", "5x5", "--memory", "-5"],
+            "error: -5: unexpected argument '-5' found",
+            " | -5\n | ^^ to pass '-5' as a value, use '-- -5'\n",
+        ),
+    ];
+    for (args, first, caret) in cases {
+        let out = engine().args(args).output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(out.stdout.is_empty(), "{args:?}");
+        assert!(err.starts_with(first), "{args:?}: {err}");
+        assert!(err.contains(caret), "{args:?}: {err}");
+    }
+    // Help still prints as it did.
+    engine().args(["count", "--help"]).assert().code(0);
+}

@@ -13,6 +13,7 @@ mod progress;
 pub mod run;
 mod source;
 mod unique;
+pub mod usage;
 
 use std::path::{Path, PathBuf};
 
