@@ -571,6 +571,22 @@ fn flag_errors_of_the_command_line_point_at_the_flag() {
         assert!(err.starts_with(first), "{args:?}: {err}");
         assert!(err.contains(caret), "{args:?}: {err}");
     }
+    // A flag given no value: what it needs.
+    for (args, first) in [
+        (
+            &["run", "puzzles/holed4x4.ron", "--gif"][..],
+            "error: --gif: a value is needed\n",
+        ),
+        (
+            &["count", "--board", "5x5", "--method"],
+            "error: --method: a value is needed, one of dfs, frontier\n",
+        ),
+    ] {
+        let out = engine().args(args).output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.starts_with(first), "{args:?}: {err}");
+    }
     // Help still prints as it did.
     engine().args(["count", "--help"]).assert().code(0);
 }

@@ -38,7 +38,9 @@ pub fn report(e: &clap::Error) -> u8 {
                 Some(ContextValue::Strings(v)) => v.join(", "),
                 _ => String::new(),
             };
-            let why = if value.is_empty() {
+            let why = if value.is_empty() && choices.is_empty() {
+                "a value is needed".to_string()
+            } else if value.is_empty() {
                 format!("a value is needed, one of {choices}")
             } else {
                 format!("{value} is not one of {choices}")
