@@ -909,9 +909,9 @@ pub fn count_symmetric_report(
     if let Some(cycles) = c.cycles() {
         let _ = writeln!(
             out,
-            "{}{cycles} distinct {} (each counted once, whatever its start and direction)",
+            "{}{} (each counted once, whatever its start and direction)",
             if c.stopped.is_some() { "at least " } else { "" },
-            if cycles == 1 { "cycle" } else { "cycles" }
+            distinct_cycles(cycles)
         );
     }
     let how = match (c.turned, c.folded) {
@@ -1001,11 +1001,7 @@ pub fn count_report(what: &str, counted: &Counted, shard: Option<Shard>) -> Stri
             if counted.depth > 0 {
                 format!(
                     " (prefixes of up to {})",
-                    plural(
-                        counted.depth,
-                        "1 square",
-                        &format!("{} squares", counted.depth)
-                    )
+                    crate::render::text::counted(counted.depth as u64, "square")
                 )
             } else {
                 String::new()
