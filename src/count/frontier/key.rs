@@ -2,14 +2,18 @@
 //!
 //! A state gives each frontier slot a code of [`Key::BITS`] bits:
 //! `0` no move yet, `1` two moves (done), `2` one move, on a path piece
-//! whose other end has retired as an end of the tour ("free"), and `3 + l`
-//! one move, on the path piece labelled `l`, whose other end is the other
-//! slot with that code. Pieces are labelled in the order of their first
-//! slot, so each state has one packing. A frontier of at most 16 slots
-//! packs into a `u64` and of at most 27 into a `u128` (4 bits a slot), of
-//! at most 36 into a [`Wide`] key (5 bits a slot). The all-ones value
-//! would give every slot the same label, which no state does (each label
-//! is on exactly two slots): tables use it as "no key".
+//! whose other end has retired as an end of the tour ("free"), and, for one
+//! move on a path piece whose other end is another slot, either that slot
+//! itself (`3 + s`, in a [`Mates`] key) or the piece's label (`3 + l`,
+//! pieces labelled in the order of their first slot; the other keys). Each
+//! state has one packing either way. Naming the other slot costs nothing
+//! to pack or unpack, but needs a code per slot: [`Mates`] holds frontiers
+//! of at most 13 slots in a `u64`. Labels need a code per two slots: a
+//! frontier of at most 16 slots packs into a `u64` and of at most 27 into a
+//! `u128` (4 bits a slot), of at most 36 into a [`Wide`] key (5 bits a
+//! slot). The all-ones value would give every slot the same label, or make
+//! the last slot its own other end, which no state does: tables use it as
+//! "no key".
 
 use std::hash::Hash;
 
@@ -18,8 +22,11 @@ pub trait Key: Copy + Ord + Hash + Send + Sync + std::fmt::Debug + 'static {
     /// Bits per slot.
     const BITS: u32;
     /// The most slots a key holds, with every state of that many slots
-    /// labelled within the codes.
+    /// within the codes.
     const SLOTS: usize;
+    /// Whether a slot on a piece holds its other slot ([`Mates`]) rather
+    /// than the piece's label.
+    const MATES: bool = false;
     /// The state with every slot 0.
     const ZERO: Self;
     /// The value that is never a state.
@@ -49,6 +56,31 @@ impl Key for u64 {
     fn hash64(self) -> u64 {
         let h = (self ^ (self >> 31)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
         h ^ (h >> 29)
+    }
+}
+
+/// A `u64` of 4-bit codes whose pieces' slots name each other's slot
+/// (`3 + s`, `s` at most 12): 13 slots.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Mates(u64);
+
+impl Key for Mates {
+    const BITS: u32 = 4;
+    const SLOTS: usize = 13;
+    const MATES: bool = true;
+    const ZERO: Mates = Mates(0);
+    const NONE: Mates = Mates(u64::MAX);
+    #[inline(always)]
+    fn get(self, slot: usize) -> u8 {
+        self.0.get(slot)
+    }
+    #[inline(always)]
+    fn with(self, slot: usize, code: u8) -> Mates {
+        Mates(self.0.with(slot, code))
+    }
+    #[inline(always)]
+    fn hash64(self) -> u64 {
+        self.0.hash64()
     }
 }
 
@@ -160,6 +192,7 @@ mod tests {
             assert_ne!(k, K::NONE);
             assert_eq!(K::NONE.get(K::SLOTS - 1), top);
         }
+        check::<Mates>();
         check::<u64>();
         check::<u128>();
         check::<Wide>();

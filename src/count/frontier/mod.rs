@@ -40,7 +40,7 @@ use rayon::prelude::*;
 use crate::halt::{Halt, Limits, Stop};
 use crate::model::{Board, Goal, MoveGraph};
 use crate::progress::{Progress, Unit};
-use key::{Count, Key, Wide};
+use key::{Count, Key, Mates, Wide};
 pub use plan::{Plan, Sweep};
 use step::{Kind, StepRules};
 use table::{Layer, Overflow, PARTITIONS, Table, partition};
@@ -236,7 +236,8 @@ pub fn bytes_per_state(width: usize, count_bits: u32) -> u64 {
     entry * 4 / 3 + entry
 }
 
-/// The bytes of the key that holds a frontier of `width` squares.
+/// The bytes of the key that holds a frontier of `width` squares (a
+/// [`Mates`] key up to 13, a labelled `u64` up to 16: both 8).
 fn key_bytes(width: usize) -> u64 {
     if width <= <u64 as Key>::SLOTS {
         8
@@ -398,14 +399,16 @@ pub fn count(
     let rules = rules(plan, &kinds, goal.closed);
     let run = |bits: u32| -> Result<Sweeping, Unfit> {
         let go = || {
-            let key = key_bytes(plan.width);
-            match (key, bits) {
-                (8, 64) => sweep::<u64, u64>(&rules, opts, limits, progress),
-                (8, _) => sweep::<u64, u128>(&rules, opts, limits, progress),
-                (16, 64) => sweep::<u128, u64>(&rules, opts, limits, progress),
-                (16, _) => sweep::<u128, u128>(&rules, opts, limits, progress),
-                (_, 64) => sweep::<Wide, u64>(&rules, opts, limits, progress),
-                (_, _) => sweep::<Wide, u128>(&rules, opts, limits, progress),
+            let mates = plan.width <= <Mates as Key>::SLOTS;
+            match (mates, key_bytes(plan.width), bits) {
+                (true, _, 64) => sweep::<Mates, u64>(&rules, opts, limits, progress),
+                (true, _, _) => sweep::<Mates, u128>(&rules, opts, limits, progress),
+                (_, 8, 64) => sweep::<u64, u64>(&rules, opts, limits, progress),
+                (_, 8, _) => sweep::<u64, u128>(&rules, opts, limits, progress),
+                (_, 16, 64) => sweep::<u128, u64>(&rules, opts, limits, progress),
+                (_, 16, _) => sweep::<u128, u128>(&rules, opts, limits, progress),
+                (_, _, 64) => sweep::<Wide, u64>(&rules, opts, limits, progress),
+                (_, _, _) => sweep::<Wide, u128>(&rules, opts, limits, progress),
             }
         };
         match &pool {
@@ -778,7 +781,73 @@ fn expand_chunk<K: Key, C: Count>(
 
 #[cfg(test)]
 mod tests {
-    use super::room_for;
+    use super::*;
+    use crate::model::Piece;
+
+    /// Every key counts alike, and as the search does: a state packed by
+    /// its pieces' other slots ([`Mates`]) or by their labels (`u64`,
+    /// `u128`, [`Wide`]), on boards whose steps merge mirrored states, with
+    /// free and fixed ends, open and closed.
+    #[test]
+    fn every_packing_counts_as_the_search_does() {
+        let knight = Piece::leaper(1, 2, 1);
+        let closed = Goal {
+            closed: true,
+            ..Goal::default()
+        };
+        let from_corner = Goal {
+            start: Some(0),
+            ..Goal::default()
+        };
+        let cases = [
+            (Board::rectangle(5, 5), knight.clone(), Goal::default()),
+            (Board::rectangle(6, 5), knight.clone(), Goal::default()),
+            (Board::rectangle(6, 5), knight.clone(), closed),
+            (Board::rectangle(5, 5), knight, from_corner),
+            (
+                Board::rectangle(4, 4),
+                Piece::leaper(0, 1, 1),
+                Goal::default(),
+            ),
+        ];
+        for (board, piece, goal) in cases {
+            let Ok(g) = MoveGraph::build(&board, &piece, &crate::halt::Never);
+            let Ok(plan) = fit(&board, &g) else {
+                panic!("no plan");
+            };
+            assert!(plan.width <= <Mates as Key>::SLOTS);
+            assert!(!plan.symmetries.is_empty());
+            let (limits, progress) = (Limits::none(), Progress::new());
+            let searched = crate::count::count(
+                &g,
+                &goal,
+                &crate::count::Symmetries::of_board(&board, &g),
+                &crate::count::CountOptions::default(),
+                &limits,
+                &progress,
+            );
+            assert!(searched.tours > 0, "{board:?} {goal:?}");
+            let rules = rules(&plan, &kinds(g.len(), &goal), goal.closed);
+            let opts = FrontierOptions::default();
+            let found = [
+                sweep::<Mates, u64>(&rules, &opts, &limits, &progress),
+                sweep::<u64, u64>(&rules, &opts, &limits, &progress),
+                sweep::<u128, u64>(&rules, &opts, &limits, &progress),
+                sweep::<Wide, u128>(&rules, &opts, &limits, &progress),
+            ]
+            .map(|s| s.map(|s| s.found).unwrap_or_default());
+            // As `count` turns them into directed tours.
+            let n = g.len() as u128;
+            let tours = |f: u128| match (goal.closed, goal.start) {
+                (true, _) => 2 * f * n,
+                (false, None) => 2 * f,
+                (false, Some(_)) => f,
+            };
+            for f in found {
+                assert_eq!(tours(f), searched.tours, "{found:?}");
+            }
+        }
+    }
 
     #[test]
     fn a_list_is_refilled_in_place_unless_far_too_large_or_too_small() {

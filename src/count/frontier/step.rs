@@ -153,6 +153,17 @@ impl<'a> StepRules<'a> {
 /// Unpacks `key` (a frontier of `len` slots) into mates.
 #[inline(always)]
 fn unpack<K: Key>(key: K, len: usize, m: &mut [u8; SLOTS]) {
+    if K::MATES {
+        for (j, x) in m.iter_mut().enumerate().take(len) {
+            *x = match key.get(j) {
+                0 => EMPTY,
+                1 => FULL,
+                2 => FREE,
+                c => c - 3,
+            };
+        }
+        return;
+    }
     let mut first = [u8::MAX; 32];
     for j in 0..len {
         m[j] = match key.get(j) {
@@ -175,10 +186,23 @@ fn unpack<K: Key>(key: K, len: usize, m: &mut [u8; SLOTS]) {
 }
 
 /// Packs the mates `m` of a frontier of `len` slots (each mate a slot of
-/// the same frontier), labelling pieces in the order of their first slot.
+/// the same frontier), naming each piece's other slot or labelling pieces
+/// in the order of their first slot.
 #[inline(always)]
 fn pack<K: Key>(m: &[u8; SLOTS], len: usize) -> K {
     let mut key = K::ZERO;
+    if K::MATES {
+        for (j, &x) in m.iter().enumerate().take(len) {
+            let code = match x {
+                EMPTY => 0,
+                FULL => 1,
+                FREE => 2,
+                p => 3 + p,
+            };
+            key = key.with(j, code);
+        }
+        return key;
+    }
     let mut label = [0u8; SLOTS];
     let mut next = 0u8;
     for (j, &x) in m.iter().enumerate().take(len) {
@@ -449,32 +473,26 @@ fn finish<K: Key>(m: &[u8; SLOTS], done: bool, r: &StepRules, emit: &mut impl Fn
         return;
     }
     // The state after the step, packed straight from the mates by new
-    // slot (pieces labelled in the order of their first slot), with the
-    // free and empty slots counted on the way.
+    // slot (each piece's other slot, or pieces labelled in the order of
+    // their first slot), with the free and empty slots counted on the way.
     let len = st.keep.len();
     let mut key = K::ZERO;
-    // Without branches on the slot's value, which varies from state to
-    // state: a piece's first slot gives it the next label (stored at its
-    // other slot), its second reads it; the other values' codes are 0 to 2.
-    let mut label = [0u8; SLOTS];
-    let mut next = 0u8;
     let (mut free, mut empty) = (0u32, 0u64);
-    for (j, &x) in st.keep.iter().enumerate() {
-        let mate = m[usize::from(x)];
-        let pair = mate < FREE;
-        let q = usize::from(r.new_slot[usize::from(mate)]);
-        let first = pair & (q > j);
-        label[if first { q } else { SCRATCH }] = next;
-        let code = if pair {
-            3 + if first { next } else { label[j] }
-        } else {
+    if K::MATES {
+        for (j, &x) in st.keep.iter().enumerate() {
+            let mate = m[usize::from(x)];
             // EMPTY, FULL, FREE: 0, 1, 2.
-            !mate
-        };
-        next += u8::from(first);
-        empty |= u64::from(mate == EMPTY) << j;
-        free += u32::from(mate == FREE);
-        key = key.with(j, code);
+            let code = if mate < FREE {
+                3 + r.new_slot[usize::from(mate)]
+            } else {
+                !mate
+            };
+            empty |= u64::from(mate == EMPTY) << j;
+            free += u32::from(mate == FREE);
+            key = key.with(j, code);
+        }
+    } else {
+        (key, free, empty) = pack_labelled(&m, r);
     }
     if empty & r.last_inner != 0 {
         return;
@@ -511,4 +529,35 @@ fn finish<K: Key>(m: &[u8; SLOTS], done: bool, r: &StepRules, emit: &mut impl Fn
         }
     }
     emit(Some(key));
+}
+/// The labelled key of the mates `m` (by the extended frontier's slots)
+/// after the step, by new slot, with its free slots and its empty ones (a
+/// bit mask).
+#[inline(always)]
+fn pack_labelled<K: Key>(m: &[u8; SLOTS], r: &StepRules) -> (K, u32, u64) {
+    let mut key = K::ZERO;
+    // Without branches on the slot's value, which varies from state to
+    // state: a piece's first slot gives it the next label (stored at its
+    // other slot), its second reads it; the other values' codes are 0 to 2.
+    let mut label = [0u8; SLOTS];
+    let mut next = 0u8;
+    let (mut free, mut empty) = (0u32, 0u64);
+    for (j, &x) in r.step.keep.iter().enumerate() {
+        let mate = m[usize::from(x)];
+        let pair = mate < FREE;
+        let q = usize::from(r.new_slot[usize::from(mate)]);
+        let first = pair & (q > j);
+        label[if first { q } else { SCRATCH }] = next;
+        let code = if pair {
+            3 + if first { next } else { label[j] }
+        } else {
+            // EMPTY, FULL, FREE: 0, 1, 2.
+            !mate
+        };
+        next += u8::from(first);
+        empty |= u64::from(mate == EMPTY) << j;
+        free += u32::from(mate == FREE);
+        key = key.with(j, code);
+    }
+    (key, free, empty)
 }
