@@ -849,6 +849,33 @@ mod tests {
         }
     }
 
+    /// At the widest frontier a [`Mates`] key holds (13 slots: the last
+    /// slot's other slot is coded 15, the top of 4 bits), it counts as the
+    /// labelled key does: the knight's closed tours of 7x6.
+    #[test]
+    fn the_widest_mates_key_counts_as_a_labelled_one() {
+        let board = Board::rectangle(7, 6);
+        let Ok(g) = MoveGraph::build(&board, &Piece::leaper(1, 2, 1), &crate::halt::Never);
+        let Ok(plan) = fit(&board, &g) else {
+            panic!("no plan");
+        };
+        assert_eq!(plan.width, <Mates as Key>::SLOTS);
+        let goal = Goal {
+            closed: true,
+            ..Goal::default()
+        };
+        let rules = rules(&plan, &kinds(g.len(), &goal), true);
+        let (opts, limits, progress) =
+            (FrontierOptions::default(), Limits::none(), Progress::new());
+        let found = [
+            sweep::<Mates, u64>(&rules, &opts, &limits, &progress),
+            sweep::<u64, u64>(&rules, &opts, &limits, &progress),
+        ]
+        .map(|s| s.map(|s| s.found).unwrap_or_default());
+        assert!(found[0] > 0);
+        assert_eq!(found[0], found[1]);
+    }
+
     #[test]
     fn a_list_is_refilled_in_place_unless_far_too_large_or_too_small() {
         let mut list: Vec<u64> = Vec::with_capacity(10_000);
