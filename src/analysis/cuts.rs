@@ -15,7 +15,9 @@
 //! being symmetric shapes such as the centre of an 8x8 board for the giraffe
 //! or the zebra; then the neighbours of sets of squares of one class with
 //! the fewest moves, which cut the sides of boards too narrow for a piece's
-//! long moves (the union of the zebra and the (3,4)-leaper on 8x6).
+//! long moves (the union of the zebra and the (3,4)-leaper on 8x6); squares
+//! of equally few moves are taken rank by rank and then file by file, so a
+//! board and its turn are tried alike.
 
 use crate::count::Symmetries;
 use crate::halt::{self, Halt};
@@ -149,10 +151,35 @@ pub fn find<H: Halt>(
         Some(o) => vec![all & o, all & !o],
         None => vec![all],
     };
-    for class in classes {
-        let mut few: Vec<usize> = (0..n).filter(|&s| class >> s & 1 == 1).collect();
-        few.sort_by_key(|&s| (near[s].count_ones(), s));
-        few.truncate(NEAR_CANDIDATES);
+    // Squares of equally few moves are taken rank by rank, then file by
+    // file where that picks others: a board and its turn try the same sets.
+    let by_file: Vec<u32> = (0..n as u32)
+        .map(|s| {
+            let c = board.cell(s);
+            c.x * board.height() + c.y
+        })
+        .collect();
+    let mut picks: Vec<Vec<usize>> = Vec::new();
+    for tie in [0, 1] {
+        for &class in &classes {
+            let mut few: Vec<usize> = (0..n).filter(|&s| class >> s & 1 == 1).collect();
+            few.sort_by_key(|&s| {
+                let at = if tie == 0 { s as u32 } else { by_file[s] };
+                (near[s].count_ones(), at)
+            });
+            few.truncate(NEAR_CANDIDATES);
+            let same = |p: &Vec<usize>| {
+                let (mut a, mut b) = (p.clone(), few.clone());
+                a.sort_unstable();
+                b.sort_unstable();
+                a == b
+            };
+            if !picks.iter().any(same) {
+                picks.push(few);
+            }
+        }
+    }
+    for few in picks {
         for pick in subsets(few.len()) {
             let (chosen, around) = few
                 .iter()
@@ -307,6 +334,19 @@ mod tests {
             panic!("no cut");
         };
         recheck(8, 6, &piece, &c, true);
+    }
+
+    #[test]
+    fn a_board_and_its_turn_are_cut_alike() {
+        // The giraffe's closed tours: the cut found on 7x8 is found on 8x7
+        // too, whichever way the squares with fewest moves tie.
+        let giraffe = Piece::leaper(1, 4, 1);
+        for (w, h) in [(7, 8), (8, 7)] {
+            let Some(c) = cut(w, h, giraffe.clone(), true) else {
+                panic!("no cut of {w}x{h}");
+            };
+            recheck(w, h, &giraffe, &c, true);
+        }
     }
 
     #[test]
