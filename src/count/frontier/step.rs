@@ -530,6 +530,7 @@ fn finish<K: Key>(m: &[u8; SLOTS], done: bool, r: &StepRules, emit: &mut impl Fn
     }
     emit(Some(key));
 }
+
 /// The labelled key of the mates `m` (by the extended frontier's slots)
 /// after the step, by new slot, with its free slots and its empty ones (a
 /// bit mask).
