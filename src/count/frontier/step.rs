@@ -476,24 +476,11 @@ fn finish<K: Key>(m: &[u8; SLOTS], done: bool, r: &StepRules, emit: &mut impl Fn
     // slot (each piece's other slot, or pieces labelled in the order of
     // their first slot), with the free and empty slots counted on the way.
     let len = st.keep.len();
-    let mut key = K::ZERO;
-    let (mut free, mut empty) = (0u32, 0u64);
-    if K::MATES {
-        for (j, &x) in st.keep.iter().enumerate() {
-            let mate = m[usize::from(x)];
-            // EMPTY, FULL, FREE: 0, 1, 2.
-            let code = if mate < FREE {
-                3 + r.new_slot[usize::from(mate)]
-            } else {
-                !mate
-            };
-            empty |= u64::from(mate == EMPTY) << j;
-            free += u32::from(mate == FREE);
-            key = key.with(j, code);
-        }
+    let (mut key, free, empty) = if K::MATES {
+        pack_mates(&m, r)
     } else {
-        (key, free, empty) = pack_labelled(&m, r);
-    }
+        pack_labelled(&m, r)
+    };
     if empty & r.last_inner != 0 {
         return;
     }
@@ -529,6 +516,28 @@ fn finish<K: Key>(m: &[u8; SLOTS], done: bool, r: &StepRules, emit: &mut impl Fn
         }
     }
     emit(Some(key));
+}
+
+/// The [`Mates`](super::key::Mates) key of the mates `m` (by the extended
+/// frontier's slots) after the step, by new slot, with its free slots and
+/// its empty ones (a bit mask).
+#[inline(always)]
+fn pack_mates<K: Key>(m: &[u8; SLOTS], r: &StepRules) -> (K, u32, u64) {
+    let mut key = K::ZERO;
+    let (mut free, mut empty) = (0u32, 0u64);
+    for (j, &x) in r.step.keep.iter().enumerate() {
+        let mate = m[usize::from(x)];
+        // EMPTY, FULL, FREE: 0, 1, 2.
+        let code = if mate < FREE {
+            3 + r.new_slot[usize::from(mate)]
+        } else {
+            !mate
+        };
+        empty |= u64::from(mate == EMPTY) << j;
+        free += u32::from(mate == FREE);
+        key = key.with(j, code);
+    }
+    (key, free, empty)
 }
 
 /// The labelled key of the mates `m` (by the extended frontier's slots)
