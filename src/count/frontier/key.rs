@@ -37,6 +37,37 @@ pub trait Key: Copy + Ord + Hash + Send + Sync + std::fmt::Debug + 'static {
     fn with(self, slot: usize, code: u8) -> Self;
     /// A well-mixed 64-bit hash.
     fn hash64(self) -> u64;
+    /// The key with each slot's code replaced by its class: `0` no move,
+    /// `1` done, `2` free, `3` on a piece whose other end is a slot.
+    /// States of one class have the same degrees; the look-ahead treats
+    /// them alike but for the pieces its forced moves join.
+    fn classes(self) -> Self;
+}
+
+/// Each 4-bit code's class (`0` to `2`, or `3` for any code from 3).
+#[inline(always)]
+fn classes4(k: u64) -> u64 {
+    let low = k & 0x3333_3333_3333_3333;
+    let high = ((k >> 2) | (k >> 3)) & 0x1111_1111_1111_1111;
+    low | (high * 3)
+}
+
+/// Bits 0 and 1 of each of twelve 5-bit codes, and bit 0.
+const LOW5: u64 = {
+    let (mut m, mut i) = (0, 0);
+    while i < 12 {
+        m |= 0b11 << (5 * i);
+        i += 1;
+    }
+    m
+};
+const BIT5: u64 = LOW5 & (LOW5 >> 1);
+
+/// Each 5-bit code's class, twelve codes to a word.
+#[inline(always)]
+fn classes5(k: u64) -> u64 {
+    let high = ((k >> 2) | (k >> 3) | (k >> 4)) & BIT5;
+    (k & LOW5) | (high * 3)
 }
 
 impl Key for u64 {
@@ -56,6 +87,10 @@ impl Key for u64 {
     fn hash64(self) -> u64 {
         let h = (self ^ (self >> 31)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
         h ^ (h >> 29)
+    }
+    #[inline(always)]
+    fn classes(self) -> u64 {
+        classes4(self)
     }
 }
 
@@ -82,6 +117,10 @@ impl Key for Mates {
     fn hash64(self) -> u64 {
         self.0.hash64()
     }
+    #[inline(always)]
+    fn classes(self) -> Mates {
+        Mates(classes4(self.0))
+    }
 }
 
 /// 27 slots: at most 13 pieces, whose labels fit the 13 codes `3..=15`.
@@ -103,6 +142,11 @@ impl Key for u128 {
         let lo = self as u64;
         let hi = (self >> 64) as u64;
         (lo ^ hi.wrapping_mul(0xC2B2_AE3D_27D4_EB4F).rotate_left(31)).hash64()
+    }
+    #[inline(always)]
+    fn classes(self) -> u128 {
+        let (lo, hi) = (self as u64, (self >> 64) as u64);
+        u128::from(classes4(lo)) | u128::from(classes4(hi)) << 64
     }
 }
 
@@ -133,6 +177,10 @@ impl Key for Wide {
         (a ^ b.wrapping_mul(0xC2B2_AE3D_27D4_EB4F).rotate_left(31)
             ^ c.wrapping_mul(0x1656_67B1_9E37_79F9).rotate_left(17))
         .hash64()
+    }
+    #[inline(always)]
+    fn classes(self) -> Wide {
+        Wide(self.0.map(classes5))
     }
 }
 
@@ -198,5 +246,27 @@ mod tests {
         check::<Wide>();
         assert_eq!(u64::MAX.add(1), None);
         assert_eq!(5u128.add(7), Some(12));
+    }
+
+    /// Each slot's class is its code up to 3, whatever the codes beside it.
+    #[test]
+    fn classes_are_each_slots_code_up_to_three() {
+        fn check<K: Key>() {
+            let top = (1u8 << K::BITS) - 1;
+            for shift in 0..=top {
+                let mut k = K::ZERO;
+                for slot in 0..K::SLOTS {
+                    k = k.with(slot, (slot as u8).wrapping_mul(7).wrapping_add(shift) & top);
+                }
+                let c = k.classes();
+                for slot in 0..K::SLOTS {
+                    assert_eq!(c.get(slot), k.get(slot).min(3), "slot {slot} of {k:?}");
+                }
+            }
+        }
+        check::<Mates>();
+        check::<u64>();
+        check::<u128>();
+        check::<Wide>();
     }
 }

@@ -316,6 +316,10 @@ pub struct Propagation<'a> {
     free: u64,
     /// Slots whose move to the square taken next is forced.
     to_next: u64,
+    /// The moves forced, in order.
+    forced: Vec<(u8, u8)>,
+    /// Whether a forced move made a cycle or a whole path.
+    closed_piece: bool,
 }
 
 impl<'a> Propagation<'a> {
@@ -337,7 +341,51 @@ impl<'a> Propagation<'a> {
             parent: [0; MAXV],
             free: 0,
             to_next: 0,
+            forced: Vec::with_capacity(MAXV),
+            closed_piece: false,
         }
+    }
+
+    /// The path pieces of the state whose slots hold `mates`: each slot
+    /// its own piece but a piece's later slot, which points at its earlier
+    /// one; the slots whose other end has retired are free.
+    fn pieces(&mut self, mates: &[u8; SLOTS]) {
+        self.parent = IDENTITY;
+        self.free = 0;
+        for (v, &m) in mates.iter().enumerate().take(self.look.len) {
+            self.free |= u64::from(m == FREE) << v;
+            let at = usize::from(m) & (MAXV - 1);
+            let later = m < FREE && at > v;
+            self.parent[at] = if later { v as u8 } else { self.parent[at] };
+        }
+    }
+
+    /// Makes this propagation, run from a state whose slots are empty,
+    /// done, free or on a piece as those of the state whose slots hold
+    /// `mates` are, the propagation from that state. Such states force the
+    /// same moves (every rule but the cycles' reads only the moves each
+    /// slot has, and whether it is free) until one closes a piece; so the
+    /// forced moves are joined on the new state's pieces. False when one of
+    /// them makes a cycle or a whole path there, or made one in the run:
+    /// the state must then be looked at afresh.
+    pub fn replay(&mut self, mates: &[u8; SLOTS]) -> bool {
+        if self.closed_piece {
+            return false;
+        }
+        self.pieces(mates);
+        for i in 0..self.forced.len() {
+            let (v, u) = self.forced[i];
+            if self.join(usize::from(v), usize::from(u)).is_some() {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Whether a forced move made a cycle or a whole path (and the run
+    /// ended there).
+    pub fn closed_piece(&self) -> bool {
+        self.closed_piece
     }
 
     /// Starts the look-ahead from the frontier whose slots hold `mates`
@@ -352,12 +400,13 @@ impl<'a> Propagation<'a> {
         self.lo = look.lo;
         self.hi = look.hi;
         self.fc = [0; MAXV];
-        self.parent = IDENTITY;
+        self.pieces(mates);
         self.ends = look.ends_later;
         self.open = 0;
         self.dirty = look.low;
-        self.free = 0;
         self.to_next = 0;
+        self.forced.clear();
+        self.closed_piece = false;
         let mut full = 0u64;
         let mut colour_sum = 0i32;
         // Without branches on the slots' values, which vary from state to
@@ -369,13 +418,7 @@ impl<'a> Propagation<'a> {
                 colour_sum += i32::from(col[v]) * i32::from(2 - d);
             }
             self.open |= u64::from(d < 2) << v;
-            let free = m == FREE;
-            self.ends += u32::from(free);
-            self.free |= u64::from(free) << v;
-            // A piece's later slot points at its earlier one.
-            let at = usize::from(m) & (MAXV - 1);
-            let later = m < FREE && at > v;
-            self.parent[at] = if later { v as u8 } else { self.parent[at] };
+            self.ends += u32::from(m == FREE);
             let one = 1 - d.min(1);
             (self.lo[v], self.hi[v]) = match look.kind[v] {
                 Kind::Inner => (2 - d, 2 - d),
@@ -493,6 +536,8 @@ impl<'a> Propagation<'a> {
         self.dirty = other.dirty;
         self.free = other.free;
         self.to_next = other.to_next;
+        self.forced.clone_from(&other.forced);
+        self.closed_piece = other.closed_piece;
     }
 
     fn find(&mut self, mut v: usize) -> usize {
@@ -541,26 +586,35 @@ impl<'a> Propagation<'a> {
         if self.fc[u] >= self.hi[u] {
             self.dirty |= 1 << u;
         }
+        self.forced.push((v as u8, u as u8));
+        let Some((root, cycle)) = self.join(v, u) else {
+            return Run::Open;
+        };
+        self.closed_piece = true;
+        let fits = if cycle {
+            self.look.closed
+        } else {
+            !self.look.closed
+        };
+        if fits && self.holds_all(root) {
+            Run::Whole
+        } else {
+            Run::Dead
+        }
+    }
+
+    /// Joins the pieces of `v` and `u`. When that closes a piece on itself
+    /// or joins two whose other ends have retired, returns the piece's root
+    /// and whether it is a cycle.
+    #[inline(always)]
+    fn join(&mut self, v: usize, u: usize) -> Option<(usize, bool)> {
         let (rv, ru) = (self.find(v), self.find(u));
         let (fv, fu) = (self.free & (1 << rv) != 0, self.free & (1 << ru) != 0);
         self.parent[ru] = rv as u8;
         if fu {
             self.free |= 1 << rv;
         }
-        if rv == ru || (fv && fu) {
-            // A cycle, or an open path with both ends retired.
-            let fits = if rv == ru {
-                self.look.closed
-            } else {
-                !self.look.closed
-            };
-            return if fits && self.holds_all(rv) {
-                Run::Whole
-            } else {
-                Run::Dead
-            };
-        }
-        Run::Open
+        (rv == ru || (fv && fu)).then_some((rv, rv == ru))
     }
 
     /// Propagates until nothing changes.

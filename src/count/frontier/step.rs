@@ -226,24 +226,72 @@ fn pack<K: Key>(m: &[u8; SLOTS], len: usize) -> K {
     key
 }
 
+/// What looking ahead from a state found.
+#[derive(Clone, Copy, Debug)]
+enum Found {
+    /// No future.
+    Dead,
+    /// The forced moves make a whole tour.
+    Whole,
+    /// The new square's moves that are forced, and those still possible.
+    Open(u64, u64),
+}
+
 /// The look-ahead's working space for the states of one step (a thread's).
-pub struct Workspace<'a> {
+pub struct Workspace<'a, K> {
     p: Propagation<'a>,
     q: Propagation<'a>,
     /// Whether each way of taking the square is looked at too, not only
     /// the state it is taken from.
     children: bool,
+    /// The classes of the state `p` last ran from and what it found, when
+    /// no forced move closed a piece: it holds for the next state of those
+    /// classes whose pieces the same forced moves do not close either. The
+    /// states of a step come sorted by their classes.
+    last: Option<(K, Found)>,
+    /// Whether `last` is kept.
+    remember: bool,
 }
 
-impl<'a> Workspace<'a> {
+impl<'a, K: Key> Workspace<'a, K> {
     /// The working space for the step of `r`, or None when the step does
-    /// not look ahead; `children`: look at each way of taking the square.
-    pub fn new(r: &'a StepRules, children: bool) -> Option<Workspace<'a>> {
+    /// not look ahead; `children`: look at each way of taking the square;
+    /// `remember`: start from the last run where it holds.
+    pub fn new(r: &'a StepRules, children: bool, remember: bool) -> Option<Workspace<'a, K>> {
         r.look.active().then(|| Workspace {
             p: Propagation::blank(&r.look),
             q: Propagation::blank(&r.look),
             children,
+            remember,
+            last: None,
         })
+    }
+
+    /// Looks ahead from the state `key`, unpacked into `m`: from the last
+    /// state's run when `key` has its classes and its pieces allow.
+    #[inline(always)]
+    fn look(&mut self, key: K, m: &[u8; SLOTS]) -> Found {
+        let classes = key.classes();
+        if let Some((c, found)) = self.last
+            && c == classes
+            && self.p.replay(m)
+        {
+            return found;
+        }
+        let found = if !self.p.reset(m) {
+            Found::Dead
+        } else {
+            match self.p.run() {
+                Run::Dead => Found::Dead,
+                Run::Whole => Found::Whole,
+                Run::Open => {
+                    let (must, may) = self.p.advice();
+                    Found::Open(must, may)
+                }
+            }
+        };
+        self.last = (self.remember && !self.p.closed_piece()).then_some((classes, found));
+        found
     }
 }
 
@@ -254,7 +302,7 @@ impl<'a> Workspace<'a> {
 pub fn expand<K: Key>(
     key: K,
     r: &StepRules,
-    ws: &mut Option<Workspace>,
+    ws: &mut Option<Workspace<K>>,
     emit: &mut impl FnMut(Option<K>),
 ) {
     let st = r.step;
@@ -267,14 +315,11 @@ pub fn expand<K: Key>(
     let mut prop = false;
     let (mut must_slots, mut may_slots) = (0u64, u64::MAX);
     if let Some(ws) = ws.as_mut() {
-        if !ws.p.reset(&m) {
-            return;
-        }
-        match ws.p.run() {
-            Run::Dead => return,
-            Run::Whole => {}
-            Run::Open => {
-                (must_slots, may_slots) = ws.p.advice();
+        match ws.look(key, &m) {
+            Found::Dead => return,
+            Found::Whole => {}
+            Found::Open(must, may) => {
+                (must_slots, may_slots) = (must, may);
                 prop = ws.children && r.look.next().is_some();
             }
         }
