@@ -27,6 +27,11 @@
 //! ways to take it, and each remaining way is looked at from there
 //! (incrementally, from the parent's forced moves) before its state is
 //! made.
+//!
+//! The rules read of a state only its slots' classes (how many moves each
+//! has, and whether its piece's other end has retired) until a forced move
+//! closes a piece: a state of the classes of the last one looked at replays
+//! that run's forced moves on its own pieces ([`Propagation::replay`]).
 
 use super::plan::Plan;
 use super::step::{EMPTY, FREE, FULL, Kind, SLOTS};
