@@ -809,6 +809,22 @@ mod tests {
     use super::*;
     use crate::model::{Cell, Piece, Topology};
 
+    /// Closed tours.
+    fn closed() -> Goal {
+        Goal {
+            closed: true,
+            ..Goal::default()
+        }
+    }
+
+    /// Open tours from the first square.
+    fn from_corner() -> Goal {
+        Goal {
+            start: Some(0),
+            ..Goal::default()
+        }
+    }
+
     /// Every key counts alike, and as the search does: a state packed by
     /// its pieces' other slots ([`Mates`]) or by their labels (`u64`,
     /// `u128`, [`Wide`]), on boards whose steps merge mirrored states, with
@@ -816,14 +832,7 @@ mod tests {
     #[test]
     fn every_packing_counts_as_the_search_does() {
         let knight = Piece::leaper(1, 2, 1);
-        let closed = Goal {
-            closed: true,
-            ..Goal::default()
-        };
-        let from_corner = Goal {
-            start: Some(0),
-            ..Goal::default()
-        };
+        let (closed, from_corner) = (closed(), from_corner());
         let cases = [
             (Board::rectangle(5, 5), knight.clone(), Goal::default()),
             (Board::rectangle(6, 5), knight.clone(), Goal::default()),
@@ -885,10 +894,7 @@ mod tests {
             panic!("no plan");
         };
         assert_eq!(plan.width, <Mates as Key>::SLOTS);
-        let goal = Goal {
-            closed: true,
-            ..Goal::default()
-        };
+        let goal = closed();
         let rules = rules(&plan, &kinds(g.len(), &goal), true);
         let (opts, limits, progress) =
             (FrontierOptions::default(), Limits::none(), Progress::new());
@@ -911,14 +917,7 @@ mod tests {
         let knight = Piece::leaper(1, 2, 1);
         let king = Piece::leaper(0, 1, 1).union(&Piece::leaper(1, 1, 1));
         let holed = |c: Cell| (c.x, c.y) != (2, 2) && (c.x, c.y) != (3, 2);
-        let closed = Goal {
-            closed: true,
-            ..Goal::default()
-        };
-        let from_corner = Goal {
-            start: Some(0),
-            ..Goal::default()
-        };
+        let (closed, from_corner) = (closed(), from_corner());
         let cases = [
             (Board::rectangle(6, 6), knight.clone(), Goal::default()),
             (Board::rectangle(6, 6), knight.clone(), closed),
