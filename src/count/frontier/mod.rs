@@ -597,7 +597,7 @@ fn sweep<K: Key, C: Count>(
         let children = held >= opts.children_above;
         if held <= opts.serial_below {
             // Few states: one table on this thread costs less than sharing.
-            match expand_small(&layer, r, children, opts.remember) {
+            match expand_small(&layer, r, (children, opts.remember)) {
                 Ok((next, f)) => {
                     out.found = f.wide();
                     layer = next;
@@ -716,16 +716,17 @@ fn room_for<T>(list: &mut Vec<T>, total: usize) {
 pub const SERIAL_BELOW: u64 = 1 << 10;
 
 /// Expands every state of `layer` on this thread: the next states (sorted
-/// by their classes), and the whole tours completed.
+/// by their classes), and the whole tours completed; `looking` as for
+/// [`expand_chunk`].
 fn expand_small<K: Key, C: Count>(
     layer: &[(K, C)],
     r: &StepRules,
-    children: bool,
-    remember: bool,
+    looking: (bool, bool),
 ) -> Result<(Vec<(K, C)>, C), Overflow> {
     let mut t = Table::<K, C>::new();
     let mut whole = C::default();
     let mut err = Ok(());
+    let (children, remember) = looking;
     let mut ws = step::Workspace::new(r, children, remember);
     for &(key, c) in layer {
         step::expand(key, r, &mut ws, &mut |next_key: Option<K>| {
