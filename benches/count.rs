@@ -5,8 +5,9 @@
 //! Run: `cargo bench --bench count`.
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use engine::count::{self, CountOptions, Symmetries};
+use engine::count::{self, CountOptions};
 use engine::halt::{Limits, Never};
+use engine::model::Symmetries;
 use engine::model::{Board, Goal, MoveGraph, Piece};
 use engine::progress::Progress;
 

@@ -9,8 +9,9 @@
 
 use std::time::Instant;
 
-use engine::count::{self, CountOptions, Shard, Symmetries};
+use engine::count::{self, CountOptions, Shard};
 use engine::halt::{Limits, Never};
+use engine::model::Symmetries;
 use engine::progress::Progress;
 use engine::puzzle::Puzzle;
 

@@ -20,8 +20,9 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 use engine::count::method::{self, Method};
-use engine::count::{self, CountOptions, Symmetries, frontier};
+use engine::count::{self, CountOptions, frontier};
 use engine::halt::{Limits, Never};
+use engine::model::Symmetries;
 use engine::model::{Board, Goal, MoveGraph, Piece};
 use engine::progress::Progress;
 

@@ -26,7 +26,7 @@ use engine::halt::Never;
 use engine::model::MoveGraph;
 use engine::progress::Progress;
 use engine::puzzle::Puzzle;
-use engine::solve::event::NoObserver;
+use engine::search::event::NoObserver;
 use engine::solve::genetic::{self, GeneticOptions, MoveSlots, Preset, Repair, Selection};
 use engine::solve::{self, Goal, Limits, Outcome, SolverSpec, Task};
 

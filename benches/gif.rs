@@ -9,7 +9,7 @@ use engine::halt::Never;
 use engine::progress::Progress;
 use engine::puzzle::Puzzle;
 use engine::render::gif::{GifOptions, Scene, search_gif, tour_gif};
-use engine::solve::event::NoObserver;
+use engine::search::event::NoObserver;
 use engine::solve::runner;
 use engine::solve::{Limits, Outcome, Run};
 use engine::verify::verify;
@@ -65,8 +65,8 @@ fn puzzle(text: &str) -> Puzzle {
 fn solved(p: &Puzzle) -> Vec<u32> {
     let Ok(g) = p.graph(&Never);
     let r = runner::solve(
-        p,
-        &g,
+        &p.task(&g),
+        p.solver,
         Run::new(Limits::none(), &Progress::new(), NoObserver),
     )
     .expect("verified");
@@ -127,8 +127,8 @@ fn main() {
     for _ in 0..ROUNDS {
         let (t, c) = (Instant::now(), cpu());
         let r = runner::solve(
-            &p,
-            &g,
+            &p.task(&g),
+            p.solver,
             Run::new(Limits::none(), &Progress::new(), NoObserver),
         )
         .expect("verified");
@@ -137,8 +137,12 @@ fn main() {
         black_box(r);
         let (t, c) = (Instant::now(), cpu());
         let mut rec = opts.recorder();
-        let report = runner::solve(&p, &g, Run::new(Limits::none(), &Progress::new(), &mut rec))
-            .expect("verified");
+        let report = runner::solve(
+            &p.task(&g),
+            p.solver,
+            Run::new(Limits::none(), &Progress::new(), &mut rec),
+        )
+        .expect("verified");
         recorded.push(t.elapsed());
         cpu_time[1] += cpu() - c;
         let (t, c) = (Instant::now(), cpu());

@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 use engine::halt::Never;
 use engine::progress::Progress;
 use engine::puzzle::Puzzle;
-use engine::solve::event::NoObserver;
+use engine::search::event::NoObserver;
 use engine::solve::{Limits, Outcome, Report, Run, runner};
 
 /// Solves a closed knight's tour of `board` with `symmetry`, within
@@ -29,8 +29,12 @@ fn solve(board: &str, symmetry: &str, secs: f64) -> (Report, Duration) {
     let Ok(g) = p.graph(&Never);
     let progress = Progress::new();
     let limits = Limits::none().with_time(Some(secs));
-    let r = runner::solve(&p, &g, Run::new(limits, &progress, NoObserver))
-        .unwrap_or_else(|e| panic!("{board} {symmetry}: {e}"));
+    let r = runner::solve(
+        &p.task(&g),
+        p.solver,
+        Run::new(limits, &progress, NoObserver),
+    )
+    .unwrap_or_else(|e| panic!("{board} {symmetry}: {e}"));
     (r, started.elapsed())
 }
 

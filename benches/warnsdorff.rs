@@ -19,7 +19,7 @@ use std::time::{Duration, Instant};
 use engine::halt::Never;
 use engine::model::{Board, MoveGraph, Piece, Topology};
 use engine::progress::Progress;
-use engine::solve::event::NoObserver;
+use engine::search::event::NoObserver;
 use engine::solve::warnsdorff::{self, DEFAULT_RESTARTS, Policy, Second, TieBreak};
 use engine::solve::{Goal, Limits, Outcome, Report, Run};
 
@@ -218,8 +218,12 @@ fn pipeline(n: u32) {
     let (tg, g) = best_of(1, || p.graph(&Never).unwrap_or_else(|never| match never {}));
     let (tr, r) = best_of(1, || {
         let progress = Progress::new();
-        engine::solve::runner::solve(&p, &g, Run::new(Limits::none(), &progress, NoObserver))
-            .unwrap_or_else(|e| panic!("{e}"))
+        engine::solve::runner::solve(
+            &p.task(&g),
+            p.solver,
+            Run::new(Limits::none(), &progress, NoObserver),
+        )
+        .unwrap_or_else(|e| panic!("{e}"))
     });
     assert!(matches!(r.outcome, Outcome::Found(_)));
     // Streamed as `engine run` does, to a sink that only counts the bytes.

@@ -16,14 +16,14 @@
 //! use engine::halt::Never;
 //! use engine::progress::Progress;
 //! use engine::puzzle::Puzzle;
-//! use engine::solve::event::NoObserver;
+//! use engine::search::event::NoObserver;
 //! use engine::solve::{Limits, Outcome, Run};
 //!
 //! let p = Puzzle::parse("k.ron", r#"Puzzle(board: "5x5", piece: "knight", start: "a1")"#).unwrap();
 //! let Ok(g) = p.graph(&Never);
 //! let progress = Progress::new();
 //! let run = Run::new(Limits::none(), &progress, NoObserver);
-//! let report = engine::solve::runner::solve(&p, &g, run).unwrap();
+//! let report = engine::solve::runner::solve(&p.task(&g), p.solver, run).unwrap();
 //! let Outcome::Found(tour) = report.outcome else { panic!() };
 //! assert!(engine::verify::verify(&p.board, &p.piece, &p.goal, &tour).is_ok());
 //! ```
@@ -47,8 +47,10 @@ pub mod output;
 pub mod progress;
 pub mod puzzle;
 pub mod render;
+pub mod search;
 pub mod solve;
 pub mod verify;
+pub mod words;
 
 pub use halt::{Halt, Limit, Limits, Never, Stop};
 pub use model::{Board, Cell, Goal, MoveGraph, Piece, Topology};

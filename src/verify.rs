@@ -4,8 +4,8 @@
 
 use rayon::prelude::*;
 
+use crate::model::Goal;
 use crate::model::{Board, Cell, Piece, Topology};
-use crate::solve::Goal;
 
 /// Checks that `tour` visits every square of `board` exactly once by legal
 /// moves of `piece`, honouring `goal` (start, end, closed). The error says

@@ -6,11 +6,11 @@
 use std::path::Path;
 
 use engine::halt::Never;
-use engine::make::{difficulty, sat};
 use engine::progress::Progress;
 use engine::puzzle::Puzzle;
+use engine::search::event::NoObserver;
 use engine::solve::backtrack::BacktrackOptions;
-use engine::solve::event::NoObserver;
+use engine::solve::clued::{deduce as difficulty, sat};
 use engine::solve::{Limits, Outcome, Run, clued, runner};
 use engine::verify::{verify, verify_constraints};
 use proptest::prelude::*;
@@ -87,7 +87,8 @@ fn unique(p: &Puzzle) -> (Outcome, Option<Vec<u32>>) {
     let g = util::graph_of(p);
     let progress = Progress::new();
     let run = Run::new(Limits::none(), &progress, NoObserver);
-    let (report, second) = runner::solve_unique(p, &g, run).unwrap_or_else(|e| panic!("{e}"));
+    let (report, second) =
+        runner::solve_unique(&p.task(&g), p.solver, run).unwrap_or_else(|e| panic!("{e}"));
     let first = match &report.outcome {
         Outcome::Found(t) => Some(t),
         _ => None,

@@ -5,10 +5,10 @@
 
 use std::path::Path;
 
-use engine::count::engine::{Want, solutions};
 use engine::halt::{Limits, Never};
+use engine::search::event::{Event, NoObserver, Observer};
+use engine::search::{Want, solutions};
 use engine::solve::backtrack::BacktrackOptions;
-use engine::solve::event::{Event, NoObserver, Observer};
 use engine::solve::starts::StartRule;
 use engine::solve::{Outcome, Report};
 
@@ -67,7 +67,7 @@ fn the_zebra_on_8x8_is_proven_to_have_no_open_tour() {
     let s = r.starts.unwrap_or_default();
     assert_eq!((s.searched, s.candidates, s.images), (10, 10, 54));
     // The count agrees.
-    let sym = engine::count::Symmetries::of_board(&p.board, &g);
+    let sym = engine::model::Symmetries::of_board(&p.board, &g);
     let c = engine::count::count(
         &g,
         &p.goal,

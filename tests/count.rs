@@ -1,6 +1,7 @@
 //! `engine count` against published counts. Each test names its source.
 
-use engine::count::{self, CountOptions, Counted, Shard, Symmetries};
+use engine::count::{self, CountOptions, Counted, Shard};
+use engine::model::Symmetries;
 use engine::model::{Board, Piece};
 use engine::solve::{Goal, Limits};
 

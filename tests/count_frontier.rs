@@ -6,7 +6,8 @@
 use std::time::Duration;
 
 use engine::count::frontier::{self, FrontierCounted, FrontierOptions, Unfit};
-use engine::count::{self, CountOptions, Symmetries};
+use engine::count::{self, CountOptions};
+use engine::model::Symmetries;
 use engine::model::{Board, Cell, Piece, Topology};
 use engine::progress::Progress;
 use engine::solve::{Goal, Limits};

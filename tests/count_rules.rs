@@ -10,8 +10,10 @@
 
 use std::collections::BTreeSet;
 
-use engine::count::{self, CountOptions, Counted, Pruning, Shard, Symmetries};
+use engine::count::{self, CountOptions, Counted, Shard};
+use engine::model::Symmetries;
 use engine::model::{Board, Cell, Move, MoveGraph, Piece, Topology, UNLIMITED};
+use engine::search::Pruning;
 use engine::solve::{Goal, Limits};
 use engine::verify::verify;
 use proptest::prelude::*;

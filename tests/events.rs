@@ -8,10 +8,10 @@
 use engine::halt::{Limits, Never};
 use engine::model::{Board, Constraints, Goal, MoveGraph, Piece, TourSymmetry};
 use engine::progress::Progress;
+use engine::render::record::Recorder;
+use engine::search::event::{Event, Observer};
 use engine::solve::backtrack::{BacktrackOptions, Order};
-use engine::solve::event::{Event, Observer};
 use engine::solve::genetic::{GeneticOptions, Preset};
-use engine::solve::record::Recorder;
 use engine::solve::symmetric::SymmetricOptions;
 use engine::solve::warnsdorff::{TieBreak, WarnsdorffOptions};
 use engine::solve::{Outcome, Report, Run, Solver, Task};
@@ -297,8 +297,12 @@ fn auto_fallback_restarts_the_path() {
     let Ok(g) = p.graph(&Never);
     let mut w = Witness::new(99);
     let progress = Progress::new();
-    let r = engine::solve::runner::solve(&p, &g, Run::new(Limits::none(), &progress, &mut w))
-        .unwrap_or_else(|e| panic!("{e}"));
+    let r = engine::solve::runner::solve(
+        &p.task(&g),
+        p.solver,
+        Run::new(Limits::none(), &progress, &mut w),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
     if let Outcome::Found(t) = &r.outcome {
         assert_eq!(
             engine::verify::verify(&p.board, &p.piece, &p.goal, t),

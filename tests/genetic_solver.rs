@@ -5,7 +5,7 @@ use engine::halt::Never;
 use engine::model::{Board, Piece};
 use engine::progress::Progress;
 use engine::puzzle::Puzzle;
-use engine::solve::event::{Event, NoObserver, Observer};
+use engine::search::event::{Event, NoObserver, Observer};
 use engine::solve::genetic::{self, GeneticOptions, MoveSlots, Preset, Repair, Selection};
 use engine::solve::{Goal, Limit, Limits, Outcome, Report, Run, Task};
 use engine::verify::verify;

@@ -8,8 +8,8 @@ use engine::render::gif::{
     PendingFile, RAMP_START, RED, REMOVED, REPAIRED, STRIP_HIGH, STRIP_LOW, Scene, Style,
     TRANSPARENT, VISITED, search_gif, tour_gif,
 };
-use engine::solve::event::{Event, Observer};
-use engine::solve::record::Recorder;
+use engine::render::record::Recorder;
+use engine::search::event::{Event, Observer};
 use engine::solve::runner;
 use engine::solve::{Limit, Limits, Outcome, Report, Run, Stats};
 use engine::verify::verify;
@@ -299,8 +299,12 @@ fn search_gif_of_a_backtracking_search() {
         ..GifOptions::default()
     };
     let mut rec = Recorder::new(opts.search_frames() - 1);
-    let r = runner::solve(&p, &g, Run::new(Limits::none(), &Progress::new(), &mut rec))
-        .expect("no bug");
+    let r = runner::solve(
+        &p.task(&g),
+        p.solver,
+        Run::new(Limits::none(), &Progress::new(), &mut rec),
+    )
+    .expect("no bug");
     let Outcome::Found(tour) = &r.outcome else {
         panic!("5x5 has a tour from a1")
     };
@@ -336,8 +340,12 @@ fn search_gif_never_exceeds_max_frames() {
             ..GifOptions::default()
         };
         let mut rec = Recorder::new(max - 1);
-        let r = runner::solve(&p, &g, Run::new(Limits::none(), &Progress::new(), &mut rec))
-            .expect("no bug");
+        let r = runner::solve(
+            &p.task(&g),
+            p.solver,
+            Run::new(Limits::none(), &Progress::new(), &mut rec),
+        )
+        .expect("no bug");
         if let Outcome::Found(t) = &r.outcome {
             verify(&p.board, &p.piece, &p.goal, t).expect("valid");
         }
@@ -606,8 +614,12 @@ fn styles_draw_as_asked_with_labels() {
 fn search_of(p: &Puzzle, opts: &GifOptions) -> (Report, Decoded) {
     let g = crate::util::graph_of(p);
     let mut rec = opts.recorder();
-    let r =
-        runner::solve(p, &g, Run::new(Limits::none(), &Progress::new(), &mut rec)).expect("no bug");
+    let r = runner::solve(
+        &p.task(&g),
+        p.solver,
+        Run::new(Limits::none(), &Progress::new(), &mut rec),
+    )
+    .expect("no bug");
     if let Outcome::Found(t) = &r.outcome {
         verify(&p.board, &p.piece, &p.goal, t).expect("valid");
     }
@@ -710,8 +722,12 @@ fn a_proof_by_parts_is_drawn_with_its_legend_whole() {
 fn searched(p: &Puzzle, opts: &GifOptions) -> (Report, Recorder, Decoded) {
     let g = crate::util::graph_of(p);
     let mut rec = opts.recorder();
-    let r =
-        runner::solve(p, &g, Run::new(Limits::none(), &Progress::new(), &mut rec)).expect("no bug");
+    let r = runner::solve(
+        &p.task(&g),
+        p.solver,
+        Run::new(Limits::none(), &Progress::new(), &mut rec),
+    )
+    .expect("no bug");
     if let Outcome::Found(tour) = &r.outcome {
         verify(&p.board, &p.piece, &p.goal, tour).expect("valid");
     }
@@ -764,7 +780,7 @@ fn genetic_gifs_solved_at_once_show_the_population() {
     let (r, rec, d) = searched(&p, &GifOptions::default());
     assert_eq!(r.stats.generations, 1);
     let shown = rec.lineage().population();
-    assert_eq!(shown.len(), engine::solve::event::POPULATION_SHOWN);
+    assert_eq!(shown.len(), engine::search::event::POPULATION_SHOWN);
     let g = crate::util::graph_of(&p);
     for ind in shown {
         // Every walk shown is a path of the piece's moves from the start,

@@ -6,8 +6,8 @@
 use std::path::{Path, PathBuf};
 
 use engine::make::Difficulty;
-use engine::make::difficulty::deduce;
 use engine::puzzle::Puzzle;
+use engine::solve::clued::deduce::deduce;
 
 use crate::util::{assert_verified, engine, files, graph_of, load, setup, tour_from_json};
 

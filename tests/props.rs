@@ -128,7 +128,7 @@ proptest! {
         let g = crate::util::graph(&board, &piece);
         let exists = brute_force(&board, &piece, &goal);
         // `count`, the same engine counting every tour, agrees.
-        let sym = engine::count::Symmetries::of_board(&board, &g);
+        let sym = engine::model::Symmetries::of_board(&board, &g);
         let c = engine::count::count(
             &g,
             &goal,

@@ -23,6 +23,7 @@ mod gif_gallery;
 mod gif_trace;
 mod hostile;
 mod interrupt;
+mod layers;
 mod make;
 mod memory_limits;
 mod positions;

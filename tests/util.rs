@@ -9,7 +9,7 @@ use engine::halt::Never;
 use engine::model::{Board, Cell, MoveGraph, Piece};
 use engine::progress::Progress;
 use engine::puzzle::Puzzle;
-use engine::solve::event::{NoObserver, Observer};
+use engine::search::event::{NoObserver, Observer};
 use engine::solve::{Goal, Limits, Outcome, Report, Run, Solver, Task};
 use engine::verify::verify;
 
@@ -88,8 +88,9 @@ pub fn solve(p: &Puzzle) -> Report {
 pub fn solve_within<O: Observer>(p: &Puzzle, limits: Limits<'_>, observer: O) -> Report {
     let g = graph_of(p);
     let progress = Progress::new();
-    let r = engine::solve::runner::solve(p, &g, Run::new(limits, &progress, observer))
-        .unwrap_or_else(|e| panic!("{e}"));
+    let r =
+        engine::solve::runner::solve(&p.task(&g), p.solver, Run::new(limits, &progress, observer))
+            .unwrap_or_else(|e| panic!("{e}"));
     if let Outcome::Found(t) = &r.outcome {
         assert_eq!(verify(&p.board, &p.piece, &p.goal, t), Ok(()));
         assert_eq!(

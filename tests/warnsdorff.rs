@@ -6,8 +6,8 @@ use std::sync::atomic::AtomicBool;
 
 use engine::model::{Board, Cell, Piece, Topology};
 use engine::puzzle::Puzzle;
+use engine::search::event::{CountingObserver, NoObserver, Observer};
 use engine::solve::backtrack::BacktrackOptions;
-use engine::solve::event::{CountingObserver, NoObserver, Observer};
 use engine::solve::warnsdorff::{TieBreak, WarnsdorffOptions};
 use engine::solve::{Goal, Limit, Limits, Outcome, Report, Run};
 use engine::verify::verify;
@@ -560,9 +560,12 @@ fn the_puzzle_files_solve() {
         let p = Puzzle::load(&path).unwrap_or_else(|e| panic!("{e}"));
         let g = crate::util::graph_of(&p);
         let progress = engine::progress::Progress::new();
-        let r =
-            engine::solve::runner::solve(&p, &g, Run::new(Limits::none(), &progress, NoObserver))
-                .unwrap_or_else(|e| panic!("{e}"));
+        let r = engine::solve::runner::solve(
+            &p.task(&g),
+            p.solver,
+            Run::new(Limits::none(), &progress, NoObserver),
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
         let Outcome::Found(t) = &r.outcome else {
             panic!("{name}: {:?}", r.outcome);
         };

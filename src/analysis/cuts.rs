@@ -19,8 +19,8 @@
 //! of equally few moves are taken rank by rank and then file by file, so a
 //! board and its turn are tried alike.
 
-use crate::count::Symmetries;
 use crate::halt::{self, Halt};
+use crate::model::Symmetries;
 use crate::model::graph::walks;
 use crate::model::{Board, MoveGraph};
 
@@ -106,7 +106,7 @@ pub fn find<H: Halt>(
         }
     }
     // A set's neighbours in eight lookups.
-    let spread = crate::count::spread_tables(&near);
+    let spread = crate::search::tables::spread_tables(&near);
     let all = if n == 64 { u64::MAX } else { (1u64 << n) - 1 };
     let ones = colour.map(|c| (0..n).fold(0u64, |m, s| m | u64::from(c[s] & 1) << s));
     let mut tried = 0usize;

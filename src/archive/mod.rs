@@ -860,9 +860,9 @@ mod tests {
     fn run(p: &Puzzle) -> Report {
         let Ok(g) = p.graph(&Never);
         let progress = crate::progress::Progress::new();
-        let mut quiet = crate::solve::event::NoObserver;
+        let mut quiet = crate::search::event::NoObserver;
         let run = crate::solve::Run::new(crate::solve::Limits::none(), &progress, &mut quiet);
-        match crate::solve::runner::solve(p, &g, run) {
+        match crate::solve::runner::solve(&p.task(&g), p.solver, run) {
             Ok(r) => r,
             Err(e) => panic!("{e}"),
         }

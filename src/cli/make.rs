@@ -13,7 +13,7 @@ use engine::make::{self, Difficulty, Failure, Made, MakeOptions, Target, svg};
 use engine::output::PendingFile;
 use engine::progress::Progress;
 use engine::puzzle::Puzzle;
-use engine::render::text::{counted, many};
+use engine::words::{counted, many};
 
 use super::source::PuzzleArgs;
 use super::{BAD_INPUT, BUG, DONE, GAVE_UP, IMPOSSIBLE, INTERRUPTED_CODE, bad_flag, out, progress};

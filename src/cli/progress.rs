@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use engine::progress::{Progress, Reading};
-use engine::render::text::thousands;
+use engine::words::thousands;
 
 /// Runs `work`, showing `progress` under the label `doing` (e.g.
 /// `searching`) unless `quiet` or stderr is not a terminal.

@@ -16,7 +16,7 @@ use engine::render::gif::{self, Scene};
 use engine::render::svg;
 use engine::render::text;
 use engine::render::trace::{self, Trace};
-use engine::solve::event::{NoObserver, Observer};
+use engine::search::event::{NoObserver, Observer};
 use engine::solve::{Outcome, Report, Run, SolverId, SolverSpec, runner};
 
 use super::gif::{GifFlags, StepsFlag};
@@ -399,5 +399,9 @@ fn solve_with<O: Observer>(
     progress: &Progress,
     observer: O,
 ) -> Result<Report, runner::InvalidTour> {
-    runner::solve(puzzle, graph, Run::new(limits, progress, observer))
+    runner::solve(
+        &puzzle.task(graph),
+        puzzle.solver,
+        Run::new(limits, progress, observer),
+    )
 }

@@ -9,7 +9,7 @@ use std::time::Instant;
 use engine::error::Error;
 use engine::puzzle::Puzzle;
 use engine::render::text;
-use engine::solve::event::NoObserver;
+use engine::search::event::NoObserver;
 use engine::solve::{Outcome, Report, Run, SolverId, runner};
 use engine::verify::{verify, verify_constraints};
 
@@ -49,7 +49,11 @@ pub fn exec(
     let prog = engine::progress::Progress::new();
     let solved = progress::shown("searching", &prog, shown.quiet, || {
         match puzzle.graph(&limits) {
-            Ok(graph) => runner::solve_unique(puzzle, &graph, Run::new(limits, &prog, NoObserver)),
+            Ok(graph) => runner::solve_unique(
+                &puzzle.task(&graph),
+                puzzle.solver,
+                Run::new(limits, &prog, NoObserver),
+            ),
             Err(stop) => Ok((
                 Report::stopped(stop, started.elapsed(), SolverId::default()),
                 None,

@@ -31,7 +31,7 @@
 
 use crate::halt::Limits;
 use crate::model::{Board, Goal, MoveGraph};
-use crate::render::text::{many, thousands};
+use crate::words::{many, thousands};
 
 use super::frontier::{self, Plan, Sweep, Unfit};
 
@@ -312,15 +312,7 @@ fn rounded(x: f64) -> String {
     let x = x.max(1.0);
     let scale = 10f64.powi((x.log10().floor() as i32 - 1).max(0));
     let v = (x / scale).round() * scale;
-    let digits = format!("{v:.0}");
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
+    thousands(v as u64)
 }
 
 /// An estimated time for people, rounded: `0.3 s`, `2 h`, `4e9 years`.

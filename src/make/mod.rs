@@ -19,7 +19,6 @@
 
 pub mod difficulty;
 pub mod file;
-pub mod sat;
 pub mod svg;
 pub mod tour;
 
@@ -30,11 +29,12 @@ use crate::halt::{Limit, Limits, Stop};
 use crate::model::{Constraints, MoveGraph};
 use crate::progress::Progress;
 use crate::puzzle::Puzzle;
-use crate::render::text::counted;
+use crate::search::event::NoObserver;
 use crate::solve::backtrack::{BacktrackOptions, Order};
-use crate::solve::event::NoObserver;
+use crate::solve::clued::deduce;
 use crate::solve::runner::{self, InvalidTour};
 use crate::solve::{Outcome, Run, SolverSpec, Task, clued};
+use crate::words::counted;
 pub use difficulty::Difficulty;
 
 /// When to stop taking clues out.
@@ -226,8 +226,12 @@ fn complete_tour(
 ) -> Result<Vec<u32>, Failure> {
     let mut p = puzzle.clone();
     p.solver = SolverSpec::Auto;
-    let report =
-        runner::solve(&p, graph, Run::new(limits, progress, NoObserver)).map_err(Failure::Bug)?;
+    let report = runner::solve(
+        &p.task(graph),
+        p.solver,
+        Run::new(limits, progress, NoObserver),
+    )
+    .map_err(Failure::Bug)?;
     match report.outcome {
         Outcome::Found(t) => Ok(t),
         Outcome::Impossible(why) => Err(Failure::NoTour(why)),
@@ -261,8 +265,8 @@ fn deduced(
     puzzle: &Puzzle,
     clues: &[(u32, u32)],
     tour: &[u32],
-) -> Result<difficulty::Deduced, Failure> {
-    let d = difficulty::deduce(graph, puzzle.goal.closed, clues);
+) -> Result<deduce::Deduced, Failure> {
+    let d = deduce::deduce(graph, puzzle.goal.closed, clues);
     let wrong = d
         .placed
         .iter()
@@ -396,7 +400,7 @@ fn second_solution(
     if !matches!(v, Verdict::Unknown) {
         return Ok((v, nodes));
     }
-    let (found, conflicts) = sat::solutions(
+    let (found, conflicts) = crate::solve::clued::sat::solutions(
         graph,
         puzzle.goal.closed,
         clues,
@@ -405,14 +409,14 @@ fn second_solution(
         &limits,
     )?;
     let v = match found {
-        sat::Found::Tours(tours) => match tours.into_iter().next() {
+        crate::solve::clued::sat::Found::Tours(tours) => match tours.into_iter().next() {
             None => Verdict::Unique,
             Some(other) => {
                 check(puzzle, "the search for a second solution", &other, clues)?;
                 Verdict::Other(other)
             }
         },
-        sat::Found::OutOfNodes => Verdict::Unknown,
+        crate::solve::clued::sat::Found::OutOfNodes => Verdict::Unknown,
     };
     Ok((v, nodes + conflicts))
 }
@@ -481,17 +485,26 @@ fn prove(
     limits: Limits<'_>,
 ) -> Result<Proof, Failure> {
     let closed = puzzle.goal.closed;
-    if difficulty::deduce(graph, closed, clues).solved() {
+    if deduce::deduce(graph, closed, clues).solved() {
         return Ok(Proof::Deductions);
     }
-    match sat::solutions(graph, closed, clues, None, (2, opts.node_limit), &limits)? {
-        (sat::Found::Tours(t), conflicts) if t == [tour] => Ok(Proof::Sat(conflicts)),
-        (sat::Found::Tours(_), _) => Err(Failure::Bug(InvalidTour {
+    match crate::solve::clued::sat::solutions(
+        graph,
+        closed,
+        clues,
+        None,
+        (2, opts.node_limit),
+        &limits,
+    )? {
+        (crate::solve::clued::sat::Found::Tours(t), conflicts) if t == [tour] => {
+            Ok(Proof::Sat(conflicts))
+        }
+        (crate::solve::clued::sat::Found::Tours(_), _) => Err(Failure::Bug(InvalidTour {
             solver: "the generator".to_string(),
             problem: "the clause-learning search finds a solution other than its tour, or none"
                 .to_string(),
         })),
-        (sat::Found::OutOfNodes, _) => Err(Failure::Missed(format!(
+        (crate::solve::clued::sat::Found::OutOfNodes, _) => Err(Failure::Missed(format!(
             "the proof that the puzzle made is unique ran out of {}; a larger --node-limit may settle it",
             counted(opts.node_limit, "conflict")
         ))),
@@ -519,13 +532,13 @@ mod tests {
         let Ok(Report {
             outcome: Outcome::Found(tour),
             ..
-        }) = runner::solve(&puzzle, &graph, run)
+        }) = runner::solve(&puzzle.task(&graph), puzzle.solver, run)
         else {
             panic!("5x5 has a tour")
         };
         let n = tour.len() as u32;
         let clues = [(1, tour[0]), (n, tour[n as usize - 1])];
-        assert!(!difficulty::deduce(&graph, false, &clues).solved());
+        assert!(!deduce::deduce(&graph, false, &clues).solved());
         let opts = MakeOptions {
             seed: 0,
             target: Target::Minimal,

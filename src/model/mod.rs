@@ -1,5 +1,6 @@
 //! The puzzle's world: boards, pieces and the move graph built from them.
 
+mod automorphisms;
 mod board;
 mod cell;
 pub mod constraints;
@@ -8,6 +9,7 @@ pub mod graph;
 mod piece;
 pub mod symmetry;
 
+pub use automorphisms::Symmetries;
 pub use board::{Board, MAX_SIDE, Ray, Topology};
 pub use cell::{Cell, file_index, file_name};
 pub use constraints::{Constraints, TourSymmetry};

@@ -2,6 +2,8 @@
 //! search traces.
 
 pub mod gif;
+pub mod lineage;
+pub mod record;
 pub mod svg;
 pub mod text;
 pub mod trace;

@@ -15,6 +15,7 @@ use crate::model::{Board, Cell, Goal, Piece, TourSymmetry, file_name};
 use crate::solve::starts::StartRule;
 use crate::solve::symmetric::SymmetricCount;
 use crate::solve::{Outcome, Report, SolverSpec};
+use crate::words::{counted, many};
 
 /// Boards wider or taller than this print a summary instead of the grid
 /// unless the grid is asked for.
@@ -138,19 +139,6 @@ fn each_part(
             emit(part);
         }
     }
-}
-
-/// `1234567` as `1,234,567`.
-pub fn thousands(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }
 
 /// A human-readable duration.
@@ -1001,7 +989,7 @@ pub fn count_report(what: &str, counted: &Counted, shard: Option<Shard>) -> Stri
             if counted.depth > 0 {
                 format!(
                     " (prefixes of up to {})",
-                    crate::render::text::counted(counted.depth as u64, "square")
+                    crate::words::counted(counted.depth as u64, "square")
                 )
             } else {
                 String::new()
@@ -1331,32 +1319,9 @@ fn distinct_cycles(n: u128) -> String {
     format!("{n} distinct {}", if n == 1 { "cycle" } else { "cycles" })
 }
 
-/// `n` with thousands separators and a noun, plural unless `n` is one:
-/// "1 state", "15,132 states".
-pub fn many(n: u64, noun: &str) -> String {
-    format!("{} {noun}{}", thousands(n), if n == 1 { "" } else { "s" })
-}
-
-/// `n` and a noun, plural unless `n` is one: "1 node", "3 nodes".
-pub fn counted(n: u64, noun: &str) -> String {
-    if n == 1 {
-        format!("1 {noun}")
-    } else {
-        format!("{n} {noun}s")
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn thousands_separators() {
-        assert_eq!(thousands(0), "0");
-        assert_eq!(thousands(999), "999");
-        assert_eq!(thousands(1000), "1,000");
-        assert_eq!(thousands(24105743), "24,105,743");
-    }
 
     #[test]
     fn json_arrays_list_every_square() {

@@ -36,8 +36,8 @@
 use std::io::{self, Write};
 
 use crate::model::Board;
-use crate::solve::event::{Event, Observer};
-use crate::solve::record::Recorder;
+use crate::render::record::Recorder;
+use crate::search::event::{Event, Observer};
 use crate::solve::{Outcome, Report};
 
 /// An [`Observer`] writing every event as a line of JSON. Writing stops at

@@ -6,24 +6,25 @@
 //! - `Given`: the piece's own move order and nothing else — the plain search
 //!   the classic write-ups teach, kept deliberately free of pruning so its node
 //!   counts are those of the textbook algorithm.
-//! - `Warnsdorff`: the complete search engine of `count` in path mode
-//!   ([`crate::count::engine`]): fewest onward moves first, its prunings and
+//! - `Warnsdorff`: the search kernel's complete search in path mode
+//!   ([`crate::search::probe`]): fewest onward moves first, its prunings and
 //!   its cache of dead endings, with the board's symmetries and the start
 //!   squares planned here (see [`BacktrackOptions::solve`]).
 
 use std::time::Instant;
 
-use super::event::{Change, Event, Observer};
 use super::starts::{self, StartPlan};
 use super::{
     Goal, Limits, Outcome, Report, Run, Solver, SolverId, SolverSpec, Starts, Stats, Stop, Task,
 };
-use crate::count::Symmetries;
-use crate::count::engine::{Aim, Best, Engine, Pace, Probe};
 use crate::halt::{self, Cadence, Halt};
 use crate::model::MoveGraph;
+use crate::model::Symmetries;
 use crate::model::graph::walks::predecessors_mask;
 use crate::progress::{Progress, Unit};
+use crate::search::event::{Change, Event, Observer};
+use crate::search::probe::{Probe, Space};
+use crate::search::{Aim, Best, Pace};
 
 /// The order in which candidate moves are tried.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, serde::Deserialize, serde::Serialize)]
@@ -252,7 +253,7 @@ impl BacktrackOptions {
                 forbidden.push(s);
             }
         }
-        let engine = match Engine::new(graph, ends, &limits) {
+        let space = match Space::new(graph, ends, &limits) {
             Ok(e) => e,
             Err(stop) => return stopped(stop),
         };
@@ -260,7 +261,7 @@ impl BacktrackOptions {
         let mut aim = Aim::find(1, goal.closed);
         aim.one_way_round = goal.closed && graph.is_symmetric() && n >= 3;
         let mut search = Rounds {
-            engine: &engine,
+            space: &space,
             graph,
             group: &group,
             aim,
@@ -407,7 +408,7 @@ struct Slot<'e> {
 
 /// The searches from a list of start squares, run side by side in rounds.
 struct Rounds<'e> {
-    engine: &'e Engine<'e>,
+    space: &'e Space<'e>,
     graph: &'e MoveGraph,
     group: &'e Symmetries,
     aim: Aim,
@@ -421,7 +422,7 @@ impl<'e> Rounds<'e> {
     /// A probe from `s`, its first moves cut to one of each orbit under the
     /// symmetries that fix `s`.
     fn probe(&self, s: u32, forbidden: &[u32]) -> Probe<'e> {
-        let mut p = self.engine.probe(&[s], self.aim);
+        let mut p = self.space.probe(&[s], self.aim);
         let stab = self.group.stabiliser(&[s]);
         if stab.len() > 1 {
             let allowed: Vec<u32> = self
@@ -475,7 +476,7 @@ impl<'e> Rounds<'e> {
         let mut searched = 0usize;
         // The slot whose path the observer holds.
         let mut shown: Option<usize> = None;
-        // Even one search pauses now and then: the engine's cache grows
+        // Even one search pauses now and then: the search space's cache grows
         // with the nodes done, when a search runs again.
         let mut budget = FIRST_ROUND;
         loop {

@@ -18,8 +18,8 @@
 use rand::RngExt;
 use rand_chacha::ChaCha8Rng;
 
-use super::event::{Change, Event, Observer};
 use crate::model::Adjacent;
+use crate::search::event::{Change, Event, Observer};
 
 /// How much rotating one repair may cost before it is given up.
 #[derive(Clone, Copy, Debug)]
@@ -215,7 +215,7 @@ mod tests {
     use crate::halt::Never;
     use crate::model::graph::walks::all_distances;
     use crate::model::{Adjacency, Board, MoveGraph, Piece};
-    use crate::solve::event::NoObserver;
+    use crate::search::event::NoObserver;
     use crate::solve::{Solver, Task};
     use rand::SeedableRng;
 

@@ -26,11 +26,11 @@ use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 
-use super::event::{Event, Observer, POPULATION_SHOWN};
 use super::{Limit, Limits, Outcome, Report, Run, Solver, SolverId, SolverSpec, Stats, Stop, Task};
 use crate::halt::{self, Halt};
 use crate::model::{Board, MoveGraph, Piece};
 use crate::progress::Unit;
+use crate::search::event::{Event, Observer, POPULATION_SHOWN};
 
 /// Parameter presets.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, serde::Deserialize, serde::Serialize)]

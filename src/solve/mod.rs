@@ -11,11 +11,8 @@
 pub mod backtrack;
 mod close;
 pub mod clued;
-pub mod event;
 pub mod genetic;
 mod identity;
-pub mod lineage;
-pub mod record;
 pub mod runner;
 pub mod starts;
 pub mod symmetric;
@@ -25,11 +22,12 @@ use std::time::Duration;
 
 pub use crate::halt::{Limit, Limits, Stop};
 pub use crate::model::Goal;
+pub use crate::search::Stats;
 pub use identity::{AutoPick, SolverId};
 
 use crate::model::{Board, Constraints, MoveGraph, Piece};
 use crate::progress::Progress;
-use event::Observer;
+use crate::search::event::{self, Observer};
 
 /// How a search ended.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -70,38 +68,6 @@ impl Outcome {
             Stop::Limit(limit) => Outcome::GaveUp { limit, best },
             Stop::Interrupted | Stop::Cancelled => Outcome::Interrupted { best },
         }
-    }
-}
-
-/// What a run cost: the counters every solver keeps.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Stats {
-    /// Squares entered (a start square counts).
-    pub nodes: u64,
-    /// Steps taken back.
-    pub backtracks: u64,
-    /// Generations (genetic solver).
-    pub generations: u64,
-    /// Restarts (Warnsdorff) or extra start squares tried.
-    pub restarts: u64,
-    /// Stuck walks repaired (Warnsdorff).
-    pub repairs: u64,
-    /// Pósa rotations made (Warnsdorff).
-    pub rotations: u64,
-    /// Wall time of the search.
-    pub elapsed: Duration,
-}
-
-impl Stats {
-    /// Adds the counters of a later stage of the same run.
-    pub fn add(&mut self, other: &Stats) {
-        self.nodes += other.nodes;
-        self.backtracks += other.backtracks;
-        self.generations += other.generations;
-        self.restarts += other.restarts;
-        self.repairs += other.repairs;
-        self.rotations += other.rotations;
-        self.elapsed += other.elapsed;
     }
 }
 

@@ -7,14 +7,12 @@ use std::time::Instant;
 
 use super::backtrack::{BacktrackOptions, Order};
 use super::clued;
-use super::event::{Event, Observer};
 use super::symmetric::SymmetricOptions;
 use super::warnsdorff::WarnsdorffOptions;
 use super::{AutoPick, Limit, Outcome, Report, Run, Solver, SolverId, SolverSpec, Stats, Task};
 use crate::analysis;
 use crate::halt::{Halt, OrFlag, Stop};
-use crate::model::MoveGraph;
-use crate::puzzle::Puzzle;
+use crate::search::event::{Event, Observer};
 use crate::verify::verify;
 
 /// A solver's answer failed verification: a bug, never a user error.
@@ -52,24 +50,24 @@ pub const AUTO_FALLBACK_NODES: u64 = 1 << 23;
 /// before, and a tour the rule finds at once can take the search minutes).
 pub const AUTO_FIRST_NODES: u64 = 1 << 17;
 
-/// What `Auto` picks for a puzzle, and why. Small boards get the complete
+/// What `Auto` picks for a task, and why. Small boards get the complete
 /// backtracker; larger ones Warnsdorff's rule, which [`solve`] follows with
 /// the backtracker if it gives up.
-pub fn auto_choice(puzzle: &Puzzle, graph: &MoveGraph) -> (SolverSpec, AutoPick) {
-    let squares = graph.len();
-    if !puzzle.constraints.clues.is_empty() {
+pub fn auto_choice(task: &Task<'_>) -> (SolverSpec, AutoPick) {
+    let squares = task.graph.len();
+    if !task.constraints.clues.is_empty() {
         return (
             SolverSpec::Backtrack(BacktrackOptions::default()),
             AutoPick::Clues,
         );
     }
-    if puzzle.constraints.symmetry.is_some() {
+    if task.constraints.symmetry.is_some() {
         return (
             SolverSpec::Symmetric(SymmetricOptions::default()),
             AutoPick::Symmetric,
         );
     }
-    let small = if puzzle.goal.closed {
+    let small = if task.goal.closed {
         AUTO_SMALL_CLOSED
     } else {
         AUTO_SMALL_OPEN
@@ -102,35 +100,35 @@ pub fn auto_choice(puzzle: &Puzzle, graph: &MoveGraph) -> (SolverSpec, AutoPick)
 /// answer (a tour means no proof exists; a proof cancels the search).
 pub const PROOFS_BESIDE: usize = 1 << 18;
 
-/// Solves `puzzle` on its move graph `graph` within `run`: proofs first (or
+/// Solves `task` with the solver `spec` within `run`: proofs first (or
 /// beside the search on large boards), then the solver. Every tour is
-/// verified before it is returned.
+/// verified before it is returned, its clues and symmetry included.
 ///
 /// ```
 /// use engine::halt::Never;
 /// use engine::progress::Progress;
 /// use engine::puzzle::Puzzle;
-/// use engine::solve::event::NoObserver;
+/// use engine::search::event::NoObserver;
 /// use engine::solve::{Limits, Outcome, Run};
 ///
 /// let p = Puzzle::parse("k.ron", r#"Puzzle(board: "5x5", piece: "knight", start: "a1")"#).unwrap();
 /// let Ok(g) = p.graph(&Never);
 /// let progress = Progress::new();
 /// let run = Run::new(Limits::none(), &progress, NoObserver);
-/// let report = engine::solve::runner::solve(&p, &g, run).unwrap();
+/// let report = engine::solve::runner::solve(&p.task(&g), p.solver, run).unwrap();
 /// let Outcome::Found(tour) = report.outcome else { panic!() };
 /// assert!(engine::verify::verify(&p.board, &p.piece, &p.goal, &tour).is_ok());
 /// ```
 pub fn solve<O: Observer>(
-    puzzle: &Puzzle,
-    graph: &MoveGraph,
+    task: &Task<'_>,
+    spec: SolverSpec,
     mut run: Run<'_, O>,
 ) -> Result<Report, InvalidTour> {
     let started = Instant::now();
-    let task = puzzle.task(graph);
+    let graph = task.graph;
     let proofs = |halt: &(dyn Fn() -> Result<(), Stop> + Sync)| {
         let halt = Checked(halt);
-        analysis::analyse_board(graph, &task.goal, &puzzle.board, &puzzle.piece, &halt)
+        analysis::analyse_board(graph, &task.goal, task.board, task.piece, &halt)
             .map(|a| a.impossible)
     };
     let proven = |proof: String| proven_report(proof, started);
@@ -138,7 +136,7 @@ pub fn solve<O: Observer>(
         let limits = run.limits;
         match proofs(&|| limits.check()) {
             Ok(Some(proof)) => return Ok(proven(proof)),
-            Ok(None) => search(puzzle, &task, run),
+            Ok(None) => search(spec, task, run),
             Err(stop) => Report::stopped(stop, started.elapsed(), SolverId::default()),
         }
     } else {
@@ -162,7 +160,7 @@ pub fn solve<O: Observer>(
                 progress: run.progress,
                 observer: &mut run.observer,
             };
-            let report = search(puzzle, &task, beside);
+            let report = search(spec, task, beside);
             if matches!(report.outcome, Outcome::Found(_)) {
                 found.store(true, Ordering::Relaxed);
             }
@@ -174,21 +172,16 @@ pub fn solve<O: Observer>(
         }
     };
     if let Outcome::Found(tour) = &report.outcome {
-        check_tour(puzzle, &report.solver.to_string(), tour)?;
+        check_tour(task, &report.solver.to_string(), tour)?;
     }
     Ok(report)
 }
 
 /// The verifier's answer on `tour`, its clues and symmetry included.
-fn check_tour(puzzle: &Puzzle, solver: &str, tour: &[u32]) -> Result<(), InvalidTour> {
-    verify(&puzzle.board, &puzzle.piece, &puzzle.goal, tour)
+fn check_tour(task: &Task<'_>, solver: &str, tour: &[u32]) -> Result<(), InvalidTour> {
+    verify(task.board, task.piece, &task.goal, tour)
         .and_then(|()| {
-            crate::verify::verify_constraints(
-                &puzzle.board,
-                puzzle.goal.closed,
-                &puzzle.constraints,
-                tour,
-            )
+            crate::verify::verify_constraints(task.board, task.goal.closed, task.constraints, tour)
         })
         .map_err(|problem| InvalidTour {
             solver: solver.to_string(),
@@ -207,16 +200,16 @@ impl Halt for Checked<'_> {
     }
 }
 
-/// The solver the puzzle asks for. `Auto` picks by size: on small boards
+/// The solver `spec` names. `Auto` picks by size: on small boards
 /// the complete search for [`AUTO_FIRST_NODES`] nodes, then Warnsdorff's
 /// rule once, then the complete search again from the start with no node
 /// limit; on large ones
 /// Warnsdorff's rule, then the complete search for at most
 /// [`AUTO_FALLBACK_NODES`].
-fn search<O: Observer>(puzzle: &Puzzle, task: &Task<'_>, mut run: Run<'_, O>) -> Report {
-    let (spec, pick) = match puzzle.solver {
+fn search<O: Observer>(spec: SolverSpec, task: &Task<'_>, mut run: Run<'_, O>) -> Report {
+    let (spec, pick) = match spec {
         SolverSpec::Auto => {
-            let (s, why) = auto_choice(puzzle, task.graph);
+            let (s, why) = auto_choice(task);
             (s, Some(why))
         }
         s => (s, None),
@@ -289,21 +282,21 @@ fn run_spec<O: Observer>(spec: SolverSpec, task: &Task<'_>, run: Run<'_, O>) -> 
     }
 }
 
-/// Solves `puzzle` for `--unique` (`solutions: Unique`): the proofs, then
+/// Solves `task` for one solution and a proof that it is the only one
+/// (a puzzle's `solutions: Unique`): the proofs, then
 /// the complete search over the steps asked for two solutions, then the
 /// clause-learning search ([`clued::unique`]; a
 /// `Backtrack(..)` solver's node limit applies). The report as
 /// [`clued::unique`] gives it, and the second solution if there is one;
 /// both are verified, clues included.
 pub fn solve_unique<O: Observer>(
-    puzzle: &Puzzle,
-    graph: &MoveGraph,
+    task: &Task<'_>,
+    spec: SolverSpec,
     run: Run<'_, O>,
 ) -> Result<(Report, Option<Vec<u32>>), InvalidTour> {
     let started = Instant::now();
-    let task = puzzle.task(graph);
     let halt = Checked(&|| run.limits.check());
-    match analysis::analyse_board(graph, &task.goal, &puzzle.board, &puzzle.piece, &halt) {
+    match analysis::analyse_board(task.graph, &task.goal, task.board, task.piece, &halt) {
         Ok(a) => {
             if let Some(proof) = a.impossible {
                 return Ok((proven_report(proof, started), None));
@@ -316,17 +309,17 @@ pub fn solve_unique<O: Observer>(
             ));
         }
     }
-    let opts = match puzzle.solver {
+    let opts = match spec {
         SolverSpec::Backtrack(o) => o,
         _ => BacktrackOptions::default(),
     };
-    let (report, second) = clued::unique(opts, &task, run);
+    let (report, second) = clued::unique(opts, task, run);
     let found = match &report.outcome {
         Outcome::Found(t) => Some(t),
         _ => None,
     };
     for tour in found.into_iter().chain(second.as_ref()) {
-        check_tour(puzzle, &report.solver.to_string(), tour)?;
+        check_tour(task, &report.solver.to_string(), tour)?;
     }
     Ok((report, second))
 }

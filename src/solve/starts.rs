@@ -20,9 +20,9 @@
 //! Every rule is kept by the board's symmetries, so the squares it rules out
 //! are whole orbits.
 
-use crate::count::Symmetries;
 use crate::halt::{self, Halt};
 use crate::model::MoveGraph;
+use crate::model::Symmetries;
 use crate::model::graph::walks;
 
 /// Why no tour starts on a square.

@@ -39,7 +39,6 @@ use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use super::close::{self, Budget};
-use super::event::{Change, Event, Observer};
 use super::{
     Goal, Limit, Limits, Outcome, Report, Run, Solver, SolverId, SolverSpec, Stats, Stop, Task,
 };
@@ -47,6 +46,7 @@ use crate::halt::{self, Cadence, Halt};
 use crate::model::graph::walks::{self, FAR};
 use crate::model::{Adjacency, Adjacent, MoveGraph};
 use crate::progress::{Progress, Unit};
+use crate::search::event::{Change, Event, Observer};
 
 /// How ties between equally good squares are broken.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, serde::Deserialize, serde::Serialize)]

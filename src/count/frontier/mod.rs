@@ -856,7 +856,7 @@ mod tests {
             let searched = crate::count::count(
                 &g,
                 &goal,
-                &crate::count::Symmetries::of_board(&board, &g),
+                &crate::model::Symmetries::of_board(&board, &g),
                 &crate::count::CountOptions::default(),
                 &limits,
                 &progress,

@@ -129,7 +129,7 @@ impl Plan {
             ),
         };
         let mut plan = Plan::new(sweep, order, neighbours);
-        plan.symmetries = crate::count::Symmetries::of_board(board, g)
+        plan.symmetries = crate::model::Symmetries::of_board(board, g)
             .elements()
             .iter()
             .filter(|p| p.iter().enumerate().any(|(s, &t)| s as u32 != t))

@@ -2,7 +2,7 @@
 //! the budget it must fit.
 
 use crate::model::Board;
-use crate::solve::record::Recorder;
+use crate::render::record::Recorder;
 
 use super::encoder::{BATCH_FRAMES, BATCH_PIXELS};
 use super::layout::{Caption, Layout};

@@ -131,13 +131,13 @@ impl GifOptions {
     /// The recorder a search GIF with these options needs: its events
     /// `steps` one by one, the rest as a time-lapse, within the frame
     /// budget less the final frames.
-    pub fn recorder(&self) -> crate::solve::record::Recorder {
+    pub fn recorder(&self) -> crate::render::record::Recorder {
         let samples = self.search_frames().saturating_sub(1);
         // By default at most half the budget goes to the steps.
         let (first, last) = self
             .steps
             .unwrap_or((1, DEFAULT_STEPS.min((samples as u64).div_ceil(2))));
-        crate::solve::record::Recorder::with_steps(samples, first.saturating_sub(1)..last)
+        crate::render::record::Recorder::with_steps(samples, first.saturating_sub(1)..last)
     }
 }
 

@@ -7,11 +7,11 @@ use crate::halt::{Halt, Stop};
 use std::io::Write;
 
 use crate::model::MoveGraph;
-use crate::render::text::{many, thousands};
+use crate::render::record::{Recorder, Sample};
+use crate::search::event::{Change, Event};
 use crate::solve::backtrack::{BacktrackOptions, Order};
-use crate::solve::event::{Change, Event};
-use crate::solve::record::{Recorder, Sample};
 use crate::solve::{Outcome, Report, SolverSpec};
+use crate::words::{many, thousands};
 
 use super::encoder::{FINAL_DELAY, encode, frame_delay};
 use super::font::wrap;
@@ -22,7 +22,7 @@ use super::{GifError, GifInfo, GifOptions, Scene, Style};
 use crate::analysis::shape;
 use crate::halt::Never;
 use crate::model::graph::walks;
-use crate::solve::lineage::Individual;
+use crate::render::lineage::Individual;
 
 /// A step frame's default delay, in hundredths of a second.
 const STEP_DELAY: u16 = 25;

@@ -39,12 +39,12 @@ use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use super::backtrack::{BacktrackOptions, Order, Search, Searching};
-use super::event::{Event, NoObserver, Observer};
 use super::{Outcome, Report, Run, Solver, SolverId, SolverSpec, Stats, Stop, Task};
 use crate::halt::{self, Cadence};
 use crate::model::graph::walks::parts_and_colours;
 use crate::model::{Board, TourSymmetry};
 use crate::progress::Unit;
+use crate::search::event::{Event, NoObserver, Observer};
 use search::{Ends, Quotient};
 
 /// Boards of more than this many squares (with two-way moves) are walked
@@ -204,7 +204,7 @@ pub fn count(
             let plain = crate::count::count(
                 g,
                 &goal,
-                &crate::count::Symmetries::of_board(task.board, g),
+                &crate::model::Symmetries::of_board(task.board, g),
                 &crate::count::CountOptions::default(),
                 limits,
                 progress,

@@ -10,9 +10,9 @@
 
 use super::super::Stats;
 use super::super::backtrack::{Search, Searching};
-use super::super::event::{Event, Observer};
-use crate::count::engine::Best;
 use crate::halt::{self, Halt};
+use crate::search::Best;
+use crate::search::event::{Event, Observer};
 
 /// The moves a half path may use and the orbits they join.
 pub(super) struct Quotient {

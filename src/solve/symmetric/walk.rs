@@ -15,10 +15,10 @@ use rand::RngExt;
 use rand_chacha::ChaCha8Rng;
 
 use super::super::backtrack::Searching;
-use super::super::event::{Change, Event, Observer};
 use super::super::{Stats, Stop};
 use super::search::{Ends, Quotient};
 use crate::halt::Halt;
+use crate::search::event::{Change, Event, Observer};
 
 /// Not on the path.
 const NONE: u32 = u32::MAX;

@@ -21,12 +21,15 @@
 use std::collections::VecDeque;
 use std::time::Instant;
 
+pub mod deduce;
+pub mod sat;
+
 use super::backtrack::{BacktrackOptions, Searching};
-use super::event::{Event, Observer};
 use super::{Goal, Outcome, Report, Run, Solver, Stats, Stop, Task};
 use crate::halt::{Cadence, Limit};
 use crate::model::MoveGraph;
 use crate::progress::Unit;
+use crate::search::event::{Event, Observer};
 
 /// A square no clue is on, or a distance too far to matter.
 const NONE: u32 = u32::MAX;
@@ -533,7 +536,7 @@ pub const UNIQUE_STEPS_FIRST: u64 = 1 << 16;
 
 /// Solves `task` for `--unique`: looks for two solutions. The search over
 /// the steps runs for [`UNIQUE_STEPS_FIRST`] nodes; if that settles
-/// nothing, the clause-learning search of [`crate::make::sat`] (far
+/// nothing, the clause-learning search of [`crate::solve::clued::sat`] (far
 /// stronger at proving that no second solution exists) takes over with
 /// what is left of `opts`' node limit, each of its conflicts counted as a
 /// node; on a puzzle too large for it, the search over the steps goes on
@@ -579,8 +582,14 @@ pub fn unique<O: Observer>(
         }
     }
     let closed = task.goal.closed;
-    let found =
-        crate::make::sat::solutions(task.graph, closed, &clues, None, (2, left(used)), &limits);
+    let found = crate::solve::clued::sat::solutions(
+        task.graph,
+        closed,
+        &clues,
+        None,
+        (2, left(used)),
+        &limits,
+    );
     let (found, nodes) = match found {
         Ok(f) => f,
         Err(stop) => {
@@ -593,7 +602,7 @@ pub fn unique<O: Observer>(
         }
     };
     used += nodes;
-    if let crate::make::sat::Found::Tours(mut tours) = found {
+    if let crate::solve::clued::sat::Found::Tours(mut tours) = found {
         report.outcome = match tours.first() {
             Some(t) => Outcome::Found(t.clone()),
             None => Outcome::Impossible(no_tour(task)),
@@ -616,7 +625,7 @@ pub fn unique<O: Observer>(
         node_limit: opts.node_limit.map(|_| left(used)),
         ..opts
     };
-    let run = Run::new(limits, progress, super::event::NoObserver);
+    let run = Run::new(limits, progress, crate::search::event::NoObserver);
     let (mut report, second) = unique_by_steps(rest, task, run);
     report.stats.nodes += used;
     report.stats.elapsed = started.elapsed();
@@ -731,7 +740,7 @@ pub fn count(
         &task.constraints.clues,
         (u64::MAX, 0),
         &mut searching,
-        &mut super::event::NoObserver,
+        &mut crate::search::event::NoObserver,
     );
     let (found, stopped) = match result {
         Ok(f) => (f, None),

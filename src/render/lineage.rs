@@ -195,7 +195,7 @@ impl Lineage {
             .saturating_mul(bits)
             .min(LINEAGE_BYTES + bits);
         let walk = 5 * squares as u64 + 64;
-        let population = (super::event::POPULATION_SHOWN as u64 * walk).min(LINEAGE_BYTES);
+        let population = (crate::search::event::POPULATION_SHOWN as u64 * walk).min(LINEAGE_BYTES);
         let chart = (CHART_POINTS as u64 + 1) * std::mem::size_of::<ChartPoint>() as u64;
         repaired.saturating_add(population).saturating_add(chart)
     }

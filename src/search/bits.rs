@@ -9,10 +9,11 @@
 //! The same loop, in *path mode*, is the search `Backtrack` runs on these
 //! boards: see [`BitWalk`].
 
-use super::engine::{Aim, Best, Pace};
-use super::search::{MEMO_MAX, Memo, PARTS_MIN, Tables};
+use super::aim::{Aim, Best, Pace};
+use super::event::{Event, NoObserver, Observer};
+use super::memo::Memo;
+use super::tables::{MEMO_MAX, PARTS_MIN, Tables};
 use crate::halt::{Cadence, Halt};
-use crate::solve::event::{Event, NoObserver, Observer};
 
 /// Planes of a counter: enough for 63, the most moves into a square of a
 /// 64-square board.
@@ -292,7 +293,7 @@ fn still_connected(t: &Tables, prev: u32, h: u32, rest: u64) -> bool {
 
 /// Counts the tours that extend `prefix` (a path of distinct squares along
 /// moves); like `search::count_from`.
-pub(super) fn count_prefix<H: Halt>(
+pub(crate) fn count_prefix<H: Halt>(
     t: &Tables,
     class: usize,
     prefix: &[u32],
@@ -329,7 +330,7 @@ enum Phase {
 /// `search::Walk`: counting (`PATHS = false`) and path mode (`PATHS =
 /// true`: moves in the order of [`Aim`], events, the first tour kept, the
 /// budget looked at before each node).
-pub(super) struct BitWalk<'t> {
+pub(crate) struct BitWalk<'t> {
     t: &'t Tables<'t>,
     ends: Ends,
     /// The cache key's head carries the end class: counts depend on both.

@@ -1,8 +1,8 @@
-//! The complete search engine: one depth-first search over the move graph,
-//! with the rules of the counting search (a square nothing can still enter,
-//! squares that can only be last, the unvisited squares falling apart —
-//! each kept up to date as the path moves, see `search`), and a bounded
-//! cache of endings keyed by the unvisited set and the current square.
+//! One search from one path that can stop and go on ([`Probe`]), run in a
+//! [`Space`] that its probes share: the tables of one graph and end set
+//! and a bounded cache of endings keyed by the unvisited set and the
+//! current square. The search is the kernel's, with every rule of the
+//! [module docs](super).
 //! `count` runs it to count every tour; `Backtrack(order: Warnsdorff)` runs
 //! it in *path mode* to find one, and a check of uniqueness runs it to stop
 //! at the second.
@@ -26,123 +26,20 @@
 
 use std::sync::OnceLock;
 
+use super::Pruning;
+use super::aim::{Aim, Pace};
 use super::bits::BitWalk;
-use super::search::{Memo, Tables, Walk};
-use super::{Pruning, memo_bits};
+use super::event::{NoObserver, Observer};
+use super::general::Walk;
+use super::memo::{Memo, memo_bits};
+use super::tables::{Tables, memo_min};
 use crate::halt::{Cadence, Halt};
 use crate::model::MoveGraph;
 use crate::model::graph::walks::predecessors_mask;
-use crate::solve::event::{NoObserver, Observer};
-
-/// What a search is after, and how it orders its moves.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Aim {
-    /// Keep the path: tell the observer every change, keep the first tour
-    /// and the longest path, look at the budget before each node.
-    pub paths: bool,
-    /// Stop once this many tours are counted (`u128::MAX`: count them all).
-    pub stop_at: u128,
-    /// Try the moves with the fewest onward moves first (path mode).
-    pub ordered: bool,
-    /// A closed tour: on ties, the squares next to the start come last.
-    pub closed: bool,
-    /// A closed tour on a graph whose moves can all be made back, looking
-    /// for one tour: a cycle is found in one direction only (the square
-    /// first entered from the start is never the last).
-    pub one_way_round: bool,
-}
-
-impl Aim {
-    /// Counting every tour: no path, no order.
-    pub const COUNT: Aim = Aim {
-        paths: false,
-        stop_at: u128::MAX,
-        ordered: false,
-        closed: false,
-        one_way_round: false,
-    };
-
-    /// Path mode in Warnsdorff's order, stopping at the `stop_at`-th tour.
-    pub fn find(stop_at: u128, closed: bool) -> Aim {
-        Aim {
-            paths: true,
-            stop_at: stop_at.max(1),
-            ordered: true,
-            closed,
-            one_way_round: false,
-        }
-    }
-}
-
-/// How a run of a search ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Pace<S> {
-    /// Every branch tried, or the tours asked for found.
-    Done,
-    /// The node count reached the pause asked for; run again to go on.
-    Paused,
-    /// The halt said stop.
-    Stopped(S),
-}
-
-/// Keeps the longest path seen, copying it lazily: a new record is copied
-/// only when the search first steps back from it, so a deep straight
-/// descent costs no copies at all.
-#[derive(Clone, Debug, Default)]
-pub struct Best {
-    len: usize,
-    path: Vec<u32>,
-    dirty: bool,
-}
-
-impl Best {
-    /// Nothing seen yet.
-    pub fn new() -> Best {
-        Best::default()
-    }
-
-    /// The path has reached `len` squares.
-    #[inline]
-    pub fn reached(&mut self, len: usize) {
-        if len > self.len {
-            self.len = len;
-            self.dirty = true;
-        }
-    }
-
-    /// Called before `path` loses its last square.
-    #[inline]
-    pub fn retreating(&mut self, path: &[u32]) {
-        if self.dirty {
-            self.path.clear();
-            self.path.extend_from_slice(path);
-            self.dirty = false;
-        }
-    }
-
-    /// The longest path, given the current one (which may be it).
-    pub fn longest(&self, current: &[u32]) -> Vec<u32> {
-        if self.dirty && current.len() >= self.path.len() {
-            current.to_vec()
-        } else {
-            self.path.clone()
-        }
-    }
-
-    /// Its length.
-    pub fn len(&self) -> usize {
-        self.len
-    }
-
-    /// True before any path.
-    pub fn is_empty(&self) -> bool {
-        self.len == 0
-    }
-}
 
 /// The tables and the cache of one graph and end set, shared by the
 /// probes run on it.
-pub struct Engine<'g> {
+pub struct Space<'g> {
     tables: Tables<'g>,
     /// No cache, for the first nodes.
     none: Memo,
@@ -152,25 +49,21 @@ pub struct Engine<'g> {
     steps: [(u64, u32, OnceLock<Memo>); 3],
 }
 
-impl<'g> Engine<'g> {
-    /// The engine for walks of `g` that end on a square of `ends`, built
+impl<'g> Space<'g> {
+    /// The search space of walks of `g` that end on a square of `ends`, built
     /// under `halt` (on the largest boards the tables take seconds).
-    pub fn new<H: Halt>(
-        g: &'g MoveGraph,
-        ends: Vec<bool>,
-        halt: &H,
-    ) -> Result<Engine<'g>, H::Stop> {
+    pub fn new<H: Halt>(g: &'g MoveGraph, ends: Vec<bool>, halt: &H) -> Result<Space<'g>, H::Stop> {
         let n = g.len();
         let tables = Tables::new(
             g,
             vec![ends],
             vec![vec![false; n]],
             Pruning::ALL,
-            super::search::memo_min(n),
+            memo_min(n),
             halt,
         )?;
         let full = memo_bits(&tables);
-        Ok(Engine {
+        Ok(Space {
             tables,
             none: Memo::new(0),
             steps: [
@@ -204,7 +97,7 @@ impl<'g> Engine<'g> {
             Inner::General(Box::new(w))
         };
         Probe {
-            engine: self,
+            space: self,
             inner,
             sym: self.tables.sym,
         }
@@ -218,7 +111,7 @@ enum Inner<'e> {
 
 /// One search from one path, which can stop and go on.
 pub struct Probe<'e> {
-    engine: &'e Engine<'e>,
+    space: &'e Space<'e>,
     inner: Inner<'e>,
     sym: bool,
 }
@@ -235,7 +128,7 @@ impl Probe<'_> {
         halt: &H,
         obs: &mut O,
     ) -> Pace<H::Stop> {
-        let memo = self.engine.memo(*nodes);
+        let memo = self.space.memo(*nodes);
         let paths = match &self.inner {
             Inner::Bits(w) => w.aim().paths,
             Inner::General(w) => w.aim().paths,
@@ -363,7 +256,7 @@ pub struct Solutions {
 /// all cores, see [`super::count`]. `Err` holds the stop and what was found.
 ///
 /// ```
-/// use engine::count::engine::{solutions, Want};
+/// use engine::search::{solutions, Want};
 /// use engine::halt::Never;
 /// use engine::model::{Board, Goal, MoveGraph, Piece};
 /// let Ok(g) = MoveGraph::build(&Board::rectangle(5, 5), &Piece::leaper(1, 2, 1), &Never);
@@ -396,13 +289,13 @@ pub fn solutions<H: Halt>(
             .map(|w| goal.end.is_none_or(|e| e == w))
             .collect()
     };
-    let engine = Engine::new(g, ends, halt).map_err(|s| (s, none.clone()))?;
+    let space = Space::new(g, ends, halt).map_err(|s| (s, none.clone()))?;
     let stop_at = match want {
         Want::First => 1,
         Want::UpTo(k) => k,
         Want::All => u128::MAX,
     };
-    let mut probe = engine.probe(&[start], Aim::find(stop_at, goal.closed));
+    let mut probe = space.probe(&[start], Aim::find(stop_at, goal.closed));
     let mut nodes = 0;
     let mut cadence = Cadence::new(halt, 0);
     // Pausing now and then lets the cache grow.

@@ -24,8 +24,8 @@
 //! path grows past it again.
 //!
 //! ```
-//! use engine::solve::event::{Event, Observer};
-//! use engine::solve::record::Recorder;
+//! use engine::search::event::{Event, Observer};
+//! use engine::render::record::Recorder;
 //!
 //! // A walk that grows to 30 squares, steps back to 10 and grows to 20.
 //! let mut rec = Recorder::new(4);
@@ -56,8 +56,8 @@
 //! assert_eq!(deepest.last().unwrap().1, 10);
 //! ```
 
-use super::event::{Event, Observer};
 use super::lineage::Lineage;
+use crate::search::event::{Event, Observer};
 
 /// One kept sample, as handed out by [`Recorder::replay`].
 #[derive(Clone, Copy, Debug)]
@@ -892,7 +892,7 @@ mod tests {
         rec.event(generation, &[4, 5, 6, 4]);
         let rot = Event::Rewrite {
             from: 2,
-            how: super::super::event::Change::Rotation,
+            how: crate::search::event::Change::Rotation,
         };
         rec.event(rot, &[4, 5, 4, 6]);
         let mut got = Vec::new();

@@ -51,7 +51,7 @@ impl Symmetries {
     ///
     /// ```
     /// use engine::model::{Board, MoveGraph, Piece};
-    /// use engine::count::Symmetries;
+    /// use engine::model::Symmetries;
     /// use engine::halt::Never;
     /// let board = Board::rectangle(5, 5);
     /// let Ok(knight) = MoveGraph::build(&board, &Piece::leaper(1, 2, 1), &Never);

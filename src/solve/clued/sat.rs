@@ -25,7 +25,7 @@ use batsat::callbacks::Callbacks;
 use batsat::interface::SolverInterface;
 use batsat::{ClauseKind, Lit, SolverOpts, Var, lbool};
 
-use super::difficulty::Rules;
+use super::deduce::Rules;
 use crate::halt::Halt;
 use crate::model::MoveGraph;
 
