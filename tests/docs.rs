@@ -9,8 +9,8 @@
 //! own any lines (for times and rates only).
 //!
 //! Each document runs in a directory of its own, made for the test and
-//! removed after it, that holds `puzzles/` (a link to the repository's) and
-//! nothing else: examples that write files (GIFs, puzzles, archives) write
+//! removed after it, that holds `puzzles/` and `tests/` (links to the
+//! repository's) and nothing else: examples that write files (GIFs, puzzles, archives) write
 //! them there, never into the checkout, and the archive is that directory's
 //! `archive.sqlite` unless an example names another. The examples of one
 //! document run in order in the same directory.
@@ -20,6 +20,23 @@
 //! where they still match): read the diff before committing it.
 
 use std::path::{Path, PathBuf};
+
+/// The repository's folders the examples read, linked into the directory
+/// they run in: the puzzles, and the malformed files of `tests/bad/`.
+const LINKED: [&str; 2] = ["puzzles", "tests"];
+
+/// The flags whose value is a file `engine` writes: an example may not
+/// point one into a linked folder, which is the checkout.
+const OUTPUTS: [&str; 8] = [
+    "--gif",
+    "--search-gif",
+    "--png",
+    "--svg",
+    "--trace",
+    "-o",
+    "--output",
+    "--archive",
+];
 
 /// The documents whose examples are run: the README and every chapter of
 /// the guide.
@@ -101,6 +118,18 @@ fn every_console_example_in_the_docs_prints_what_it_shows() {
                 "{}:{line}: a console example runs `engine`, not `{command}`",
                 relative.display()
             );
+            let words: Vec<&str> = command.split_whitespace().collect();
+            for pair in words.windows(2) {
+                if OUTPUTS.contains(&pair[0]) {
+                    assert!(
+                        !pair[1].starts_with('/')
+                            && !LINKED.iter().any(|dir| pair[1].starts_with(&format!("{dir}/"))),
+                        "{}:{line}: `{}` would write into the repository",
+                        relative.display(),
+                        pair[1]
+                    );
+                }
+            }
             examples += 1;
         }
         // The copy and, beside it, the directory its examples run in (the
@@ -109,8 +138,10 @@ fn every_console_example_in_the_docs_prints_what_it_shows() {
         let dir = copy.with_extension("in");
         std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
         std::fs::write(&copy, &text).unwrap_or_else(|e| panic!("{}: {e}", copy.display()));
-        std::os::unix::fs::symlink(root.join("puzzles"), dir.join("puzzles"))
-            .unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
+        for linked in LINKED {
+            std::os::unix::fs::symlink(root.join(linked), dir.join(linked))
+                .unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
+        }
         cases.case(&copy);
         staged.push((copy, doc));
     }
