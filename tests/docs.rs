@@ -8,12 +8,14 @@
 //! other than 0; `[..]` in a line matches any text and `...` on a line of its
 //! own any lines (for times and rates only).
 //!
-//! Each document runs in a directory of its own, made for the test and
-//! removed after it, that holds `puzzles/` and `tests/` (links to the
-//! repository's) and nothing else: examples that write files (GIFs, puzzles, archives) write
-//! them there, never into the checkout, and the archive is that directory's
-//! `archive.sqlite` unless an example names another. The examples of one
-//! document run in order in the same directory.
+//! Each document is copied into a directory made for the test and removed
+//! after it, and its examples run in order in a directory of their own
+//! beside the copy, which holds `puzzles/` and `tests/` (links to the
+//! repository's) and nothing else: examples that write files (GIFs,
+//! puzzles, archives) write them there, never into the checkout, and the
+//! archive is that directory's `archive.sqlite` unless an example names
+//! another. A failure names the copy with the line of the example, which is
+//! its line in the document too.
 //!
 //! `TRYCMD=overwrite cargo test --release docs` writes the real output over
 //! the shown output of every example that differs (keeping `[..]` and `...`
@@ -73,7 +75,8 @@ fn console_commands(text: &str) -> Vec<(usize, String)> {
             None if ticks >= 3 => {
                 let mut info = line[ticks..].trim().split(',');
                 let lang = info.next().unwrap_or("");
-                let runs = matches!(lang, "" | "console" | "trycmd") && !info.any(|a| a == "ignore");
+                let runs =
+                    matches!(lang, "" | "console" | "trycmd") && !info.any(|a| a == "ignore");
                 open = Some((line[..ticks].to_owned(), runs));
             }
             None => {}
@@ -100,13 +103,15 @@ fn every_console_example_in_the_docs_prints_what_it_shows() {
     let mut staged = Vec::new();
     let mut examples = 0;
     for doc in documents(root) {
-        let text = std::fs::read_to_string(&doc).unwrap_or_else(|e| panic!("{}: {e}", doc.display()));
+        let text =
+            std::fs::read_to_string(&doc).unwrap_or_else(|e| panic!("{}: {e}", doc.display()));
         let relative = doc.strip_prefix(root).unwrap_or(&doc);
         // trycmd skips a command whose program it does not know without a
         // word: every example must be a run of `engine`.
         for (i, line) in text.lines().enumerate() {
             assert!(
-                !(line.starts_with(char::is_whitespace) && line.trim_start().starts_with("```console")),
+                !(line.starts_with(char::is_whitespace)
+                    && line.trim_start().starts_with("```console")),
                 "{}:{}: trycmd does not run an indented console block",
                 relative.display(),
                 i + 1
@@ -123,7 +128,9 @@ fn every_console_example_in_the_docs_prints_what_it_shows() {
                 if OUTPUTS.contains(&pair[0]) {
                     assert!(
                         !pair[1].starts_with('/')
-                            && !LINKED.iter().any(|dir| pair[1].starts_with(&format!("{dir}/"))),
+                            && !LINKED
+                                .iter()
+                                .any(|dir| pair[1].starts_with(&format!("{dir}/"))),
                         "{}:{line}: `{}` would write into the repository",
                         relative.display(),
                         pair[1]
@@ -145,7 +152,7 @@ fn every_console_example_in_the_docs_prints_what_it_shows() {
         cases.case(&copy);
         staged.push((copy, doc));
     }
-    assert!(examples >= 40, "only {examples} console examples found");
+    assert!(examples >= 60, "only {examples} console examples found");
     cases.run();
     if std::env::var_os("TRYCMD").is_some_and(|mode| mode == "overwrite") {
         for (copy, doc) in staged {
@@ -159,5 +166,8 @@ fn every_console_example_in_the_docs_prints_what_it_shows() {
 fn console_blocks_are_found_and_other_blocks_are_not() {
     let text = "```sh\n$ cargo build\n```\n\n```console\n$ engine check x.ron\nout\n? 1\n```\n\
                 ````md\n```console\n$ engine inside\n```\n````\n";
-    assert_eq!(console_commands(text), vec![(6, "engine check x.ron".to_owned())]);
+    assert_eq!(
+        console_commands(text),
+        vec![(6, "engine check x.ron".to_owned())]
+    );
 }
