@@ -12,6 +12,7 @@ mod count;
 mod count_cli;
 mod count_frontier;
 mod count_rules;
+mod docs;
 mod events;
 mod faults;
 mod fuzz_corpus;
