@@ -237,7 +237,7 @@ proptest! {
         let clues = &p.constraints.clues;
         let Ok((found, _)) =
             sat::solutions(&g, p.goal.closed, clues, None, (usize::MAX, u64::MAX), &Never);
-        let sat::Found::Tours(mut got) = found else {
+        let sat::Answer::Tours(mut got) = found else {
             panic!("out of nodes")
         };
         truth.sort();
@@ -245,7 +245,7 @@ proptest! {
         prop_assert_eq!(&got, &truth, "{}", text);
         let Ok((found, _)) =
             sat::solutions(&g, p.goal.closed, clues, None, (1, u64::MAX), &Never);
-        let sat::Found::Tours(one) = found else {
+        let sat::Answer::Tours(one) = found else {
             panic!("out of nodes")
         };
         prop_assert_eq!(one.len(), truth.len().min(1), "{}", text);
@@ -263,7 +263,7 @@ proptest! {
                 (usize::MAX, u64::MAX),
                 &Never,
             );
-            let sat::Found::Tours(mut other) = found else {
+            let sat::Answer::Tours(mut other) = found else {
                 panic!("out of nodes")
             };
             other.sort();

@@ -269,7 +269,7 @@ pub fn exec(args: MakeArgs) -> Result<u8, Error> {
             format!("steps 1 to {n}")
         }
     );
-    let caption = svg::Caption {
+    let caption = svg::Legend {
         title: &name,
         subtitle: &subtitle,
     };

@@ -409,14 +409,14 @@ fn second_solution(
         &limits,
     )?;
     let v = match found {
-        crate::solve::clued::sat::Found::Tours(tours) => match tours.into_iter().next() {
+        crate::solve::clued::sat::Answer::Tours(tours) => match tours.into_iter().next() {
             None => Verdict::Unique,
             Some(other) => {
                 check(puzzle, "the search for a second solution", &other, clues)?;
                 Verdict::Other(other)
             }
         },
-        crate::solve::clued::sat::Found::OutOfNodes => Verdict::Unknown,
+        crate::solve::clued::sat::Answer::OutOfNodes => Verdict::Unknown,
     };
     Ok((v, nodes + conflicts))
 }
@@ -496,15 +496,15 @@ fn prove(
         (2, opts.node_limit),
         &limits,
     )? {
-        (crate::solve::clued::sat::Found::Tours(t), conflicts) if t == [tour] => {
+        (crate::solve::clued::sat::Answer::Tours(t), conflicts) if t == [tour] => {
             Ok(Proof::Sat(conflicts))
         }
-        (crate::solve::clued::sat::Found::Tours(_), _) => Err(Failure::Bug(InvalidTour {
+        (crate::solve::clued::sat::Answer::Tours(_), _) => Err(Failure::Bug(InvalidTour {
             solver: "the generator".to_string(),
             problem: "the clause-learning search finds a solution other than its tour, or none"
                 .to_string(),
         })),
-        (crate::solve::clued::sat::Found::OutOfNodes, _) => Err(Failure::Missed(format!(
+        (crate::solve::clued::sat::Answer::OutOfNodes, _) => Err(Failure::Missed(format!(
             "the proof that the puzzle made is unique ran out of {}; a larger --node-limit may settle it",
             counted(opts.node_limit, "conflict")
         ))),

@@ -16,7 +16,7 @@ const LEFT: i64 = 40;
 const TOP: i64 = 20;
 
 /// What the picture shows besides the board.
-pub struct Caption<'a> {
+pub struct Legend<'a> {
     /// The first line under the board.
     pub title: &'a str,
     /// The second.
@@ -28,7 +28,7 @@ pub fn write_puzzle<W: Write>(
     w: &mut W,
     board: &Board,
     clues: &[(u32, u32)],
-    caption: &Caption<'_>,
+    caption: &Legend<'_>,
 ) -> io::Result<()> {
     let mut steps = vec![0u32; board.len()];
     for &(k, s) in clues {
@@ -44,7 +44,7 @@ pub fn write_solution<W: Write>(
     tour: &[u32],
     clues: &[(u32, u32)],
     closed: bool,
-    caption: &Caption<'_>,
+    caption: &Legend<'_>,
 ) -> io::Result<()> {
     let mut given = vec![0u32; board.len()];
     for &(k, s) in clues {
@@ -65,7 +65,7 @@ fn picture<W: Write>(
     steps: &[u32],
     given: &[u32],
     path: Option<(&[u32], bool)>,
-    caption: &Caption<'_>,
+    caption: &Legend<'_>,
 ) -> io::Result<()> {
     let (cols, rows) = (i64::from(board.width()), i64::from(board.height()));
     let (bw, bh) = (cols * CELL, rows * CELL);
@@ -216,7 +216,7 @@ mod tests {
     fn the_blank_puzzle_shows_the_clues_only() {
         let board = Board::rectangle(3, 3);
         let mut out = Vec::new();
-        let caption = Caption {
+        let caption = Legend {
             title: "a <b>",
             subtitle: "c",
         };

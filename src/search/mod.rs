@@ -79,7 +79,7 @@ mod stats;
 pub mod tables;
 
 pub use aim::{Aim, Best, Pace};
-pub use probe::{Probe, Solutions, Want, solutions};
+pub use probe::{Probe, Tours, Want, solutions};
 pub use stats::Stats;
 
 /// Which prunings the search uses. All are exact (they only cut branches

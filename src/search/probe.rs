@@ -239,7 +239,7 @@ pub enum Want {
 
 /// What [`solutions`] found.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Solutions {
+pub struct Tours {
     /// Tours counted (at most the number asked for; a lower bound when
     /// stopped).
     pub count: u128,
@@ -271,10 +271,10 @@ pub fn solutions<H: Halt>(
     goal: &crate::model::Goal,
     want: Want,
     halt: &H,
-) -> Result<Solutions, (H::Stop, Solutions)> {
+) -> Result<Tours, (H::Stop, Tours)> {
     let n = g.len();
     let start = goal.start.or(goal.closed.then_some(0));
-    let none = Solutions {
+    let none = Tours {
         count: 0,
         first: None,
         nodes: 0,
@@ -311,7 +311,7 @@ pub fn solutions<H: Halt>(
         );
         step = step.saturating_mul(2);
     }
-    let found = Solutions {
+    let found = Tours {
         count: probe.count(),
         first: probe.first().map(<[u32]>::to_vec),
         nodes,

@@ -81,7 +81,7 @@ impl Virtual<'_> {
 
 /// The best sequence of rotations found by [`look_ahead`]: the distance of
 /// the end it leads to, and its pivots.
-struct Plan {
+struct Rotations {
     dist: u16,
     pivots: Vec<usize>,
 }
@@ -95,7 +95,7 @@ fn look_ahead<A: Adjacent>(
     on_path: &impl Fn(u32) -> bool,
     dist: &[u16],
     depth: usize,
-    best: &mut Plan,
+    best: &mut Rotations,
 ) {
     let end = v.at(v.last);
     let mut pivots = [0usize; 64];
@@ -157,7 +157,7 @@ pub(crate) fn rotate_end<A: Adjacent, O: Observer>(
         if budget.rotations == 0 {
             return None;
         }
-        let mut plan = Plan {
+        let mut plan = Rotations {
             dist: here,
             pivots: Vec::new(),
         };

@@ -238,9 +238,9 @@ fn with_width<A: Adjacent, B: Adjacent, O: Observer>(
     run: Run<'_, O>,
 ) -> Report {
     match width {
-        Width::Compact => Engine::<A, B, u8, O>::new(fwd, back, cfg, run).run(),
-        Width::Normal => Engine::<A, B, u32, O>::new(fwd, back, cfg, run).run(),
-        Width::Wide => Engine::<A, B, u64, O>::new(fwd, back, cfg, run).run(),
+        Width::Compact => Walker::<A, B, u8, O>::new(fwd, back, cfg, run).run(),
+        Width::Normal => Walker::<A, B, u32, O>::new(fwd, back, cfg, run).run(),
+        Width::Wide => Walker::<A, B, u64, O>::new(fwd, back, cfg, run).run(),
     }
 }
 
@@ -414,7 +414,7 @@ enum WalkEnd {
     Stopped(Stop),
 }
 
-struct Engine<'r, A, B, W, O> {
+struct Walker<'r, A, B, W, O> {
     fwd: A,
     back: B,
     n: usize,
@@ -450,11 +450,11 @@ struct Engine<'r, A, B, W, O> {
     best: Vec<u32>,
 }
 
-impl<'r, A: Adjacent, B: Adjacent, W: Word, O: Observer> Engine<'r, A, B, W, O> {
+impl<'r, A: Adjacent, B: Adjacent, W: Word, O: Observer> Walker<'r, A, B, W, O> {
     fn new(fwd: A, back: B, cfg: &Config, run: Run<'r, O>) -> Self {
         let limits = run.limits;
         let n = fwd.len();
-        Engine {
+        Walker {
             fwd,
             back,
             n,

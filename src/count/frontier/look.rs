@@ -281,7 +281,7 @@ const IDENTITY: [u8; MAXV] = {
 
 /// How a propagation ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Run {
+pub enum Propagated {
     /// No tour.
     Dead,
     /// Nothing more to force, and no contradiction.
@@ -570,7 +570,7 @@ impl<'a> Propagation<'a> {
     }
 
     /// Forces the undecided move between `v` and `u`.
-    pub fn force(&mut self, v: usize, u: usize) -> Run {
+    pub fn force(&mut self, v: usize, u: usize) -> Propagated {
         let (v, u) = (v & (MAXV - 1), u & (MAXV - 1));
         self.unk[v] &= !(1 << u);
         self.unk[u] &= !(1 << v);
@@ -593,7 +593,7 @@ impl<'a> Propagation<'a> {
         }
         self.forced.push((v as u8, u as u8));
         let Some((root, cycle)) = self.join(v, u) else {
-            return Run::Open;
+            return Propagated::Open;
         };
         self.closed_piece = true;
         let fits = if cycle {
@@ -602,9 +602,9 @@ impl<'a> Propagation<'a> {
             !self.look.closed
         };
         if fits && self.holds_all(root) {
-            Run::Whole
+            Propagated::Whole
         } else {
-            Run::Dead
+            Propagated::Dead
         }
     }
 
@@ -623,14 +623,14 @@ impl<'a> Propagation<'a> {
     }
 
     /// Propagates until nothing changes.
-    pub fn run(&mut self) -> Run {
+    pub fn run(&mut self) -> Propagated {
         let nv = self.look.nv;
         while self.dirty != 0 {
             let v = self.dirty.trailing_zeros() as usize & (MAXV - 1);
             self.dirty &= self.dirty - 1;
             let fc = self.fc[v];
             if fc > self.hi[v] {
-                return Run::Dead;
+                return Propagated::Dead;
             }
             let cnt = self.cnt[v];
             let bit = 1u64 << v;
@@ -640,7 +640,7 @@ impl<'a> Propagation<'a> {
                 self.lo[v]
             };
             if cnt + fc < lo {
-                return Run::Dead;
+                return Propagated::Dead;
             }
             let loose = self.loose & bit != 0;
             if loose && cnt + fc < self.hi[v] {
@@ -649,7 +649,7 @@ impl<'a> Propagation<'a> {
                 self.hi[v] = self.lo[v];
                 self.ends += 1;
                 if self.ends > 2 {
-                    return Run::Dead;
+                    return Propagated::Dead;
                 }
                 if self.ends == 2 {
                     // Every other square must now be passed through: look
@@ -676,12 +676,12 @@ impl<'a> Propagation<'a> {
                     let u = m.trailing_zeros() as usize & (MAXV - 1);
                     m &= m - 1;
                     match self.force(v, u) {
-                        Run::Open => {}
+                        Propagated::Open => {}
                         r => return r,
                     }
                 }
             }
         }
-        Run::Open
+        Propagated::Open
     }
 }

@@ -37,7 +37,7 @@
 //! the same futures.
 
 use super::key::Key;
-use super::look::{Look, Propagation, Run};
+use super::look::{Look, Propagated, Propagation};
 
 use super::plan::Step;
 
@@ -228,7 +228,7 @@ fn pack<K: Key>(m: &[u8; SLOTS], len: usize) -> K {
 
 /// What looking ahead from a state found.
 #[derive(Clone, Copy, Debug)]
-enum Found {
+enum Ahead {
     /// No future.
     Dead,
     /// The forced moves make a whole tour.
@@ -248,7 +248,7 @@ pub struct Workspace<'a, K> {
     /// no forced move closed a piece: it holds for the next state of those
     /// classes whose pieces the same forced moves do not close either. The
     /// states of a step come sorted by their classes.
-    last: Option<(K, Found)>,
+    last: Option<(K, Ahead)>,
     /// Whether `last` is kept.
     remember: bool,
 }
@@ -270,7 +270,7 @@ impl<'a, K: Key> Workspace<'a, K> {
     /// Looks ahead from the state `key`, unpacked into `m`: from the last
     /// state's run when `key` has its classes and its pieces allow.
     #[inline(always)]
-    fn look(&mut self, key: K, m: &[u8; SLOTS]) -> Found {
+    fn look(&mut self, key: K, m: &[u8; SLOTS]) -> Ahead {
         let classes = key.classes();
         if let Some((c, found)) = self.last
             && c == classes
@@ -279,14 +279,14 @@ impl<'a, K: Key> Workspace<'a, K> {
             return found;
         }
         let found = if !self.p.reset(m) {
-            Found::Dead
+            Ahead::Dead
         } else {
             match self.p.run() {
-                Run::Dead => Found::Dead,
-                Run::Whole => Found::Whole,
-                Run::Open => {
+                Propagated::Dead => Ahead::Dead,
+                Propagated::Whole => Ahead::Whole,
+                Propagated::Open => {
                     let (must, may) = self.p.advice();
-                    Found::Open(must, may)
+                    Ahead::Open(must, may)
                 }
             }
         };
@@ -316,9 +316,9 @@ pub fn expand<K: Key>(
     let (mut must_slots, mut may_slots) = (0u64, u64::MAX);
     if let Some(ws) = ws.as_mut() {
         match ws.look(key, &m) {
-            Found::Dead => return,
-            Found::Whole => {}
-            Found::Open(must, may) => {
+            Ahead::Dead => return,
+            Ahead::Whole => {}
+            Ahead::Open(must, may) => {
                 (must_slots, may_slots) = (must, may);
                 prop = ws.children && r.look.next().is_some();
             }
@@ -379,7 +379,7 @@ pub fn expand<K: Key>(
         while add != 0 {
             let s = add.trailing_zeros() as usize;
             add &= add - 1;
-            if q.force(w, s) == Run::Dead {
+            if q.force(w, s) == Propagated::Dead {
                 return false;
             }
         }
@@ -389,7 +389,7 @@ pub fn expand<K: Key>(
             unused &= unused - 1;
             q.remove(w, s);
         }
-        q.run() != Run::Dead
+        q.run() != Propagated::Dead
     };
     if musts == 0 && fits(0) {
         finish(&m, false, r, emit);

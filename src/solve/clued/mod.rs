@@ -51,7 +51,7 @@ pub struct Found {
 }
 
 /// The clues of a puzzle on its move graph, prepared once.
-struct Plan<'g> {
+struct Clues<'g> {
     g: &'g MoveGraph,
     goal: Goal,
     /// The square of each step (0-based), or `NONE`.
@@ -76,8 +76,8 @@ struct Plan<'g> {
     due: Vec<Vec<u32>>,
 }
 
-impl<'g> Plan<'g> {
-    fn new(g: &'g MoveGraph, goal: Goal, clues: &[(u32, u32)]) -> Plan<'g> {
+impl<'g> Clues<'g> {
+    fn new(g: &'g MoveGraph, goal: Goal, clues: &[(u32, u32)]) -> Clues<'g> {
         let n = g.len();
         let mut fixed = vec![NONE; n];
         for &(step, sq) in clues {
@@ -133,7 +133,7 @@ impl<'g> Plan<'g> {
             }
             dist_to.push(d);
         }
-        let mut plan = Plan {
+        let mut plan = Clues {
             g,
             goal,
             fixed,
@@ -151,7 +151,7 @@ impl<'g> Plan<'g> {
         plan
     }
 
-    /// [`Plan::due`]: a square `u` can stand at step `j` between clues
+    /// [`Clues::due`]: a square `u` can stand at step `j` between clues
     /// `(a, s)` and `(b, t)` only if `dist(s, u) <= j - a` and
     /// `dist(u, t) <= b - j` (distances either way round, as every move can
     /// be made back); its latest step is the largest such `j` over all
@@ -263,7 +263,7 @@ fn colours(g: &MoveGraph, preds: &[Vec<u32>]) -> Option<Vec<u8>> {
 
 /// The search's moving parts.
 struct State<'p, 'g> {
-    plan: &'p Plan<'g>,
+    plan: &'p Clues<'g>,
     path: Vec<u32>,
     seen: Vec<bool>,
     /// Per square, how many of its neighbours are unvisited, the path's
@@ -468,7 +468,7 @@ pub(super) fn search<O: Observer>(
     run: &mut Searching,
     obs: &mut O,
 ) -> Result<Found, (Stop, Found)> {
-    let plan = Plan::new(g, goal, clues);
+    let plan = Clues::new(g, goal, clues);
     let n = g.len();
     let mut st = State {
         plan: &plan,
@@ -602,7 +602,7 @@ pub fn unique<O: Observer>(
         }
     };
     used += nodes;
-    if let crate::solve::clued::sat::Found::Tours(mut tours) = found {
+    if let crate::solve::clued::sat::Answer::Tours(mut tours) = found {
         report.outcome = match tours.first() {
             Some(t) => Outcome::Found(t.clone()),
             None => Outcome::Impossible(no_tour(task)),

@@ -34,14 +34,14 @@ const CADENCE: u64 = 256;
 
 /// The most variables (steps times their candidate squares) the search
 /// takes on: beyond, its clauses would take a gigabyte or more, and it
-/// answers [`Found::OutOfNodes`] at once. A board whose squares times its
+/// answers [`Answer::OutOfNodes`] at once. A board whose squares times its
 /// unclued squares exceed it is turned away before the deductions run (on
 /// such boards they alone take minutes).
 pub const MAX_VARIABLES: usize = 1 << 21;
 
 /// What [`solutions`] found.
 #[derive(Debug, PartialEq, Eq)]
-pub enum Found {
+pub enum Answer {
     /// Every solution, when fewer than the cap asked for; else the first
     /// `cap`.
     Tours(Vec<Vec<u32>>),
@@ -102,10 +102,10 @@ pub fn solutions<H: Halt>(
     not: Option<(u32, u32)>,
     (cap, conflict_limit): (usize, u64),
     halt: &H,
-) -> Result<(Found, u64), H::Stop> {
+) -> Result<(Answer, u64), H::Stop> {
     let n = graph.len();
     if n.saturating_mul(n.saturating_sub(clues.len())) > MAX_VARIABLES {
-        return Ok((Found::OutOfNodes, 0));
+        return Ok((Answer::OutOfNodes, 0));
     }
     let rules = Rules::new(graph, closed);
     let mut cand = rules.start(clues);
@@ -113,11 +113,11 @@ pub fn solutions<H: Halt>(
         rules.exclude(&mut cand, step as usize - 1, s);
     }
     if n == 0 || !rules.propagate(&mut cand) {
-        return Ok((Found::Tours(Vec::new()), 0));
+        return Ok((Answer::Tours(Vec::new()), 0));
     }
     let variables: usize = (0..n).map(|k| rules.count(&cand, k) as usize).sum();
     if variables > MAX_VARIABLES {
-        return Ok((Found::OutOfNodes, 0));
+        return Ok((Answer::OutOfNodes, 0));
     }
     let watch = Watch {
         halt,
@@ -139,7 +139,7 @@ pub fn solutions<H: Halt>(
             break;
         }
         if r != lbool::TRUE {
-            return Ok((Found::OutOfNodes, solver.cb().conflicts));
+            return Ok((Answer::OutOfNodes, solver.cb().conflicts));
         }
         let tour = vars.tour(&solver);
         // The next model must differ from this one on some step.
@@ -154,7 +154,7 @@ pub fn solutions<H: Halt>(
             break;
         }
     }
-    Ok((Found::Tours(tours), solver.cb().conflicts))
+    Ok((Answer::Tours(tours), solver.cb().conflicts))
 }
 
 /// The variables: for each step, its candidate squares in order, each with
@@ -308,7 +308,7 @@ mod tests {
         let g = MoveGraph::from_lists(&lists);
         assert!(n as usize * n as usize > MAX_VARIABLES);
         let r = solutions(&g, false, &[(1, 0)], None, (2, u64::MAX), &Never);
-        assert!(matches!(r, Ok((Found::OutOfNodes, 0))), "{r:?}");
+        assert!(matches!(r, Ok((Answer::OutOfNodes, 0))), "{r:?}");
         // A line of 1,000 squares from its first: one solution.
         let small = MoveGraph::from_lists(
             &lists[..1000]
@@ -318,7 +318,7 @@ mod tests {
         );
         let r = solutions(&small, false, &[(1, 0)], None, (2, u64::MAX), &Never);
         assert!(
-            matches!(&r, Ok((Found::Tours(t), _)) if t.len() == 1 && t[0] == (0..1000).collect::<Vec<u32>>()),
+            matches!(&r, Ok((Answer::Tours(t), _)) if t.len() == 1 && t[0] == (0..1000).collect::<Vec<u32>>()),
             "{r:?}"
         );
     }
@@ -330,7 +330,7 @@ mod tests {
     #[test]
     fn budgets_and_the_halt_stop_the_search() {
         let g = knight("4x4");
-        let Ok((Found::Tours(t), conflicts)) =
+        let Ok((Answer::Tours(t), conflicts)) =
             solutions(&g, false, &[], None, (1, u64::MAX), &Never)
         else {
             panic!("no answer")
@@ -338,7 +338,7 @@ mod tests {
         assert!(t.is_empty());
         assert!(conflicts > CADENCE, "{conflicts}");
         let short = solutions(&g, false, &[], None, (1, conflicts / 2), &Never);
-        assert!(matches!(short, Ok((Found::OutOfNodes, _))), "{short:?}");
+        assert!(matches!(short, Ok((Answer::OutOfNodes, _))), "{short:?}");
         let cancel = AtomicBool::new(true);
         let limits = Limits::none().with_cancel(&cancel);
         let r = solutions(&g, false, &[], None, (1, u64::MAX), &limits);

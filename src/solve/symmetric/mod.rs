@@ -22,14 +22,14 @@
 //! fixes (an odd number of squares) or one whose move to it from its image
 //! is the middle move (an even number).
 //!
-//! Each way is searched by [`search::search`] on the orbits, after quick
+//! Each way is searched by `half::search` on the orbits, after quick
 //! proofs that rule a way out (a fixed square, the classes of a two-class
 //! move graph, no place to meet the axis).
 //!
 //! [`count`] runs every search to the end for `engine count`: each half
 //! path is one directed tour, or two where only one direction is searched.
 
-mod search;
+mod half;
 mod walk;
 
 use std::ops::ControlFlow;
@@ -45,7 +45,7 @@ use crate::model::graph::walks::parts_and_colours;
 use crate::model::{Board, TourSymmetry};
 use crate::progress::Unit;
 use crate::search::event::{Event, NoObserver, Observer};
-use search::{Ends, Quotient};
+use half::{Ends, Quotient};
 
 /// Boards of more than this many squares (with two-way moves) are walked
 /// before they are searched.
@@ -108,7 +108,7 @@ impl Solver for SymmetricOptions {
             progress: run.progress,
             cadence: Cadence::new(&limits, 0),
         };
-        let outcome = match Plan::new(task, sym, &limits) {
+        let outcome = match Orbits::new(task, sym, &limits) {
             Err(stop) => Outcome::stopped(stop, Vec::new()),
             Ok(Err(why)) => Outcome::Impossible(why),
             Ok(Ok(plan)) => {
@@ -179,7 +179,7 @@ impl SymmetricCount {
 /// under `limits`, the nodes shown on `progress`: every complete search of
 /// the solver (no walks) run to the end without keeping its half paths,
 /// each half path standing for one directed tour, or two where its search
-/// leaves out the reverse (see `Plan::exhaust`). A symmetry that moves no
+/// leaves out the reverse (see `Orbits::exhaust`). A symmetry that moves no
 /// square maps every closed tour onto itself (the plain count counts them)
 /// and no open one of two squares or more.
 pub fn count(
@@ -224,7 +224,7 @@ pub fn count(
         progress,
         cadence: Cadence::new(limits, 0),
     };
-    match Plan::new(task, sym, limits) {
+    match Orbits::new(task, sym, limits) {
         Err(stop) => c.stopped = Some(stop),
         Ok(Err(why)) => c.proof = Some(why),
         Ok(Ok(plan)) => {
@@ -284,7 +284,7 @@ struct Tally {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Action {
     /// Every square is followed, 1/k of the way round, by its image under
-    /// the generator with this index in [`Plan::turns`].
+    /// the generator with this index in [`Orbits::turns`].
     Turn(usize),
     /// The tour is reversed: `Q` then its image backwards (closed), or the
     /// image backwards then `Q` (open).
@@ -292,7 +292,7 @@ enum Action {
 }
 
 /// What is known before searching, and what is left to search.
-struct Plan<'t> {
+struct Orbits<'t> {
     task: &'t Task<'t>,
     sym: TourSymmetry,
     /// The image of each square under the symmetry.
@@ -329,7 +329,7 @@ impl<O: Observer> Attempts<'_, '_, O> {
             self.obs.event(Event::Restart, &[]);
         }
         self.searches += 1;
-        let (found, b) = match search::search(q, ends, self.run, self.obs, self.stats, |_| true) {
+        let (found, b) = match half::search(q, ends, self.run, self.obs, self.stats, |_| true) {
             Search::Found(p) => return Ok(Some(p)),
             Search::Exhausted(b) => (Ok(None), b),
             Search::Stopped(stop, b) => (Err(stop), b),
@@ -358,14 +358,14 @@ fn names(board: &Board, squares: &[u32]) -> String {
     out.join(", ")
 }
 
-impl<'t> Plan<'t> {
+impl<'t> Orbits<'t> {
     /// The plan for `task` under `sym`, or why no symmetric tour exists,
     /// built under `limits`.
     fn new(
         task: &'t Task<'t>,
         sym: TourSymmetry,
         limits: &crate::halt::Limits<'_>,
-    ) -> Result<Result<Plan<'t>, String>, Stop> {
+    ) -> Result<Result<Orbits<'t>, String>, Stop> {
         let (g, board, goal) = (task.graph, task.board, task.goal);
         let n = g.len();
         let none = |why: String| format!("{} maps none onto itself: {why}", sym.describe());
@@ -516,7 +516,7 @@ impl<'t> Plan<'t> {
         if turns.is_empty() && !fold {
             return Ok(Err(none(ruled_out.join("; "))));
         }
-        Ok(Ok(Plan {
+        Ok(Ok(Orbits {
             task,
             sym,
             img,
@@ -834,7 +834,7 @@ impl<'t> Plan<'t> {
     }
 
     /// Counts the half paths of every complete search (no walks), each
-    /// weighted as [`Plan::exhaust`] says: the directed symmetric tours
+    /// weighted as [`Orbits::exhaust`] says: the directed symmetric tours
     /// from the start (closed: the directed cycles; open: the directed
     /// paths), split by way, and how many of them can be read backwards.
     fn count(&self, run: &mut Searching, stats: &mut Stats) -> (Tally, Option<Stop>) {
@@ -850,7 +850,7 @@ impl<'t> Plan<'t> {
             // when the symmetry maps the moves onto moves).
             let look = self.task.goal.closed && !g.is_symmetric();
             let (mut paths, mut back) = (0u128, 0u128);
-            let r = search::search(q, ends, run, &mut NoObserver, stats, |p| {
+            let r = half::search(q, ends, run, &mut NoObserver, stats, |p| {
                 paths += 1;
                 if look && self.reversible(action, p) {
                     back += 1;

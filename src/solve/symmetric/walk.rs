@@ -16,7 +16,7 @@ use rand_chacha::ChaCha8Rng;
 
 use super::super::backtrack::Searching;
 use super::super::{Stats, Stop};
-use super::search::{Ends, Quotient};
+use super::half::{Ends, Quotient};
 use crate::halt::Halt;
 use crate::search::event::{Change, Event, Observer};
 
