@@ -80,6 +80,7 @@ impl Counts {
 
 /// A node on the driver's stack: head, unvisited squares, counters, the
 /// moves still to try, and the count before it (for the cache).
+#[derive(Default)]
 pub struct Node {
     rest: u64,
     inh: Counts,
@@ -396,9 +397,9 @@ impl<'t, const DIRECTED: bool, const PATHS: bool> BitRules<'t, DIRECTED, PATHS> 
     }
 
     /// The node reached by a move from `prev` to the head `head`, with
-    /// unvisited squares `rest` and these counters: counted outright, taken
-    /// from the cache, or a branch.
-    #[inline]
+    /// unvisited squares `rest` and these counters: counted outright or
+    /// taken from the cache (its tours), or a branch written into `child`.
+    #[inline(always)]
     #[allow(clippy::too_many_arguments)]
     fn settle(
         &self,
@@ -408,9 +409,10 @@ impl<'t, const DIRECTED: bool, const PATHS: bool> BitRules<'t, DIRECTED, PATHS> 
         inh: Counts,
         outr: Counts,
         sofar: Sofar,
-    ) -> Verdict<Node> {
+        child: &mut Node,
+    ) -> Option<u64> {
         match eval::<DIRECTED, PATHS>(self.t, self.ends, prev, head, rest, &inh, &outr) {
-            Eval::Count(c) => Verdict::Leaf(c),
+            Eval::Count(c) => Some(c),
             Eval::Moves(moves) => {
                 let cached = self.cacheable(rest);
                 if cached
@@ -419,12 +421,12 @@ impl<'t, const DIRECTED: bool, const PATHS: bool> BitRules<'t, DIRECTED, PATHS> 
                     // hand, so until one is, only "none" is taken.
                     && (!PATHS || c == 0 || sofar.tour)
                 {
-                    return Verdict::Leaf(c);
+                    return Some(c);
                 }
                 if moves == 0 {
-                    return Verdict::Leaf(0);
+                    return Some(0);
                 }
-                Verdict::Branch(Node {
+                *child = Node {
                     rest,
                     inh,
                     outr,
@@ -432,7 +434,8 @@ impl<'t, const DIRECTED: bool, const PATHS: bool> BitRules<'t, DIRECTED, PATHS> 
                     moves,
                     base: sofar.total,
                     cached,
-                })
+                };
+                None
             }
         }
     }
@@ -440,6 +443,7 @@ impl<'t, const DIRECTED: bool, const PATHS: bool> BitRules<'t, DIRECTED, PATHS> 
 
 impl<const DIRECTED: bool, const PATHS: bool> Rules for BitRules<'_, DIRECTED, PATHS> {
     const PATHS: bool = PATHS;
+    const IN_PLACE: bool = true;
     type Node = Node;
 
     fn root(&mut self, sofar: Sofar) -> Verdict<Node> {
@@ -466,18 +470,33 @@ impl<const DIRECTED: bool, const PATHS: bool> Rules for BitRules<'_, DIRECTED, P
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn next(&mut self, node: &mut Node) -> Option<u32> {
         (node.moves != 0).then(|| self.pick(node))
     }
 
-    #[inline]
+    #[inline(always)]
     fn take(&mut self, node: &mut Node, to: u32) {
         node.moves &= !(1 << to);
     }
 
-    #[inline]
+    #[inline(always)]
     fn descend(&mut self, node: &Node, to: u32, sofar: Sofar) -> Verdict<Node> {
+        let mut child = Node::default();
+        match self.descend_into(node, to, sofar, &mut child) {
+            Some(c) => Verdict::Leaf(c),
+            None => Verdict::Branch(child),
+        }
+    }
+
+    #[inline(always)]
+    fn descend_into(
+        &mut self,
+        node: &Node,
+        to: u32,
+        sofar: Sofar,
+        child: &mut Node,
+    ) -> Option<u64> {
         let t = self.t;
         let rest = node.rest & !(1 << to);
         // The old head leaves R ∪ {head}; `to` leaves R.
@@ -490,17 +509,17 @@ impl<const DIRECTED: bool, const PATHS: bool> Rules for BitRules<'_, DIRECTED, P
         if PATHS {
             self.path.push(to);
         }
-        self.settle(node.head, to, rest, inh, outr, sofar)
+        self.settle(node.head, to, rest, inh, outr, sofar, child)
     }
 
-    #[inline]
+    #[inline(always)]
     fn ascend(&mut self) {
         if PATHS {
             self.path.pop();
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn finished(&mut self, node: &Node, total: u128) {
         if node.cached
             && let Ok(c) = u64::try_from(total - node.base)

@@ -55,7 +55,13 @@ pub trait Rules {
     const PATHS: bool;
 
     /// What a node keeps while its moves are tried.
-    type Node;
+    type Node: Default;
+
+    /// Whether the driver has [`Rules::descend_into`] write a branch's
+    /// record in place on its stack (worth it for large records, measured
+    /// on the 64-bit masks' 136 bytes) rather than move the one
+    /// [`Rules::descend`] returns (cheaper for records of a word or two).
+    const IN_PLACE: bool = false;
 
     /// The first node: the path the rules were set up with.
     fn root(&mut self, found: Sofar) -> Verdict<Self::Node>;
@@ -70,6 +76,26 @@ pub trait Rules {
 
     /// Moves the path from `node` on to `to` and looks at the node reached.
     fn descend(&mut self, node: &Self::Node, to: u32, found: Sofar) -> Verdict<Self::Node>;
+
+    /// [`Rules::descend`], writing a branch's record into `child` (None)
+    /// instead of returning it; a leaf's tours are returned. Rules whose
+    /// records are large write them in place, which saves a copy a node.
+    #[inline(always)]
+    fn descend_into(
+        &mut self,
+        node: &Self::Node,
+        to: u32,
+        found: Sofar,
+        child: &mut Self::Node,
+    ) -> Option<u64> {
+        match self.descend(node, to, found) {
+            Verdict::Leaf(c) => Some(c),
+            Verdict::Branch(n) => {
+                *child = n;
+                None
+            }
+        }
+    }
 
     /// Undoes the last [`Rules::descend`] whose node is settled.
     fn ascend(&mut self);
@@ -107,7 +133,10 @@ enum Phase {
 pub struct Driver<R: Rules> {
     /// The rules and their state.
     pub rules: R,
+    /// The nodes whose moves are being tried are `stack[..depth]`; the
+    /// records above are room for the next (written in place).
     stack: Vec<R::Node>,
+    depth: usize,
     total: u128,
     stop_at: u128,
     root: usize,
@@ -130,6 +159,7 @@ impl<R: Rules> Driver<R> {
         Driver {
             rules,
             stack: Vec::new(),
+            depth: 0,
             total: 0,
             stop_at: stop_at.max(1),
             root,
@@ -144,7 +174,7 @@ impl<R: Rules> Driver<R> {
     /// Starts over from the rules' path as they were just reset (of `root`
     /// squares), keeping the stack's room.
     pub fn restart(&mut self, root: usize) {
-        self.stack.clear();
+        self.depth = 0;
         self.total = 0;
         self.root = root;
         self.phase = Phase::Unstarted;
@@ -242,24 +272,35 @@ impl<R: Rules> Driver<R> {
                     }
                     self.phase = Phase::Done;
                 }
-                Verdict::Branch(node) => self.stack.push(node),
+                Verdict::Branch(node) => {
+                    if self.stack.is_empty() {
+                        self.stack.push(node);
+                    } else {
+                        self.stack[0] = node;
+                    }
+                    self.depth = 1;
+                }
             }
         }
         if self.phase == Phase::Done {
             return Pace::Done;
         }
         loop {
-            let found = self.found();
-            let Some(top) = self.stack.last_mut() else {
+            let Some(top) = self
+                .depth
+                .checked_sub(1)
+                .and_then(|d| self.stack.get_mut(d))
+            else {
                 self.phase = Phase::Done;
                 return Pace::Done;
             };
             let Some(to) = self.rules.next(top) else {
                 // Every move of this node tried.
-                if let Some(node) = self.stack.pop() {
-                    self.rules.finished(&node, self.total);
+                self.depth -= 1;
+                if let Some(node) = self.stack.get(self.depth) {
+                    self.rules.finished(node, self.total);
                 }
-                if self.stack.is_empty() {
+                if self.depth == 0 {
                     if R::PATHS {
                         self.retreat_all(obs);
                     }
@@ -277,13 +318,15 @@ impl<R: Rules> Driver<R> {
                 if let Err(s) = cadence.tick(halt, *nodes) {
                     return Pace::Stopped(s);
                 }
-                if self.one_way_round && self.stack.len() == 1 {
+                if self.one_way_round && self.depth == 1 {
                     // Each cycle once: its first square is never its last.
                     self.rules.forbid_end(to);
                 }
             }
-            let depth = self.stack.len() - 1;
-            let top = &mut self.stack[depth];
+            let depth = self.depth;
+            let Some(top) = self.stack.get_mut(depth - 1) else {
+                continue;
+            };
             self.rules.take(top, to);
             *nodes += 1;
             if !R::PATHS
@@ -291,14 +334,39 @@ impl<R: Rules> Driver<R> {
             {
                 return Pace::Stopped(s);
             }
-            let verdict = self.rules.descend(top, to, found);
+            let sofar = Sofar {
+                total: self.total,
+                tour: self.first.is_some(),
+            };
+            let leaf = if R::IN_PLACE {
+                if self.stack.len() == depth {
+                    self.stack.push(R::Node::default());
+                }
+                let (below, above) = self.stack.split_at_mut(depth);
+                let (Some(top), Some(child)) = (below.last(), above.first_mut()) else {
+                    continue;
+                };
+                self.rules.descend_into(top, to, sofar, child)
+            } else {
+                match self.rules.descend(&self.stack[depth - 1], to, sofar) {
+                    Verdict::Leaf(c) => Some(c),
+                    Verdict::Branch(node) => {
+                        if self.stack.len() == depth {
+                            self.stack.push(node);
+                        } else {
+                            self.stack[depth] = node;
+                        }
+                        None
+                    }
+                }
+            };
             if R::PATHS {
                 let path = self.rules.path();
                 self.best.reached(path.len());
                 obs.event(Event::Advance, path);
             }
-            match verdict {
-                Verdict::Leaf(c) => {
+            match leaf {
+                Some(c) => {
                     self.total += u128::from(c);
                     if R::PATHS {
                         if c > 0 && self.first.is_none() {
@@ -311,7 +379,7 @@ impl<R: Rules> Driver<R> {
                     }
                     self.retreat(obs);
                 }
-                Verdict::Branch(node) => self.stack.push(node),
+                None => self.depth += 1,
             }
         }
     }

@@ -349,6 +349,7 @@ pub(crate) const CHECK_EVERY: u64 = 1 << 14;
 /// A node on the driver's stack: its candidate moves are
 /// `cands[next..end]` of the rules' candidate list (`end` being where the
 /// next node's begin), with the count before it and its cache key.
+#[derive(Default)]
 pub struct Frame {
     start: usize,
     next: usize,
@@ -403,22 +404,23 @@ impl<'t, const PATHS: bool> GeneralRules<'t, PATHS> {
         self.memo = memo;
     }
 
-    /// The node the path ends on, just entered: taken from the cache,
-    /// counted outright, or a branch whose moves are pushed on the list.
-    #[inline]
-    fn arrive(&mut self, sofar: Sofar) -> Verdict<Frame> {
+    /// The node the path ends on, just entered: taken from the cache or
+    /// counted outright (its tours), or a branch whose moves are pushed on
+    /// the list and whose record is written into `frame`.
+    #[inline(always)]
+    fn arrive(&mut self, sofar: Sofar, frame: &mut Frame) -> Option<u64> {
         let st = &self.st;
         let key = st.memo_key();
         let hit = key.and_then(|k| self.memo.get(k));
         // Path mode: a known number of tours is no tour in hand, so until
         // one is, only "none" is taken from the cache.
         if let Some(c) = hit.filter(|&c| !PATHS || c == 0 || sofar.tour) {
-            return Verdict::Leaf(c);
+            return Some(c);
         }
         let start = self.cands.len();
         match st.expand::<PATHS>(&mut self.cands) {
-            Expand::Dead => Verdict::Leaf(0),
-            Expand::Leaf(c) => Verdict::Leaf(c),
+            Expand::Dead => Some(0),
+            Expand::Leaf(c) => Some(c),
             Expand::Moves => {
                 if st.path.len() == self.root
                     && let Some(allowed) = &self.root_moves
@@ -435,12 +437,13 @@ impl<'t, const PATHS: bool> GeneralRules<'t, PATHS> {
                 if PATHS && self.aim.ordered {
                     order_moves(st, &mut self.cands[start..], self.aim);
                 }
-                Verdict::Branch(Frame {
+                *frame = Frame {
                     start,
                     next: start,
                     base: sofar.total,
                     key,
-                })
+                };
+                None
             }
         }
     }
@@ -448,37 +451,50 @@ impl<'t, const PATHS: bool> GeneralRules<'t, PATHS> {
 
 impl<const PATHS: bool> Rules for GeneralRules<'_, PATHS> {
     const PATHS: bool = PATHS;
+    const IN_PLACE: bool = true;
     type Node = Frame;
 
     fn root(&mut self, sofar: Sofar) -> Verdict<Frame> {
         if self.st.path.is_empty() {
             return Verdict::Leaf(0);
         }
-        self.arrive(sofar)
+        let mut frame = Frame::default();
+        match self.arrive(sofar, &mut frame) {
+            Some(c) => Verdict::Leaf(c),
+            None => Verdict::Branch(frame),
+        }
     }
 
-    #[inline]
+    #[inline(always)]
     fn next(&mut self, node: &mut Frame) -> Option<u32> {
         self.cands.get(node.next).copied()
     }
 
-    #[inline]
+    #[inline(always)]
     fn take(&mut self, node: &mut Frame, _to: u32) {
         node.next += 1;
     }
 
-    #[inline]
-    fn descend(&mut self, _node: &Frame, to: u32, sofar: Sofar) -> Verdict<Frame> {
-        self.st.enter(to);
-        self.arrive(sofar)
+    fn descend(&mut self, node: &Frame, to: u32, sofar: Sofar) -> Verdict<Frame> {
+        let mut frame = Frame::default();
+        match self.descend_into(node, to, sofar, &mut frame) {
+            Some(c) => Verdict::Leaf(c),
+            None => Verdict::Branch(frame),
+        }
     }
 
-    #[inline]
+    #[inline(always)]
+    fn descend_into(&mut self, _: &Frame, to: u32, sofar: Sofar, frame: &mut Frame) -> Option<u64> {
+        self.st.enter(to);
+        self.arrive(sofar, frame)
+    }
+
+    #[inline(always)]
     fn ascend(&mut self) {
         self.st.leave();
     }
 
-    #[inline]
+    #[inline(always)]
     fn finished(&mut self, node: &Frame, total: u128) {
         self.cands.truncate(node.start);
         if let Some(k) = node.key

@@ -10,16 +10,19 @@ use crate::model::graph::walks::predecessors_mask;
 
 /// The plain rules for tours of one goal from one start square, in path
 /// mode. A node keeps the index of its next move in the graph's target
-/// lists.
+/// lists, and where its square's list ends.
 pub struct PlainRules<'g> {
     off: &'g [u32],
     targets: &'g [u32],
+    /// The squares on the path.
     visited: Vec<bool>,
+    /// Squares on the board.
+    n: usize,
     path: Vec<u32>,
     /// Closed tours: the squares with a move back to the start.
     closes: Option<Vec<bool>>,
-    /// Open tours: the fixed end, entered only last.
-    end: Option<u32>,
+    /// Open tours: the fixed end, entered only last (`u32::MAX`: none).
+    end: u32,
 }
 
 impl<'g> PlainRules<'g> {
@@ -38,68 +41,76 @@ impl<'g> PlainRules<'g> {
             off,
             targets,
             visited,
+            n,
             path,
             closes: closed.then(|| predecessors_mask(g, start)),
-            end: if closed { None } else { end },
+            end: match end {
+                Some(e) if !closed => e,
+                _ => u32::MAX,
+            },
         }
     }
 
     /// The node the path ends on: a leaf when it covers the board (one tour
     /// if it ends right), else a branch from its square's first move.
-    #[inline]
-    fn arrive(&self) -> Verdict<u32> {
+    #[inline(always)]
+    fn arrive(&self) -> Verdict<(u32, u32)> {
         let Some(&v) = self.path.last() else {
             return Verdict::Leaf(0);
         };
-        if self.path.len() == self.visited.len() {
-            let ends_right = match (&self.closes, self.end) {
-                (Some(closes), _) => closes[v as usize],
-                (None, Some(e)) => v == e,
-                (None, None) => true,
+        if self.path.len() == self.n {
+            let ends_right = match &self.closes {
+                Some(closes) => closes[v as usize],
+                None => self.end == u32::MAX || v == self.end,
             };
             return Verdict::Leaf(u64::from(ends_right));
         }
-        Verdict::Branch(self.off[v as usize])
+        Verdict::Branch((self.off[v as usize], self.off[v as usize + 1]))
     }
 }
 
 impl Rules for PlainRules<'_> {
     const PATHS: bool = true;
-    type Node = u32;
+    type Node = (u32, u32);
 
-    fn root(&mut self, _: Sofar) -> Verdict<u32> {
+    fn root(&mut self, _: Sofar) -> Verdict<(u32, u32)> {
         self.arrive()
     }
 
-    #[inline]
-    fn next(&mut self, pos: &mut u32) -> Option<u32> {
-        let v = *self.path.last()?;
-        let stop = self.off[v as usize + 1];
-        let last = self.path.len() + 1 == self.visited.len();
-        while *pos < stop {
-            let t = self.targets[*pos as usize];
-            // A fixed end may only be entered last.
-            if !self.visited[t as usize] && (self.end != Some(t) || last) {
+    #[inline(always)]
+    fn next(&mut self, (pos, stop): &mut (u32, u32)) -> Option<u32> {
+        // A fixed end may only be entered last.
+        let end = if self.path.len() + 1 == self.n {
+            u32::MAX
+        } else {
+            self.end
+        };
+        let mut p = *pos;
+        while p < *stop {
+            let t = self.targets[p as usize];
+            if !self.visited[t as usize] && t != end {
+                *pos = p;
                 return Some(t);
             }
-            *pos += 1;
+            p += 1;
         }
+        *pos = p;
         None
     }
 
-    #[inline]
-    fn take(&mut self, pos: &mut u32, _: u32) {
+    #[inline(always)]
+    fn take(&mut self, (pos, _): &mut (u32, u32), _: u32) {
         *pos += 1;
     }
 
-    #[inline]
-    fn descend(&mut self, _: &u32, to: u32, _: Sofar) -> Verdict<u32> {
+    #[inline(always)]
+    fn descend(&mut self, _: &(u32, u32), to: u32, _: Sofar) -> Verdict<(u32, u32)> {
         self.visited[to as usize] = true;
         self.path.push(to);
         self.arrive()
     }
 
-    #[inline]
+    #[inline(always)]
     fn ascend(&mut self) {
         if let Some(v) = self.path.pop() {
             self.visited[v as usize] = false;

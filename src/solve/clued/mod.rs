@@ -264,8 +264,9 @@ fn colours(g: &MoveGraph, preds: &[Vec<u32>]) -> Option<Vec<u8>> {
 }
 
 /// The rules of the search over the steps: the path, the squares on it,
-/// and what the pruning needs. A node is its depth: the squares to try
-/// from it are kept per depth and reused.
+/// and what the pruning needs. A node keeps where its squares to try begin
+/// on one list (fewest onward moves first; the next node's follow) and the
+/// next one to try.
 struct Steps<'p, 'g> {
     plan: &'p Clues<'g>,
     path: Vec<u32>,
@@ -273,7 +274,8 @@ struct Steps<'p, 'g> {
     /// Per square, how many of its neighbours are unvisited, the path's
     /// end, or (closed tours) its first square (undirected graphs only).
     avail: Vec<u32>,
-    levels: Vec<Level>,
+    /// `(onward moves, square)` of every node's squares to try.
+    cands: Vec<(u32, u32)>,
     /// Solutions found (kept or not), and the first `keep` of them.
     solutions: u64,
     tours: Vec<Vec<u32>>,
@@ -282,6 +284,7 @@ struct Steps<'p, 'g> {
 
 impl Steps<'_, '_> {
     /// Puts `v` on the path.
+    #[inline(always)]
     fn push(&mut self, v: u32) {
         if self.plan.undirected
             && let Some(&c) = self.path.last()
@@ -296,6 +299,7 @@ impl Steps<'_, '_> {
     }
 
     /// Takes the last square off the path.
+    #[inline(always)]
     fn pop(&mut self) {
         if let Some(v) = self.path.pop() {
             self.seen[v as usize] = false;
@@ -345,10 +349,11 @@ impl Steps<'_, '_> {
         low <= 1
     }
 
-    /// Arrives at the current path, the node at `depth`: a solution if it
-    /// covers the board (and closes, for a closed tour), else the squares
-    /// to try next, fewest onward moves first.
-    fn arrive(&mut self, depth: usize) -> Verdict<usize> {
+    /// Arrives at the current path: a solution if it covers the board (and
+    /// closes, for a closed tour), else the squares to try next, fewest
+    /// onward moves first.
+    #[inline(always)]
+    fn arrive(&mut self) -> Verdict<(usize, usize)> {
         let n = self.plan.g.len();
         let j = self.path.len();
         if j == n {
@@ -366,14 +371,9 @@ impl Steps<'_, '_> {
         let Some(&c) = self.path.last() else {
             return Verdict::Leaf(0);
         };
-        if self.levels.len() <= depth {
-            self.levels.resize_with(depth + 1, Level::default);
-        }
         let (plan, seen) = (self.plan, &self.seen);
-        let level = &mut self.levels[depth];
-        level.tried = 0;
-        level.next.clear();
-        level.next.extend(
+        let base = self.cands.len();
+        self.cands.extend(
             plan.g
                 .neighbours(c)
                 .filter(|&v| !seen[v as usize] && plan.allowed(v, j))
@@ -382,37 +382,45 @@ impl Steps<'_, '_> {
                     (onward, v)
                 }),
         );
-        level.next.sort_unstable();
-        Verdict::Branch(depth)
+        self.cands[base..].sort_unstable();
+        Verdict::Branch((base, base))
     }
 }
 
 impl Rules for Steps<'_, '_> {
     const PATHS: bool = true;
-    type Node = usize;
+    type Node = (usize, usize);
 
-    fn root(&mut self, _: Sofar) -> Verdict<usize> {
-        self.arrive(0)
+    fn root(&mut self, _: Sofar) -> Verdict<(usize, usize)> {
+        self.arrive()
     }
 
-    fn next(&mut self, &mut depth: &mut usize) -> Option<u32> {
-        let level = &self.levels[depth];
-        level.next.get(level.tried).map(|&(_, v)| v)
+    #[inline(always)]
+    fn next(&mut self, &mut (_, next): &mut (usize, usize)) -> Option<u32> {
+        self.cands.get(next).map(|&(_, v)| v)
     }
 
-    fn take(&mut self, &mut depth: &mut usize, _: u32) {
-        self.levels[depth].tried += 1;
+    #[inline(always)]
+    fn take(&mut self, node: &mut (usize, usize), _: u32) {
+        node.1 += 1;
     }
 
-    fn descend(&mut self, &depth: &usize, to: u32, _: Sofar) -> Verdict<usize> {
+    #[inline(always)]
+    fn descend(&mut self, _: &(usize, usize), to: u32, _: Sofar) -> Verdict<(usize, usize)> {
         self.push(to);
         if self.alive() && self.in_due_time() {
-            self.arrive(depth + 1)
+            self.arrive()
         } else {
             Verdict::Leaf(0)
         }
     }
 
+    #[inline(always)]
+    fn finished(&mut self, &(base, _): &(usize, usize), _: u128) {
+        self.cands.truncate(base);
+    }
+
+    #[inline(always)]
     fn ascend(&mut self) {
         self.pop();
     }
@@ -420,14 +428,6 @@ impl Rules for Steps<'_, '_> {
     fn path(&self) -> &[u32] {
         &self.path
     }
-}
-
-/// One level of the depth-first search: the squares to try after the
-/// path's last one (fewest onward moves first), and how many were tried.
-#[derive(Default)]
-struct Level {
-    next: Vec<(u32, u32)>,
-    tried: usize,
 }
 
 /// Searches the tours of `g` for `goal` with `clues` (`(step, square)`,
@@ -463,7 +463,7 @@ pub(super) fn search<O: Observer>(
         avail: (0..n as u32)
             .map(|s| g.neighbours(s).count() as u32)
             .collect(),
-        levels: Vec::new(),
+        cands: Vec::with_capacity(4 * n),
         solutions: 0,
         tours: Vec::new(),
         keep,
