@@ -45,11 +45,13 @@ use crate::model::Symmetries;
 use crate::model::graph::walks::predecessors_mask;
 use crate::model::{Goal, MoveGraph};
 use crate::progress::{Progress, Unit};
-use crate::search::bits;
-use crate::search::general::{Expand, State, Walk};
+use crate::search::bits::BitRules;
+use crate::search::driver::{Driver, Rules};
+use crate::search::event::NoObserver;
+use crate::search::general::{Expand, GeneralRules, State};
 use crate::search::memo::{Memo, memo_bits};
 use crate::search::tables::Tables;
-use crate::search::{Aim, Pruning, Stats};
+use crate::search::{Aim, Pace, Pruning, Stats};
 
 /// The least number of prefix tasks a count is split into.
 pub const DEFAULT_TASKS: usize = 4096;
@@ -375,14 +377,27 @@ impl Halt for Worker<'_> {
     }
 }
 
-/// A worker's view of one graph: its search state, and the cache of
-/// endings all workers share.
+/// A worker's view of one graph: its searches, kept from task to task,
+/// and the cache of endings all workers share.
 struct Searcher<'t> {
-    walk: Walk<'t>,
+    tables: &'t Tables<'t>,
     memo: &'t Memo,
+    general: Option<Driver<GeneralRules<'t, false>>>,
+    two_way: Option<Driver<BitRules<'t, false, false>>>,
+    one_way: Option<Driver<BitRules<'t, true, false>>>,
 }
 
 impl<'t> Searcher<'t> {
+    fn new(tables: &'t Tables<'t>, memo: &'t Memo) -> Searcher<'t> {
+        Searcher {
+            tables,
+            memo,
+            general: None,
+            two_way: None,
+            one_way: None,
+        }
+    }
+
     /// Counts the tours extending `prefix`; `Err` holds a lower bound.
     fn count(
         &mut self,
@@ -393,20 +408,51 @@ impl<'t> Searcher<'t> {
         cadence: &mut Cadence,
         halt: &Worker,
     ) -> Result<u128, u128> {
-        if bitboard {
-            let t = self.walk.st.tables();
-            bits::count_prefix(t, class, prefix, self.memo, nodes, cadence, halt)
+        let (t, memo) = (self.tables, self.memo);
+        if !bitboard {
+            let d = self.general.get_or_insert_with(|| {
+                Driver::new(GeneralRules::new(t, memo, Aim::COUNT), 0, u128::MAX)
+            });
+            d.rules.reset(prefix, class);
+            d.restart(prefix.len());
+            count_on(d, nodes, cadence, halt)
+        } else if t.sym {
+            let d = self.two_way.get_or_insert_with(|| {
+                Driver::new(
+                    BitRules::new(t, memo, class, prefix, Aim::COUNT),
+                    0,
+                    u128::MAX,
+                )
+            });
+            d.rules.reset(class, prefix);
+            d.restart(prefix.len());
+            count_on(d, nodes, cadence, halt)
         } else {
-            self.walk.set_prefix(prefix, class);
-            crate::search::general::count_from(&mut self.walk, self.memo, nodes, cadence, halt)
+            let d = self.one_way.get_or_insert_with(|| {
+                Driver::new(
+                    BitRules::new(t, memo, class, prefix, Aim::COUNT),
+                    0,
+                    u128::MAX,
+                )
+            });
+            d.rules.reset(class, prefix);
+            d.restart(prefix.len());
+            count_on(d, nodes, cadence, halt)
         }
     }
+}
 
-    fn new(tables: &'t Tables<'t>, memo: &'t Memo) -> Searcher<'t> {
-        Searcher {
-            walk: Walk::new(tables, Aim::COUNT),
-            memo,
-        }
+/// Counts every tour below the driver's first path; `Err` holds the count
+/// found before `halt` stopped it (a lower bound).
+fn count_on<R: Rules>(
+    d: &mut Driver<R>,
+    nodes: &mut u64,
+    cadence: &mut Cadence,
+    halt: &Worker,
+) -> Result<u128, u128> {
+    match d.run(u64::MAX, nodes, cadence, halt, &mut NoObserver) {
+        Pace::Stopped(()) => Err(d.count()),
+        Pace::Done | Pace::Paused => Ok(d.count()),
     }
 }
 

@@ -4,10 +4,8 @@
 /// What a search is after, and how it orders its moves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Aim {
-    /// Keep the path: tell the observer every change, keep the first tour
-    /// and the longest path, look at the budget before each node.
-    pub paths: bool,
-    /// Stop once this many tours are counted (`u128::MAX`: count them all).
+    /// Path mode: stop once this many tours are counted (`u128::MAX`: count
+    /// them all).
     pub stop_at: u128,
     /// Try the moves with the fewest onward moves first (path mode).
     pub ordered: bool,
@@ -22,7 +20,6 @@ pub struct Aim {
 impl Aim {
     /// Counting every tour: no path, no order.
     pub const COUNT: Aim = Aim {
-        paths: false,
         stop_at: u128::MAX,
         ordered: false,
         closed: false,
@@ -32,7 +29,6 @@ impl Aim {
     /// Path mode in Warnsdorff's order, stopping at the `stop_at`-th tour.
     pub fn find(stop_at: u128, closed: bool) -> Aim {
         Aim {
-            paths: true,
             stop_at: stop_at.max(1),
             ordered: true,
             closed,

@@ -6,14 +6,14 @@
 //! a count of 0, of 1, of at most 1" are masks. A node's state is a few words
 //! and lives on the stack, so stepping back is just popping it.
 //!
-//! The same loop, in *path mode*, is the search `Backtrack` runs on these
-//! boards: see [`BitWalk`].
+//! The rules run by the [driver](super::driver) in both modes: counting,
+//! and *path mode*, the search `Backtrack` runs on these boards: see
+//! [`BitRules`].
 
-use super::aim::{Aim, Best, Pace};
-use super::event::{Event, NoObserver, Observer};
+use super::aim::Aim;
+use super::driver::{Rules, Sofar, Verdict};
 use super::memo::Memo;
 use super::tables::{MEMO_MAX, PARTS_MIN, Tables};
-use crate::halt::{Cadence, Halt};
 
 /// Planes of a counter: enough for 63, the most moves into a square of a
 /// 64-square board.
@@ -78,9 +78,9 @@ impl Counts {
     }
 }
 
-/// A node on the stack: head, unvisited squares, counters, the moves still
-/// to try, and the count before it (for the cache).
-struct Node {
+/// A node on the driver's stack: head, unvisited squares, counters, the
+/// moves still to try, and the count before it (for the cache).
+pub struct Node {
     rest: u64,
     inh: Counts,
     outr: Counts,
@@ -291,112 +291,77 @@ fn still_connected(t: &Tables, prev: u32, h: u32, rest: u64) -> bool {
     need & !reach == 0
 }
 
-/// Counts the tours that extend `prefix` (a path of distinct squares along
-/// moves); like `search::count_from`.
-pub(crate) fn count_prefix<H: Halt>(
-    t: &Tables,
-    class: usize,
-    prefix: &[u32],
-    memo: &Memo,
-    nodes: &mut u64,
-    cadence: &mut Cadence,
-    halt: &H,
-) -> Result<u128, u128> {
-    let mut walk = BitWalk::new(t, class, prefix, Aim::COUNT);
-    let pace = if t.sym {
-        walk.run::<false, false, H, _>(memo, u64::MAX, nodes, cadence, halt, &mut NoObserver)
-    } else {
-        walk.run::<true, false, H, _>(memo, u64::MAX, nodes, cadence, halt, &mut NoObserver)
-    };
-    match pace {
-        Pace::Stopped(_) => Err(walk.total),
-        Pace::Done | Pace::Paused => Ok(walk.total),
-    }
-}
-
-/// Where a [`BitWalk`] stands.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Phase {
-    /// Its first squares are set but not yet entered (path mode counts them).
-    Unstarted,
-    /// Searching.
-    Running,
-    /// Every branch tried, or the tours asked for found.
-    Done,
-}
-
-/// The search on boards of at most 64 squares, holding its own stack so that
-/// it can stop and go on later. Two instantiations of one loop, as
-/// `search::Walk`: counting (`PATHS = false`) and path mode (`PATHS =
-/// true`: moves in the order of [`Aim`], events, the first tour kept, the
-/// budget looked at before each node).
-pub(crate) struct BitWalk<'t> {
+/// The rules on boards of at most 64 squares, each node's state a few words
+/// kept on the driver's stack (so stepping back is popping it). `DIRECTED`:
+/// some move cannot be made back; `PATHS`: path mode (moves in the order of
+/// [`Aim`], the path kept for the observer).
+pub struct BitRules<'t, const DIRECTED: bool, const PATHS: bool> {
     t: &'t Tables<'t>,
+    memo: &'t Memo,
     ends: Ends,
     /// The cache key's head carries the end class: counts depend on both.
     tag: u32,
-    stack: Vec<Node>,
-    /// Path mode: the whole path, its first squares included.
+    /// The path: its first squares, and in path mode every square since.
     path: Vec<u32>,
-    root: usize,
-    phase: Phase,
     aim: Aim,
     /// Moves allowed from the first node (symmetry: one of each orbit).
-    pub root_moves: u64,
-    /// Tours counted so far.
-    pub total: u128,
-    /// Path mode: the first tour found, and the longest path seen.
-    pub first: Option<Vec<u32>>,
-    pub best: Best,
+    root_moves: u64,
 }
 
-impl<'t> BitWalk<'t> {
-    /// A walk from `prefix` (a path of distinct squares along moves),
-    /// counting end class `class`.
-    pub fn new(t: &'t Tables<'t>, class: usize, prefix: &[u32], aim: Aim) -> BitWalk<'t> {
-        BitWalk {
+impl<'t, const DIRECTED: bool, const PATHS: bool> BitRules<'t, DIRECTED, PATHS> {
+    /// Rules for walks from `prefix` (a path of distinct squares along
+    /// moves), counting end class `class`, with the cache `memo`.
+    pub fn new(
+        t: &'t Tables<'t>,
+        memo: &'t Memo,
+        class: usize,
+        prefix: &[u32],
+        aim: Aim,
+    ) -> BitRules<'t, DIRECTED, PATHS> {
+        let mut path = Vec::with_capacity(if PATHS { t.n } else { prefix.len() });
+        path.extend_from_slice(prefix);
+        BitRules {
             t,
+            memo,
             ends: Ends {
                 all: t.end_masks[class],
                 double: t.double_masks[class],
             },
             tag: 64 * class as u32,
-            stack: Vec::with_capacity(t.n + 1),
-            path: prefix.to_vec(),
-            root: prefix.len(),
-            phase: Phase::Unstarted,
+            path,
             aim,
             root_moves: u64::MAX,
-            total: 0,
-            first: None,
-            best: Best::new(),
         }
     }
 
-    /// What the walk is after.
-    pub fn aim(&self) -> Aim {
-        self.aim
+    /// Starts over from `prefix`, counting end class `class` (the driver
+    /// restarts with it).
+    pub fn reset(&mut self, class: usize, prefix: &[u32]) {
+        let t = self.t;
+        self.ends = Ends {
+            all: t.end_masks[class],
+            double: t.double_masks[class],
+        };
+        self.tag = 64 * class as u32;
+        self.path.clear();
+        self.path.extend_from_slice(prefix);
     }
 
-    /// The path (path mode).
-    pub fn path(&self) -> &[u32] {
-        &self.path
-    }
-
-    /// True once every branch is tried or the tours asked for are found.
-    pub fn done(&self) -> bool {
-        self.phase == Phase::Done
-    }
-
-    /// True once it has entered its first squares.
-    pub fn started(&self) -> bool {
-        self.phase != Phase::Unstarted
+    /// Allows only the moves in `m` from the first node (before the first
+    /// run).
+    pub fn restrict_first_moves(&mut self, m: u64) {
+        self.root_moves = m;
     }
 
     /// Takes the squares of `m` out of `E` from now on (a search for one
-    /// tour only; see `search::State::forbid_end`).
+    /// tour only; see `general::State::forbid_end`).
     pub fn forbid_ends(&mut self, m: u64) {
         self.ends.all &= !m;
+    }
+
+    /// Uses `memo` as the cache from now on.
+    pub fn set_memo(&mut self, memo: &'t Memo) {
+        self.memo = memo;
     }
 
     #[inline]
@@ -404,58 +369,23 @@ impl<'t> BitWalk<'t> {
         self.t.rules.memo && (self.t.memo_min..=MEMO_MAX).contains(&rest.count_ones())
     }
 
-    /// Makes the first node, or settles the walk there (a node counted
-    /// outright). Returns the count of a settled first node.
-    fn open(&mut self, directed: bool) -> Option<u64> {
-        let t = self.t;
-        let (Some(&head), false) = (self.path.last(), self.path.is_empty()) else {
-            return Some(0);
-        };
-        let rest = self.path.iter().fold(t.all_mask, |m, &s| m & !(1 << s));
-        let open = rest | 1 << head;
-        let inh = Counts::new(t.n, |w| (t.pred_mask[w] & open).count_ones());
-        let outr = Counts::new(t.n, |w| (t.succ_mask[w] & rest).count_ones());
-        let verdict = match (directed, self.aim.paths) {
-            (true, true) => eval::<true, true>(t, self.ends, ROOT, head, rest, &inh, &outr),
-            (true, false) => eval::<true, false>(t, self.ends, ROOT, head, rest, &inh, &outr),
-            (false, true) => eval::<false, true>(t, self.ends, ROOT, head, rest, &inh, &outr),
-            (false, false) => eval::<false, false>(t, self.ends, ROOT, head, rest, &inh, &outr),
-        };
-        match verdict {
-            Eval::Count(c) => Some(c),
-            Eval::Moves(moves) => {
-                let cached = self.cacheable(rest);
-                self.stack.push(Node {
-                    rest,
-                    inh,
-                    outr,
-                    head,
-                    moves: moves & self.root_moves,
-                    base: 0,
-                    cached,
-                });
-                None
-            }
-        }
-    }
-
-    /// The next move to try from `top`: in path mode with an order, the
+    /// The next move to try from `node`: in path mode with an order, the
     /// one with the fewest onward moves (on ties a closed tour keeps the
     /// squares next to its start for later, then the lowest square);
     /// otherwise the lowest square.
     #[inline]
-    fn pick(&self, top: &Node) -> u32 {
-        if !self.aim.ordered {
-            return top.moves.trailing_zeros();
+    fn pick(&self, node: &Node) -> u32 {
+        if !PATHS || !self.aim.ordered {
+            return node.moves.trailing_zeros();
         }
         let closers = if self.aim.closed { self.ends.all } else { 0 };
         let mut best = u32::MAX;
-        let mut pick = top.moves.trailing_zeros();
-        let mut m = top.moves;
+        let mut pick = node.moves.trailing_zeros();
+        let mut m = node.moves;
         while m != 0 {
             let w = m.trailing_zeros();
             m &= m - 1;
-            let onward = (self.t.succ_mask[w as usize] & top.rest & !(1 << w)).count_ones();
+            let onward = (self.t.succ_mask[w as usize] & node.rest & !(1 << w)).count_ones();
             let key = 2 * onward + (closers >> w & 1) as u32;
             if key < best {
                 best = key;
@@ -465,174 +395,125 @@ impl<'t> BitWalk<'t> {
         pick
     }
 
-    /// Searches on until done, paused (path mode: before entering a node
-    /// when `nodes` has reached `pause_at`) or stopped by `halt`. `PATHS`
-    /// must match the walk's [`Aim::paths`].
-    #[allow(clippy::too_many_arguments)]
-    pub fn run<const DIRECTED: bool, const PATHS: bool, H: Halt, O: Observer>(
-        &mut self,
-        memo: &Memo,
-        pause_at: u64,
-        nodes: &mut u64,
-        cadence: &mut Cadence,
-        halt: &H,
-        obs: &mut O,
-    ) -> Pace<H::Stop> {
-        let t = self.t;
-        if self.phase == Phase::Unstarted {
-            if PATHS {
-                if *nodes >= pause_at {
-                    return Pace::Paused;
-                }
-                if let Err(s) = cadence.tick(halt, *nodes) {
-                    return Pace::Stopped(s);
-                }
-                // The first squares count as entered.
-                *nodes += self.root as u64;
-                for i in 1..=self.root {
-                    obs.event(Event::Advance, &self.path[..i]);
-                }
-                self.best.reached(self.path.len());
-            }
-            self.phase = Phase::Running;
-            if let Some(c) = self.open(DIRECTED) {
-                self.total += u128::from(c);
-                if PATHS {
-                    if c > 0 {
-                        self.first = Some(self.path.clone());
-                    }
-                    if self.total < self.aim.stop_at {
-                        self.retreat_all(obs);
-                    }
-                }
-                self.phase = Phase::Done;
-            }
-        }
-        if self.phase == Phase::Done {
-            return Pace::Done;
-        }
-        let aim = self.aim;
-        while let Some(top) = self.stack.last() {
-            if top.moves == 0 {
-                if top.cached
-                    && let Ok(c) = u64::try_from(self.total - top.base)
-                {
-                    memo.put((top.rest, top.head + self.tag), c);
-                }
-                self.stack.pop();
-                if PATHS {
-                    if self.stack.is_empty() {
-                        self.retreat_all(obs);
-                    } else {
-                        self.retreat(obs);
-                    }
-                }
-                continue;
-            }
-            let to = if PATHS {
-                self.pick(top)
-            } else {
-                top.moves.trailing_zeros()
-            };
-            if PATHS {
-                // The budget before each node: a limit of n enters n.
-                if *nodes >= pause_at {
-                    return Pace::Paused;
-                }
-                if let Err(s) = cadence.tick(halt, *nodes) {
-                    return Pace::Stopped(s);
-                }
-                if aim.one_way_round && self.stack.len() == 1 {
-                    // Each cycle once: its first square is never its last.
-                    self.ends.all &= !(1 << to);
-                }
-            }
-            let depth = self.stack.len() - 1;
-            let top = &mut self.stack[depth];
-            top.moves &= !(1 << to);
-            let top_head = top.head;
-            let rest = top.rest & !(1 << to);
-            // The old head leaves R ∪ {head}; `to` leaves R.
-            let inh = top.inh.minus(t.succ_mask[top.head as usize]);
-            let outr = if DIRECTED {
-                top.outr.minus(t.pred_mask[to as usize])
-            } else {
-                top.outr
-            };
-            *nodes += 1;
-            if PATHS {
-                self.path.push(to);
-                self.best.reached(self.path.len());
-                obs.event(Event::Advance, &self.path);
-            } else if let Err(s) = cadence.tick(halt, *nodes) {
-                return Pace::Stopped(s);
-            }
-            match eval::<DIRECTED, PATHS>(t, self.ends, top_head, to, rest, &inh, &outr) {
-                Eval::Count(c) => {
-                    self.total += u128::from(c);
-                    if PATHS {
-                        if c > 0 && self.first.is_none() {
-                            self.first = Some(self.path.clone());
-                        }
-                        if self.total >= aim.stop_at {
-                            self.phase = Phase::Done;
-                            return Pace::Done;
-                        }
-                        self.retreat(obs);
-                    }
-                }
-                Eval::Moves(moves) => {
-                    let cached = self.cacheable(rest);
-                    if cached && let Some(c) = memo.get((rest, to + self.tag)) {
-                        // Path mode: a known number of tours is no tour in
-                        // hand, so until one is, only "none" is taken.
-                        if !PATHS || c == 0 || self.first.is_some() {
-                            self.total += u128::from(c);
-                            if PATHS {
-                                if self.total >= aim.stop_at {
-                                    self.phase = Phase::Done;
-                                    return Pace::Done;
-                                }
-                                self.retreat(obs);
-                            }
-                            continue;
-                        }
-                    }
-                    if moves != 0 {
-                        self.stack.push(Node {
-                            rest,
-                            inh,
-                            outr,
-                            head: to,
-                            moves,
-                            base: self.total,
-                            cached,
-                        });
-                    } else if PATHS {
-                        self.retreat(obs);
-                    }
-                }
-            }
-        }
-        self.phase = Phase::Done;
-        Pace::Done
-    }
-
-    /// Path mode: steps back from the last square.
+    /// The node reached by a move from `prev` to the head `head`, with
+    /// unvisited squares `rest` and these counters: counted outright, taken
+    /// from the cache, or a branch.
     #[inline]
-    fn retreat<O: Observer>(&mut self, obs: &mut O) {
-        self.best.retreating(&self.path);
-        if let Some(h) = self.path.pop() {
-            obs.event(Event::Retreat(h), &self.path);
+    #[allow(clippy::too_many_arguments)]
+    fn settle(
+        &self,
+        prev: u32,
+        head: u32,
+        rest: u64,
+        inh: Counts,
+        outr: Counts,
+        sofar: Sofar,
+    ) -> Verdict<Node> {
+        match eval::<DIRECTED, PATHS>(self.t, self.ends, prev, head, rest, &inh, &outr) {
+            Eval::Count(c) => Verdict::Leaf(c),
+            Eval::Moves(moves) => {
+                let cached = self.cacheable(rest);
+                if cached
+                    && let Some(c) = self.memo.get((rest, head + self.tag))
+                    // Path mode: a known number of tours is no tour in
+                    // hand, so until one is, only "none" is taken.
+                    && (!PATHS || c == 0 || sofar.tour)
+                {
+                    return Verdict::Leaf(c);
+                }
+                if moves == 0 {
+                    return Verdict::Leaf(0);
+                }
+                Verdict::Branch(Node {
+                    rest,
+                    inh,
+                    outr,
+                    head,
+                    moves,
+                    base: sofar.total,
+                    cached,
+                })
+            }
+        }
+    }
+}
+
+impl<const DIRECTED: bool, const PATHS: bool> Rules for BitRules<'_, DIRECTED, PATHS> {
+    const PATHS: bool = PATHS;
+    type Node = Node;
+
+    fn root(&mut self, sofar: Sofar) -> Verdict<Node> {
+        let t = self.t;
+        let Some(&head) = self.path.last() else {
+            return Verdict::Leaf(0);
+        };
+        let rest = self.path.iter().fold(t.all_mask, |m, &s| m & !(1 << s));
+        let open = rest | 1 << head;
+        let inh = Counts::new(t.n, |w| (t.pred_mask[w] & open).count_ones());
+        let outr = Counts::new(t.n, |w| (t.succ_mask[w] & rest).count_ones());
+        // The first node is not looked up in the cache.
+        match eval::<DIRECTED, PATHS>(t, self.ends, ROOT, head, rest, &inh, &outr) {
+            Eval::Count(c) => Verdict::Leaf(c),
+            Eval::Moves(moves) => Verdict::Branch(Node {
+                rest,
+                inh,
+                outr,
+                head,
+                moves: moves & self.root_moves,
+                base: sofar.total,
+                cached: self.cacheable(rest),
+            }),
         }
     }
 
-    /// Path mode, when the walk is over: its first squares are given back
-    /// one by one, so the observer sees the path emptied.
-    fn retreat_all<O: Observer>(&mut self, obs: &mut O) {
-        self.best.retreating(&self.path);
-        while let Some(h) = self.path.pop() {
-            obs.event(Event::Retreat(h), &self.path);
+    #[inline]
+    fn next(&mut self, node: &mut Node) -> Option<u32> {
+        (node.moves != 0).then(|| self.pick(node))
+    }
+
+    #[inline]
+    fn take(&mut self, node: &mut Node, to: u32) {
+        node.moves &= !(1 << to);
+    }
+
+    #[inline]
+    fn descend(&mut self, node: &Node, to: u32, sofar: Sofar) -> Verdict<Node> {
+        let t = self.t;
+        let rest = node.rest & !(1 << to);
+        // The old head leaves R ∪ {head}; `to` leaves R.
+        let inh = node.inh.minus(t.succ_mask[node.head as usize]);
+        let outr = if DIRECTED {
+            node.outr.minus(t.pred_mask[to as usize])
+        } else {
+            node.outr
+        };
+        if PATHS {
+            self.path.push(to);
         }
+        self.settle(node.head, to, rest, inh, outr, sofar)
+    }
+
+    #[inline]
+    fn ascend(&mut self) {
+        if PATHS {
+            self.path.pop();
+        }
+    }
+
+    #[inline]
+    fn finished(&mut self, node: &Node, total: u128) {
+        if node.cached
+            && let Ok(c) = u64::try_from(total - node.base)
+        {
+            self.memo.put((node.rest, node.head + self.tag), c);
+        }
+    }
+
+    fn path(&self) -> &[u32] {
+        &self.path
+    }
+
+    fn forbid_end(&mut self, square: u32) {
+        self.ends.all &= !(1 << (square & 63));
     }
 }

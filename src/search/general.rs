@@ -1,16 +1,15 @@
 //! The search on boards of any size: the unvisited set and the counters of
 //! the rules (see the [module docs](super)) kept in arrays and brought up to
-//! date as the path moves, and a depth-first walk over them that can stop
-//! and go on.
+//! date as the path moves ([`State`]), and the rules the
+//! [driver](super::driver) runs over them ([`GeneralRules`]).
 
-use super::aim::{Aim, Best, Pace};
-use super::event::{Event, Observer};
+use super::aim::Aim;
+use super::driver::{Rules, Sofar, Verdict};
 use super::memo::Memo;
 use super::tables::{MEMO_MAX, PARTS_MIN, Tables};
-use crate::halt::{Cadence, Halt};
 
 /// What a node turned out to be.
-pub(crate) enum Expand {
+pub enum Expand {
     /// No tour continues from here.
     Dead,
     /// Counted without going deeper.
@@ -20,7 +19,7 @@ pub(crate) enum Expand {
 }
 
 /// The search state of one worker: the path, `R`, and the counters.
-pub(crate) struct State<'t> {
+pub struct State<'t> {
     t: &'t Tables<'t>,
     /// The end class's `E` (a copy: a search for one tour may shrink it as
     /// it goes, see [`State::forbid_end`]) and doubled ends.
@@ -343,273 +342,159 @@ impl<'t> State<'t> {
     }
 }
 
-/// One frame of the explicit stack: the node's candidate moves
-/// `cands[next..end]` still to try, and what it needs when it is done.
-struct Frame {
-    start: usize,
-    next: usize,
-    /// Count before this node, and its cache key if it is cached.
-    base: u128,
-    key: Option<(u64, u32)>,
-}
-
 /// How often (in nodes) a worker reports to the others and looks at the
 /// limits.
 pub(crate) const CHECK_EVERY: u64 = 1 << 14;
 
-/// Where a [`Walk`] stands.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Phase {
-    /// Its first squares are set but not yet entered (path mode counts them).
-    Unstarted,
-    /// The node at the path's end is still to be looked at.
-    Fresh,
-    /// Between two moves of the top frame.
-    Moving,
-    /// Every branch tried, or the tours asked for found.
-    Done,
+/// A node on the driver's stack: its candidate moves are
+/// `cands[next..end]` of the rules' candidate list (`end` being where the
+/// next node's begin), with the count before it and its cache key.
+pub struct Frame {
+    start: usize,
+    next: usize,
+    base: u128,
+    key: Option<(u64, u32)>,
 }
 
-/// A depth-first search over a [`State`] that can stop and go on later: it
-/// holds its own stack. Two instantiations of one loop:
-/// - *counting* (`PATHS = false`): every tour through the state's path,
-///   with the cache of ending counts, limits looked at after each node;
-/// - *path mode* (`PATHS = true`): the search `Backtrack` runs — moves in
-///   the order of [`Aim`], every change of the path told to the observer,
-///   the first tour kept, a stop when [`Aim::stop_at`] tours are found, the
-///   budget looked at before each node.
-pub(crate) struct Walk<'t> {
+/// The rules on boards of any size, over a [`State`] brought up to date as
+/// the path moves. `PATHS`: path mode (moves in the order of [`Aim`]).
+pub struct GeneralRules<'t, const PATHS: bool> {
+    /// The search state.
     pub st: State<'t>,
+    memo: &'t Memo,
     cands: Vec<u32>,
-    frames: Vec<Frame>,
-    /// Tours counted so far.
-    pub total: u128,
-    /// Length of the path the walk began from.
+    /// Length of the path the search began from.
     root: usize,
-    phase: Phase,
     aim: Aim,
-    /// Path mode: the first tour found, and the longest path seen.
-    pub first: Option<Vec<u32>>,
-    pub best: Best,
     /// Moves allowed from the first node, if not all (symmetry: one of
     /// each orbit).
-    pub root_moves: Option<Vec<u32>>,
+    root_moves: Option<Vec<u32>>,
 }
 
-impl<'t> Walk<'t> {
-    pub fn new(t: &'t Tables<'t>, aim: Aim) -> Walk<'t> {
-        Walk {
+impl<'t, const PATHS: bool> GeneralRules<'t, PATHS> {
+    /// Rules on `t` with the cache `memo`, after what `aim` asks; set a
+    /// path with [`GeneralRules::reset`] before the first run.
+    pub fn new(t: &'t Tables<'t>, memo: &'t Memo, aim: Aim) -> GeneralRules<'t, PATHS> {
+        GeneralRules {
             st: State::new(t),
+            memo,
             cands: Vec::with_capacity(t.n * 4),
-            frames: Vec::with_capacity(t.n),
-            total: 0,
             root: 0,
-            phase: Phase::Done,
             aim,
-            first: None,
-            best: Best::new(),
             root_moves: None,
         }
     }
 
-    /// What the walk is after.
-    pub fn aim(&self) -> Aim {
-        self.aim
-    }
-
-    /// Starts over from the path `prefix`, counting end class `class`.
-    pub fn set_prefix(&mut self, prefix: &[u32], class: usize) {
+    /// Starts over from the path `prefix`, counting end class `class` (the
+    /// driver restarts with it).
+    pub fn reset(&mut self, prefix: &[u32], class: usize) {
         self.st.set_prefix(prefix, class);
         self.cands.clear();
-        self.frames.clear();
-        self.total = 0;
         self.root = prefix.len();
-        self.phase = Phase::Unstarted;
-        self.first = None;
-        self.best = Best::new();
     }
 
-    /// True once every branch is tried or the tours asked for are found.
-    pub fn done(&self) -> bool {
-        self.phase == Phase::Done
+    /// Allows only these first moves (before the first run).
+    pub fn restrict_first_moves(&mut self, allowed: &[u32]) {
+        self.root_moves = Some(allowed.to_vec());
     }
 
-    /// True once it has entered its first squares.
-    pub fn started(&self) -> bool {
-        self.phase != Phase::Unstarted
+    /// Uses `memo` as the cache from now on.
+    pub fn set_memo(&mut self, memo: &'t Memo) {
+        self.memo = memo;
     }
 
-    /// Searches on until done, paused (path mode: before entering a node
-    /// when `nodes` has reached `pause_at`) or stopped by `halt`.
-    #[allow(clippy::too_many_arguments)]
-    pub fn run<const PATHS: bool, H: Halt, O: Observer>(
-        &mut self,
-        memo: &Memo,
-        pause_at: u64,
-        nodes: &mut u64,
-        cadence: &mut Cadence,
-        halt: &H,
-        obs: &mut O,
-    ) -> Pace<H::Stop> {
-        let st = &mut self.st;
-        if self.phase == Phase::Unstarted {
-            if PATHS {
-                if *nodes >= pause_at {
-                    return Pace::Paused;
-                }
-                if let Err(s) = cadence.tick(halt, *nodes) {
-                    return Pace::Stopped(s);
-                }
-                // The first squares count as entered.
-                *nodes += self.root as u64;
-                for i in 1..=self.root {
-                    obs.event(Event::Advance, &st.path[..i]);
-                }
-                self.best.reached(st.path.len());
-            }
-            self.phase = Phase::Fresh;
+    /// The node the path ends on, just entered: taken from the cache,
+    /// counted outright, or a branch whose moves are pushed on the list.
+    #[inline]
+    fn arrive(&mut self, sofar: Sofar) -> Verdict<Frame> {
+        let st = &self.st;
+        let key = st.memo_key();
+        let hit = key.and_then(|k| self.memo.get(k));
+        // Path mode: a known number of tours is no tour in hand, so until
+        // one is, only "none" is taken from the cache.
+        if let Some(c) = hit.filter(|&c| !PATHS || c == 0 || sofar.tour) {
+            return Verdict::Leaf(c);
         }
-        if self.phase == Phase::Done {
-            return Pace::Done;
-        }
-        let aim = self.aim;
-        loop {
-            if self.phase == Phase::Fresh {
-                self.phase = Phase::Moving;
-                let key = st.memo_key();
-                let hit = key.and_then(|k| memo.get(k));
-                // Path mode: a known number of tours is no tour in hand,
-                // so until one is, only "none" is taken from the cache.
-                let hit = hit.filter(|&c| !PATHS || c == 0 || self.first.is_some());
-                let leaf = match hit {
-                    Some(c) => Some(u128::from(c)),
-                    None => {
-                        let start = self.cands.len();
-                        match st.expand::<PATHS>(&mut self.cands) {
-                            Expand::Dead => Some(0),
-                            Expand::Leaf(c) => Some(u128::from(c)),
-                            Expand::Moves => {
-                                if st.path.len() == self.root
-                                    && let Some(allowed) = &self.root_moves
-                                {
-                                    let mut k = start;
-                                    for i in start..self.cands.len() {
-                                        if allowed.contains(&self.cands[i]) {
-                                            self.cands[k] = self.cands[i];
-                                            k += 1;
-                                        }
-                                    }
-                                    self.cands.truncate(k);
-                                }
-                                if PATHS && aim.ordered {
-                                    order_moves(st, &mut self.cands[start..], aim);
-                                }
-                                self.frames.push(Frame {
-                                    start,
-                                    next: start,
-                                    base: self.total,
-                                    key,
-                                });
-                                None
-                            }
+        let start = self.cands.len();
+        match st.expand::<PATHS>(&mut self.cands) {
+            Expand::Dead => Verdict::Leaf(0),
+            Expand::Leaf(c) => Verdict::Leaf(c),
+            Expand::Moves => {
+                if st.path.len() == self.root
+                    && let Some(allowed) = &self.root_moves
+                {
+                    let mut k = start;
+                    for i in start..self.cands.len() {
+                        if allowed.contains(&self.cands[i]) {
+                            self.cands[k] = self.cands[i];
+                            k += 1;
                         }
                     }
-                };
-                if let Some(c) = leaf {
-                    if PATHS && c > 0 && self.first.is_none() {
-                        self.first = Some(st.path.clone());
-                    }
-                    self.total += c;
-                    if PATHS && self.total >= aim.stop_at {
-                        self.phase = Phase::Done;
-                        return Pace::Done;
-                    }
-                    if st.path.len() == self.root {
-                        if PATHS {
-                            retreat_all(st, self.root, &mut self.best, obs);
-                        }
-                        self.phase = Phase::Done;
-                        return Pace::Done;
-                    }
-                    if PATHS {
-                        self.best.retreating(&st.path);
-                        let h = st.path[st.path.len() - 1];
-                        st.leave();
-                        obs.event(Event::Retreat(h), &st.path);
-                    } else {
-                        st.leave();
-                    }
-                    continue;
+                    self.cands.truncate(k);
                 }
-            }
-            let Some(f) = self.frames.last_mut() else {
-                self.phase = Phase::Done;
-                return Pace::Done;
-            };
-            if f.next < self.cands.len() {
-                let to = self.cands[f.next];
-                if PATHS {
-                    // The budget before each node: a limit of n enters n.
-                    if *nodes >= pause_at {
-                        return Pace::Paused;
-                    }
-                    if let Err(s) = cadence.tick(halt, *nodes) {
-                        return Pace::Stopped(s);
-                    }
+                if PATHS && self.aim.ordered {
+                    order_moves(st, &mut self.cands[start..], self.aim);
                 }
-                f.next += 1;
-                if PATHS && aim.one_way_round && st.path.len() == self.root {
-                    // Each cycle once: its first square is never its last.
-                    st.forbid_end(to);
-                }
-                st.enter(to);
-                *nodes += 1;
-                if PATHS {
-                    self.best.reached(st.path.len());
-                    obs.event(Event::Advance, &st.path);
-                } else if let Err(s) = cadence.tick(halt, *nodes) {
-                    return Pace::Stopped(s);
-                }
-                self.phase = Phase::Fresh;
-                continue;
-            }
-            // Every move of this node tried.
-            self.cands.truncate(f.start);
-            if let Some(k) = f.key {
-                // A count too large for the cache is not cached.
-                if let Ok(c) = u64::try_from(self.total - f.base) {
-                    memo.put(k, c);
-                }
-            }
-            self.frames.pop();
-            if st.path.len() == self.root {
-                if PATHS {
-                    retreat_all(st, self.root, &mut self.best, obs);
-                }
-                self.phase = Phase::Done;
-                return Pace::Done;
-            }
-            if PATHS {
-                self.best.retreating(&st.path);
-                let h = st.path[st.path.len() - 1];
-                st.leave();
-                obs.event(Event::Retreat(h), &st.path);
-            } else {
-                st.leave();
+                Verdict::Branch(Frame {
+                    start,
+                    next: start,
+                    base: sofar.total,
+                    key,
+                })
             }
         }
     }
 }
 
-/// Path mode, when the walk is over: its first squares are given back one
-/// by one, so the observer sees the path emptied.
-fn retreat_all<O: Observer>(st: &mut State, root: usize, best: &mut Best, obs: &mut O) {
-    best.retreating(&st.path);
-    let keep = st.path.len().saturating_sub(root);
-    while st.path.len() > keep {
-        if let Some(h) = st.path.pop() {
-            obs.event(Event::Retreat(h), &st.path);
+impl<const PATHS: bool> Rules for GeneralRules<'_, PATHS> {
+    const PATHS: bool = PATHS;
+    type Node = Frame;
+
+    fn root(&mut self, sofar: Sofar) -> Verdict<Frame> {
+        if self.st.path.is_empty() {
+            return Verdict::Leaf(0);
         }
+        self.arrive(sofar)
+    }
+
+    #[inline]
+    fn next(&mut self, node: &mut Frame) -> Option<u32> {
+        self.cands.get(node.next).copied()
+    }
+
+    #[inline]
+    fn take(&mut self, node: &mut Frame, _to: u32) {
+        node.next += 1;
+    }
+
+    #[inline]
+    fn descend(&mut self, _node: &Frame, to: u32, sofar: Sofar) -> Verdict<Frame> {
+        self.st.enter(to);
+        self.arrive(sofar)
+    }
+
+    #[inline]
+    fn ascend(&mut self) {
+        self.st.leave();
+    }
+
+    #[inline]
+    fn finished(&mut self, node: &Frame, total: u128) {
+        self.cands.truncate(node.start);
+        if let Some(k) = node.key
+            // A count too large for the cache is not cached.
+            && let Ok(c) = u64::try_from(total - node.base)
+        {
+            self.memo.put(k, c);
+        }
+    }
+
+    fn path(&self) -> &[u32] {
+        &self.st.path
+    }
+
+    fn forbid_end(&mut self, square: u32) {
+        self.st.forbid_end(square);
     }
 }
 
@@ -627,28 +512,5 @@ fn order_moves(st: &State, moves: &mut [u32], aim: Aim) {
             j -= 1;
         }
         moves[j] = w;
-    }
-}
-
-/// Counts the tours through the walk's current path (all its extensions),
-/// looking at `halt` at the `cadence`; when it says stop, returns `Err`
-/// with the count found so far (a lower bound).
-pub(crate) fn count_from<H: Halt>(
-    walk: &mut Walk,
-    memo: &Memo,
-    nodes: &mut u64,
-    cadence: &mut Cadence,
-    halt: &H,
-) -> Result<u128, u128> {
-    match walk.run::<false, H, _>(
-        memo,
-        u64::MAX,
-        nodes,
-        cadence,
-        halt,
-        &mut crate::search::event::NoObserver,
-    ) {
-        Pace::Stopped(_) => Err(walk.total),
-        Pace::Done | Pace::Paused => Ok(walk.total),
     }
 }

@@ -18,7 +18,7 @@ use std::sync::atomic::{AtomicU8, AtomicU64, Ordering, fence};
 /// nothing extra. A byte per slot (a few bits of the key's hash, never 0
 /// once written) settles most misses in a table small enough to stay in
 /// the processor's cache; it is only a hint, read and written loosely.
-pub(crate) struct Memo {
+pub struct Memo {
     tags: Vec<AtomicU8>,
     slots: Vec<Slot>,
     bits: u32,

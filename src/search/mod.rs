@@ -71,9 +71,11 @@
 
 pub mod aim;
 pub mod bits;
+pub mod driver;
 pub mod event;
 pub mod general;
 pub mod memo;
+pub mod plain;
 pub mod probe;
 mod stats;
 pub mod tables;

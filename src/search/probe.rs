@@ -28,9 +28,10 @@ use std::sync::OnceLock;
 
 use super::Pruning;
 use super::aim::{Aim, Pace};
-use super::bits::BitWalk;
+use super::bits::BitRules;
+use super::driver::{Driver, Rules};
 use super::event::{NoObserver, Observer};
-use super::general::Walk;
+use super::general::GeneralRules;
 use super::memo::{Memo, memo_bits};
 use super::tables::{Tables, memo_min};
 use crate::halt::{Cadence, Halt};
@@ -87,36 +88,96 @@ impl<'g> Space<'g> {
         }
     }
 
-    /// A search from the path `prefix` (distinct squares along moves).
-    pub fn probe(&self, prefix: &[u32], aim: Aim) -> Probe<'_> {
-        let inner = if self.tables.small() {
-            Inner::Bits(BitWalk::new(&self.tables, 0, prefix, aim))
+    /// Runs `job` with the rules that fit this space: bit masks on boards
+    /// of at most 64 squares (one-way moves or not), general sets beyond.
+    /// The one place that picks the representation of a path-mode search.
+    pub fn with_rules<'e, J: ProbeJob<'e>>(&'e self, job: J) -> J::Output {
+        if !self.tables.small() {
+            job.run::<GeneralRules<'e, true>>(self)
+        } else if self.tables.sym {
+            job.run::<BitRules<'e, false, true>>(self)
         } else {
-            let mut w = Walk::new(&self.tables, aim);
-            w.set_prefix(prefix, 0);
-            Inner::General(Box::new(w))
-        };
+            job.run::<BitRules<'e, true, true>>(self)
+        }
+    }
+
+    /// A search from the path `prefix` (distinct squares along moves) with
+    /// the rules `R` ([`Space::with_rules`] picks them).
+    pub fn probe<'e, R: Probing<'e>>(&'e self, prefix: &[u32], aim: Aim) -> Probe<'e, R> {
+        let rules = R::start(self, prefix, aim);
         Probe {
             space: self,
-            inner,
-            sym: self.tables.sym,
+            driver: Driver::new(rules, prefix.len(), aim.stop_at).one_way_round(aim.one_way_round),
         }
     }
 }
 
-enum Inner<'e> {
-    Bits(BitWalk<'e>),
-    General(Box<Walk<'e>>),
+/// Work done with probes of whichever rules fit a space (see
+/// [`Space::with_rules`]).
+pub trait ProbeJob<'e> {
+    /// What the work returns.
+    type Output;
+    /// Does the work with probes of the rules `R`.
+    fn run<R: Probing<'e>>(self, space: &'e Space<'e>) -> Self::Output;
+}
+
+/// Path-mode rules a [`Probe`] runs: the kernel's, on masks or general sets.
+pub trait Probing<'e>: Rules + Sized {
+    /// The rules for a search of `space` from `prefix`.
+    fn start(space: &'e Space<'e>, prefix: &[u32], aim: Aim) -> Self;
+    /// Uses `memo` as the cache from now on.
+    fn use_memo(&mut self, memo: &'e Memo);
+    /// Allows only these first moves (before the first run).
+    fn first_moves(&mut self, allowed: &[u32]);
+    /// Takes `squares` out of the end set from now on.
+    fn no_ends(&mut self, squares: &[u32]);
+}
+
+fn mask(squares: &[u32]) -> u64 {
+    squares.iter().fold(0, |m, &s| m | 1 << (s & 63))
+}
+
+impl<'e, const DIRECTED: bool> Probing<'e> for BitRules<'e, DIRECTED, true> {
+    fn start(space: &'e Space<'e>, prefix: &[u32], aim: Aim) -> Self {
+        BitRules::new(&space.tables, &space.none, 0, prefix, aim)
+    }
+    fn use_memo(&mut self, memo: &'e Memo) {
+        self.set_memo(memo);
+    }
+    fn first_moves(&mut self, allowed: &[u32]) {
+        self.restrict_first_moves(mask(allowed));
+    }
+    fn no_ends(&mut self, squares: &[u32]) {
+        self.forbid_ends(mask(squares));
+    }
+}
+
+impl<'e> Probing<'e> for GeneralRules<'e, true> {
+    fn start(space: &'e Space<'e>, prefix: &[u32], aim: Aim) -> Self {
+        let mut r = GeneralRules::new(&space.tables, &space.none, aim);
+        r.reset(prefix, 0);
+        r
+    }
+    fn use_memo(&mut self, memo: &'e Memo) {
+        self.set_memo(memo);
+    }
+    fn first_moves(&mut self, allowed: &[u32]) {
+        self.restrict_first_moves(allowed);
+    }
+    fn no_ends(&mut self, squares: &[u32]) {
+        for &s in squares {
+            self.st.forbid_end(s);
+        }
+    }
 }
 
 /// One search from one path, which can stop and go on.
-pub struct Probe<'e> {
+pub struct Probe<'e, R: Rules> {
     space: &'e Space<'e>,
-    inner: Inner<'e>,
-    sym: bool,
+    driver: Driver<R>,
 }
 
-impl Probe<'_> {
+impl<'e, R: Probing<'e>> Probe<'e, R> {
     /// Searches on until done, paused (when `nodes` reaches `pause_at`,
     /// before entering a node) or stopped by `halt` at the `cadence`.
     /// `nodes` counts squares entered and goes on from what it holds.
@@ -128,101 +189,26 @@ impl Probe<'_> {
         halt: &H,
         obs: &mut O,
     ) -> Pace<H::Stop> {
-        let memo = self.space.memo(*nodes);
-        let paths = match &self.inner {
-            Inner::Bits(w) => w.aim().paths,
-            Inner::General(w) => w.aim().paths,
-        };
-        match (&mut self.inner, self.sym, paths) {
-            (Inner::Bits(w), true, true) => {
-                w.run::<false, true, H, O>(memo, pause_at, nodes, cadence, halt, obs)
-            }
-            (Inner::Bits(w), false, true) => {
-                w.run::<true, true, H, O>(memo, pause_at, nodes, cadence, halt, obs)
-            }
-            (Inner::Bits(w), true, false) => {
-                w.run::<false, false, H, O>(memo, pause_at, nodes, cadence, halt, obs)
-            }
-            (Inner::Bits(w), false, false) => {
-                w.run::<true, false, H, O>(memo, pause_at, nodes, cadence, halt, obs)
-            }
-            (Inner::General(w), _, true) => {
-                w.run::<true, H, O>(memo, pause_at, nodes, cadence, halt, obs)
-            }
-            (Inner::General(w), _, false) => {
-                w.run::<false, H, O>(memo, pause_at, nodes, cadence, halt, obs)
-            }
-        }
+        self.driver.rules.use_memo(self.space.memo(*nodes));
+        self.driver.run(pause_at, nodes, cadence, halt, obs)
     }
 
     /// Allows only these first moves (the others are images of them under a
     /// symmetry that fixes the path so far). Before the first run only.
     pub fn restrict_first_moves(&mut self, allowed: &[u32]) {
-        match &mut self.inner {
-            Inner::Bits(w) => w.root_moves = allowed.iter().fold(0, |m, &s| m | 1 << (s & 63)),
-            Inner::General(w) => w.root_moves = Some(allowed.to_vec()),
-        }
+        self.driver.rules.first_moves(allowed);
     }
 
     /// Takes `squares` out of the end set from now on. Only for a search
     /// for one tour (see the module docs).
     pub fn forbid_ends(&mut self, squares: &[u32]) {
-        match &mut self.inner {
-            Inner::Bits(w) => w.forbid_ends(squares.iter().fold(0, |m, &s| m | 1 << (s & 63))),
-            Inner::General(w) => {
-                for &s in squares {
-                    w.st.forbid_end(s);
-                }
-            }
-        }
+        self.driver.rules.no_ends(squares);
     }
 
-    /// True once every branch is tried or the tours asked for are found.
-    pub fn done(&self) -> bool {
-        match &self.inner {
-            Inner::Bits(w) => w.done(),
-            Inner::General(w) => w.done(),
-        }
-    }
-
-    /// True once it has entered its first squares.
-    pub fn started(&self) -> bool {
-        match &self.inner {
-            Inner::Bits(w) => w.started(),
-            Inner::General(w) => w.started(),
-        }
-    }
-
-    /// Tours counted so far.
-    pub fn count(&self) -> u128 {
-        match &self.inner {
-            Inner::Bits(w) => w.total,
-            Inner::General(w) => w.total,
-        }
-    }
-
-    /// The first tour found (path mode).
-    pub fn first(&self) -> Option<&[u32]> {
-        match &self.inner {
-            Inner::Bits(w) => w.first.as_deref(),
-            Inner::General(w) => w.first.as_deref(),
-        }
-    }
-
-    /// The current path (path mode).
-    pub fn path(&self) -> &[u32] {
-        match &self.inner {
-            Inner::Bits(w) => w.path(),
-            Inner::General(w) => &w.st.path,
-        }
-    }
-
-    /// The longest path seen (path mode).
-    pub fn longest(&self) -> Vec<u32> {
-        match &self.inner {
-            Inner::Bits(w) => w.best.longest(w.path()),
-            Inner::General(w) => w.best.longest(&w.st.path),
-        }
+    /// The search itself: whether it is done, its count, first tour, path
+    /// and longest path.
+    pub fn driver(&self) -> &Driver<R> {
+        &self.driver
     }
 }
 
@@ -295,29 +281,51 @@ pub fn solutions<H: Halt>(
         Want::UpTo(k) => k,
         Want::All => u128::MAX,
     };
-    let mut probe = space.probe(&[start], Aim::find(stop_at, goal.closed));
-    let mut nodes = 0;
-    let mut cadence = Cadence::new(halt, 0);
-    // Pausing now and then lets the cache grow.
-    let mut pace = Pace::Paused;
-    let mut step = 1u64 << 16;
-    while matches!(pace, Pace::Paused) {
-        pace = probe.run(
-            nodes + step,
-            &mut nodes,
-            &mut cadence,
-            halt,
-            &mut NoObserver,
-        );
-        step = step.saturating_mul(2);
-    }
-    let found = Tours {
-        count: probe.count(),
-        first: probe.first().map(<[u32]>::to_vec),
-        nodes,
-    };
-    match pace {
-        Pace::Stopped(s) => Err((s, found)),
-        Pace::Done | Pace::Paused => Ok(found),
+    space.with_rules(Solve {
+        start,
+        stop_at,
+        closed: goal.closed,
+        halt,
+    })
+}
+
+/// [`solutions`]' search, with the rules that fit.
+struct Solve<'h, H> {
+    start: u32,
+    stop_at: u128,
+    closed: bool,
+    halt: &'h H,
+}
+
+impl<'e, H: Halt> ProbeJob<'e> for Solve<'_, H> {
+    type Output = Result<Tours, (H::Stop, Tours)>;
+
+    fn run<R: Probing<'e>>(self, space: &'e Space<'e>) -> Self::Output {
+        let halt = self.halt;
+        let mut probe = space.probe::<R>(&[self.start], Aim::find(self.stop_at, self.closed));
+        let mut nodes = 0;
+        let mut cadence = Cadence::new(halt, 0);
+        // Pausing now and then lets the cache grow.
+        let mut pace = Pace::Paused;
+        let mut step = 1u64 << 16;
+        while matches!(pace, Pace::Paused) {
+            pace = probe.run(
+                nodes + step,
+                &mut nodes,
+                &mut cadence,
+                halt,
+                &mut NoObserver,
+            );
+            step = step.saturating_mul(2);
+        }
+        let found = Tours {
+            count: probe.driver().count(),
+            first: probe.driver().first().map(<[u32]>::to_vec),
+            nodes,
+        };
+        match pace {
+            Pace::Stopped(s) => Err((s, found)),
+            Pace::Done | Pace::Paused => Ok(found),
+        }
     }
 }

@@ -24,7 +24,7 @@ pub(crate) const PARTS_MIN: u32 = 4;
 /// The graph's own target lists are borrowed, not copied (on the largest
 /// boards they are hundreds of megabytes); the reversed lists are kept only
 /// for a graph that is not its own reverse.
-pub(crate) struct Tables<'g> {
+pub struct Tables<'g> {
     pub n: usize,
     off: &'g [u32],
     tg: &'g [u32],

@@ -15,16 +15,18 @@ use std::time::Instant;
 
 use super::starts::{self, StartPlan};
 use super::{
-    Goal, Limits, Outcome, Report, Run, Solver, SolverId, SolverSpec, Starts, Stats, Stop, Task,
+    Limits, Outcome, Report, Run, Solver, SolverId, SolverSpec, Starts, Stats, Stop, Task,
 };
 use crate::halt::{self, Cadence, Halt};
 use crate::model::MoveGraph;
 use crate::model::Symmetries;
 use crate::model::graph::walks::predecessors_mask;
 use crate::progress::{Progress, Unit};
+use crate::search::driver::{Driver, Rules};
 use crate::search::event::{Change, Event, Observer};
-use crate::search::probe::{Probe, Space};
-use crate::search::{Aim, Best, Pace};
+use crate::search::plain::PlainRules;
+use crate::search::probe::{Probe, ProbeJob, Probing, Space};
+use crate::search::{Aim, Pace};
 
 /// The order in which candidate moves are tried.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, serde::Deserialize, serde::Serialize)]
@@ -113,35 +115,39 @@ impl BacktrackOptions {
         let mut stats = Stats::default();
         let mut best: Vec<u32> = Vec::new();
         let mut outcome = None;
-        let mut search = Searching {
+        let halt = Publishing {
             limits: &limits,
             progress: run.progress,
-            cadence: Cadence::new(&limits, 0),
         };
+        let mut cadence = Cadence::new(&halt, 0);
+        let mut nodes = 0u64;
         for (i, &s) in starts.iter().enumerate() {
             if i > 0 {
                 stats.restarts += 1;
                 obs.event(Event::Restart, &[]);
             }
-            let mut goal_s = *goal;
-            goal_s.start = Some(s);
-            match given(g, &goal_s, &mut search, &mut obs, &mut stats) {
-                Search::Found(t) => {
-                    outcome = Some(Outcome::Found(t));
-                    break;
-                }
-                Search::Exhausted(b) => {
-                    if b.len() > best.len() {
-                        best = b;
+            let rules = PlainRules::new(g, s, goal.closed, goal.end);
+            let mut search = Driver::new(rules, 1, 1);
+            let pace = search.run(u64::MAX, &mut nodes, &mut cadence, &halt, &mut obs);
+            // Every square entered was stepped back from, or is on the path.
+            stats.backtracks += nodes - stats.nodes - search.path().len() as u64;
+            stats.nodes = nodes;
+            let longest = search.longest();
+            if longest.len() > best.len() {
+                best = longest;
+            }
+            match pace {
+                Pace::Done => {
+                    if let Some(t) = search.first() {
+                        outcome = Some(Outcome::Found(t.to_vec()));
+                        break;
                     }
                 }
-                Search::Stopped(stop, b) => {
-                    if b.len() > best.len() {
-                        best = b;
-                    }
+                Pace::Stopped(stop) => {
                     outcome = Some(Outcome::stopped(stop, std::mem::take(&mut best)));
                     break;
                 }
+                Pace::Paused => {}
             }
         }
         run.progress.set(stats.nodes);
@@ -260,27 +266,20 @@ impl BacktrackOptions {
         run.progress.start(Unit::Nodes, None);
         let mut aim = Aim::find(1, goal.closed);
         aim.one_way_round = goal.closed && graph.is_symmetric() && n >= 3;
-        let mut search = Rounds {
-            space: &space,
-            graph,
-            group: &group,
-            aim,
-            nodes: 0,
-            cadence: Cadence::new(&halt, 0),
-            best: Vec::new(),
-            stats: Stats::default(),
-        };
         let starts_list: Vec<u32> = match &plan {
             Some(p) => p.order.clone(),
             None => first.into_iter().collect(),
         };
-        let result = search.run(
-            &starts_list,
-            &forbidden,
-            every && g.is_symmetric(),
-            &halt,
-            &mut obs,
-        );
+        let (result, search) = space.with_rules(InRounds {
+            graph,
+            group: &group,
+            aim,
+            starts: &starts_list,
+            forbidden: &forbidden,
+            reverse_ends: every && g.is_symmetric(),
+            halt: &halt,
+            obs: &mut obs,
+        });
         let mut stats = search.stats;
         stats.nodes = search.nodes;
         // Every square entered was stepped back from, or is on a path
@@ -364,7 +363,7 @@ fn exhausted_every(p: &StartPlan, searched: usize) -> String {
 
 /// The limits, with the node count published to the progress channel
 /// whenever they are looked at.
-struct Publishing<'a> {
+pub(super) struct Publishing<'a> {
     limits: &'a Limits<'a>,
     progress: &'a Progress,
 }
@@ -400,13 +399,14 @@ struct RoundsEnd {
 }
 
 /// One start square's search in [`Rounds`].
-struct Slot<'e> {
+struct Slot<'e, R: Rules> {
     start: u32,
-    probe: Option<Probe<'e>>,
+    probe: Option<Probe<'e, R>>,
     done: bool,
 }
 
-/// The searches from a list of start squares, run side by side in rounds.
+/// What the searches in rounds keep: their node count, the longest path
+/// seen and the run's counters.
 struct Rounds<'e> {
     space: &'e Space<'e>,
     graph: &'e MoveGraph,
@@ -418,11 +418,49 @@ struct Rounds<'e> {
     stats: Stats,
 }
 
+/// [`Rounds::run`] from the given start squares, with the rules that fit
+/// the search space.
+struct InRounds<'a, O> {
+    graph: &'a MoveGraph,
+    group: &'a Symmetries,
+    aim: Aim,
+    starts: &'a [u32],
+    forbidden: &'a [u32],
+    reverse_ends: bool,
+    halt: &'a Publishing<'a>,
+    obs: &'a mut O,
+}
+
+impl<'e, 'a: 'e, O: Observer> ProbeJob<'e> for InRounds<'a, O> {
+    type Output = (RoundsEnd, Rounds<'e>);
+
+    fn run<R: Probing<'e>>(self, space: &'e Space<'e>) -> Self::Output {
+        let mut rounds = Rounds {
+            space,
+            graph: self.graph,
+            group: self.group,
+            aim: self.aim,
+            nodes: 0,
+            cadence: Cadence::new(self.halt, 0),
+            best: Vec::new(),
+            stats: Stats::default(),
+        };
+        let end = rounds.run::<R, O>(
+            self.starts,
+            self.forbidden,
+            self.reverse_ends,
+            self.halt,
+            self.obs,
+        );
+        (end, rounds)
+    }
+}
+
 impl<'e> Rounds<'e> {
     /// A probe from `s`, its first moves cut to one of each orbit under the
     /// symmetries that fix `s`.
-    fn probe(&self, s: u32, forbidden: &[u32]) -> Probe<'e> {
-        let mut p = self.space.probe(&[s], self.aim);
+    fn probe<R: Probing<'e>>(&self, s: u32, forbidden: &[u32]) -> Probe<'e, R> {
+        let mut p = self.space.probe::<R>(&[s], self.aim);
         let stab = self.group.stabiliser(&[s]);
         if stab.len() > 1 {
             let allowed: Vec<u32> = self
@@ -440,8 +478,8 @@ impl<'e> Rounds<'e> {
         p
     }
 
-    fn keep_best(&mut self, p: &Probe) {
-        let b = p.longest();
+    fn keep_best<R: Probing<'e>>(&mut self, p: &Probe<'e, R>) {
+        let b = p.driver().longest();
         if b.len() > self.best.len() {
             self.best = b;
         }
@@ -450,7 +488,7 @@ impl<'e> Rounds<'e> {
     /// Searches from `starts` in rounds until a tour is found, every start
     /// is exhausted, or `halt` stops it. With `reverse_ends`, a start
     /// exhausted (with its images) is taken out of the ends of the others.
-    fn run<O: Observer>(
+    fn run<R: Probing<'e>, O: Observer>(
         &mut self,
         starts: &[u32],
         forbidden: &[u32],
@@ -465,7 +503,7 @@ impl<'e> Rounds<'e> {
             ((1usize << 20) / n.max(1)).clamp(1, OPEN_SEARCHES)
         };
         let mut forbidden = forbidden.to_vec();
-        let mut slots: Vec<Slot> = starts
+        let mut slots: Vec<Slot<R>> = starts
             .iter()
             .map(|&start| Slot {
                 start,
@@ -505,7 +543,7 @@ impl<'e> Rounds<'e> {
                                 from: 0,
                                 how: Change::Resume,
                             },
-                            p.path(),
+                            p.driver().path(),
                         );
                     }
                     shown = Some(i);
@@ -524,7 +562,13 @@ impl<'e> Rounds<'e> {
                         let held = slots
                             .iter()
                             .filter_map(|s| s.probe.as_ref())
-                            .map(|p| if p.started() { p.path().len() } else { 0 })
+                            .map(|p| {
+                                if p.driver().started() {
+                                    p.driver().path().len()
+                                } else {
+                                    0
+                                }
+                            })
                             .sum();
                         return RoundsEnd {
                             end: End::Stopped(stop),
@@ -533,12 +577,18 @@ impl<'e> Rounds<'e> {
                         };
                     }
                     Pace::Done => {
-                        if let Some(t) = p.first() {
+                        if let Some(t) = p.driver().first() {
                             let t = t.to_vec();
                             let held = slots
                                 .iter()
                                 .filter_map(|s| s.probe.as_ref())
-                                .map(|p| if p.started() { p.path().len() } else { 0 })
+                                .map(|p| {
+                                    if p.driver().started() {
+                                        p.driver().path().len()
+                                    } else {
+                                        0
+                                    }
+                                })
                                 .sum();
                             return RoundsEnd {
                                 end: End::Found(t),
@@ -587,7 +637,15 @@ pub(super) struct Searching<'s> {
     pub(super) cadence: Cadence,
 }
 
-impl Searching<'_> {
+impl<'s> Searching<'s> {
+    /// The limits as a halt that publishes the node count when it looks.
+    pub(super) fn halt(&self) -> Publishing<'s> {
+        Publishing {
+            limits: self.limits,
+            progress: self.progress,
+        }
+    }
+
     /// After each node: publishes the count and looks at the limits when a
     /// look is due.
     #[inline(always)]
@@ -606,95 +664,4 @@ pub(super) enum Search {
     /// Every branch tried; the longest path seen.
     Exhausted(Vec<u32>),
     Stopped(Stop, Vec<u32>),
-}
-
-/// Plain depth-first search in move order.
-fn given<O: Observer>(
-    g: &MoveGraph,
-    goal: &Goal,
-    run: &mut Searching,
-    obs: &mut O,
-    stats: &mut Stats,
-) -> Search {
-    let n = g.len();
-    let (off, tg) = g.raw();
-    let Some(start) = goal.start else {
-        return Search::Exhausted(Vec::new());
-    };
-    let closes = goal.closed.then(|| predecessors_mask(g, start));
-    let end = if goal.closed { None } else { goal.end };
-    let mut visited = vec![false; n];
-    let mut path: Vec<u32> = Vec::with_capacity(n);
-    // pos[d]: next index into `tg` to try from path[d].
-    let mut pos: Vec<u32> = vec![0; n];
-    let mut best = Best::new();
-    let mut nodes = stats.nodes;
-    let mut backtracks = stats.backtracks;
-
-    // The budget is looked at before each node is entered: a limit of n
-    // enters n nodes, and the n-th is still checked for a tour.
-    if let Err(stop) = run.tick(nodes) {
-        return Search::Stopped(stop, Vec::new());
-    }
-    visited[start as usize] = true;
-    path.push(start);
-    pos[0] = off[start as usize];
-    nodes += 1;
-    obs.event(Event::Advance, &path);
-    let result = loop {
-        let d = path.len() - 1;
-        let v = path[d] as usize;
-        if path.len() == n {
-            let ok = match (&closes, end) {
-                (Some(mask), _) => mask[v],
-                (None, Some(e)) => v == e as usize,
-                (None, None) => true,
-            };
-            if ok {
-                break Search::Found(path.clone());
-            }
-        } else {
-            let stop = off[v + 1];
-            let mut p = pos[d];
-            let mut next = u32::MAX;
-            while p < stop {
-                let t = tg[p as usize];
-                p += 1;
-                // A fixed end may only be entered last.
-                if !visited[t as usize] && (end != Some(t) || path.len() + 1 == n) {
-                    next = t;
-                    break;
-                }
-            }
-            pos[d] = p;
-            if next != u32::MAX {
-                if let Err(stop) = run.tick(nodes) {
-                    break Search::Stopped(stop, Vec::new());
-                }
-                visited[next as usize] = true;
-                path.push(next);
-                pos[d + 1] = off[next as usize];
-                nodes += 1;
-                best.reached(path.len());
-                obs.event(Event::Advance, &path);
-                continue;
-            }
-        }
-        // Dead end: step back.
-        best.retreating(&path);
-        visited[v] = false;
-        path.pop();
-        backtracks += 1;
-        obs.event(Event::Retreat(v as u32), &path);
-        if path.is_empty() {
-            break Search::Exhausted(Vec::new());
-        }
-    };
-    stats.nodes = nodes;
-    stats.backtracks = backtracks;
-    match result {
-        Search::Stopped(stop, _) => Search::Stopped(stop, best.longest(&path)),
-        Search::Exhausted(_) => Search::Exhausted(best.longest(&[])),
-        found => found,
-    }
 }

@@ -29,6 +29,8 @@ use super::{Goal, Outcome, Report, Run, Solver, Stats, Stop, Task};
 use crate::halt::{Cadence, Limit};
 use crate::model::MoveGraph;
 use crate::progress::Unit;
+use crate::search::Pace;
+use crate::search::driver::{Driver, Rules, Sofar, Verdict};
 use crate::search::event::{Event, Observer};
 
 /// A square no clue is on, or a distance too far to matter.
@@ -261,27 +263,24 @@ fn colours(g: &MoveGraph, preds: &[Vec<u32>]) -> Option<Vec<u8>> {
     Some(c)
 }
 
-/// The search's moving parts.
-struct State<'p, 'g> {
+/// The rules of the search over the steps: the path, the squares on it,
+/// and what the pruning needs. A node is its depth: the squares to try
+/// from it are kept per depth and reused.
+struct Steps<'p, 'g> {
     plan: &'p Clues<'g>,
     path: Vec<u32>,
     seen: Vec<bool>,
     /// Per square, how many of its neighbours are unvisited, the path's
     /// end, or (closed tours) its first square (undirected graphs only).
     avail: Vec<u32>,
-    found: Found,
-    /// The length of the longest path arrived at, while it is longer than
-    /// `found.best`: the path's first squares until the path next shrinks,
-    /// when they are copied (a copy at every new length would cost the
-    /// square of the depth on a large board).
-    longer: Option<usize>,
-    /// Stop after this many solutions.
-    cap: u64,
-    /// Keep the first this many solutions.
+    levels: Vec<Level>,
+    /// Solutions found (kept or not), and the first `keep` of them.
+    solutions: u64,
+    tours: Vec<Vec<u32>>,
     keep: usize,
 }
 
-impl State<'_, '_> {
+impl Steps<'_, '_> {
     /// Puts `v` on the path.
     fn push(&mut self, v: u32) {
         if self.plan.undirected
@@ -296,13 +295,8 @@ impl State<'_, '_> {
         self.path.push(v);
     }
 
-    /// Takes the last square off the path, first copying the longest path
-    /// arrived at if it is not yet kept.
+    /// Takes the last square off the path.
     fn pop(&mut self) {
-        if let Some(longest) = self.longer.take().and_then(|k| self.path.get(..k)) {
-            self.found.best.clear();
-            self.found.best.extend_from_slice(longest);
-        }
         if let Some(v) = self.path.pop() {
             self.seen[v as usize] = false;
         }
@@ -351,86 +345,34 @@ impl State<'_, '_> {
         low <= 1
     }
 
-    /// Depth-first from the current path, on a stack of its own (a tour
-    /// on a large board is deeper than a thread's stack): each level is
-    /// the path one square longer.
-    fn search<O: Observer>(&mut self, run: &mut Searching, obs: &mut O) -> Result<(), Stop> {
-        let mut levels: Vec<Level> = Vec::new();
-        let mut depth = usize::from(self.enter(&mut levels, 0));
-        let mut result = Ok(());
-        while let Some(level) = depth.checked_sub(1).and_then(|d| levels.get_mut(d)) {
-            // Back from the square last tried at this level.
-            if let Some(v) = level.on.take() {
-                self.pop();
-                if self.found.solutions < self.cap {
-                    self.found.backtracks += 1;
-                }
-                if O::ACTIVE {
-                    obs.event(Event::Retreat(v), &self.path);
-                }
-                if result.is_err() || self.found.solutions >= self.cap {
-                    depth -= 1;
-                    continue;
-                }
-            }
-            let Some(&(_, v)) = level.next.get(level.tried) else {
-                depth -= 1;
-                continue;
-            };
-            level.tried += 1;
-            self.found.nodes += 1;
-            if let Err(stop) = run.tick(self.found.nodes) {
-                result = Err(stop);
-                depth -= 1;
-                continue;
-            }
-            level.on = Some(v);
-            self.push(v);
-            if O::ACTIVE {
-                obs.event(Event::Advance, &self.path);
-            }
-            if self.alive() && self.in_due_time() && self.enter(&mut levels, depth) {
-                depth += 1;
-            }
-        }
-        result
-    }
-
-    /// Arrives at the current path: notes it if it is the longest yet and
-    /// counts it if it is a solution, else sets `levels[depth]` to the
-    /// squares to try next, fewest onward moves first. False when there
-    /// are none to try (every square is on the path).
-    fn enter(&mut self, levels: &mut Vec<Level>, depth: usize) -> bool {
+    /// Arrives at the current path, the node at `depth`: a solution if it
+    /// covers the board (and closes, for a closed tour), else the squares
+    /// to try next, fewest onward moves first.
+    fn arrive(&mut self, depth: usize) -> Verdict<usize> {
         let n = self.plan.g.len();
         let j = self.path.len();
-        if j > self.longer.unwrap_or(self.found.best.len()) {
-            self.longer = Some(j);
-        }
         if j == n {
             let closes = !self.plan.goal.closed
                 || n == 1
                 || self.plan.g.has_edge(self.path[n - 1], self.path[0]);
             if closes {
-                self.found.solutions += 1;
-                if self.found.tours.len() < self.keep {
-                    self.found.tours.push(self.path.clone());
+                self.solutions += 1;
+                if self.tours.len() < self.keep {
+                    self.tours.push(self.path.clone());
                 }
             }
-            return false;
+            return Verdict::Leaf(u64::from(closes));
         }
         let Some(&c) = self.path.last() else {
-            return false;
+            return Verdict::Leaf(0);
         };
-        if levels.len() <= depth {
-            levels.resize_with(depth + 1, Level::default);
+        if self.levels.len() <= depth {
+            self.levels.resize_with(depth + 1, Level::default);
         }
-        let Some(level) = levels.get_mut(depth) else {
-            return false;
-        };
-        level.tried = 0;
-        level.on = None;
-        level.next.clear();
         let (plan, seen) = (self.plan, &self.seen);
+        let level = &mut self.levels[depth];
+        level.tried = 0;
+        level.next.clear();
         level.next.extend(
             plan.g
                 .neighbours(c)
@@ -441,18 +383,51 @@ impl State<'_, '_> {
                 }),
         );
         level.next.sort_unstable();
-        true
+        Verdict::Branch(depth)
+    }
+}
+
+impl Rules for Steps<'_, '_> {
+    const PATHS: bool = true;
+    type Node = usize;
+
+    fn root(&mut self, _: Sofar) -> Verdict<usize> {
+        self.arrive(0)
+    }
+
+    fn next(&mut self, &mut depth: &mut usize) -> Option<u32> {
+        let level = &self.levels[depth];
+        level.next.get(level.tried).map(|&(_, v)| v)
+    }
+
+    fn take(&mut self, &mut depth: &mut usize, _: u32) {
+        self.levels[depth].tried += 1;
+    }
+
+    fn descend(&mut self, &depth: &usize, to: u32, _: Sofar) -> Verdict<usize> {
+        self.push(to);
+        if self.alive() && self.in_due_time() {
+            self.arrive(depth + 1)
+        } else {
+            Verdict::Leaf(0)
+        }
+    }
+
+    fn ascend(&mut self) {
+        self.pop();
+    }
+
+    fn path(&self) -> &[u32] {
+        &self.path
     }
 }
 
 /// One level of the depth-first search: the squares to try after the
-/// path's last one (fewest onward moves first), how many were tried, and
-/// the one on the path now, if any.
+/// path's last one (fewest onward moves first), and how many were tried.
 #[derive(Default)]
 struct Level {
     next: Vec<(u32, u32)>,
     tried: usize,
-    on: Option<u32>,
 }
 
 /// Searches the tours of `g` for `goal` with `clues` (`(step, square)`,
@@ -470,51 +445,78 @@ pub(super) fn search<O: Observer>(
 ) -> Result<Found, (Stop, Found)> {
     let plan = Clues::new(g, goal, clues);
     let n = g.len();
-    let mut st = State {
+    let cap = cap.max(1);
+    let mut found = Found {
+        tours: Vec::new(),
+        solutions: 0,
+        nodes: 0,
+        backtracks: 0,
+        best: Vec::new(),
+    };
+    if n == 0 {
+        return Ok(found);
+    }
+    let mut steps = Steps {
         plan: &plan,
         path: Vec::with_capacity(n),
         seen: vec![false; n],
         avail: (0..n as u32)
             .map(|s| g.neighbours(s).count() as u32)
             .collect(),
-        found: Found {
-            tours: Vec::new(),
-            solutions: 0,
-            nodes: 0,
-            backtracks: 0,
-            best: Vec::new(),
-        },
-        longer: None,
-        cap: cap.max(1),
+        levels: Vec::new(),
+        solutions: 0,
+        tours: Vec::new(),
         keep,
     };
-    if n == 0 {
-        return Ok(st.found);
-    }
     let firsts: Vec<u32> = match plan.fixed[0] {
         NONE => (0..n as u32).filter(|&s| plan.allowed(s, 0)).collect(),
         s => vec![s],
     };
+    let halt = run.halt();
+    let mut stopped = None;
     for s in firsts {
-        st.found.nodes += 1;
-        if let Err(stop) = run.tick(st.found.nodes) {
-            return Err((stop, st.found));
+        found.nodes += 1;
+        if let Err(stop) = run.tick(found.nodes) {
+            stopped = Some(stop);
+            break;
         }
-        st.push(s);
-        if O::ACTIVE {
-            obs.event(Event::Restart, &[]);
-            obs.event(Event::Advance, &st.path);
+        steps.push(s);
+        obs.event(Event::Restart, &[]);
+        obs.event(Event::Advance, &steps.path);
+        // The first square is this loop's: the driver enters none.
+        let before = found.nodes;
+        let mut driver = Driver::new(steps, 0, u128::from(cap - found.solutions));
+        let pace = driver.run(u64::MAX, &mut found.nodes, &mut run.cadence, &halt, obs);
+        let longest = driver.longest();
+        if longest.len() > found.best.len() {
+            found.best = longest;
         }
-        let result = st.search(run, obs);
-        st.pop();
-        if let Err(stop) = result {
-            return Err((stop, st.found));
+        steps = driver.rules;
+        let entered = found.nodes - before;
+        match pace {
+            // A search stopped by a limit gives back every square.
+            Pace::Stopped(stop) => {
+                found.backtracks += entered;
+                stopped = Some(stop);
+            }
+            // Every square entered was stepped back from, or is on the path.
+            _ => found.backtracks += entered - (steps.path.len() as u64 - 1),
         }
-        if st.found.solutions >= st.cap {
+        while steps.path.len() > 1 {
+            steps.pop();
+        }
+        steps.pop();
+        found.solutions = steps.solutions;
+        if stopped.is_some() || found.solutions >= cap {
             break;
         }
     }
-    Ok(st.found)
+    found.solutions = steps.solutions;
+    found.tours = steps.tours;
+    match stopped {
+        Some(stop) => Err((stop, found)),
+        None => Ok(found),
+    }
 }
 
 /// Solves `task` with its clues under `opts`' node limit, looking for up

@@ -11,8 +11,9 @@
 use super::super::Stats;
 use super::super::backtrack::{Search, Searching};
 use crate::halt::{self, Halt};
-use crate::search::Best;
-use crate::search::event::{Event, Observer};
+use crate::search::Pace;
+use crate::search::driver::{Driver, Rules, Sofar, Verdict};
+use crate::search::event::Observer;
 
 /// The moves a half path may use and the orbits they join.
 pub(super) struct Quotient {
@@ -188,7 +189,7 @@ pub(super) fn search<O: Observer>(
     run: &mut Searching,
     obs: &mut O,
     stats: &mut Stats,
-    mut found: impl FnMut(&[u32]) -> bool,
+    found: impl FnMut(&[u32]) -> bool,
 ) -> Search {
     let m = q.orbits();
     let limits = run.limits;
@@ -202,168 +203,202 @@ pub(super) fn search<O: Observer>(
             can_end[q.orbit[s] as usize] = true;
         }
     }
-    let mut free_out: Vec<u32> = (0..m as u32).map(|o| q.outs(o).len() as u32).collect();
-    let mut free_in: Vec<u32> = (0..m as u32).map(|o| q.ins(o).len() as u32).collect();
-    let mut visited = vec![false; m];
-    let mut closers_left = can_end.iter().filter(|&&c| c).count() as u32;
-    let mut zeros = 0u32; // unvisited orbits with free_out == 0
-    let mut bad_zeros = 0u32; // of those, ones that cannot be last
+    let free_out: Vec<u32> = (0..m as u32).map(|o| q.outs(o).len() as u32).collect();
+    let free_in: Vec<u32> = (0..m as u32).map(|o| q.ins(o).len() as u32).collect();
+    let closers_left = can_end.iter().filter(|&&c| c).count() as u32;
+    // Unvisited orbits with `free_out == 0`, and of those the ones that
+    // cannot be last.
+    let (mut zeros, mut bad_zeros) = (0u32, 0u32);
     for o in 0..m {
         if free_out[o] == 0 {
             zeros += 1;
             bad_zeros += u32::from(!can_end[o]);
         }
     }
-    let mut path: Vec<u32> = Vec::with_capacity(m);
-    let mut cands: Vec<u32> = Vec::with_capacity(m * 2);
-    let mut cbase: Vec<usize> = Vec::with_capacity(m + 1);
-    let mut cur: Vec<usize> = Vec::with_capacity(m);
-    let mut best = Best::new();
-    let mut nodes = stats.nodes;
-    let mut backtracks = stats.backtracks;
-
-    macro_rules! enter {
-        ($s:expr) => {{
-            let s: u32 = $s;
-            let o = q.orbit[s as usize] as usize;
-            visited[o] = true;
-            closers_left -= u32::from(can_end[o]);
-            if free_out[o] == 0 {
-                zeros -= 1;
-                bad_zeros -= u32::from(!can_end[o]);
-            }
-            for &p in q.ins(o as u32) {
-                let f = &mut free_out[p as usize];
-                *f -= 1;
-                if *f == 0 && !visited[p as usize] {
-                    zeros += 1;
-                    bad_zeros += u32::from(!can_end[p as usize]);
-                }
-            }
-            for &p in q.outs(o as u32) {
-                free_in[p as usize] -= 1;
-            }
-            path.push(s);
-        }};
-    }
-    macro_rules! leave {
-        () => {{
-            let s = path.pop().unwrap_or_default();
-            let o = q.orbit[s as usize] as usize;
-            for &p in q.outs(o as u32) {
-                free_in[p as usize] += 1;
-            }
-            for &p in q.ins(o as u32) {
-                let f = &mut free_out[p as usize];
-                if *f == 0 && !visited[p as usize] {
-                    zeros -= 1;
-                    bad_zeros -= u32::from(!can_end[p as usize]);
-                }
-                *f += 1;
-            }
-            visited[o] = false;
-            closers_left += u32::from(can_end[o]);
-            if free_out[o] == 0 {
-                zeros += 1;
-                bad_zeros += u32::from(!can_end[o]);
-            }
-            s
-        }};
-    }
-
-    if let Err(stop) = run.tick(nodes) {
-        return Search::Stopped(stop, Vec::new());
-    }
-    enter!(ends.head);
-    nodes += 1;
-    obs.event(Event::Advance, &path);
-    let mut need_cands = true;
-    let result = loop {
-        let d = path.len() - 1;
-        if need_cands {
-            need_cands = false;
-            cbase.truncate(d);
-            cur.truncate(d);
-            let base = cands.len();
-            cbase.push(base);
-            cur.push(base);
-            let v = path[d];
-            if path.len() == m {
-                // A whole half path has no candidates: the search goes on
-                // by stepping back, unless `found` ends it.
-                if ends.tail[v as usize] && found(&path) {
-                    break Search::Found(path.clone());
-                }
-            } else if zeros <= 1 && bad_zeros == 0 && closers_left > 0 {
-                let mut forced = u32::MAX;
-                let mut dead = false;
-                for &t in q.moves(v) {
-                    let o = q.orbit[t as usize];
-                    if visited[o as usize] || free_in[o as usize] != 0 {
-                        continue;
-                    }
-                    if forced != u32::MAX && forced != o {
-                        dead = true;
-                        break;
-                    }
-                    forced = o;
-                }
-                if !dead {
-                    let last = path.len() + 1 == m;
-                    for &t in q.moves(v) {
-                        let o = q.orbit[t as usize];
-                        if visited[o as usize]
-                            || (forced != u32::MAX && o != forced)
-                            || (!last && ends.last_only == Some(o))
-                        {
-                            continue;
-                        }
-                        // Fewest onward orbits first, stable for ties; on
-                        // ties, orbits that can end the path go later.
-                        let rank = |w: u32| {
-                            let o = q.orbit[w as usize] as usize;
-                            2 * free_out[o] + u32::from(can_end[o])
-                        };
-                        let key = rank(t);
-                        let mut i = cands.len();
-                        cands.push(t);
-                        while i > base && rank(cands[i - 1]) > key {
-                            cands[i] = cands[i - 1];
-                            i -= 1;
-                        }
-                        cands[i] = t;
-                    }
-                }
-            }
-        }
-        let c = cur[d];
-        if c < cands.len() {
-            cur[d] = c + 1;
-            let t = cands[c];
-            if let Err(stop) = run.tick(nodes) {
-                break Search::Stopped(stop, Vec::new());
-            }
-            enter!(t);
-            nodes += 1;
-            best.reached(path.len());
-            obs.event(Event::Advance, &path);
-            need_cands = true;
-            continue;
-        }
-        cands.truncate(cbase[d]);
-        best.retreating(&path);
-        let s = leave!();
-        backtracks += 1;
-        obs.event(Event::Retreat(s), &path);
-        if path.is_empty() {
-            break Search::Exhausted(Vec::new());
-        }
+    let mut rules = Orbits {
+        q,
+        ends,
+        can_end,
+        free_out,
+        free_in,
+        visited: vec![false; m],
+        closers_left,
+        zeros,
+        bad_zeros,
+        path: Vec::with_capacity(m),
+        cands: Vec::with_capacity(m * 2),
+        found,
     };
+    rules.enter(ends.head);
+    let mut driver = Driver::new(rules, 1, 1);
+    let halt = run.halt();
+    let before = stats.nodes;
+    let mut nodes = stats.nodes;
+    let pace = driver.run(u64::MAX, &mut nodes, &mut run.cadence, &halt, obs);
     stats.nodes = nodes;
-    stats.backtracks = backtracks;
-    match result {
-        Search::Stopped(stop, _) => Search::Stopped(stop, best.longest(&path)),
-        Search::Exhausted(_) => Search::Exhausted(best.longest(&[])),
-        found => found,
+    // Every square entered was stepped back from, or is on the path.
+    stats.backtracks += nodes - before - driver.path().len() as u64;
+    match pace {
+        Pace::Stopped(stop) => Search::Stopped(stop, driver.longest()),
+        _ => match driver.first() {
+            Some(p) => Search::Found(p.to_vec()),
+            None => Search::Exhausted(driver.longest()),
+        },
+    }
+}
+
+/// The rules of the half-path search, on the orbits (see [`search`]). A
+/// node keeps where its candidate squares begin on the list and the next
+/// one to try.
+struct Orbits<'q, 'e, F> {
+    q: &'q Quotient,
+    ends: &'q Ends<'e>,
+    can_end: Vec<bool>,
+    free_out: Vec<u32>,
+    free_in: Vec<u32>,
+    visited: Vec<bool>,
+    closers_left: u32,
+    zeros: u32,
+    bad_zeros: u32,
+    path: Vec<u32>,
+    cands: Vec<u32>,
+    found: F,
+}
+
+impl<F: FnMut(&[u32]) -> bool> Orbits<'_, '_, F> {
+    /// Puts `s` on the path: its orbit is used up.
+    fn enter(&mut self, s: u32) {
+        let q = self.q;
+        let o = q.orbit[s as usize] as usize;
+        self.visited[o] = true;
+        self.closers_left -= u32::from(self.can_end[o]);
+        if self.free_out[o] == 0 {
+            self.zeros -= 1;
+            self.bad_zeros -= u32::from(!self.can_end[o]);
+        }
+        for &p in q.ins(o as u32) {
+            let f = &mut self.free_out[p as usize];
+            *f -= 1;
+            if *f == 0 && !self.visited[p as usize] {
+                self.zeros += 1;
+                self.bad_zeros += u32::from(!self.can_end[p as usize]);
+            }
+        }
+        for &p in q.outs(o as u32) {
+            self.free_in[p as usize] -= 1;
+        }
+        self.path.push(s);
+    }
+
+    /// The node the path ends on: a whole half path is a leaf (a find if
+    /// `found` says stop), else its candidate squares, fewest onward orbits
+    /// first, go on the list.
+    fn arrive(&mut self) -> Verdict<(usize, usize)> {
+        let q = self.q;
+        let m = q.orbits();
+        let base = self.cands.len();
+        let Some(&v) = self.path.last() else {
+            return Verdict::Leaf(0);
+        };
+        if self.path.len() == m {
+            // A whole half path: the search goes on by stepping back,
+            // unless `found` ends it.
+            let stop = self.ends.tail[v as usize] && (self.found)(&self.path);
+            return Verdict::Leaf(u64::from(stop));
+        }
+        if self.zeros <= 1 && self.bad_zeros == 0 && self.closers_left > 0 {
+            let mut forced = u32::MAX;
+            for &t in q.moves(v) {
+                let o = q.orbit[t as usize];
+                if self.visited[o as usize] || self.free_in[o as usize] != 0 {
+                    continue;
+                }
+                if forced != u32::MAX && forced != o {
+                    return Verdict::Branch((base, base));
+                }
+                forced = o;
+            }
+            let last = self.path.len() + 1 == m;
+            for &t in q.moves(v) {
+                let o = q.orbit[t as usize];
+                if self.visited[o as usize]
+                    || (forced != u32::MAX && o != forced)
+                    || (!last && self.ends.last_only == Some(o))
+                {
+                    continue;
+                }
+                // Fewest onward orbits first, stable for ties; on ties,
+                // orbits that can end the path go later.
+                let rank = |w: u32| {
+                    let o = q.orbit[w as usize] as usize;
+                    2 * self.free_out[o] + u32::from(self.can_end[o])
+                };
+                let key = rank(t);
+                let mut i = self.cands.len();
+                self.cands.push(t);
+                while i > base && rank(self.cands[i - 1]) > key {
+                    self.cands[i] = self.cands[i - 1];
+                    i -= 1;
+                }
+                self.cands[i] = t;
+            }
+        }
+        Verdict::Branch((base, base))
+    }
+}
+
+impl<F: FnMut(&[u32]) -> bool> Rules for Orbits<'_, '_, F> {
+    const PATHS: bool = true;
+    type Node = (usize, usize);
+
+    fn root(&mut self, _: Sofar) -> Verdict<(usize, usize)> {
+        self.arrive()
+    }
+
+    fn next(&mut self, &mut (_, next): &mut (usize, usize)) -> Option<u32> {
+        self.cands.get(next).copied()
+    }
+
+    fn take(&mut self, node: &mut (usize, usize), _: u32) {
+        node.1 += 1;
+    }
+
+    fn descend(&mut self, _: &(usize, usize), to: u32, _: Sofar) -> Verdict<(usize, usize)> {
+        self.enter(to);
+        self.arrive()
+    }
+
+    fn finished(&mut self, &(base, _): &(usize, usize), _: u128) {
+        self.cands.truncate(base);
+    }
+
+    /// Takes the last square off the path: its orbit is free again.
+    fn ascend(&mut self) {
+        let q = self.q;
+        let Some(s) = self.path.pop() else {
+            return;
+        };
+        let o = q.orbit[s as usize] as usize;
+        for &p in q.outs(o as u32) {
+            self.free_in[p as usize] += 1;
+        }
+        for &p in q.ins(o as u32) {
+            let f = &mut self.free_out[p as usize];
+            if *f == 0 && !self.visited[p as usize] {
+                self.zeros -= 1;
+                self.bad_zeros -= u32::from(!self.can_end[p as usize]);
+            }
+            *f += 1;
+        }
+        self.visited[o] = false;
+        self.closers_left += u32::from(self.can_end[o]);
+        if self.free_out[o] == 0 {
+            self.zeros += 1;
+            self.bad_zeros += u32::from(!self.can_end[o]);
+        }
+    }
+
+    fn path(&self) -> &[u32] {
+        &self.path
     }
 }

@@ -1,0 +1,345 @@
+//! The one depth-first driver: every search here — counting, the complete
+//! backtracker in both orders, the checks of uniqueness, the clue and the
+//! symmetric searches — is this loop over a rule set ([`Rules`]).
+//!
+//! The rules own the search state (the path, the unvisited set, counters)
+//! and decide what a node is: settled outright ([`Verdict::Leaf`], with the
+//! tours it holds) or a branch with moves to try ([`Verdict::Branch`], whose
+//! record the driver keeps on its own stack while the moves are tried).
+//! The driver owns the walk: which node is next, the node count and the
+//! budget, the halt, the observer's events, the tours counted, the first
+//! tour and the longest path. It holds its whole stack, so a run can pause
+//! at a node count and go on later where it stopped.
+//!
+//! Two modes, fixed by the rules ([`Rules::PATHS`]):
+//! - *counting*: every tour below the first node is counted; the halt is
+//!   looked at after each node entered; no events;
+//! - *path mode*: the search shows its path — every square entered and left
+//!   is told to the observer, the first tour is kept, the search stops once
+//!   `stop_at` tours are counted, and the budget is looked at before each
+//!   node, so a node limit of `k` enters exactly `k` squares.
+//!
+//! Nodes are squares entered, the first path's squares included (path
+//! mode). Every square entered is either stepped back from or still on the
+//! path, so the backtracks of a run are its nodes less the path it holds.
+
+use super::aim::{Best, Pace};
+use super::event::{Event, Observer};
+use crate::halt::{Cadence, Halt};
+
+/// What the rules make of a node.
+pub enum Verdict<N> {
+    /// Settled without going deeper: the tours it holds (0: none).
+    Leaf(u64),
+    /// Moves to try; the record the driver keeps while they are tried.
+    Branch(N),
+}
+
+/// What the driver has found so far, for rules that depend on it.
+#[derive(Clone, Copy, Debug)]
+pub struct Sofar {
+    /// Tours counted so far.
+    pub total: u128,
+    /// Path mode: a tour is in hand (so a cached count of tours below a
+    /// node may stand for them; before, only a cached "none" may).
+    pub tour: bool,
+}
+
+/// A rule set: the search state and what a node is. Every method is called
+/// in the order of a depth-first walk: [`Rules::root`] once, then for each
+/// node on the stack [`Rules::next`] and [`Rules::take`] for each of its
+/// moves, [`Rules::descend`] into it and, once the child is settled or its
+/// moves are all tried, [`Rules::ascend`] back.
+pub trait Rules {
+    /// Path mode (see the module docs); counting when false.
+    const PATHS: bool;
+
+    /// What a node keeps while its moves are tried.
+    type Node;
+
+    /// The first node: the path the rules were set up with.
+    fn root(&mut self, found: Sofar) -> Verdict<Self::Node>;
+
+    /// The next move of `node` to try, or None when every move was tried.
+    /// It may skip moves that are not allowed, but not take the one it
+    /// returns: the driver may pause before taking it.
+    fn next(&mut self, node: &mut Self::Node) -> Option<u32>;
+
+    /// Takes `to`, the move [`Rules::next`] returned, out of `node`.
+    fn take(&mut self, node: &mut Self::Node, to: u32);
+
+    /// Moves the path from `node` on to `to` and looks at the node reached.
+    fn descend(&mut self, node: &Self::Node, to: u32, found: Sofar) -> Verdict<Self::Node>;
+
+    /// Undoes the last [`Rules::descend`] whose node is settled.
+    fn ascend(&mut self);
+
+    /// Every move of `node` was tried; `total` tours are counted now (a
+    /// cache keeps what was found below it).
+    #[inline]
+    fn finished(&mut self, node: &Self::Node, total: u128) {
+        let _ = (node, total);
+    }
+
+    /// The path (path mode; counting rules may keep none).
+    fn path(&self) -> &[u32];
+
+    /// Takes `square` out of the squares a tour may end on, from now on
+    /// (path mode: each cycle once, see [`Driver::one_way_round`]).
+    #[inline]
+    fn forbid_end(&mut self, square: u32) {
+        let _ = square;
+    }
+}
+
+/// Where a [`Driver`] stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Phase {
+    /// Its first path is set but not yet entered.
+    Unstarted,
+    /// Searching.
+    Running,
+    /// Every branch tried, or the tours asked for found.
+    Done,
+}
+
+/// A depth-first search over the rules `R` that can stop and go on later.
+pub struct Driver<R: Rules> {
+    /// The rules and their state.
+    pub rules: R,
+    stack: Vec<R::Node>,
+    total: u128,
+    stop_at: u128,
+    root: usize,
+    phase: Phase,
+    /// Path mode: the first tour found, and the longest path seen.
+    first: Option<Vec<u32>>,
+    best: Best,
+    one_way_round: bool,
+    /// The squares of the path left when the search ended and gave its
+    /// first squares back.
+    kept: Option<usize>,
+}
+
+impl<R: Rules> Driver<R> {
+    /// A search from the rules' path, whose last `root` squares it enters
+    /// first (path mode: counts them as nodes, tells the observer, and gives
+    /// them back at the end; the squares before them are the caller's),
+    /// stopping once `stop_at` tours are counted in path mode.
+    pub fn new(rules: R, root: usize, stop_at: u128) -> Driver<R> {
+        Driver {
+            rules,
+            stack: Vec::new(),
+            total: 0,
+            stop_at: stop_at.max(1),
+            root,
+            phase: Phase::Unstarted,
+            first: None,
+            best: Best::new(),
+            one_way_round: false,
+            kept: None,
+        }
+    }
+
+    /// Starts over from the rules' path as they were just reset (of `root`
+    /// squares), keeping the stack's room.
+    pub fn restart(&mut self, root: usize) {
+        self.stack.clear();
+        self.total = 0;
+        self.root = root;
+        self.phase = Phase::Unstarted;
+        self.first = None;
+        self.best = Best::new();
+        self.kept = None;
+    }
+
+    /// Path mode, closed tours on a graph whose moves can all be made back:
+    /// each cycle is found in one direction only — the square first
+    /// entered from the first square is taken out of the ends.
+    pub fn one_way_round(mut self, on: bool) -> Driver<R> {
+        self.one_way_round = on;
+        self
+    }
+
+    /// True once every branch is tried or the tours asked for are found.
+    pub fn done(&self) -> bool {
+        self.phase == Phase::Done
+    }
+
+    /// True once it has entered its first squares.
+    pub fn started(&self) -> bool {
+        self.phase != Phase::Unstarted
+    }
+
+    /// Tours counted so far.
+    pub fn count(&self) -> u128 {
+        self.total
+    }
+
+    /// The first tour found (path mode).
+    pub fn first(&self) -> Option<&[u32]> {
+        self.first.as_deref()
+    }
+
+    /// The current path (path mode).
+    pub fn path(&self) -> &[u32] {
+        let path = self.rules.path();
+        &path[..self.kept.unwrap_or(path.len()).min(path.len())]
+    }
+
+    /// The longest path seen (path mode).
+    pub fn longest(&self) -> Vec<u32> {
+        self.best.longest(self.path())
+    }
+
+    fn found(&self) -> Sofar {
+        Sofar {
+            total: self.total,
+            tour: self.first.is_some(),
+        }
+    }
+
+    /// Searches on until done, paused (path mode: before entering a node
+    /// when `nodes` has reached `pause_at`) or stopped by `halt` at the
+    /// `cadence`. `nodes` counts squares entered and goes on from what it
+    /// holds.
+    #[inline]
+    pub fn run<H: Halt, O: Observer>(
+        &mut self,
+        pause_at: u64,
+        nodes: &mut u64,
+        cadence: &mut Cadence,
+        halt: &H,
+        obs: &mut O,
+    ) -> Pace<H::Stop> {
+        if self.phase == Phase::Unstarted {
+            if R::PATHS {
+                if *nodes >= pause_at {
+                    return Pace::Paused;
+                }
+                if let Err(s) = cadence.tick(halt, *nodes) {
+                    return Pace::Stopped(s);
+                }
+                // The first squares count as entered.
+                *nodes += self.root as u64;
+                let path = self.rules.path();
+                for i in path.len().saturating_sub(self.root) + 1..=path.len() {
+                    obs.event(Event::Advance, &path[..i]);
+                }
+                self.best.reached(path.len());
+            }
+            self.phase = Phase::Running;
+            match self.rules.root(self.found()) {
+                Verdict::Leaf(c) => {
+                    self.total += u128::from(c);
+                    if R::PATHS {
+                        if c > 0 {
+                            self.first = Some(self.rules.path().to_vec());
+                        }
+                        if self.total < self.stop_at {
+                            self.retreat_all(obs);
+                        }
+                    }
+                    self.phase = Phase::Done;
+                }
+                Verdict::Branch(node) => self.stack.push(node),
+            }
+        }
+        if self.phase == Phase::Done {
+            return Pace::Done;
+        }
+        loop {
+            let found = self.found();
+            let Some(top) = self.stack.last_mut() else {
+                self.phase = Phase::Done;
+                return Pace::Done;
+            };
+            let Some(to) = self.rules.next(top) else {
+                // Every move of this node tried.
+                if let Some(node) = self.stack.pop() {
+                    self.rules.finished(&node, self.total);
+                }
+                if self.stack.is_empty() {
+                    if R::PATHS {
+                        self.retreat_all(obs);
+                    }
+                    self.phase = Phase::Done;
+                    return Pace::Done;
+                }
+                self.retreat(obs);
+                continue;
+            };
+            if R::PATHS {
+                // The budget before each node: a limit of n enters n.
+                if *nodes >= pause_at {
+                    return Pace::Paused;
+                }
+                if let Err(s) = cadence.tick(halt, *nodes) {
+                    return Pace::Stopped(s);
+                }
+                if self.one_way_round && self.stack.len() == 1 {
+                    // Each cycle once: its first square is never its last.
+                    self.rules.forbid_end(to);
+                }
+            }
+            let depth = self.stack.len() - 1;
+            let top = &mut self.stack[depth];
+            self.rules.take(top, to);
+            *nodes += 1;
+            if !R::PATHS
+                && let Err(s) = cadence.tick(halt, *nodes)
+            {
+                return Pace::Stopped(s);
+            }
+            let verdict = self.rules.descend(top, to, found);
+            if R::PATHS {
+                let path = self.rules.path();
+                self.best.reached(path.len());
+                obs.event(Event::Advance, path);
+            }
+            match verdict {
+                Verdict::Leaf(c) => {
+                    self.total += u128::from(c);
+                    if R::PATHS {
+                        if c > 0 && self.first.is_none() {
+                            self.first = Some(self.rules.path().to_vec());
+                        }
+                        if self.total >= self.stop_at {
+                            self.phase = Phase::Done;
+                            return Pace::Done;
+                        }
+                    }
+                    self.retreat(obs);
+                }
+                Verdict::Branch(node) => self.stack.push(node),
+            }
+        }
+    }
+
+    /// Steps back from the path's last square.
+    #[inline]
+    fn retreat<O: Observer>(&mut self, obs: &mut O) {
+        if R::PATHS {
+            self.best.retreating(self.rules.path());
+            let h = self.rules.path().last().copied();
+            self.rules.ascend();
+            if let Some(h) = h {
+                obs.event(Event::Retreat(h), self.rules.path());
+            }
+        } else {
+            self.rules.ascend();
+        }
+    }
+
+    /// Path mode, when the search is over: its first squares are given back
+    /// one by one, so the observer sees the path as it was before them.
+    fn retreat_all<O: Observer>(&mut self, obs: &mut O) {
+        let path = self.rules.path();
+        self.best.retreating(path);
+        let keep = path.len().saturating_sub(self.root);
+        for k in (keep..path.len()).rev() {
+            obs.event(Event::Retreat(path[k]), &path[..k]);
+        }
+        self.kept = Some(keep);
+    }
+}
