@@ -545,7 +545,7 @@ fn run_pass(
 /// use engine::halt::{Limits, Never};
 /// use engine::model::Goal;
 /// use engine::progress::Progress;
-/// use engine::count::{count, CountOptions};
+/// use engine::count::dfs::{count, CountOptions};
 /// use engine::model::Symmetries;
 /// let board = Board::rectangle(5, 5);
 /// let Ok(g) = MoveGraph::build(&board, &Piece::leaper(1, 2, 1), &Never);

@@ -16,7 +16,7 @@ pub mod frontier;
 pub mod method;
 mod result;
 
-pub use dfs::{CountOptions, Counted, DEFAULT_TASKS, Shard, TASKS_PER_SHARD, count};
+pub use dfs::{CountOptions, Counted, DEFAULT_TASKS, Shard, TASKS_PER_SHARD};
 pub use method::Method;
 pub use result::{Count, FrontierWork, MethodUsed, SearchWork, Status, SymmetricWork, Work};
 
