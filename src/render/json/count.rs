@@ -11,10 +11,10 @@ use crate::render::text::count::subject;
 /// The report of `engine count --format json`.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct CountJson {
-    /// The number of clues of a count with clues, else null.
-    pub clues: Option<usize>,
     /// Whether closed tours were counted.
     pub closed: bool,
+    /// The number of clues of a count with clues, else null.
+    pub clues: Option<usize>,
     /// Distinct cycles of a closed goal (each once, whatever its start and
     /// direction); null for an open goal and in a shard.
     pub cycles: Option<u128>,
@@ -128,8 +128,8 @@ impl CountJson {
     pub fn new(name: &str, board: &Board, goal: &Goal, count: &Count) -> CountJson {
         let status = count.status();
         CountJson {
-            clues: count.clues(),
             closed: goal.closed,
+            clues: count.clues(),
             // Halving is for the whole count only: a shard's half may be odd.
             cycles: count.cycles().filter(|_| count.shard.is_none()),
             cycles_x2: count.cycles_x2,
@@ -179,5 +179,84 @@ impl CountJson {
             }),
             tours: count.tours,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::count::{MethodUsed, SearchWork, Shard};
+    use crate::search::Stats;
+
+    /// A complete depth-first count of `tours` in `shard`.
+    fn counted(tours: u128, cycles_x2: Option<u128>, shard: Option<Shard>) -> Count {
+        Count {
+            tours,
+            cycles_x2,
+            stopped: None,
+            proof: None,
+            shard,
+            method: Some(MethodUsed {
+                why: "as asked".to_string(),
+                asked: true,
+                work: Work::Dfs(SearchWork::one_search(false, Stats::default())),
+            }),
+        }
+    }
+
+    #[test]
+    fn counts_past_64_bits_stay_exact_and_keys_sorted() {
+        let board = Board::rectangle(10, 6);
+        let goal = Goal::default();
+        let c = counted(22_559_393_222_574_518_324_524, None, None);
+        let text = super::super::line(&CountJson::new("king", &board, &goal, &c))
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert!(
+            text.contains(r#""tours":22559393222574518324524"#),
+            "{text}"
+        );
+        assert!(text.ends_with("}\n"));
+        let keys: Vec<&str> = [
+            "closed",
+            "clues",
+            "cycles",
+            "cycles_x2",
+            "end",
+            "exact",
+            "frontier",
+            "method",
+            "name",
+            "proof",
+            "shard",
+            "start",
+            "stats",
+            "status",
+            "stopped",
+            "subject",
+            "symmetry",
+            "tours",
+        ]
+        .into_iter()
+        .collect();
+        let at: Vec<usize> = keys
+            .iter()
+            .map(|k| text.find(&format!("\"{k}\":")).unwrap_or(usize::MAX))
+            .collect();
+        assert!(at.windows(2).all(|w| w[0] < w[1]), "{text}");
+    }
+
+    #[test]
+    fn a_shard_halves_no_cycles() {
+        let board = Board::rectangle(6, 6);
+        let goal = Goal {
+            closed: true,
+            ..Goal::default()
+        };
+        let whole = CountJson::new("k", &board, &goal, &counted(6, Some(3), None));
+        assert_eq!((whole.cycles, whole.cycles_x2), (Some(2), Some(3)));
+        let shard = CountJson::new("k", &board, &goal, &counted(6, Some(3), Shard::new(1, 2)));
+        assert_eq!((shard.cycles, shard.cycles_x2), (None, Some(3)));
+        assert_eq!(shard.shard, Some(ShardJson { k: 1, n: 2 }));
+        assert_eq!((shard.status, shard.method), ("complete", Some("dfs")));
     }
 }
