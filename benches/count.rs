@@ -19,7 +19,7 @@ fn knight_count(n: u32, goal: Goal, threads: usize) -> u128 {
         threads: Some(threads),
         ..CountOptions::default()
     };
-    count::count(&g, &goal, &sym, &opts, &Limits::none(), &Progress::new()).tours
+    count::dfs::count(&g, &goal, &sym, &opts, &Limits::none(), &Progress::new()).tours
 }
 
 fn bench(c: &mut Criterion) {

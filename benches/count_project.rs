@@ -81,7 +81,7 @@ fn main() {
         };
         let started = Instant::now();
         let cpu0 = cpu_seconds();
-        let c = count::count(
+        let c = count::dfs::count(
             &g,
             &puzzle.goal,
             &sym,

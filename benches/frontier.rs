@@ -77,7 +77,7 @@ fn ours(k: u32, n: u32, closed: bool) -> (u128, Method, Duration) {
         }
         None => {
             let sym = Symmetries::of_board(&board, &g);
-            let c = count::count(
+            let c = count::dfs::count(
                 &g,
                 &goal,
                 &sym,

@@ -73,7 +73,7 @@ fn count_one(board: &Board, piece: &Piece, closed: bool, limit: f64, check: f64)
     };
     let took = t.elapsed();
     let t = Instant::now();
-    let d = count::count(
+    let d = count::dfs::count(
         &g,
         &goal,
         &Symmetries::of_board(board, &g),

@@ -229,8 +229,15 @@ fn pipeline(n: u32) {
     // Streamed as `engine run` does, to a sink that only counts the bytes.
     let (to, bytes) = best_of(1, || {
         let mut sink = Counted(0);
-        engine::render::text::write_report_text(&mut sink, "bench", &p.board, false, &r, false)
-            .unwrap_or_else(|e| panic!("{e}"));
+        engine::render::text::write_report_text(
+            &mut sink,
+            "bench",
+            &p.board,
+            false,
+            &r,
+            Default::default(),
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
         sink.0
     });
     let all = Timing {

@@ -68,7 +68,7 @@ fn the_zebra_on_8x8_is_proven_to_have_no_open_tour() {
     assert_eq!((s.searched, s.candidates, s.images), (10, 10, 54));
     // The count agrees.
     let sym = engine::model::Symmetries::of_board(&p.board, &g);
-    let c = engine::count::count(
+    let c = engine::count::dfs::count(
         &g,
         &p.goal,
         &sym,

@@ -10,7 +10,7 @@ use crate::util::{closed, knight, open_from};
 fn count_on(board: &Board, piece: &Piece, goal: Goal, opts: CountOptions) -> Counted {
     let g = crate::util::graph(board, piece);
     let sym = Symmetries::of_board(board, &g);
-    let c = count::count(
+    let c = count::dfs::count(
         &g,
         &goal,
         &sym,
@@ -209,7 +209,7 @@ fn a_limit_gives_a_lower_bound() {
     let sym = Symmetries::of_board(&board, &g);
     let limits = Limits::none().with_time(Some(0.3));
     let started = std::time::Instant::now();
-    let c = count::count(
+    let c = count::dfs::count(
         &g,
         &open(),
         &sym,

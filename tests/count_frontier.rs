@@ -33,7 +33,7 @@ fn frontier_count(
 fn dfs(board: &Board, piece: &Piece, goal: Goal) -> (u128, Option<u128>) {
     let g = crate::util::graph(board, piece);
     let sym = Symmetries::of_board(board, &g);
-    let c = count::count(
+    let c = count::dfs::count(
         &g,
         &goal,
         &sym,

@@ -198,7 +198,7 @@ fn cases(pieces: BoxedStrategy<Piece>) -> impl Strategy<Value = Case> {
 }
 
 fn run(case: &Case, g: &MoveGraph, sym: &Symmetries, opts: CountOptions) -> Counted {
-    let c = count::count(
+    let c = count::dfs::count(
         g,
         &case.goal,
         sym,
@@ -402,7 +402,7 @@ fn nodes(board: &Board, piece: &Piece, goal: Goal, pruning: Pruning) -> (u64, u1
         tasks: Some(1),
         ..CountOptions::default()
     };
-    let c = count::count(
+    let c = count::dfs::count(
         &g,
         &goal,
         &sym,

@@ -129,7 +129,7 @@ proptest! {
         let exists = brute_force(&board, &piece, &goal);
         // `count`, the same engine counting every tour, agrees.
         let sym = engine::model::Symmetries::of_board(&board, &g);
-        let c = engine::count::count(
+        let c = engine::count::dfs::count(
             &g,
             &goal,
             &sym,

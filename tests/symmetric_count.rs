@@ -7,10 +7,10 @@
 use std::collections::BTreeSet;
 use std::time::Duration;
 
+use engine::count::{self, Count, CountRequest};
 use engine::halt::Limits;
 use engine::model::{Board, Constraints, Piece, TourSymmetry};
 use engine::progress::Progress;
-use engine::solve::symmetric::{self, SymmetricCount};
 use engine::solve::{Goal, Task};
 use engine::verify::{verify, verify_constraints};
 use proptest::prelude::*;
@@ -136,14 +136,20 @@ fn brute_force(
 }
 
 /// The library's count of `case`.
-fn count(case: &Case) -> SymmetricCount {
+fn count(case: &Case) -> Count {
     let g = util::graph(&case.board, &case.piece);
     let c = Constraints {
         clues: vec![],
         symmetry: Some(case.sym),
     };
     let task = Task::new(&g, &case.board, &case.piece, case.goal).with_constraints(&c);
-    symmetric::count(&task, &Limits::none(), &Progress::new())
+    count::count_task(
+        &task,
+        &CountRequest::default(),
+        &Limits::none(),
+        &Progress::new(),
+    )
+    .unwrap_or_else(|e| panic!("{e}"))
 }
 
 proptest! {
@@ -164,7 +170,7 @@ proptest! {
             prop_assert_eq!(truth.tours, 0);
         }
         // A symmetry that moves no square leaves the split unsaid.
-        if let (Some(t), Some(f)) = (c.turned, c.folded) {
+        if let (Some(t), Some(f)) = (c.turned(), c.folded()) {
             prop_assert_eq!((t, f), (truth.turned, truth.folded), "{:?}", c);
         }
     }
@@ -188,7 +194,7 @@ fn folds_on_one_way_moves() {
     assert!(truth.folded > 0, "{truth:?}");
     let c = count(&case);
     assert_eq!(
-        (c.tours, c.folded, c.cycles()),
+        (c.tours, c.folded(), c.cycles()),
         (truth.tours, Some(truth.folded), truth.cycles),
         "{c:?}"
     );

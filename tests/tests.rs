@@ -10,6 +10,7 @@ mod clued;
 mod complete;
 mod count;
 mod count_cli;
+mod count_entry;
 mod count_frontier;
 mod count_rules;
 mod docs;

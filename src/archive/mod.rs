@@ -1411,7 +1411,13 @@ mod tests {
             assert_eq!(saved.puzzle.goal, p.goal, "{file}");
             assert_eq!(saved.puzzle.solver, p.solver, "{file}");
             let text = |q: &Puzzle, r: &Report| {
-                crate::render::text::report_text(&q.name, &q.board, q.goal.closed, r, false)
+                crate::render::text::report_text(
+                    &q.name,
+                    &q.board,
+                    q.goal.closed,
+                    r,
+                    Default::default(),
+                )
             };
             assert_eq!(
                 text(

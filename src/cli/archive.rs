@@ -112,7 +112,13 @@ pub fn exec(cmd: ArchiveCommand) -> Result<u8, Error> {
             )?;
             out::print(&format!(
                 "{}Saved {} from {}\n",
-                text::report_text(&super::title(p), &p.board, p.goal.closed, &run.report, grid),
+                text::report_text(
+                    &super::title(p),
+                    &p.board,
+                    p.goal.closed,
+                    &run.report,
+                    super::grid_choice(grid),
+                ),
                 run.created,
                 escape_controls(&p.file)
             ))?;

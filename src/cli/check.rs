@@ -7,7 +7,7 @@ use std::time::Instant;
 use engine::analysis;
 use engine::error::Error;
 use engine::halt::Stop;
-use engine::render::text;
+use engine::render::{json, text};
 
 use super::source::PuzzleArgs;
 use super::{DONE, Format, GAVE_UP, IMPOSSIBLE, INTERRUPTED_CODE, interrupt, out};
@@ -37,21 +37,21 @@ pub fn exec(args: CheckArgs) -> Result<u8, Error> {
     let title = super::title(&puzzle);
     // The JSON report: the findings, or what stopped the checks.
     let json = |found| {
-        let j = text::check_json(
+        json::line(&json::CheckJson::new(
             &puzzle.name,
             &puzzle.board,
             &puzzle.piece_text,
             &puzzle.piece,
             found,
-        );
-        format!("{j}\n")
+        ))
+        .map_err(|e| Error::about("the JSON output", e.to_string()))
     };
     let stopped = |stop: Stop| {
         out::print(&match args.format {
             Format::Text => {
                 format!("{title}\nchecks stopped: {stop} before they finished; nothing is proven\n")
             }
-            Format::Json => json(Err(stop)),
+            Format::Json => json(Err(stop))?,
         })?;
         Ok(match stop {
             Stop::Limit(_) => GAVE_UP,
@@ -75,7 +75,8 @@ pub fn exec(args: CheckArgs) -> Result<u8, Error> {
     match args.format {
         Format::Text => {
             // Each square's part, to letter the grid, when there are parts.
-            let parts = if a.components > 1 && (args.grid || text::grid_fits(&puzzle.board)) {
+            let grid = super::grid_choice(args.grid);
+            let parts = if a.components > 1 && grid.shows(&puzzle.board) {
                 match analysis::shape::parts(&graph, &limits) {
                     Ok((label, _)) => Some(label),
                     Err(stop) => return stopped(stop),
@@ -90,10 +91,10 @@ pub fn exec(args: CheckArgs) -> Result<u8, Error> {
                 &puzzle.piece,
                 &a,
                 parts.as_deref(),
-                args.grid,
+                grid,
             ))?;
         }
-        Format::Json => out::print(&json(Ok(&a)))?,
+        Format::Json => out::print(&json(Ok(&a))?)?,
     }
     Ok(if a.impossible.is_some() {
         IMPOSSIBLE

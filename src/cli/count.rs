@@ -3,18 +3,12 @@
 
 use std::time::Instant;
 
-use engine::analysis;
 use engine::budget;
-use engine::count::method::{self, Method};
-use engine::count::{self, frontier};
+use engine::count::{self, Method, frontier};
 use engine::error::Error;
-use engine::halt::{Halt, Limits, Stop};
-use engine::model::Symmetries;
-use engine::model::{MoveGraph, TourSymmetry};
+use engine::halt::Stop;
 use engine::progress::Progress;
-use engine::puzzle::Puzzle;
-use engine::render::text;
-use engine::solve::{clued, symmetric};
+use engine::render::{json, text};
 
 use super::source::PuzzleArgs;
 use super::{DONE, Format, GAVE_UP, INTERRUPTED_CODE, bad_flag, interrupt, out, progress};
@@ -98,314 +92,80 @@ pub fn exec(args: CountArgs) -> Result<u8, Error> {
     let started = Instant::now();
     interrupt::install();
     let puzzle = args.source.load()?;
-    let shard = args.shard.as_deref().map(parse_shard).transpose()?;
-    let memory = match args.memory.as_deref() {
-        Some(text) => parse_memory(text)?,
-        None => budget::FRONTIER,
-    };
-    let limits = interrupt::limits().with_time_from(started, args.time_limit);
-    if let Some(sym) = puzzle.constraints.symmetry {
-        return count_symmetric(&args, &puzzle, sym, shard, &limits);
-    }
-    let goal = puzzle.goal;
-    let title = super::title(&puzzle);
-    // What is counted, in the singular for a count of one.
-    let what = |n: u128| text::count_subject(&puzzle.board, &goal, n == 1);
-    // The limit covers building the graph and the proofs too.
-    let json = |end: text::CountEnd<'_>| {
-        format!(
-            "{}\n",
-            text::count_json(&puzzle.name, &puzzle.board, &goal, &end, shard)
-        )
-    };
-    let stopped_before = |stop: Stop| {
-        out::print(&match args.format {
-            Format::Text => {
-                let mut text = format!(
-                    "{title}\nat least 0 {}{} (a lower bound: {stop} before counting began)\n",
-                    what(0),
-                    shard.map_or(String::new(), |s| format!(" in shard {}/{}", s.k(), s.n()))
-                );
-                if let Some(s) = shard {
-                    text.push_str(&text::shard_line(
-                        s,
-                        0,
-                        goal.closed.then_some(0),
-                        false,
-                        None,
-                    ));
-                }
-                text
-            }
-            Format::Json => json(text::CountEnd::StoppedBefore(stop)),
-        })?;
-        Ok(stopped_code(stop))
-    };
-    // A shard's line gives its tasks, so the deadline does not stop its
-    // setup (the graph, the proofs, the task list): it stops the count
-    // before the first task instead. Ctrl-C stops it at once.
-    let setup_limits = if shard.is_some() {
-        Limits {
-            deadline: None,
-            ..limits
-        }
-    } else {
-        limits
-    };
-    let graph = match puzzle.graph(&setup_limits) {
-        Ok(g) => g,
-        Err(stop) => return stopped_before(stop),
-    };
-    let proof =
-        match analysis::analyse_board(&graph, &goal, &puzzle.board, &puzzle.piece, &setup_limits) {
-            Ok(a) => a.impossible,
-            Err(stop) => return stopped_before(stop),
-        };
-    let mut out = format!("{title}\n");
-    if let Some(proof) = proof {
-        match args.format {
-            Format::Text => out.push_str(&text::count_proven(&what(0), &proof, goal.closed, shard)),
-            Format::Json => out = json(text::CountEnd::Proven(&proof)),
-        }
-        super::out::print(&out)?;
-        return Ok(DONE);
-    }
-    if let Err(stop) = setup_limits.check() {
-        return stopped_before(stop);
-    }
-    let forced = args.method.map(|m| match m {
-        MethodFlag::Dfs => Method::Dfs,
-        MethodFlag::Frontier => Method::Frontier,
-    });
-    if !puzzle.constraints.clues.is_empty() {
-        return count_clued(&args, &puzzle, &graph, &limits, shard, forced, out);
-    }
-    if forced == Some(Method::Frontier) && shard.is_some() {
-        return Err(bad_flag(
-            "--method",
-            "frontier",
-            "a frontier count cannot be split into shards (--shard counts depth-first)",
-        ));
-    }
-    let choice = method::choose(
-        &puzzle.board,
-        &graph,
-        &goal,
-        forced,
-        shard.is_some(),
-        memory,
-        &limits,
-    )
-    .map_err(|unfit| bad_flag("--method", "frontier", unfit.to_string()))?;
-    let mut why = choice.why.clone();
-    if let Some(plan) = &choice.plan {
-        let opts = frontier::FrontierOptions {
-            threads: args.threads.map(usize::from),
-            budget: memory,
-            ..frontier::FrontierOptions::default()
-        };
-        let progress = Progress::new();
-        let counted = progress::shown("counting", &progress, args.quiet, || {
-            frontier::count(&graph, &goal, plan, &opts, &limits, &progress)
-        });
-        let counted = match counted {
-            Ok(c) => Some(c),
-            // Chosen with no estimate, or an estimate under the budget, its
-            // states passed it: the search counts, as when the estimate is
-            // over it.
-            Err(frontier::Unfit::TooBig {
-                at, budget: limit, ..
-            }) if forced.is_none() => {
-                why = format!(
-                    "{}; its states passed {} at square {at} of {}",
-                    choice.why,
-                    budget::bytes(limit),
-                    graph.len()
-                );
-                None
-            }
-            Err(unfit) => return frontier_failed(&unfit, forced.is_some()),
-        };
-        if let Some(counted) = counted {
-            match args.format {
-                Format::Text => {
-                    out.push_str(&text::count_frontier_report(
-                        &what(counted.tours),
-                        &counted,
-                        &why,
-                    ));
-                }
-                Format::Json => out = json(text::CountEnd::Frontier(&counted)),
-            }
-            super::out::print(&out)?;
-            return Ok(counted.stopped.map_or(DONE, stopped_code));
-        }
-    }
-    let sym = Symmetries::of_board(&puzzle.board, &graph);
-    let opts = count::CountOptions {
+    let request = count::CountRequest {
+        method: args.method.map(|m| match m {
+            MethodFlag::Dfs => Method::Dfs,
+            MethodFlag::Frontier => Method::Frontier,
+        }),
+        shard: args.shard.as_deref().map(parse_shard).transpose()?,
         threads: args.threads.map(usize::from),
-        shard,
-        ..count::CountOptions::default()
+        memory: match args.memory.as_deref() {
+            Some(text) => parse_memory(text)?,
+            None => budget::FRONTIER,
+        },
+    };
+    // The limit covers building the graph and the proofs too.
+    let limits = interrupt::limits().with_time_from(started, args.time_limit);
+    let job = count::Job {
+        board: &puzzle.board,
+        piece: &puzzle.piece,
+        goal: puzzle.goal,
+        constraints: &puzzle.constraints,
     };
     let progress = Progress::new();
     let counted = progress::shown("counting", &progress, args.quiet, || {
-        count::count(&graph, &goal, &sym, &opts, &limits, &progress)
+        count::count_job(&job, &request, &limits, &progress)
     });
-    match args.format {
-        Format::Text => {
-            out.push_str(&text::count_report(&what(counted.tours), &counted, shard));
-            if args.method.is_none() && shard.is_none() {
-                out.push_str(&format!("method: depth-first ({why})\n"));
-            }
-        }
-        Format::Json => out = json(text::CountEnd::Counted(&counted)),
-    }
-    super::out::print(&out)?;
-    Ok(counted.stopped.map_or(DONE, stopped_code))
-}
-
-/// A frontier count that ended in `unfit`: asked for with `--method
-/// frontier` (`asked`), a refusal at the flag (exit 2), as before the
-/// start. A count past 128 bits, or a failure of a method the user did not
-/// name, blames no flag: a plain error, and exit 3, as for a limit — no
-/// count is printed and nothing is proven.
-fn frontier_failed(unfit: &frontier::Unfit, asked: bool) -> Result<u8, Error> {
-    if asked && *unfit != frontier::Unfit::Overflow {
-        return Err(bad_flag("--method", "frontier", unfit.to_string()));
-    }
-    out::warn(frontier_error(unfit));
-    Ok(GAVE_UP)
-}
-
-/// The plain error of a frontier count that ended in `unfit`.
-fn frontier_error(unfit: &frontier::Unfit) -> Error {
-    let error = Error::about("count", unfit.to_string());
-    match unfit {
-        frontier::Unfit::Overflow => error.with_help(
-            "the frontier keeps counts of at most 128 bits (about 3.4 × 10^38); no count is printed",
-        ),
-        _ => error,
-    }
-}
-
-/// `engine count` on a puzzle with clues: the clue search counts its
-/// solutions (one thread, no shards, no frontier); `out` holds the title.
-fn count_clued(
-    args: &CountArgs,
-    puzzle: &Puzzle,
-    graph: &MoveGraph,
-    limits: &Limits<'_>,
-    shard: Option<count::Shard>,
-    forced: Option<Method>,
-    mut out: String,
-) -> Result<u8, Error> {
-    if shard.is_some() {
-        return Err(bad_flag(
-            "--shard",
-            args.shard.as_deref().unwrap_or_default(),
-            "a count with clues is one search and cannot be split into shards".to_string(),
-        ));
-    }
-    if forced == Some(Method::Frontier) {
-        return Err(bad_flag(
-            "--method",
-            "frontier",
-            "the frontier count does not take clues: a puzzle with clues is counted by the clue search".to_string(),
-        ));
-    }
-    let task = puzzle.task(graph);
-    let progress = Progress::new();
-    let c = progress::shown("counting", &progress, args.quiet, || {
-        clued::count(&task, limits, &progress)
-    });
-    let clues = puzzle.constraints.clues.len();
-    let counted = count::Counted::one_search(u128::from(c.solutions), None, c.stopped, c.stats);
-    match args.format {
-        Format::Text => out.push_str(&text::count_clued_report(
-            puzzle.goal.closed,
-            clues,
-            &counted,
-        )),
-        Format::Json => {
-            out = format!(
-                "{}\n",
-                text::count_json(
-                    &puzzle.name,
-                    &puzzle.board,
-                    &puzzle.goal,
-                    &text::CountEnd::Clued(&counted, clues),
-                    None
-                )
-            );
-        }
-    }
-    super::out::print(&out)?;
-    Ok(counted.stopped.map_or(DONE, stopped_code))
-}
-
-/// `engine count` on a puzzle with a `symmetry`: the symmetric solver's
-/// complete searches count the tours it maps onto themselves (one thread,
-/// no shards, no frontier), after the proofs of `engine check`.
-fn count_symmetric(
-    args: &CountArgs,
-    puzzle: &Puzzle,
-    sym: TourSymmetry,
-    shard: Option<count::Shard>,
-    limits: &Limits<'_>,
-) -> Result<u8, Error> {
-    if shard.is_some() {
-        return Err(bad_flag(
-            "--shard",
-            args.shard.as_deref().unwrap_or_default(),
-            "a count of symmetric tours is one search and cannot be split into shards".to_string(),
-        ));
-    }
-    if matches!(args.method, Some(MethodFlag::Frontier)) {
-        return Err(bad_flag(
-            "--method",
-            "frontier",
-            format!(
-                "the frontier count does not take a symmetry: a puzzle with one is counted by the symmetric search ({} here)",
-                sym.describe()
-            ),
-        ));
-    }
-    let goal = puzzle.goal;
-    // The limit covers building the graph and the proofs too.
-    let mut c = symmetric::SymmetricCount::none(goal.closed);
-    match puzzle.graph(limits) {
-        Err(stop) => c.stopped = Some(stop),
-        Ok(graph) => {
-            match analysis::analyse_board(&graph, &goal, &puzzle.board, &puzzle.piece, limits) {
-                Err(stop) => c.stopped = Some(stop),
-                Ok(a) if a.impossible.is_some() => c.proof = a.impossible,
-                Ok(_) => {
-                    let task = puzzle.task(&graph);
-                    let progress = Progress::new();
-                    c = progress::shown("counting", &progress, args.quiet, || {
-                        symmetric::count(&task, limits, &progress)
-                    });
-                }
-            }
-        }
-    }
+    let c = match counted {
+        Ok(c) => c,
+        Err(e) => return refused(&args, &e),
+    };
     let out = match args.format {
         Format::Text => format!(
             "{}\n{}",
-            super::title(puzzle),
-            text::count_symmetric_report(&puzzle.board, &goal, sym, &c)
+            super::title(&puzzle),
+            text::count_text(&puzzle.board, &puzzle.goal, &c)
         ),
-        Format::Json => format!(
-            "{}\n",
-            text::count_json(
-                &puzzle.name,
-                &puzzle.board,
-                &goal,
-                &text::CountEnd::Symmetric(&c, sym),
-                None
-            )
-        ),
+        Format::Json => json::line(&json::CountJson::new(
+            &puzzle.name,
+            &puzzle.board,
+            &puzzle.goal,
+            &c,
+        ))
+        .map_err(|e| Error::about("the JSON output", e.to_string()))?,
     };
-    super::out::print(&out)?;
+    out::print(&out)?;
     Ok(c.stopped.map_or(DONE, stopped_code))
+}
+
+/// A count that gave no result: a request that cannot be met, refused at
+/// its flag (exit 2, as before the start); or a frontier count that
+/// failed where no flag is to blame — past 128 bits, or a method the user
+/// did not name — a plain error, and exit 3, as for a limit: no count is
+/// printed and nothing is proven.
+fn refused(args: &CountArgs, e: &count::CountError) -> Result<u8, Error> {
+    match e.field() {
+        Some(count::Field::Shard) => Err(bad_flag(
+            "--shard",
+            args.shard.as_deref().unwrap_or_default(),
+            e.to_string(),
+        )),
+        Some(count::Field::Method) => {
+            let message = match e {
+                count::CountError::FrontierInShards => format!("{e} (--shard counts depth-first)"),
+                _ => e.to_string(),
+            };
+            Err(bad_flag("--method", "frontier", message))
+        }
+        None => {
+            let error = Error::about("count", e.to_string());
+            out::warn(match e {
+                count::CountError::FrontierFailed(frontier::Unfit::Overflow) => error.with_help(
+                    "the frontier keeps counts of at most 128 bits (about 3.4 × 10^38); no count is printed",
+                ),
+                _ => error,
+            });
+            Ok(GAVE_UP)
+        }
+    }
 }

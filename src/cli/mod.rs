@@ -141,6 +141,15 @@ pub fn title(p: &Puzzle) -> String {
     )
 }
 
+/// Whether a report prints the board's grid: always with `--grid`, else
+/// when it fits, saying where it does not that `--grid` prints it.
+pub fn grid_choice(grid: bool) -> engine::render::text::GridChoice<'static> {
+    engine::render::text::GridChoice {
+        always: grid,
+        hint: Some("--grid prints it anyway"),
+    }
+}
+
 /// An error about the value of a command-line flag.
 pub fn bad_flag(flag: &str, value: &str, message: impl Into<String>) -> Error {
     Error::flag(flag, value, Span::new(0, value.len()), message)

@@ -14,8 +14,8 @@ use engine::progress::Progress;
 use engine::puzzle::{SAVE_OR_DRAW, Solutions};
 use engine::render::gif::{self, Scene};
 use engine::render::svg;
-use engine::render::text;
 use engine::render::trace::{self, Trace};
+use engine::render::{json, text};
 use engine::search::event::{NoObserver, Observer};
 use engine::solve::{Outcome, Report, Run, SolverId, SolverSpec, runner};
 
@@ -286,7 +286,7 @@ pub fn exec(args: RunArgs) -> Result<u8, Error> {
             &puzzle.board,
             puzzle.goal.closed,
             &report,
-            args.grid,
+            super::grid_choice(args.grid),
         )
         .and_then(|()| match (&store, saved) {
             (Some(store), Some(id)) => {
@@ -294,8 +294,7 @@ pub fn exec(args: RunArgs) -> Result<u8, Error> {
             }
             _ => Ok(()),
         }),
-        Format::Json => text::write_report_json(
-            &mut w,
+        Format::Json => json::RunJson::new(
             &puzzle.name,
             &puzzle.board,
             &puzzle.piece,
@@ -303,6 +302,7 @@ pub fn exec(args: RunArgs) -> Result<u8, Error> {
             &report,
             saved,
         )
+        .write(&mut w)
         .and_then(|()| writeln!(w)),
     }
     .and_then(|()| w.flush())

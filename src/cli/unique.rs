@@ -8,7 +8,7 @@ use std::time::Instant;
 
 use engine::error::Error;
 use engine::puzzle::Puzzle;
-use engine::render::text;
+use engine::render::{json, text};
 use engine::search::event::NoObserver;
 use engine::solve::{Outcome, Report, Run, SolverId, runner};
 use engine::verify::{verify, verify_constraints};
@@ -82,12 +82,13 @@ pub fn exec(
     let name = |k: usize, t: &[u32]| t.get(k).map(|&s| board.name(s)).unwrap_or_default();
     let text = match shown.format {
         Format::Text => {
+            let grid = super::grid_choice(shown.grid);
             let mut s = text::report_text(
                 &super::title(puzzle),
                 board,
                 puzzle.goal.closed,
                 &report,
-                shown.grid,
+                grid,
             );
             match (&report.outcome, &second) {
                 (Outcome::Found(_), None) => {
@@ -95,7 +96,7 @@ pub fn exec(
                 }
                 (Outcome::Found(a), Some(b)) => {
                     s.push_str("\nMultiple: a second solution:\n");
-                    if shown.grid || text::grid_fits(board) {
+                    if grid.shows(board) {
                         s.push('\n');
                         s.push_str(&text::grid(board, b));
                     }
@@ -121,35 +122,23 @@ pub fn exec(
             s
         }
         Format::Json => {
-            let head = text::report_json(
+            let run = json::RunJson::new(
                 &puzzle.name,
                 board,
                 &puzzle.piece,
                 puzzle.goal.closed,
                 &report,
+                None,
             );
-            let mut v: serde_json::Value = serde_json::from_str(&head)
-                .map_err(|e| Error::about("the JSON output", e.to_string()))?;
-            v["status"] = serde_json::json!(status);
-            v["second"] = match &second {
-                Some(b) => serde_json::json!({
-                    "squares": b.iter().map(|&s| board.name(s)).collect::<Vec<_>>(),
-                    "tour": b.iter().map(|&s| {
-                        let c = board.cell(s);
-                        [c.x, c.y]
-                    }).collect::<Vec<_>>(),
-                }),
-                None => serde_json::Value::Null,
-            };
-            v["differ"] = match (&report.outcome, &second, differ) {
-                (Outcome::Found(a), Some(b), Some(k)) => serde_json::json!({
-                    "step": k + 1,
-                    "first": name(k, a),
-                    "second": name(k, b),
-                }),
-                _ => serde_json::Value::Null,
-            };
-            format!("{v}\n")
+            json::line(&json::UniqueJson::new(
+                run,
+                status,
+                board,
+                report.outcome.path(),
+                second.as_deref(),
+                differ,
+            ))
+            .map_err(|e| Error::about("the JSON output", e.to_string()))?
         }
     };
     let mut stdout = out::stdout();

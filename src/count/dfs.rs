@@ -144,29 +144,6 @@ pub struct Counted {
 }
 
 impl Counted {
-    /// The result of one search on one thread with no symmetry used (the
-    /// clue and symmetric counts): one task, done unless `stopped`.
-    pub fn one_search(
-        tours: u128,
-        cycles_x2: Option<u128>,
-        stopped: Option<Stop>,
-        stats: Stats,
-    ) -> Counted {
-        Counted {
-            tours,
-            cycles_x2,
-            stopped,
-            tasks: 1,
-            tasks_done: usize::from(stopped.is_none()),
-            tasks_all: 1,
-            listed: true,
-            depth: 0,
-            symmetries: 1,
-            threads: 1,
-            stats,
-        }
-    }
-
     /// Distinct cycles of a closed goal (a lower bound when stopped).
     pub fn cycles(&self) -> Option<u128> {
         self.cycles_x2.map(|c| c.div_ceil(2))
@@ -568,7 +545,7 @@ fn run_pass(
 /// use engine::halt::{Limits, Never};
 /// use engine::model::Goal;
 /// use engine::progress::Progress;
-/// use engine::count::{count, CountOptions};
+/// use engine::count::dfs::{count, CountOptions};
 /// use engine::model::Symmetries;
 /// let board = Board::rectangle(5, 5);
 /// let Ok(g) = MoveGraph::build(&board, &Piece::leaper(1, 2, 1), &Never);

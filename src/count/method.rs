@@ -38,7 +38,7 @@ use super::frontier::{self, Plan, Sweep, Unfit};
 /// A counting method.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Method {
-    /// Depth-first search over the tours (`count::count`).
+    /// Depth-first search over the tours (`count::dfs::count`).
     Dfs,
     /// Dynamic programming over the frontier (`count::frontier`).
     Frontier,

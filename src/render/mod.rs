@@ -2,6 +2,7 @@
 //! search traces.
 
 pub mod gif;
+pub mod json;
 pub mod lineage;
 pub mod record;
 pub mod svg;

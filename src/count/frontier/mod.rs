@@ -853,7 +853,7 @@ mod tests {
             assert!(plan.width <= <Mates as Key>::SLOTS);
             assert!(!plan.symmetries.is_empty());
             let (limits, progress) = (Limits::none(), Progress::new());
-            let searched = crate::count::count(
+            let searched = crate::count::dfs::count(
                 &g,
                 &goal,
                 &crate::model::Symmetries::of_board(&board, &g),

@@ -78,7 +78,7 @@ impl Solver for SymmetricOptions {
         let Some(sym) = task.constraints.symmetry else {
             return plain.solve(task, run);
         };
-        if fixes_every_square(task.board, sym) {
+        if moves_no_square(task.board, sym) {
             // It is the identity on this board (a mirror of one rank, a
             // quarter-turn of the centre alone): every closed tour is
             // symmetric, and no open one of two squares or more (its ends
@@ -136,17 +136,17 @@ impl Solver for SymmetricOptions {
 pub struct SymmetricCount {
     /// Directed tours; a lower bound when `stopped`.
     pub tours: u128,
-    /// Of `tours`, those the symmetry turns; None when it moves no square.
-    pub turned: Option<u128>,
-    /// Of `tours`, those the symmetry folds; None when it moves no square.
-    pub folded: Option<u128>,
+    /// Of `tours`, those the symmetry turns.
+    pub turned: u128,
+    /// Of `tours`, those the symmetry folds.
+    pub folded: u128,
     /// Closed goals: twice the number of distinct cycles (a cycle counted
     /// once whatever its start and direction); a lower bound when stopped.
     pub cycles_x2: Option<u128>,
     /// Why no symmetric tour exists, when proofs settle it without a
     /// search.
     pub proof: Option<String>,
-    /// Half-path searches run (none when the plain count counted).
+    /// Half-path searches run.
     pub searches: u64,
     /// Why the count stopped early, if it did.
     pub stopped: Option<Stop>,
@@ -159,8 +159,8 @@ impl SymmetricCount {
     pub fn none(closed: bool) -> SymmetricCount {
         SymmetricCount {
             tours: 0,
-            turned: Some(0),
-            folded: Some(0),
+            turned: 0,
+            folded: 0,
             cycles_x2: closed.then_some(0),
             proof: None,
             searches: 0,
@@ -180,43 +180,29 @@ impl SymmetricCount {
 /// the solver (no walks) run to the end without keeping its half paths,
 /// each half path standing for one directed tour, or two where its search
 /// leaves out the reverse (see `Orbits::exhaust`). A symmetry that moves no
-/// square maps every closed tour onto itself (the plain count counts them)
-/// and no open one of two squares or more.
+/// square maps no open tour of two squares or more onto itself (a proof
+/// says so). None when every tour is symmetric — the task has no symmetry,
+/// or one that moves no square of a closed goal's board (or of a board of
+/// one square) — and a count of every tour counts them.
 pub fn count(
     task: &Task<'_>,
     limits: &crate::halt::Limits<'_>,
     progress: &crate::progress::Progress,
-) -> SymmetricCount {
+) -> Option<SymmetricCount> {
     let started = Instant::now();
     let (g, goal) = (task.graph, task.goal);
     let n = g.len();
     let mut c = SymmetricCount::none(goal.closed);
     let sym = match task.constraints.symmetry {
-        Some(sym) if !fixes_every_square(task.board, sym) => sym,
+        Some(sym) if !moves_no_square(task.board, sym) => sym,
         Some(sym) if !goal.closed && n > 1 => {
             c.proof = Some(format!(
                 "{} moves no square of this board, so it cannot make an open tour's ends change places",
                 sym.describe()
             ));
-            return c;
+            return Some(c);
         }
-        _ => {
-            let plain = crate::count::count(
-                g,
-                &goal,
-                &crate::model::Symmetries::of_board(task.board, g),
-                &crate::count::CountOptions::default(),
-                limits,
-                progress,
-            );
-            c.tours = plain.tours;
-            c.cycles_x2 = plain.cycles_x2;
-            c.turned = None;
-            c.folded = None;
-            c.stopped = plain.stopped;
-            c.stats = plain.stats;
-            return c;
-        }
+        _ => return None,
     };
     progress.start(Unit::Nodes, None);
     let mut searching = Searching {
@@ -238,8 +224,8 @@ pub fn count(
             };
             let d = tally.turned + tally.folded;
             c.tours = d * per;
-            c.turned = Some(tally.turned * per);
-            c.folded = Some(tally.folded * per);
+            c.turned = tally.turned * per;
+            c.folded = tally.folded * per;
             if goal.closed {
                 c.cycles_x2 = Some(if stopped.is_some() {
                     // Each cycle is at most two directed ones: 2·cycles ≥ d.
@@ -255,7 +241,7 @@ pub fn count(
         }
     }
     c.stats.elapsed = started.elapsed();
-    c
+    Some(c)
 }
 
 /// The quotients the complete searches walk.
@@ -342,7 +328,7 @@ impl<O: Observer> Attempts<'_, '_, O> {
 }
 
 /// Whether `sym` leaves every square of `board` where it is.
-fn fixes_every_square(board: &Board, sym: TourSymmetry) -> bool {
+pub fn moves_no_square(board: &Board, sym: TourSymmetry) -> bool {
     let t = sym.transform();
     let (w, h) = (board.width(), board.height());
     !(t.swap && w != h)

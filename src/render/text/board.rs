@@ -1,0 +1,208 @@
+//! The board and the path as text: the numbered grid (and whether a report
+//! prints it), the move list in algebraic names, and the parallel writer of
+//! a path's squares that the move list and the JSON arrays share.
+
+use std::fmt::Write as _;
+
+use rayon::prelude::*;
+
+use crate::model::{Board, Cell, file_name};
+
+/// Boards wider or taller than this print a summary instead of the grid
+/// unless the grid is asked for.
+pub const GRID_MAX_SIDE: u32 = 40;
+
+/// Whether a report prints a board's grid, and what it says where it
+/// leaves the grid out: the caller's `hint` on how to have it printed
+/// anyway (the command line names its flag).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct GridChoice<'h> {
+    /// Print the grid whatever the board's size.
+    pub always: bool,
+    /// How to have a grid left out printed, said after the note that it is.
+    pub hint: Option<&'h str>,
+}
+
+impl GridChoice<'_> {
+    /// Whether the grid of `board` is printed.
+    pub fn shows(&self, board: &Board) -> bool {
+        self.always || grid_fits(board)
+    }
+
+    /// The line said in the grid's place: `(WHAT too large to print; HINT)`.
+    pub fn left_out(&self, what: &str) -> String {
+        match self.hint {
+            Some(hint) => format!("({what} too large to print; {hint})\n"),
+            None => format!("({what} too large to print)\n"),
+        }
+    }
+}
+
+/// The board with each visited square's step number (1-based); removed
+/// squares are `#`, unvisited squares `.`.
+pub fn grid(board: &Board, path: &[u32]) -> String {
+    let n = board.len();
+    let mut step = vec![0usize; n];
+    for (i, &s) in path.iter().enumerate() {
+        step[s as usize] = i + 1;
+    }
+    grid_with(board, n.to_string().len().max(2), |s| {
+        match step[s as usize] {
+            0 => ".".to_string(),
+            k => k.to_string(),
+        }
+    })
+}
+
+/// The board as a grid with rank numbers and file letters, each square
+/// showing `cell(square)` right-aligned in `w` columns and removed squares
+/// as `#`.
+pub fn grid_with(board: &Board, w: usize, cell: impl Fn(u32) -> String) -> String {
+    let rank_w = board.height().to_string().len();
+    let mut out = String::new();
+    for y in (0..board.height()).rev() {
+        let _ = write!(out, "{:>rank_w$} |", y + 1);
+        for x in 0..board.width() {
+            let text = match board.square_at(Cell::new(x, y)) {
+                None => "#".repeat(w),
+                Some(s) => format!("{:>w$}", cell(s)),
+            };
+            out.push(' ');
+            out.push_str(&text);
+        }
+        out.push('\n');
+    }
+    let _ = write!(out, "{:>rank_w$}  ", "");
+    for x in 0..board.width() {
+        let _ = write!(out, " {:>w$}", file_name(x));
+    }
+    out.push('\n');
+    out
+}
+
+/// Whether the grid of `board` is small enough to read.
+pub fn grid_fits(board: &Board) -> bool {
+    board.width() <= GRID_MAX_SIDE && board.height() <= GRID_MAX_SIDE
+}
+
+/// The squares of `path` in algebraic notation, space-separated.
+pub fn move_list(board: &Board, path: &[u32]) -> String {
+    let mut out = String::with_capacity(path.len() * 4);
+    push_move_list(&mut out, board, path);
+    out
+}
+
+/// Appends the move list to `out` (no allocation per square: a 4096x4096
+/// tour has 16 million names).
+pub fn push_move_list(out: &mut String, board: &Board, path: &[u32]) {
+    each_move_list_part(board, path, |part| out.push_str(part));
+}
+
+/// Hands the move list to `emit` in parts, in order (names separated by
+/// spaces).
+pub(crate) fn each_move_list_part(board: &Board, path: &[u32], emit: impl FnMut(&str)) {
+    let names = Names::of(board);
+    each_part(board, path, " ", |out, c| names.push(out, c), emit);
+}
+
+/// Every file's letters and every rank's number, so a name is two copies.
+pub(crate) struct Names {
+    files: Vec<String>,
+    ranks: Vec<String>,
+}
+
+impl Names {
+    pub(crate) fn of(board: &Board) -> Names {
+        Names {
+            files: (0..board.width()).map(file_name).collect(),
+            ranks: (1..=board.height()).map(|r| r.to_string()).collect(),
+        }
+    }
+
+    /// Appends the algebraic name of `c`.
+    pub(crate) fn push(&self, out: &mut String, c: Cell) {
+        out.push_str(&self.files[c.x as usize]);
+        out.push_str(&self.ranks[c.y as usize]);
+    }
+}
+
+/// Hands `path`, each square written by `one` and `sep` between squares, to
+/// `emit` in parts, in order: a few megabytes at a time, formatted in
+/// chunks on every core (a 4096x4096 tour has 16 million squares).
+pub(crate) fn each_part(
+    board: &Board,
+    path: &[u32],
+    sep: &str,
+    one: impl Fn(&mut String, Cell) + Sync,
+    mut emit: impl FnMut(&str),
+) {
+    for (b, batch) in path.chunks(1 << 20).enumerate() {
+        let parts: Vec<String> = batch
+            .par_chunks(1 << 16)
+            .enumerate()
+            .map(|(i, chunk)| {
+                let mut part = String::with_capacity(chunk.len() * 10);
+                for (j, &s) in chunk.iter().enumerate() {
+                    // A separator before every square but the very first.
+                    if b + i + j > 0 {
+                        part.push_str(sep);
+                    }
+                    one(&mut part, board.cell(s));
+                }
+                part
+            })
+            .collect();
+        for part in &parts {
+            emit(part);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn long_move_lists_match_the_names() {
+        // Wide enough for two-letter files, long enough for the table path
+        // and for several chunks.
+        let b = Board::rectangle(40, 3);
+        let path: Vec<u32> = (0..300_000u32).map(|i| (i * 7919) % 120).collect();
+        let names: Vec<String> = path.iter().map(|&s| b.name(s)).collect();
+        assert_eq!(move_list(&b, &path), names.join(" "));
+        assert_eq!(move_list(&b, &path[..5]), names[..5].join(" "));
+        assert_eq!(move_list(&b, &[]), "");
+    }
+
+    #[test]
+    fn grid_marks_removed_and_steps() {
+        let b = Board::new(2, 2, crate::model::Topology::Plain, |c| {
+            c != Cell::new(1, 1)
+        });
+        let g = grid(&b, &[0, 2]);
+        assert_eq!(g, "2 |  2 ##\n1 |  1  .\n     a  b\n");
+    }
+
+    #[test]
+    fn a_grid_left_out_says_the_hint() {
+        let big = Board::rectangle(41, 2);
+        let quiet = GridChoice::default();
+        assert!(!quiet.shows(&big));
+        assert!(
+            GridChoice {
+                always: true,
+                hint: None
+            }
+            .shows(&big)
+        );
+        assert_eq!(quiet.left_out("board"), "(board too large to print)\n");
+        let hinted = GridChoice {
+            always: false,
+            hint: Some("ask for it"),
+        };
+        assert_eq!(
+            hinted.left_out("board"),
+            "(board too large to print; ask for it)\n"
+        );
+    }
+}

@@ -1,0 +1,346 @@
+//! The text of `engine count`, from its one result ([`Count`]): what was
+//! counted in words, the count or its lower bound (or the proof that there
+//! is none, or what stopped it), the distinct cycles, a line on how the
+//! method counted and why it was the one, and a shard's machine-readable
+//! line.
+
+use std::fmt::Write as _;
+
+use super::format::duration;
+use crate::count::{Count, FrontierWork, SearchWork, Shard, SymmetricWork, Work};
+use crate::model::{Board, Goal, TourSymmetry};
+use crate::words::{counted, many};
+
+/// The text of `engine count` after its title line.
+pub fn count_text(board: &Board, goal: &Goal, count: &Count) -> String {
+    let what = subject(board, goal, count, count.tours == 1);
+    let Some(method) = &count.method else {
+        return match (&count.proof, count.stopped) {
+            (Some(proof), _) => proven(&what, proof, goal.closed, count.shard),
+            (None, Some(stop)) => {
+                let mut out = format!(
+                    "at least 0 {what}{} (a lower bound: {stop} before counting began)\n",
+                    in_shard(count.shard)
+                );
+                if let Some(s) = count.shard {
+                    out.push_str(&shard_line(s, 0, goal.closed.then_some(0), false, None));
+                }
+                out
+            }
+            // Every count that ends without a method is proven or stopped.
+            (None, None) => format!("{} {what}\n", count.tours),
+        };
+    };
+    match &method.work {
+        Work::Dfs(search) => {
+            let mut out = dfs(&what, count, search);
+            if !method.asked && count.shard.is_none() {
+                let _ = writeln!(out, "method: depth-first ({})", method.why);
+            }
+            out
+        }
+        Work::Frontier(f) => frontier(&what, count, f, &method.why),
+        Work::Clues { search, .. } => clued(&what, count, search),
+        Work::Symmetric(s) => symmetric(&what, count, s, &method.why),
+    }
+}
+
+/// What a count counts, in words (`one`: the singular): `directed open
+/// tours from a1`; for a puzzle with clues `directed open tours that fit
+/// the 20 clues`; for one with a symmetry `directed closed tours that the
+/// half-turn maps onto themselves, summed over all 36 start squares`.
+pub fn subject(board: &Board, goal: &Goal, count: &Count, one: bool) -> String {
+    match count.work() {
+        Some(Work::Symmetric(s)) => symmetric_subject(board, goal, s.symmetry, one),
+        Some(Work::Clues { clues, .. }) => clued_subject(goal.closed, *clues, one),
+        _ => count_subject(board, goal, one),
+    }
+}
+
+/// What `engine count` counts on a puzzle without clues or a symmetry, in
+/// words: `directed open tours from a1` (`one`: the singular).
+pub fn count_subject(board: &Board, goal: &Goal, one: bool) -> String {
+    format!(
+        "directed {} {}{}",
+        if goal.closed { "closed" } else { "open" },
+        if one { "tour" } else { "tours" },
+        count_ends(board, goal)
+    )
+}
+
+/// Where the counted tours start and end: ` from a1`, `, summed over all
+/// 25 start squares`.
+fn count_ends(board: &Board, goal: &Goal) -> String {
+    match (goal.start, goal.end) {
+        (Some(s), Some(e)) => format!(" from {} to {}", board.name(s), board.name(e)),
+        (Some(s), None) => format!(" from {}", board.name(s)),
+        (None, Some(e)) => format!(" to {}, summed over every start square", board.name(e)),
+        (None, None) if board.len() == 1 => ", from its one square".to_string(),
+        (None, None) => format!(", summed over all {} start squares", board.len()),
+    }
+}
+
+/// What a count of symmetric tours counts: `directed closed tours that the
+/// half-turn maps onto themselves, summed over all 36 start squares`
+/// (`one`: the singular).
+fn symmetric_subject(board: &Board, goal: &Goal, sym: TourSymmetry, one: bool) -> String {
+    format!(
+        "directed {} {} that {} maps onto {}{}",
+        if goal.closed { "closed" } else { "open" },
+        if one { "tour" } else { "tours" },
+        sym.describe(),
+        if one { "itself" } else { "themselves" },
+        count_ends(board, goal)
+    )
+}
+
+/// What a count with clues counts: `directed open tours that fit the 20
+/// clues` (`one`: the singular).
+fn clued_subject(closed: bool, clues: usize, one: bool) -> String {
+    format!(
+        "directed {} {} the {clues} {}",
+        if closed { "closed" } else { "open" },
+        if one {
+            "tour that fits"
+        } else {
+            "tours that fit"
+        },
+        if clues == 1 { "clue" } else { "clues" }
+    )
+}
+
+/// ` in shard K/N`, or nothing for a whole count.
+fn in_shard(shard: Option<Shard>) -> String {
+    shard.map_or(String::new(), |s| format!(" in shard {}/{}", s.k(), s.n()))
+}
+
+/// The text of a count that a proof settles at once.
+fn proven(what: &str, proof: &str, closed: bool, shard: Option<Shard>) -> String {
+    let mut out = format!("0 {what} (no tour exists: {proof})\n");
+    if closed {
+        out.push_str("0 distinct cycles\n");
+    }
+    if let Some(s) = shard {
+        out.push_str(&shard_line(s, 0, closed.then_some(0), true, Some((0, 0))));
+    }
+    out
+}
+
+/// The text of a depth-first count: the count or its lower bound, the
+/// distinct cycles, how the work was split, and a shard's line.
+fn dfs(what: &str, count: &Count, search: &SearchWork) -> String {
+    let mut out = String::new();
+    let shard = count.shard;
+    let in_shard = in_shard(shard);
+    let listed = search.tasks;
+    match count.stopped {
+        None => {
+            let _ = writeln!(out, "{} {what}{in_shard}", count.tours);
+            match (count.cycles(), shard, count.cycles_x2) {
+                (Some(_), Some(_), Some(x2)) => {
+                    let _ = writeln!(
+                        out,
+                        "{x2} = this shard's part of twice the distinct cycles (add up cycles_x2 over the shards, then halve)"
+                    );
+                }
+                (Some(c), _, _) => {
+                    let _ = writeln!(
+                        out,
+                        "{} (each counted once, whatever its start and direction)",
+                        distinct_cycles(c)
+                    );
+                }
+                _ => {}
+            }
+        }
+        Some(stop) => {
+            let when = match listed {
+                Some(tasks) => format!("after {} of {}", search.tasks_done, counted_tasks(tasks)),
+                None => "before counting began".to_string(),
+            };
+            let _ = writeln!(
+                out,
+                "at least {} {what}{in_shard} (a lower bound: {stop} {when})",
+                count.tours
+            );
+            if let Some(c) = count.cycles()
+                && shard.is_none()
+            {
+                let _ = writeln!(out, "at least {}", distinct_cycles(c));
+            }
+        }
+    }
+    let plural = |n: usize, one: &str, many: &str| {
+        if n == 1 {
+            one.to_string()
+        } else {
+            many.to_string()
+        }
+    };
+    let tasks = match listed {
+        Some(tasks) => format!(
+            " · {}{}",
+            counted_tasks(tasks),
+            if search.depth > 0 {
+                format!(
+                    " (prefixes of up to {})",
+                    counted(search.depth as u64, "square")
+                )
+            } else {
+                String::new()
+            }
+        ),
+        None => String::new(),
+    };
+    let _ = writeln!(
+        out,
+        "count: {} {}{tasks} · {} {} · {} nodes · {}",
+        search.symmetries,
+        plural(search.symmetries, "symmetry", "symmetries"),
+        search.threads,
+        plural(search.threads, "thread", "threads"),
+        search.stats.nodes,
+        duration(search.stats.elapsed)
+    );
+    if let Some(s) = shard {
+        out.push_str(&shard_line(
+            s,
+            count.tours,
+            count.cycles_x2,
+            count.complete(),
+            listed.map(|tasks| (search.tasks_done, tasks)),
+        ));
+    }
+    out
+}
+
+/// `N task(s)`.
+fn counted_tasks(n: usize) -> String {
+    counted(n as u64, "task")
+}
+
+/// The machine-readable line a shard ends with: `shard=K/N tours=T
+/// [cycles_x2=C] status=complete|partial tasks=D/T`, the tasks `0/?` when
+/// a stop came before they were listed (`tasks` is `None`).
+pub fn shard_line(
+    shard: Shard,
+    tours: u128,
+    cycles_x2: Option<u128>,
+    complete: bool,
+    tasks: Option<(usize, usize)>,
+) -> String {
+    format!(
+        "shard={}/{} tours={tours}{} status={} tasks={}\n",
+        shard.k(),
+        shard.n(),
+        cycles_x2.map_or(String::new(), |c| format!(" cycles_x2={c}")),
+        if complete { "complete" } else { "partial" },
+        tasks.map_or("0/?".to_string(), |(d, t)| format!("{d}/{t}"))
+    )
+}
+
+/// The text of a count with clues, after the clue search: the solutions
+/// (each a directed tour numbered as the clues say), or a lower bound when
+/// it stopped, and a line on the search.
+fn clued(what: &str, count: &Count, search: &SearchWork) -> String {
+    let mut out = match count.stopped {
+        None => format!("{} {what}\n", count.tours),
+        Some(stop) => format!("at least {} {what} (a lower bound: {stop})\n", count.tours),
+    };
+    let _ = writeln!(
+        out,
+        "count: the clue search · 1 thread · {} nodes · {}",
+        search.stats.nodes,
+        duration(search.stats.elapsed)
+    );
+    out
+}
+
+/// The text of a frontier count (`why`: the reason it was chosen): the
+/// count, or what stopped it (a frontier count has no partial lower
+/// bound), a line on the sweep, its states and time, and the reason.
+fn frontier(what: &str, count: &Count, f: &FrontierWork, why: &str) -> String {
+    let mut out = String::new();
+    match count.stopped {
+        None => {
+            let _ = writeln!(out, "{} {what}", count.tours);
+            if let Some(cycles) = count.cycles() {
+                let _ = writeln!(
+                    out,
+                    "{} (each counted once, whatever its start and direction)",
+                    distinct_cycles(cycles)
+                );
+            }
+        }
+        Some(stop) => {
+            let _ = writeln!(
+                out,
+                "no count: {stop} after {} of {} squares (a frontier count has no partial lower bound)",
+                f.squares_done, f.squares
+            );
+        }
+    }
+    let _ = writeln!(
+        out,
+        "count: frontier, {} · at most {} squares in the frontier · at most {} ({}) · {} {} · {}",
+        f.sweep.describe(),
+        f.width,
+        many(f.peak_states, "state"),
+        crate::budget::bytes(f.peak_bytes),
+        f.threads,
+        if f.threads == 1 { "thread" } else { "threads" },
+        duration(f.elapsed)
+    );
+    let _ = writeln!(out, "method: frontier ({why})");
+    out
+}
+
+/// The text of a count on a puzzle with a symmetry: the tours it maps onto
+/// themselves (or a lower bound, or the proof that there are none), the
+/// distinct cycles of a closed goal, and a line on the search: how many
+/// tours the symmetry turns and folds, the half-path searches — or, when
+/// it moves no square, `why` every closed tour was counted.
+fn symmetric(what: &str, count: &Count, s: &SymmetricWork, why: &str) -> String {
+    let mut out = match (&count.proof, count.stopped) {
+        (Some(proof), _) => format!("0 {what} (none exists: {proof})\n"),
+        (None, Some(stop)) => format!("at least {} {what} (a lower bound: {stop})\n", count.tours),
+        (None, None) => format!("{} {what}\n", count.tours),
+    };
+    if let Some(cycles) = count.cycles() {
+        let _ = writeln!(
+            out,
+            "{}{} (each counted once, whatever its start and direction)",
+            if count.stopped.is_some() {
+                "at least "
+            } else {
+                ""
+            },
+            distinct_cycles(cycles)
+        );
+    }
+    let how = match s.split {
+        Some((t, f)) => format!(
+            "the symmetric search · {t} {} it turns, {f} it folds · {} half-path {}",
+            if t == 1 { "tour" } else { "tours" },
+            s.searches,
+            if s.searches == 1 {
+                "search"
+            } else {
+                "searches"
+            }
+        ),
+        None => why.to_string(),
+    };
+    let _ = writeln!(
+        out,
+        "count: {how} · {} nodes · {}",
+        s.search.stats.nodes,
+        duration(s.search.stats.elapsed)
+    );
+    out
+}
+
+/// `n` distinct cycles, in the singular when one.
+fn distinct_cycles(n: u128) -> String {
+    format!("{n} distinct {}", if n == 1 { "cycle" } else { "cycles" })
+}
