@@ -198,7 +198,19 @@ fn shards_add_up() {
         })
         .sum();
     assert_eq!(total, 1728);
-    assert!(Shard::new(0, 3).is_none() && Shard::new(4, 3).is_none());
+}
+
+/// Shard K of N exists for 1 ≤ K ≤ N only; shard 0 is refused, not turned
+/// into a shard index by a subtraction that wraps.
+#[test]
+fn shards_are_numbered_from_one() {
+    for (k, n) in [(0, 0), (0, 1), (0, 3), (4, 3), (1, 0)] {
+        assert!(Shard::new(k, n).is_none(), "shard {k} of {n}");
+    }
+    for (k, n) in [(1, 1), (1, 3), (3, 3), (u32::MAX, u32::MAX)] {
+        let s = Shard::new(k, n).unwrap_or_else(|| panic!("shard {k} of {n}"));
+        assert_eq!((s.k(), s.n()), (k, n));
+    }
 }
 
 /// A time limit stops a long count with a lower bound, and says so.
