@@ -7,7 +7,7 @@
 //! and lives on the stack, so stepping back is just popping it.
 //!
 //! The same loop, in *path mode*, is the search `Backtrack` runs on these
-//! boards: see [`BitWalk`].
+//! boards: see `BitWalk`.
 
 use super::aim::{Aim, Best, Pace};
 use super::event::{Event, NoObserver, Observer};
