@@ -7,7 +7,7 @@
 //! interface ([`Solver`]: a [`Task`] and a [`Run`] in, a [`Report`] out) and
 //! the runner that chooses among them in [`solve`]; exact counting in
 //! [`count`]. Where the layers meet, each protocol is one type: [`Halt`]
-//! for stopping, [`Progress`] for progress, [`solve::event::Event`] for the
+//! for stopping, [`Progress`] for progress, [`search::event::Event`] for the
 //! search as it happens, [`SolverId`] for who answered, and
 //! [`output`]'s file for writing whole or not at all. Every tour is checked
 //! by [`verify::verify`], which works from the board and piece directly.

@@ -1,4 +1,6 @@
-//! `engine count` against published counts. Each test names its source.
+//! The depth-first count: shards, limits, boards of more than 64 squares
+//! and the threads' shared cache. The published counts are in
+//! `tests/published.rs`.
 
 use engine::count::{self, CountOptions, Counted, Shard};
 use engine::model::Symmetries;
@@ -37,122 +39,6 @@ fn open() -> Goal {
 
 fn wazir() -> Piece {
     Piece::leaper(0, 1, 1)
-}
-
-fn king() -> Piece {
-    Piece::leaper(0, 1, 1).union(&Piece::leaper(1, 1, 1))
-}
-
-/// OEIS A165134 (directed Hamiltonian paths in the n X n knight graph):
-/// a(5) = 1728; and its example table (by Gheorghe Coserea) of the paths
-/// from each square of 5x5: 304 from a corner, 56 from c1 and from b2, 64
-/// from the centre, none from the other colour.
-#[test]
-fn knight_5x5_open_tours_a165134() {
-    assert_eq!(tours(5, 5, &knight(), open()).tours, 1728);
-    let table = [
-        [304, 0, 56, 0, 304],
-        [0, 56, 0, 56, 0],
-        [56, 0, 64, 0, 56],
-        [0, 56, 0, 56, 0],
-        [304, 0, 56, 0, 304],
-    ];
-    let mut sum = 0;
-    for (y, row) in table.iter().enumerate() {
-        for (x, &expected) in row.iter().enumerate() {
-            let c = tours(5, 5, &knight(), open_from((y * 5 + x) as u32));
-            assert_eq!(c.tours, expected, "from ({x},{y})");
-            sum += c.tours;
-        }
-    }
-    assert_eq!(sum, 1728);
-}
-
-/// OEIS A165134: no open knight's tour on 2x2, 3x3 or 4x4; one on 1x1.
-#[test]
-fn knight_small_squares_a165134() {
-    assert_eq!(tours(1, 1, &knight(), open()).tours, 1);
-    for n in 2..=4 {
-        assert_eq!(tours(n, n, &knight(), open()).tours, 0, "{n}x{n}");
-    }
-}
-
-/// OEIS A118067 (directed Hamiltonian paths in the 3 X n knight graph):
-/// 16 on 3x4, 0 on 3x5 and 3x6, 104 on 3x7, 792 on 3x8, 1120 on 3x9.
-#[test]
-fn knight_three_rank_boards_a118067() {
-    for (n, expected) in [(4, 16), (5, 0), (6, 0), (7, 104), (8, 792), (9, 1120)] {
-        assert_eq!(tours(n, 3, &knight(), open()).tours, expected, "3x{n}");
-        // Transposed, the same board.
-        assert_eq!(tours(3, n, &knight(), open()).tours, expected, "{n}x3");
-    }
-}
-
-/// OEIS A001230 (undirected closed knight's tours on a 2n X 2n board):
-/// 9862 on 6x6. From a fixed square every cycle is a directed tour in each
-/// direction: 19724. Summed over all 36 starts, 36 times that.
-#[test]
-fn knight_6x6_closed_tours_a001230() {
-    let c = tours(
-        6,
-        6,
-        &knight(),
-        Goal {
-            start: Some(0),
-            ..closed()
-        },
-    );
-    assert_eq!((c.tours, c.cycles()), (19724, Some(9862)));
-    let any = tours(6, 6, &knight(), closed());
-    assert_eq!((any.tours, any.cycles()), (36 * 19724, Some(9862)));
-    assert_eq!(tours(4, 4, &knight(), closed()).cycles(), Some(0));
-}
-
-/// OEIS A120443 (undirected Hamiltonian paths in the n X n grid graph):
-/// 20, 276, 4324 for n = 3, 4, 5; directed, twice that (A096969).
-#[test]
-fn wazir_open_tours_a120443() {
-    for (n, undirected) in [(2, 4), (3, 20), (4, 276), (5, 4324)] {
-        assert_eq!(
-            tours(n, n, &wazir(), open()).tours,
-            2 * undirected,
-            "{n}x{n}"
-        );
-    }
-}
-
-/// OEIS A003763 (Hamiltonian cycles on a 2n X 2n grid): 1, 6, 1072 on
-/// 2x2, 4x4, 6x6; and none on an odd board.
-#[test]
-fn wazir_closed_tours_a003763() {
-    for (n, cycles) in [(2, 1), (4, 6), (6, 1072)] {
-        let c = tours(n, n, &wazir(), closed());
-        assert_eq!(c.cycles(), Some(cycles), "{n}x{n}");
-        assert_eq!(c.tours, 2 * cycles * u128::from(n * n), "{n}x{n}");
-    }
-    assert_eq!(tours(5, 5, &wazir(), closed()).cycles(), Some(0));
-}
-
-/// OEIS A140519 ("king tours", Hamiltonian cycles of the n X n king graph):
-/// 3 on 2x2, 16 on 3x3, 2830 on 4x4.
-#[test]
-fn king_closed_tours_a140519() {
-    for (n, cycles) in [(2, 3), (3, 16), (4, 2830)] {
-        assert_eq!(
-            tours(n, n, &king(), closed()).cycles(),
-            Some(cycles),
-            "{n}x{n}"
-        );
-    }
-}
-
-/// OEIS A339761 (undirected Hamiltonian paths in the 3 X n king graph):
-/// 1, 48, 392, 4678 for n = 1..4; directed, twice that.
-#[test]
-fn king_three_rank_paths_a339761() {
-    for (n, undirected) in [(1, 1), (2, 48), (3, 392), (4, 4678)] {
-        assert_eq!(tours(n, 3, &king(), open()).tours, 2 * undirected, "3x{n}");
-    }
 }
 
 /// The shards of a count add up to the whole count, tours and cycles.
@@ -198,7 +84,19 @@ fn shards_add_up() {
         })
         .sum();
     assert_eq!(total, 1728);
-    assert!(Shard::new(0, 3).is_none() && Shard::new(4, 3).is_none());
+}
+
+/// Shard K of N exists for 1 ≤ K ≤ N only; shard 0 is refused, not turned
+/// into a shard index by a subtraction that wraps.
+#[test]
+fn shards_are_numbered_from_one() {
+    for (k, n) in [(0, 0), (0, 1), (0, 3), (4, 3), (1, 0)] {
+        assert!(Shard::new(k, n).is_none(), "shard {k} of {n}");
+    }
+    for (k, n) in [(1, 1), (1, 3), (3, 3), (u32::MAX, u32::MAX)] {
+        let s = Shard::new(k, n).unwrap_or_else(|| panic!("shard {k} of {n}"));
+        assert_eq!((s.k(), s.n()), (k, n));
+    }
 }
 
 /// A time limit stops a long count with a lower bound, and says so.

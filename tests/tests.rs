@@ -30,6 +30,7 @@ mod make;
 mod memory_limits;
 mod positions;
 mod props;
+mod published;
 mod scripting;
 mod symmetric;
 mod symmetric_count;

@@ -71,7 +71,7 @@ pub struct Shard {
 impl Shard {
     /// Shard `k` of `n`, counting from 1 (`1 ≤ k ≤ n`); None otherwise.
     pub fn new(k: u32, n: u32) -> Option<Shard> {
-        (k >= 1 && k <= n).then_some(Shard {
+        (k >= 1 && k <= n).then(|| Shard {
             index: k - 1,
             count: n,
         })

@@ -8,7 +8,7 @@
 //! the deductions of [`difficulty`] (when they place every step, there is
 //! one solution) or by searches within budgets for a second solution
 //! (`second_solution`: a short turn of the complete search over the steps
-//! of [`crate::solve::clued`], then the clause-learning search of [`sat`]).
+//! of [`crate::solve::clued`], then the clause-learning search of [`sat`](crate::solve::clued::sat)).
 //! A second solution found is kept: a later clue whose removal it also
 //! fits is kept without a search. A search that runs out of nodes proves
 //! nothing, and the clue stays.
@@ -120,7 +120,7 @@ pub struct Made {
 pub enum Proof {
     /// The deductions alone place every step.
     Deductions,
-    /// The clause-learning search ([`sat`]), in this many conflicts.
+    /// The clause-learning search ([`sat`](crate::solve::clued::sat)), in this many conflicts.
     Sat(u64),
 }
 
@@ -379,7 +379,7 @@ enum Verdict {
 /// is one and from which the clue `removed` was just taken out: the
 /// complete search over the steps asked for two solutions, for at most
 /// [`STEPS_FIRST`] nodes of `--node-limit`; if that settles nothing, the
-/// clause-learning search of [`sat`] with an eighth of `--node-limit` in
+/// clause-learning search of [`sat`](crate::solve::clued::sat) with an eighth of `--node-limit` in
 /// conflicts, at least one (each costs far more than a node). A solution that puts
 /// `removed`'s step on its square fits every clue of the puzzle before the
 /// removal, which only `tour` does, so the second search keeps that step off
@@ -474,7 +474,7 @@ fn steps(
 }
 
 /// The last word on the puzzle made: the deductions alone, or else the
-/// clause-learning search of [`sat`] within `--node-limit` conflicts, must
+/// clause-learning search of [`sat`](crate::solve::clued::sat) within `--node-limit` conflicts, must
 /// find `tour` and no other.
 fn prove(
     puzzle: &Puzzle,

@@ -29,7 +29,7 @@ pub struct ChartPoint {
 }
 
 /// One walk of generation 1's population (see
-/// [`Observer::individual`](super::event::Observer::individual)).
+/// [`Observer::individual`](crate::search::event::Observer::individual)).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Individual {
     /// Its fitness.

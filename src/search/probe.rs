@@ -239,7 +239,7 @@ pub struct Tours {
 /// start: from square 0, so each cycle counts twice when its reverse is a
 /// cycle too), up to what `want` asks for, in path mode: one thread, moves
 /// in Warnsdorff's order, the first tour kept. For counting every tour on
-/// all cores, see [`super::count`]. `Err` holds the stop and what was found.
+/// all cores, see [`crate::count`]. `Err` holds the stop and what was found.
 ///
 /// ```
 /// use engine::search::{solutions, Want};

@@ -30,7 +30,7 @@
 //! - `tour`: the tour GIF ([`tour_gif`]);
 //! - `still`: the tour as a PNG ([`tour_png`]);
 //! - `search`: the search GIF ([`search_gif`]);
-//! - `memory`: the memory a run's GIFs need ([`memory`], [`GIF_BUDGET`]).
+//! - `memory`: the memory a run's GIFs need ([`memory()`], [`GIF_BUDGET`]).
 
 use crate::halt::Stop;
 use std::io;

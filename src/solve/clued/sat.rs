@@ -1,6 +1,6 @@
 //! The search for solutions of a clue puzzle as a satisfiability problem:
 //! one variable for each step and each square the deductions of
-//! [`super::difficulty`] leave it, clauses that make the steps a tour, and a
+//! [`super::deduce`] leave it, clauses that make the steps a tour, and a
 //! conflict-driven clause-learning solver (`batsat`) to find one. What the
 //! solver learns from one dead end prunes every branch that would meet it
 //! again, which a search that only backtracks cannot do: puzzles whose
