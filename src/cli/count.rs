@@ -7,7 +7,7 @@ use engine::analysis;
 use engine::budget;
 use engine::count::method::{self, Method};
 use engine::count::{self, frontier};
-use engine::error::Error;
+use engine::error::{Error, ErrorKind};
 use engine::halt::{Halt, Limits, Stop};
 use engine::model::Symmetries;
 use engine::model::{MoveGraph, TourSymmetry};
@@ -17,7 +17,9 @@ use engine::render::text;
 use engine::solve::{clued, symmetric};
 
 use super::source::PuzzleArgs;
-use super::{DONE, Format, GAVE_UP, INTERRUPTED_CODE, bad_flag, interrupt, out, progress};
+use super::{
+    DONE, Format, GAVE_UP, INTERRUPTED_CODE, bad_flag, flag_error, interrupt, out, progress,
+};
 
 /// `engine count`'s flags.
 #[derive(clap::Args)]
@@ -181,7 +183,8 @@ pub fn exec(args: CountArgs) -> Result<u8, Error> {
         return count_clued(&args, &puzzle, &graph, &limits, shard, forced, out);
     }
     if forced == Some(Method::Frontier) && shard.is_some() {
-        return Err(bad_flag(
+        return Err(flag_error(
+            ErrorKind::Conflict,
             "--method",
             "frontier",
             "a frontier count cannot be split into shards (--shard counts depth-first)",
@@ -196,7 +199,14 @@ pub fn exec(args: CountArgs) -> Result<u8, Error> {
         memory,
         &limits,
     )
-    .map_err(|unfit| bad_flag("--method", "frontier", unfit.to_string()))?;
+    .map_err(|unfit| {
+        flag_error(
+            unfit_kind(&unfit),
+            "--method",
+            "frontier",
+            unfit.to_string(),
+        )
+    })?;
     let mut why = choice.why.clone();
     if let Some(plan) = &choice.plan {
         let opts = frontier::FrontierOptions {
@@ -271,15 +281,31 @@ pub fn exec(args: CountArgs) -> Result<u8, Error> {
 /// count is printed and nothing is proven.
 fn frontier_failed(unfit: &frontier::Unfit, asked: bool) -> Result<u8, Error> {
     if asked && *unfit != frontier::Unfit::Overflow {
-        return Err(bad_flag("--method", "frontier", unfit.to_string()));
+        return Err(flag_error(
+            unfit_kind(unfit),
+            "--method",
+            "frontier",
+            unfit.to_string(),
+        ));
     }
     out::warn(frontier_error(unfit));
     Ok(GAVE_UP)
 }
 
+/// The kind of error a frontier count that ended in `unfit` is: a puzzle
+/// the method does not take, or more than it can hold.
+fn unfit_kind(unfit: &frontier::Unfit) -> ErrorKind {
+    match unfit {
+        frontier::Unfit::Small | frontier::Unfit::OneWay => ErrorKind::Conflict,
+        frontier::Unfit::TooWide { .. }
+        | frontier::Unfit::TooBig { .. }
+        | frontier::Unfit::Overflow => ErrorKind::TooBig,
+    }
+}
+
 /// The plain error of a frontier count that ended in `unfit`.
 fn frontier_error(unfit: &frontier::Unfit) -> Error {
-    let error = Error::about("count", unfit.to_string());
+    let error = Error::about(unfit_kind(unfit), "count", unfit.to_string());
     match unfit {
         frontier::Unfit::Overflow => error.with_help(
             "the frontier keeps counts of at most 128 bits (about 3.4 × 10^38); no count is printed",
@@ -300,14 +326,16 @@ fn count_clued(
     mut out: String,
 ) -> Result<u8, Error> {
     if shard.is_some() {
-        return Err(bad_flag(
+        return Err(flag_error(
+            ErrorKind::Conflict,
             "--shard",
             args.shard.as_deref().unwrap_or_default(),
             "a count with clues is one search and cannot be split into shards".to_string(),
         ));
     }
     if forced == Some(Method::Frontier) {
-        return Err(bad_flag(
+        return Err(flag_error(
+            ErrorKind::Conflict,
             "--method",
             "frontier",
             "the frontier count does not take clues: a puzzle with clues is counted by the clue search".to_string(),
@@ -354,14 +382,16 @@ fn count_symmetric(
     limits: &Limits<'_>,
 ) -> Result<u8, Error> {
     if shard.is_some() {
-        return Err(bad_flag(
+        return Err(flag_error(
+            ErrorKind::Conflict,
             "--shard",
             args.shard.as_deref().unwrap_or_default(),
             "a count of symmetric tours is one search and cannot be split into shards".to_string(),
         ));
     }
     if matches!(args.method, Some(MethodFlag::Frontier)) {
-        return Err(bad_flag(
+        return Err(flag_error(
+            ErrorKind::Conflict,
             "--method",
             "frontier",
             format!(

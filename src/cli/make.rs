@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use clap::ValueEnum;
 
-use engine::error::{Error, Span};
+use engine::error::{Error, ErrorKind, Span};
 use engine::halt::Stop;
 use engine::make::{self, Difficulty, Failure, Made, MakeOptions, Target, svg};
 use engine::output::PendingFile;
@@ -16,7 +16,10 @@ use engine::puzzle::Puzzle;
 use engine::words::{counted, many};
 
 use super::source::PuzzleArgs;
-use super::{BAD_INPUT, BUG, DONE, GAVE_UP, IMPOSSIBLE, INTERRUPTED_CODE, bad_flag, out, progress};
+use super::{
+    BAD_INPUT, BUG, DONE, GAVE_UP, IMPOSSIBLE, INTERRUPTED_CODE, bad_flag, flag_error, out,
+    progress,
+};
 
 /// The most squares `engine make` takes: the deductions keep a set of
 /// squares per step, and uniqueness searches beyond this are hopeless.
@@ -86,9 +89,10 @@ pub fn output_paths(out: &Path) -> [PathBuf; 3] {
 /// Refuses a puzzle `make` cannot start from: clues (it makes its own), a
 /// symmetry (no clue search honours one), or a board too large.
 fn refusal(p: &Puzzle) -> Option<Error> {
-    let at = |field: &str, message: String, help: &str| {
+    let at = |kind, field: &str, message: String, help: &str| {
         Some(
             Error::at(
+                kind,
                 &p.file,
                 &p.text,
                 p.field_span(field).unwrap_or(Span::new(0, 0)),
@@ -99,6 +103,7 @@ fn refusal(p: &Puzzle) -> Option<Error> {
     };
     if !p.constraints.clues.is_empty() {
         return at(
+            ErrorKind::Conflict,
             "clues",
             format!(
                 "`engine make` makes the clues itself: the puzzle it starts from gives none (this one gives {})",
@@ -109,6 +114,7 @@ fn refusal(p: &Puzzle) -> Option<Error> {
     }
     if let Some(sym) = p.constraints.symmetry {
         return at(
+            ErrorKind::Conflict,
             "symmetry",
             format!(
                 "`engine make` makes clue puzzles, which cannot also ask for a symmetry ({} here)",
@@ -123,8 +129,13 @@ fn refusal(p: &Puzzle) -> Option<Error> {
             p.board.len()
         );
         return match p.field_span("board") {
-            Some(_) => at("board", message, "a smaller board"),
-            None => Some(bad_flag("--board", &p.board_text, message)),
+            Some(_) => at(ErrorKind::TooBig, "board", message, "a smaller board"),
+            None => Some(flag_error(
+                ErrorKind::TooBig,
+                "--board",
+                &p.board_text,
+                message,
+            )),
         };
     }
     None
@@ -180,7 +191,8 @@ pub fn exec(args: MakeArgs) -> Result<u8, Error> {
     let mut files = Vec::with_capacity(3);
     for (flag, path) in flags.iter().zip(&paths) {
         files.push(PendingFile::create(path).map_err(|e| {
-            bad_flag(
+            flag_error(
+                ErrorKind::Io,
                 flag,
                 &path.display().to_string(),
                 format!("cannot write here: {e}"),
@@ -290,6 +302,7 @@ pub fn exec(args: MakeArgs) -> Result<u8, Error> {
         });
     if let Err(e) = written {
         out::warn(Error::about(
+            ErrorKind::Io,
             &args.output.display().to_string(),
             format!("cannot write the puzzle: {e}"),
         ));

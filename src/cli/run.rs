@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use clap::ValueEnum;
 
-use engine::error::Error;
+use engine::error::{Error, ErrorKind};
 use engine::halt::Limits;
 
 use engine::progress::Progress;
@@ -134,7 +134,9 @@ pub fn exec(args: RunArgs) -> Result<u8, Error> {
             return Err(e);
         }
         if args.save {
-            return Err(engine::error::Error::switch("--save", SAVE_OR_DRAW).with_help(DROP_UNIQUE));
+            return Err(
+                Error::switch(ErrorKind::Conflict, "--save", SAVE_OR_DRAW).with_help(DROP_UNIQUE)
+            );
         }
         if let Some(e) = puzzle.save_refusal(args.unique) {
             return Err(e);
@@ -147,10 +149,13 @@ pub fn exec(args: RunArgs) -> Result<u8, Error> {
             ("--trace", &args.trace),
         ];
         if let Some((flag, Some(path))) = drawn.iter().find(|(_, p)| p.is_some()) {
-            return Err(
-                super::bad_flag(flag, &path.display().to_string(), SAVE_OR_DRAW)
-                    .with_help(DROP_UNIQUE),
-            );
+            return Err(super::flag_error(
+                ErrorKind::Conflict,
+                flag,
+                &path.display().to_string(),
+                SAVE_OR_DRAW,
+            )
+            .with_help(DROP_UNIQUE));
         }
         let limits = interrupt::limits().with_time_from(started, args.time_limit);
         let shown = super::unique::Shown {
@@ -171,7 +176,7 @@ pub fn exec(args: RunArgs) -> Result<u8, Error> {
         && let Some((message, help)) =
             engine::puzzle::genetic_too_big(&puzzle.board, &puzzle.piece, opts)
     {
-        return Err(super::bad_flag(flag, value, message).with_help(help));
+        return Err(super::flag_error(ErrorKind::TooBig, flag, value, message).with_help(help));
     }
     let archive = if args.save || puzzle.save {
         Some(args.archive.path()?)
@@ -364,6 +369,7 @@ pub fn exec(args: RunArgs) -> Result<u8, Error> {
     {
         let name = args.trace.as_deref().map(|p| p.display().to_string());
         out::warn(Error::about(
+            ErrorKind::Io,
             &name.unwrap_or_default(),
             format!("cannot write the trace: {e}"),
         ));
@@ -374,6 +380,7 @@ pub fn exec(args: RunArgs) -> Result<u8, Error> {
         if let Err(e) = r {
             let name = args.trace.as_deref().map(|p| p.display().to_string());
             out::warn(Error::about(
+                ErrorKind::Io,
                 &name.unwrap_or_default(),
                 format!("cannot write the trace: {e}"),
             ));

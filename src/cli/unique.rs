@@ -6,7 +6,7 @@
 use std::io::Write;
 use std::time::Instant;
 
-use engine::error::Error;
+use engine::error::{Error, ErrorKind};
 use engine::puzzle::Puzzle;
 use engine::render::text;
 use engine::search::event::NoObserver;
@@ -129,7 +129,7 @@ pub fn exec(
                 &report,
             );
             let mut v: serde_json::Value = serde_json::from_str(&head)
-                .map_err(|e| Error::about("the JSON output", e.to_string()))?;
+                .map_err(|e| Error::about(ErrorKind::Internal, "the JSON output", e.to_string()))?;
             v["status"] = serde_json::json!(status);
             v["second"] = match &second {
                 Some(b) => serde_json::json!({
