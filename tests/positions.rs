@@ -323,3 +323,43 @@ fn a_value_of_the_wrong_type_names_its_field() {
         assert_eq!(e.help.as_deref(), help, "{field}");
     }
 }
+
+/// An error in a value given outside the file names the puzzle's field,
+/// keeps the value given as its origin, and is named again by a front end
+/// that calls the field otherwise.
+#[test]
+fn an_override_names_the_field_and_keeps_its_origin() {
+    use engine::error::{Names, Origin, Span};
+
+    struct Dashes;
+    impl Names for Dashes {
+        fn name(&self, option: &str) -> Option<&str> {
+            (option == "start").then_some("--from")
+        }
+    }
+
+    let mut p = Puzzle::parse("p.ron", r#"Puzzle(board: "8x8", piece: "knight")"#)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let e = p
+        .set_start("z9")
+        .err()
+        .unwrap_or_else(|| panic!("z9 is off 8x8"));
+    assert_eq!(e.kind, ErrorKind::BadValue);
+    assert_eq!(
+        e.origin,
+        Origin::Given {
+            option: "start".to_string(),
+            value: Some("z9".to_string()),
+            span: Span::new(0, 2),
+        }
+    );
+    assert!(
+        e.to_string()
+            .starts_with("error: start: z9 is off the 8x8 board")
+    );
+    let named = e.named(&Dashes).to_string();
+    assert_eq!(
+        named,
+        "error: --from: z9 is off the 8x8 board\n |\n | --from z9\n |        ^^"
+    );
+}

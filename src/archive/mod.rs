@@ -15,7 +15,7 @@ use std::time::Duration;
 
 use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
 
-use crate::error::{Error, ErrorKind};
+use crate::error::{Error, ErrorKind, Names, Wording};
 use crate::puzzle::Puzzle;
 use crate::solve::{Limit, Outcome, Report, SolverId, SolverSpec, Starts, Stats};
 pub use canonical::{
@@ -45,6 +45,23 @@ pub fn resolve_path(flag: Option<&Path>) -> Option<PathBuf> {
         return Some(PathBuf::from(p));
     }
     directories::ProjectDirs::from("", "", "engine").map(|d| d.data_dir().join("archive.sqlite"))
+}
+
+/// The words of an archive that is not there, which say how one is made:
+/// by saving a run (`save`), which a front end may ask its own way.
+#[derive(Debug)]
+struct NoArchive;
+
+impl Wording for NoArchive {
+    fn words(&self, names: &dyn Names) -> (String, Option<String>) {
+        let help = match (names.name("run"), names.name("save")) {
+            (Some(run), Some(save)) => {
+                format!("`{run} {save}` creates it; the `archive` commands only read it")
+            }
+            _ => "saving a run (`save: true`) creates it; reading the archive does not".to_string(),
+        };
+        ("no archive at this path".to_string(), Some(help))
+    }
 }
 
 /// An error of the archive at `path`: SQLite's, or its content's.
@@ -228,11 +245,7 @@ impl Archive {
                 ));
             }
         } else if !create {
-            return Err(
-                Error::about(ErrorKind::Io, &shown, "no archive at this path").with_help(
-                    "`engine run --save` creates it; the `archive` commands only read it",
-                ),
-            );
+            return Err(Error::about(ErrorKind::Io, &shown, "").worded(NoArchive));
         } else {
             made = make_folders(path)?;
         }

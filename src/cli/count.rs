@@ -12,7 +12,7 @@ use engine::halt::{Halt, Limits, Stop};
 use engine::model::Symmetries;
 use engine::model::{MoveGraph, TourSymmetry};
 use engine::progress::Progress;
-use engine::puzzle::Puzzle;
+use engine::puzzle::{Puzzle, Use};
 use engine::render::text;
 use engine::solve::{clued, symmetric};
 
@@ -87,6 +87,15 @@ fn parse_memory(text: &str) -> Result<u64, Error> {
     budget::parse_bytes(text).map_err(|msg| bad_flag("--memory", text, msg))
 }
 
+/// What `count` asks of the puzzle, for the rules of which options
+/// combine.
+fn counting(args: &CountArgs) -> Use<'_> {
+    Use::Count {
+        frontier: matches!(args.method, Some(MethodFlag::Frontier)),
+        shard: args.shard.as_deref(),
+    }
+}
+
 /// The exit code of work stopped by `stop`.
 fn stopped_code(stop: Stop) -> u8 {
     match stop {
@@ -107,7 +116,7 @@ pub fn exec(args: CountArgs) -> Result<u8, Error> {
     };
     let limits = interrupt::limits().with_time_from(started, args.time_limit);
     if let Some(sym) = puzzle.constraints.symmetry {
-        return count_symmetric(&args, &puzzle, sym, shard, &limits);
+        return count_symmetric(&args, &puzzle, sym, &limits);
     }
     let goal = puzzle.goal;
     let title = super::title(&puzzle);
@@ -180,15 +189,10 @@ pub fn exec(args: CountArgs) -> Result<u8, Error> {
         MethodFlag::Frontier => Method::Frontier,
     });
     if !puzzle.constraints.clues.is_empty() {
-        return count_clued(&args, &puzzle, &graph, &limits, shard, forced, out);
+        return count_clued(&args, &puzzle, &graph, &limits, out);
     }
-    if forced == Some(Method::Frontier) && shard.is_some() {
-        return Err(flag_error(
-            ErrorKind::Conflict,
-            "--method",
-            "frontier",
-            "a frontier count cannot be split into shards (--shard counts depth-first)",
-        ));
+    if let Some(e) = puzzle.refusal(counting(&args)) {
+        return Err(e);
     }
     let choice = method::choose(
         &puzzle.board,
@@ -321,25 +325,10 @@ fn count_clued(
     puzzle: &Puzzle,
     graph: &MoveGraph,
     limits: &Limits<'_>,
-    shard: Option<count::Shard>,
-    forced: Option<Method>,
     mut out: String,
 ) -> Result<u8, Error> {
-    if shard.is_some() {
-        return Err(flag_error(
-            ErrorKind::Conflict,
-            "--shard",
-            args.shard.as_deref().unwrap_or_default(),
-            "a count with clues is one search and cannot be split into shards".to_string(),
-        ));
-    }
-    if forced == Some(Method::Frontier) {
-        return Err(flag_error(
-            ErrorKind::Conflict,
-            "--method",
-            "frontier",
-            "the frontier count does not take clues: a puzzle with clues is counted by the clue search".to_string(),
-        ));
+    if let Some(e) = puzzle.refusal(counting(args)) {
+        return Err(e);
     }
     let task = puzzle.task(graph);
     let progress = Progress::new();
@@ -378,27 +367,10 @@ fn count_symmetric(
     args: &CountArgs,
     puzzle: &Puzzle,
     sym: TourSymmetry,
-    shard: Option<count::Shard>,
     limits: &Limits<'_>,
 ) -> Result<u8, Error> {
-    if shard.is_some() {
-        return Err(flag_error(
-            ErrorKind::Conflict,
-            "--shard",
-            args.shard.as_deref().unwrap_or_default(),
-            "a count of symmetric tours is one search and cannot be split into shards".to_string(),
-        ));
-    }
-    if matches!(args.method, Some(MethodFlag::Frontier)) {
-        return Err(flag_error(
-            ErrorKind::Conflict,
-            "--method",
-            "frontier",
-            format!(
-                "the frontier count does not take a symmetry: a puzzle with one is counted by the symmetric search ({} here)",
-                sym.describe()
-            ),
-        ));
+    if let Some(e) = puzzle.refusal(counting(args)) {
+        return Err(e);
     }
     let goal = puzzle.goal;
     // The limit covers building the graph and the proofs too.

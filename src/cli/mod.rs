@@ -19,7 +19,7 @@ use std::path::{Path, PathBuf};
 
 use clap::{Parser, Subcommand, ValueEnum};
 
-use engine::error::{Error, ErrorKind, Span};
+use engine::error::{Error, ErrorKind, Names, Span};
 use engine::puzzle::Puzzle;
 use engine::solve::Outcome;
 
@@ -125,6 +125,35 @@ impl ArchiveFlag {
     /// exist: for the commands that only read it.
     pub fn open_existing(&self) -> Result<engine::archive::Archive, Error> {
         engine::archive::Archive::open_existing(&self.path()?)
+    }
+}
+
+/// The command line's names for what the library names by a puzzle's
+/// fields and options: its flags (and its commands, `engine run` and
+/// `engine make`, for the library's solving and making). An
+/// error about an option given on the command line is worded with these
+/// ([`Error::named`]) before it is printed.
+pub struct Flags;
+
+impl Names for Flags {
+    fn name(&self, option: &str) -> Option<&str> {
+        Some(match option {
+            "board" => "--board",
+            "piece" => "--piece",
+            "start" => "--start",
+            "end" => "--end",
+            "tour: Closed" => "--closed",
+            "tour: Open" => "--open",
+            "solver" => "--solver",
+            "solutions: Unique" => "--unique",
+            "save" => "--save",
+            "method" => "--method",
+            "shard" => "--shard",
+            "node_limit" => "--node-limit",
+            "make" => "engine make",
+            "run" => "engine run",
+            _ => return None,
+        })
     }
 }
 

@@ -11,7 +11,7 @@ use super::doc::{CluesDoc, Doc, TourKind, ron_options};
 use super::lang::{self, LangError, PieceDef};
 use super::locate::Locator;
 use super::ron_error::{ron_error, skip_trivia};
-use super::{MAX_FILE_BYTES, Puzzle, STDIN_NAME, Solutions, clues};
+use super::{Given, MAX_FILE_BYTES, Origins, Puzzle, STDIN_NAME, Use, clues};
 use crate::budget;
 use crate::error::{Error, ErrorKind, Span, escape_controls, line_col};
 use crate::model::{Board, Constraints, MoveGraph, Piece};
@@ -449,44 +449,23 @@ impl Puzzle {
             solutions: doc.solutions,
             file: file.to_string(),
             text: text.to_string(),
-            start_span,
-            end_span,
-            solver_span: loc.field_value("solver", 1).map(|(a, b)| Span::new(a, b)),
-            clues_span: loc
-                .field_value("clues", 1)
-                .map(|(a, b)| Span::new(a, b.min(a + 1))),
-            solutions_span: loc
-                .field_value("solutions", 1)
-                .map(|(a, b)| Span::new(a, b)),
-            symmetry_span: loc.field_value("symmetry", 1).map(|(a, b)| Span::new(a, b)),
-            board_span: loc.field_value("board", 1).map(|(a, b)| Span::new(a, b)),
-            save_span: loc.field_value("save", 1).map(|(a, b)| Span::new(a, b)),
+            given: origins(&loc, start_span, end_span),
             clue_spans,
             defs,
         };
-        p.check_end()?;
         p.check_start_end(None)?;
         // A file that asks for what no search honours is refused when it is
         // read, by every command.
-        let refusal = p
-            .solver_refusal(None)
-            .or_else(|| p.clues_refusal(None))
-            .or_else(|| {
-                (p.solutions == Solutions::Unique)
-                    .then(|| p.unique_refusal(false, None))
-                    .flatten()
-            })
-            .or_else(|| p.save_refusal(false));
-        if let Some(e) = refusal {
-            return Err(e);
+        match p.refusal(Use::Read) {
+            Some(e) => Err(e),
+            None => Ok(p),
         }
-        Ok(p)
     }
 
     /// An open tour of more than one square cannot start and end on the
-    /// same square: refused, naming both places (`flag` when the start came
-    /// from the command line).
-    pub(super) fn check_start_end(&self, flag: Option<&str>) -> Result<(), Error> {
+    /// same square: refused, naming both places (at `given`, `start` or
+    /// `end`, when that one was given outside the file).
+    pub(super) fn check_start_end(&self, given: Option<&str>) -> Result<(), Error> {
         let (Some(start), Some(end)) = (self.goal.start, self.goal.end) else {
             return Ok(());
         };
@@ -497,10 +476,10 @@ impl Puzzle {
         let why =
             "an open tour cannot start and end on the same square (a closed tour has no `end`)";
         let end_at = |span: Span| line_col(&self.text, span.start);
-        match (flag, self.start_span, self.end_span) {
-            (Some(flag), start, end) => {
+        match (given, self.given.start.span(), self.given.end.span()) {
+            (Some(given), start, end) => {
                 // The other end, where the file gives it.
-                let (other, span) = if flag == "--end" {
+                let (other, span) = if given == "end" {
                     ("start", start)
                 } else {
                     ("end", end)
@@ -511,7 +490,7 @@ impl Puzzle {
                 });
                 Err(Error::option(
                     ErrorKind::Mismatch,
-                    flag,
+                    given,
                     &square,
                     Span::new(0, square.len()),
                     format!("{square} is the puzzle's `{other}` too{place}: {why}"),
@@ -532,21 +511,30 @@ impl Puzzle {
             _ => Ok(()),
         }
     }
+}
 
-    pub(super) fn check_end(&self) -> Result<(), Error> {
-        if self.goal.closed
-            && self.goal.end.is_some()
-            && let Some(span) = self.end_span
-        {
-            return Err(Error::at(
-                ErrorKind::Conflict,
-                &self.file,
-                &self.text,
-                span,
-                "`end` applies to open tours only; a closed tour ends next to its start",
-            ));
-        }
-        Ok(())
+/// Where the file gives each setting (`start` and `end` as the squares are
+/// written, without the spaces around them; `clues` at their first
+/// character).
+fn origins(loc: &Locator, start: Option<Span>, end: Option<Span>) -> Origins {
+    let at = |field: &str| {
+        loc.field_value(field, 1)
+            .map_or(Given::Default, |(a, b)| Given::File(Span::new(a, b)))
+    };
+    let square = |span: Option<Span>| span.map_or(Given::Default, Given::File);
+    Origins {
+        board: at("board"),
+        start: square(start),
+        end: square(end),
+        tour: at("tour"),
+        solver: at("solver"),
+        clues: match at("clues") {
+            Given::File(s) => Given::File(Span::new(s.start, s.end.min(s.start + 1))),
+            other => other,
+        },
+        solutions: at("solutions"),
+        symmetry: at("symmetry"),
+        save: at("save"),
     }
 }
 

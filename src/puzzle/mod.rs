@@ -4,7 +4,8 @@
 //!
 //! - `doc.rs`: the RON document types, as the file is written;
 //! - `load.rs`: reading a file and checking its document into a puzzle;
-//! - `rules.rs`: which options combine (solvers, clues, symmetry, saving);
+//! - `rules.rs`: which options combine (solvers, clues, symmetry, saving),
+//!   the one place every command asks;
 //! - `overrides.rs`: the board, piece, tour kind, start and end given on
 //!   the command line in place of the file's;
 //! - `ron_error.rs`: RON's errors, located and worded;
@@ -31,7 +32,55 @@ mod rules;
 
 pub use doc::{Solutions, TourKind};
 pub use load::genetic_too_big;
-pub use rules::SAVE_OR_DRAW;
+pub use rules::{SAVE_OR_DRAW, Use};
+
+/// Where one of a puzzle's settings came from: its file, a caller outside
+/// the file (the command line), or neither.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum Given {
+    /// Neither gives it: the default.
+    #[default]
+    Default,
+    /// The file, at this span of its text.
+    File(Span),
+    /// A caller, outside the file, with the value as given (empty for a
+    /// switch, which takes none).
+    Outside(String),
+}
+
+impl Given {
+    /// Where the file gives the setting, if it does.
+    pub fn span(&self) -> Option<Span> {
+        match self {
+            Given::File(span) => Some(*span),
+            _ => None,
+        }
+    }
+}
+
+/// Where each of a puzzle's settings came from, as the rules of which
+/// options combine and the messages about them need to know.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Origins {
+    /// `board`.
+    pub board: Given,
+    /// `start`.
+    pub start: Given,
+    /// `end`.
+    pub end: Given,
+    /// `tour` (open or closed).
+    pub tour: Given,
+    /// `solver`.
+    pub solver: Given,
+    /// `clues` (only a file gives them; its first character).
+    pub clues: Given,
+    /// `solutions`.
+    pub solutions: Given,
+    /// `symmetry` (only a file gives it).
+    pub symmetry: Given,
+    /// `save`.
+    pub save: Given,
+}
 
 /// A checked puzzle: everything a solver and a renderer need.
 #[derive(Clone, Debug)]
@@ -62,15 +111,8 @@ pub struct Puzzle {
     pub file: String,
     /// The file's text, for messages about it after loading.
     pub text: String,
-    start_span: Option<Span>,
-    end_span: Option<Span>,
-    /// Where the file gives its solver and its clues.
-    solver_span: Option<Span>,
-    clues_span: Option<Span>,
-    solutions_span: Option<Span>,
-    symmetry_span: Option<Span>,
-    board_span: Option<Span>,
-    save_span: Option<Span>,
+    /// Where each setting came from.
+    given: Origins,
     /// Where each clue of `constraints.clues` is written, in its order.
     clue_spans: Vec<Span>,
     /// The file's named pieces, for a `--piece` that uses them.
@@ -117,21 +159,29 @@ impl Puzzle {
         self.defs.iter().map(|d| (d.name.as_str(), d.text.as_str()))
     }
 
-    /// Where the file gives `field` (`board`, `start`, `end`, `solver`,
-    /// `clues`, `solutions`, `symmetry` or `save`), if it does (a `--board` flag
-    /// replaces the file's board, and its place).
+    /// Where the file gives `field` (`board`, `start`, `end`, `tour`,
+    /// `solver`, `clues`, `solutions`, `symmetry` or `save`), if it does and
+    /// no override replaced it (a board given outside the file replaces the
+    /// file's, and its place).
     pub fn field_span(&self, field: &str) -> Option<Span> {
+        let g = &self.given;
         match field {
-            "board" => self.board_span,
-            "start" => self.start_span,
-            "end" => self.end_span,
-            "solver" => self.solver_span,
-            "clues" => self.clues_span,
-            "solutions" => self.solutions_span,
-            "symmetry" => self.symmetry_span,
-            "save" => self.save_span,
+            "board" => g.board.span(),
+            "start" => g.start.span(),
+            "end" => g.end.span(),
+            "tour" => g.tour.span(),
+            "solver" => g.solver.span(),
+            "clues" => g.clues.span(),
+            "solutions" => g.solutions.span(),
+            "symmetry" => g.symmetry.span(),
+            "save" => g.save.span(),
             _ => None,
         }
+    }
+
+    /// Where each of the puzzle's settings came from.
+    pub fn origins(&self) -> &Origins {
+        &self.given
     }
 
     /// Builds the move graph under `halt` (on the largest boards building
