@@ -1,15 +1,128 @@
 //! Errors that point at text: every user-facing error names where it happened
 //! (`file:line:col`), shows the line and puts a caret under the offending text.
+//!
+//! Each error has a [`ErrorKind`], one per cause, for callers to match on
+//! instead of its words. An error about a value given outside any file (on
+//! the command line) keeps that [`Origin`] as data, named as the library
+//! names the option (`start`, `solutions: Unique`); a front end that calls
+//! its options otherwise words the error again with its own [`Names`]
+//! ([`Error::named`]).
 
 use std::fmt;
+use std::sync::Arc;
 
 use unicode_width::UnicodeWidthChar;
 
-/// Where a piece of text came from: a puzzle file, or a command-line flag.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Origin {
-    /// The file name (or `command line` for flags) shown before `:line:col`.
-    pub name: String,
+/// What went wrong, one kind per cause: what callers and tests match on.
+/// Every kind exits 2 on the command line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ErrorKind {
+    /// A file could not be read or written: missing, unreadable, not a
+    /// regular file (a directory, a device), a path naming a directory, a
+    /// failed write (a full disk, standard output).
+    Io,
+    /// The file is not UTF-8 text.
+    Encoding,
+    /// The file holds no puzzle: it is empty, or only comments.
+    Empty,
+    /// Text that does not read: RON's syntax (a missing comma, a bracket
+    /// or string left open, text after the puzzle), or the grammar of a
+    /// piece, board or clue picture.
+    Syntax,
+    /// A field the puzzle (or a solver's options) does not have.
+    UnknownField,
+    /// A field the puzzle needs is missing.
+    MissingField,
+    /// Something given twice: a field, a piece name, a removed square, a
+    /// topology, a clue's step.
+    Duplicate,
+    /// A value of the wrong type: a number where a string belongs, quotes
+    /// around a name, a fraction where a whole number belongs.
+    WrongType,
+    /// A word that names nothing: a piece, a Betza atom, a topology, a
+    /// variant (`tour: Circular`), a value not among a flag's choices, a
+    /// run not in the archive.
+    UnknownName,
+    /// A value of the right type that is not allowed: out of range, zero
+    /// where one is the least, a square off the board or removed.
+    BadValue,
+    /// Piece definitions that name each other in a cycle.
+    Cycle,
+    /// Values in one puzzle that disagree: a clue and the start or end, a
+    /// clue picture and the board, a symmetry and the board, the piece or
+    /// the ends, an open tour's start and end on one square.
+    Mismatch,
+    /// Options that cannot be asked together, whatever their values (the
+    /// puzzle's rules of which options combine: a solver and a symmetry,
+    /// clues and a solver, a search for two solutions and saving); also two
+    /// outputs to one file, or an output over an input.
+    Conflict,
+    /// More than a budget or a limit allows: a move graph or a population
+    /// over its memory budget, a file over its size, too many moves, too
+    /// deep a nesting, a GIF too large.
+    TooBig,
+    /// The archive cannot be used: not an SQLite database, another
+    /// program's, written by a newer engine, damaged, or SQLite failed.
+    Archive,
+    /// The command line itself: no puzzle given, an unknown flag, a
+    /// missing argument.
+    Usage,
+    /// A fault of the program, not of its input.
+    Internal,
+}
+
+/// Where the text an error points at came from.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub enum Origin {
+    /// A file or standard input (`file:line:col`), or a thing with no text
+    /// to show (an output path, standard output, an archive).
+    #[default]
+    Text,
+    /// A value given outside any file (on the command line) for `option`,
+    /// named as the error's maker names it: the library by the puzzle's
+    /// field or option (`start`, `solver`, `solutions: Unique`), the
+    /// command line by its flag.
+    Given {
+        /// The option.
+        option: String,
+        /// The value given; `None` for a switch, which takes none.
+        value: Option<String>,
+        /// The offending part of the value, in bytes.
+        span: Span,
+    },
+}
+
+/// How a front end calls what the library names by a puzzle's fields and
+/// options (`start`, `solutions: Unique`, `node_limit`): the command line
+/// by its flags (`--start`, `--unique`, `--node-limit`).
+pub trait Names {
+    /// What the front end's users call `option`, if they can give it.
+    fn name(&self, option: &str) -> Option<&str>;
+}
+
+/// The library's own names: options as a puzzle file writes them, none
+/// given another way.
+pub struct Fields;
+
+impl Names for Fields {
+    fn name(&self, _option: &str) -> Option<&str> {
+        None
+    }
+}
+
+/// `option` as `names` calls it, else as the library writes it, in
+/// backticks: `` `start` `` or `--start`.
+pub fn called(names: &dyn Names, option: &str) -> String {
+    names
+        .name(option)
+        .map_or_else(|| format!("`{option}`"), str::to_string)
+}
+
+/// An error's words that name options, kept so that a front end can word
+/// the error again with its own names for them.
+pub trait Wording: fmt::Debug + Send + Sync {
+    /// The message and the help, with options named by `names`.
+    fn words(&self, names: &dyn Names) -> (String, Option<String>);
 }
 
 /// A byte range in a source text.
@@ -31,15 +144,20 @@ impl Span {
     }
 }
 
-/// A user-facing error: message plus location and the offending text.
+/// A user-facing error: its kind, message, location and the offending text.
 ///
 /// An error in a file names `file:line:col`; one about something with no
-/// lines — a command-line flag, standard output, an output path — has
-/// `line` 0 and names only the thing (`--start: …`), showing a flag's value
-/// with a caret under it.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// lines — a value given on the command line, standard output, an output
+/// path — has `line` 0 and names only the thing (`start: …`), showing a
+/// given value with a caret under it.
+#[derive(Clone, Debug)]
 pub struct Error {
-    /// File (or flag, or other thing) the text came from.
+    /// What went wrong, for callers to match on.
+    pub kind: ErrorKind,
+    /// Where the offending text came from: a file, or a value given
+    /// outside any (then `file` is the option's name).
+    pub origin: Origin,
+    /// File (or option, or other thing) the text came from.
     pub file: String,
     /// 1-based line, or 0 for no position.
     pub line: usize,
@@ -53,11 +171,50 @@ pub struct Error {
     pub width: usize,
     /// An optional hint printed after the caret.
     pub help: Option<String>,
+    /// The words that name options, to word them again ([`Error::named`]).
+    wording: Option<Arc<dyn Wording>>,
 }
 
+impl PartialEq for Error {
+    /// Errors are equal when they say the same of the same place; how
+    /// their words were made does not count.
+    fn eq(&self, other: &Error) -> bool {
+        (
+            self.kind,
+            &self.origin,
+            &self.file,
+            self.line,
+            self.col,
+            &self.message,
+            &self.source_line,
+            self.width,
+            &self.help,
+        ) == (
+            other.kind,
+            &other.origin,
+            &other.file,
+            other.line,
+            other.col,
+            &other.message,
+            &other.source_line,
+            other.width,
+            &other.help,
+        )
+    }
+}
+
+impl Eq for Error {}
+
 impl Error {
-    /// An error at byte range `span` of `text`, which came from `file`.
-    pub fn at(file: &str, text: &str, span: Span, message: impl Into<String>) -> Error {
+    /// An error of `kind` at byte range `span` of `text`, which came from
+    /// `file`.
+    pub fn at(
+        kind: ErrorKind,
+        file: &str,
+        text: &str,
+        span: Span,
+        message: impl Into<String>,
+    ) -> Error {
         let start = floor_char(text, span.start.min(text.len()));
         let end = floor_char(text, span.end.min(text.len())).max(start);
         let line_start = text[..start].rfind('\n').map_or(0, |i| i + 1);
@@ -66,6 +223,8 @@ impl Error {
         let col = 1 + text[line_start..start].chars().count();
         let width = text[start..end.min(line_end)].chars().count().max(1);
         Error {
+            kind,
+            origin: Origin::Text,
             file: file.to_string(),
             line,
             col,
@@ -75,11 +234,13 @@ impl Error {
                 .to_string(),
             width,
             help: None,
+            wording: None,
         }
     }
 
-    /// An error at a 1-based line and column of `text`.
+    /// An error of `kind` at a 1-based line and column of `text`.
     pub fn at_line_col(
+        kind: ErrorKind,
         file: &str,
         text: &str,
         line: usize,
@@ -87,13 +248,15 @@ impl Error {
         message: impl Into<String>,
     ) -> Error {
         let offset = offset_of(text, line, col);
-        Error::at(file, text, Span::new(offset, offset), message)
+        Error::at(kind, file, text, Span::new(offset, offset), message)
     }
 
     /// An error about a whole file that has no meaningful position (missing,
     /// unreadable, not UTF-8 before any line); it is reported at 1:1.
-    pub fn whole_file(file: &str, message: impl Into<String>) -> Error {
+    pub fn whole_file(kind: ErrorKind, file: &str, message: impl Into<String>) -> Error {
         Error {
+            kind,
+            origin: Origin::Text,
             file: file.to_string(),
             line: 1,
             col: 1,
@@ -101,47 +264,129 @@ impl Error {
             source_line: String::new(),
             width: 1,
             help: None,
+            wording: None,
         }
     }
 
     /// An error about `what` (an output path, standard output, an
     /// archive), which has no line to point at.
-    pub fn about(what: &str, message: impl Into<String>) -> Error {
+    pub fn about(kind: ErrorKind, what: &str, message: impl Into<String>) -> Error {
         Error {
             line: 0,
             col: 0,
-            ..Error::whole_file(what, message)
+            ..Error::whole_file(kind, what, message)
         }
     }
 
-    /// An error in the value of the command-line flag `flag` (like
-    /// `--start`), at byte range `span` of `value`: reported as the flag,
-    /// with the flag and its value shown and a caret under the span.
-    pub fn flag(flag: &str, value: &str, span: Span, message: impl Into<String>) -> Error {
-        let shown = format!("{flag} {value}");
-        let at = Span::new(flag.len() + 1 + span.start, flag.len() + 1 + span.end);
-        let located = Error::at(flag, &shown, at, message);
+    /// An error in the value `value` given outside any file for `option`
+    /// (a puzzle field like `start`, or a command-line flag like `--cell`),
+    /// at byte range `span` of the value: reported as the option, with the
+    /// option and its value shown and a caret under the span.
+    pub fn option(
+        kind: ErrorKind,
+        option: &str,
+        value: &str,
+        span: Span,
+        message: impl Into<String>,
+    ) -> Error {
         Error {
-            line: 0,
-            // A value on several lines shows only its first.
-            source_line: shown.lines().next().unwrap_or_default().to_string(),
-            ..located
+            origin: Origin::Given {
+                option: option.to_string(),
+                value: Some(value.to_string()),
+                span,
+            },
+            ..Error::shown(kind, option, Some(value), span, message.into())
         }
     }
 
-    /// An error about the command-line flag `flag` that takes no value
-    /// (like `--save`): reported as the flag, with a caret under it.
-    pub fn switch(flag: &str, message: impl Into<String>) -> Error {
+    /// An error about the switch `option`, given outside any file with no
+    /// value (like `solutions: Unique` asked by `--unique`): reported as the
+    /// option, with a caret under it.
+    pub fn switch(kind: ErrorKind, option: &str, message: impl Into<String>) -> Error {
         Error {
-            line: 0,
-            ..Error::at(flag, flag, Span::new(0, flag.len()), message)
+            origin: Origin::Given {
+                option: option.to_string(),
+                value: None,
+                span: Span::default(),
+            },
+            ..Error::shown(kind, option, None, Span::default(), message.into())
         }
+    }
+
+    /// The error shown for an option named `name` and its value, if it has
+    /// one (a caret under `span` of it), else for the name alone.
+    fn shown(
+        kind: ErrorKind,
+        name: &str,
+        value: Option<&str>,
+        span: Span,
+        message: String,
+    ) -> Error {
+        let located = match value {
+            Some(value) => {
+                let shown = format!("{name} {value}");
+                let at = Span::new(name.len() + 1 + span.start, name.len() + 1 + span.end);
+                let e = Error::at(kind, name, &shown, at, message);
+                Error {
+                    // A value on several lines shows only its first.
+                    source_line: shown.lines().next().unwrap_or_default().to_string(),
+                    ..e
+                }
+            }
+            None => Error::at(kind, name, name, Span::new(0, name.len()), message),
+        };
+        Error { line: 0, ..located }
     }
 
     /// Adds a hint printed under the caret.
     pub fn with_help(mut self, help: impl Into<String>) -> Error {
         self.help = Some(help.into());
         self
+    }
+
+    /// Words the message and the help with `wording`, which names options
+    /// as the library does now, and as a front end does in [`Error::named`].
+    pub fn worded(mut self, wording: impl Wording + 'static) -> Error {
+        let (message, help) = wording.words(&Fields);
+        self.message = message;
+        self.help = help;
+        self.wording = Some(Arc::new(wording));
+        self
+    }
+
+    /// The error as a front end that calls options by `names` shows it: a
+    /// value given outside any file is named as the front end names its
+    /// option (`--start` for `start`), and words that name options are
+    /// worded again.
+    pub fn named(self, names: &dyn Names) -> Error {
+        let mut e = match &self.origin {
+            Origin::Given {
+                option,
+                value,
+                span,
+            } => match names.name(option) {
+                Some(name) => Error {
+                    origin: self.origin.clone(),
+                    help: self.help.clone(),
+                    wording: self.wording.clone(),
+                    ..Error::shown(
+                        self.kind,
+                        name,
+                        value.as_deref(),
+                        *span,
+                        self.message.clone(),
+                    )
+                },
+                None => self,
+            },
+            Origin::Text => self,
+        };
+        if let Some(wording) = &e.wording {
+            let (message, help) = wording.words(names);
+            e.message = message;
+            e.help = help;
+        }
+        e
     }
 }
 
@@ -242,6 +487,17 @@ const SHOW_AFTER: usize = 40;
 /// The most characters of a span underlined.
 const SHOW_SPAN: usize = 60;
 
+/// The 1-based line and character column of byte `at` of `text` (clamped
+/// to the text, and back to the start of a character).
+pub fn line_col(text: &str, at: usize) -> (usize, usize) {
+    let at = floor_char(text, at.min(text.len()));
+    let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+    (
+        1 + text[..at].matches('\n').count(),
+        1 + text[line_start..at].chars().count(),
+    )
+}
+
 /// Byte offset of a 1-based line and character column in `text` (clamped).
 pub fn offset_of(text: &str, line: usize, col: usize) -> usize {
     let mut offset = 0;
@@ -273,7 +529,13 @@ mod tests {
     fn caret_points_at_the_span() {
         let text = "first\nboard: \"8x8 - z9\"\n";
         let start = text.find("z9").unwrap_or(0);
-        let e = Error::at("p.ron", text, Span::new(start, start + 2), "off the board");
+        let e = Error::at(
+            ErrorKind::BadValue,
+            "p.ron",
+            text,
+            Span::new(start, start + 2),
+            "off the board",
+        );
         assert_eq!((e.line, e.col, e.width), (2, 15, 2));
         let shown = e.to_string();
         assert!(shown.contains("p.ron:2:15: off the board"), "{shown}");
@@ -286,7 +548,13 @@ mod tests {
     #[test]
     fn long_lines_are_shown_as_a_window() {
         let text = format!("{}z9{}", "a".repeat(5000), "b".repeat(5000));
-        let e = Error::at("p.ron", &text, Span::new(5000, 5002), "here");
+        let e = Error::at(
+            ErrorKind::BadValue,
+            "p.ron",
+            &text,
+            Span::new(5000, 5002),
+            "here",
+        );
         let shown = e.to_string();
         assert!(shown.len() < 400, "{shown}");
         let lines: Vec<&str> = shown.lines().collect();
@@ -294,6 +562,63 @@ mod tests {
         let z = lines[2].find("z9").unwrap_or(1);
         // Both lines start with the same gutter; `…` is one column but three bytes.
         assert_eq!(lines[2][..z].chars().count(), caret);
+    }
+
+    /// Calls `start` `--start` and `solutions: Unique` `--unique`.
+    struct Flags;
+
+    impl Names for Flags {
+        fn name(&self, option: &str) -> Option<&str> {
+            match option {
+                "start" => Some("--start"),
+                "solutions: Unique" => Some("--unique"),
+                _ => None,
+            }
+        }
+    }
+
+    #[test]
+    fn a_given_value_is_named_as_the_front_end_calls_its_option() {
+        let e = Error::option(
+            ErrorKind::BadValue,
+            "start",
+            "z9",
+            Span::new(0, 2),
+            "z9 is off the board",
+        );
+        assert_eq!(
+            e.to_string(),
+            "error: start: z9 is off the board\n |\n | start z9\n |       ^^"
+        );
+        let named = e.clone().named(&Flags);
+        assert_eq!(
+            named.to_string(),
+            "error: --start: z9 is off the board\n |\n | --start z9\n |         ^^"
+        );
+        assert_eq!((named.kind, &named.origin), (e.kind, &e.origin));
+        // An option the front end does not name stays as it is.
+        assert_eq!(e.clone().named(&Fields), e);
+        let e = Error::switch(ErrorKind::Conflict, "solutions: Unique", "no");
+        assert_eq!(
+            e.named(&Flags).to_string(),
+            "error: --unique: no\n |\n | --unique\n | ^^^^^^^^"
+        );
+    }
+
+    #[derive(Debug)]
+    struct Larger;
+
+    impl Wording for Larger {
+        fn words(&self, names: &dyn Names) -> (String, Option<String>) {
+            (format!("a larger {} may do", called(names, "start")), None)
+        }
+    }
+
+    #[test]
+    fn words_that_name_options_are_worded_again() {
+        let e = Error::about(ErrorKind::TooBig, "x", "").worded(Larger);
+        assert_eq!(e.message, "a larger `start` may do");
+        assert_eq!(e.named(&Flags).message, "a larger --start may do");
     }
 
     #[test]

@@ -24,7 +24,9 @@ fn main() -> ExitCode {
     match code {
         Ok(code) => ExitCode::from(code),
         Err(e) => {
-            cli::out::warn(e);
+            // The library names options by the puzzle's fields; the
+            // command line by its flags.
+            cli::out::warn(e.named(&cli::Flags));
             ExitCode::from(cli::BAD_INPUT)
         }
     }

@@ -1,9 +1,12 @@
 //! The bad-input corpus in tests/bad/: every file fails the way
-//! tests/bad/expected.txt says — its exit code and a fragment of its message —
-//! with the file named as `file:line:col` (or just `file:` when the
-//! error is about the file itself, such as a directory), nothing on stdout, and no panic.
+//! tests/bad/expected.txt says — its exit code, the kind of its error and a
+//! fragment of its message — with the file named as `file:line:col` (or
+//! just `file:` when the error is about the file itself, such as a
+//! directory), nothing on stdout, and no panic.
 
 use std::path::Path;
+
+use engine::puzzle::Puzzle;
 
 use crate::util::engine;
 
@@ -14,13 +17,14 @@ const WHOLE_FILE: &[&str] = &["a-directory.ron"];
 fn every_bad_file_fails_cleanly() {
     let dir = Path::new("tests/bad");
     let manifest = std::fs::read_to_string(dir.join("expected.txt")).unwrap_or_default();
-    let cases: Vec<(&str, i32, &str)> = manifest
+    let cases: Vec<(&str, i32, &str, &str)> = manifest
         .lines()
         .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
         .map(|l| {
-            let parts: Vec<&str> = l.splitn(3, '|').map(str::trim).collect();
+            let parts: Vec<&str> = l.splitn(4, '|').map(str::trim).collect();
             let code = parts.get(1).and_then(|c| c.parse().ok()).unwrap_or(-1);
-            (parts[0], code, parts.get(2).copied().unwrap_or(""))
+            let kind = parts.get(2).copied().unwrap_or("");
+            (parts[0], code, kind, parts.get(3).copied().unwrap_or(""))
         })
         .collect();
     assert!(cases.len() >= 40, "the corpus has {} cases", cases.len());
@@ -36,7 +40,20 @@ fn every_bad_file_fails_cleanly() {
     present.sort_unstable();
     assert_eq!(listed, present);
 
-    for (name, code, fragment) in cases {
+    // The library says what went wrong by its kind.
+    let mut wrong = Vec::new();
+    for (name, _, kind, _) in &cases {
+        let found = match Puzzle::load(&dir.join(name)) {
+            Ok(_) => "accepted".to_string(),
+            Err(e) => format!("{:?}", e.kind),
+        };
+        if found != *kind {
+            wrong.push(format!("{name}: {found}, not {kind}"));
+        }
+    }
+    assert!(wrong.is_empty(), "kinds:\n{}", wrong.join("\n"));
+
+    for (name, code, _, fragment) in cases {
         let path = dir.join(name);
         for sub in ["run", "check"] {
             let out = engine()

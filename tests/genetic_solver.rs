@@ -1,6 +1,7 @@
 //! The genetic solver: both presets find verified tours, runs are
 //! reproducible, and a generation limit gives up with a legal partial path.
 
+use engine::error::ErrorKind;
 use engine::halt::Never;
 use engine::model::{Board, Piece};
 use engine::progress::Progress;
@@ -243,16 +244,17 @@ fn explicit_options_override_the_preset() {
 
 #[test]
 fn bad_options_are_errors_with_a_position() {
-    for (opt, needle) in [
-        ("population: 0", "population"),
-        ("mutation: 1.5", "mutation"),
-        ("generations: 0", "generations"),
-        ("selection: Best", "Best"),
+    for (opt, needle, kind) in [
+        ("population: 0", "population", ErrorKind::BadValue),
+        ("mutation: 1.5", "mutation", ErrorKind::BadValue),
+        ("generations: 0", "generations", ErrorKind::BadValue),
+        ("selection: Best", "Best", ErrorKind::UnknownName),
     ] {
         let text = format!("Puzzle(board: \"5x5\", piece: \"knight\", solver: Genetic({opt}))");
         let Err(e) = Puzzle::parse("bad.ron", &text) else {
             panic!("{opt} was accepted");
         };
+        assert_eq!(e.kind, kind, "{opt}");
         let msg = e.to_string();
         assert!(msg.contains("bad.ron:1:"), "{msg}");
         assert!(msg.contains(needle), "{msg}");

@@ -15,7 +15,7 @@ use std::time::Duration;
 
 use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
 
-use crate::error::Error;
+use crate::error::{Error, ErrorKind, Names, Wording};
 use crate::puzzle::Puzzle;
 use crate::solve::{Limit, Outcome, Report, SolverId, SolverSpec, Starts, Stats};
 pub use canonical::{
@@ -47,8 +47,39 @@ pub fn resolve_path(flag: Option<&Path>) -> Option<PathBuf> {
     directories::ProjectDirs::from("", "", "engine").map(|d| d.data_dir().join("archive.sqlite"))
 }
 
+/// The words of an archive that is not there, which say how one is made:
+/// by saving a run (`save`), which a front end may ask its own way.
+#[derive(Debug)]
+struct NoArchive;
+
+impl Wording for NoArchive {
+    fn words(&self, names: &dyn Names) -> (String, Option<String>) {
+        let help = match (names.name("run"), names.name("save")) {
+            (Some(run), Some(save)) => {
+                format!("`{run} {save}` creates it; the `archive` commands only read it")
+            }
+            _ => "saving a run (`save: true`) creates it; reading the archive does not".to_string(),
+        };
+        ("no archive at this path".to_string(), Some(help))
+    }
+}
+
+/// An error of the archive at `path`: SQLite's, or its content's.
 fn db_error(path: &Path, what: &str, e: impl std::fmt::Display) -> Error {
-    Error::about(&path.display().to_string(), format!("{what}: {e}"))
+    Error::about(
+        ErrorKind::Archive,
+        &path.display().to_string(),
+        format!("{what}: {e}"),
+    )
+}
+
+/// An error of the file system about the archive's file at `path`.
+fn file_error(path: &Path, what: &str, e: impl std::fmt::Display) -> Error {
+    Error::about(
+        ErrorKind::Io,
+        &path.display().to_string(),
+        format!("{what}: {e}"),
+    )
 }
 
 /// Makes the missing folders above the archive `path`; the ones made,
@@ -67,7 +98,7 @@ fn make_folders(path: &Path) -> Result<Vec<PathBuf>, Error> {
             for m in made.iter().rev() {
                 let _ = std::fs::remove_dir(m);
             }
-            return Err(db_error(path, "cannot create the archive's folder", e));
+            return Err(file_error(path, "cannot create the archive's folder", e));
         }
         made.push(d);
     }
@@ -86,6 +117,7 @@ fn check_path(path: &Path) -> Result<bool, Error> {
         .ends_with(std::path::is_separator)
     {
         return Err(Error::about(
+            ErrorKind::Io,
             &shown,
             "the path ends in `/`, so it names a directory, not an archive file",
         ));
@@ -95,6 +127,7 @@ fn check_path(path: &Path) -> Result<bool, Error> {
     match std::fs::metadata(path) {
         Ok(m) if !m.is_file() => {
             return Err(Error::about(
+                ErrorKind::Io,
                 &shown,
                 format!(
                     "is {}, not an archive file; it was left untouched",
@@ -103,10 +136,11 @@ fn check_path(path: &Path) -> Result<bool, Error> {
             ));
         }
         Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
-            return Err(db_error(path, "cannot read the archive", e));
+            return Err(file_error(path, "cannot read the archive", e));
         }
         _ if std::fs::symlink_metadata(path).is_ok() && !path.exists() => {
             return Err(Error::about(
+                ErrorKind::Io,
                 &shown,
                 "is a symbolic link to a file that does not exist; it was left untouched",
             ));
@@ -144,7 +178,7 @@ impl SaveTo {
         // no new file, or a name too long, fails here and not after the search.
         let checked = crate::output::PendingFile::create(path)
             .map(drop)
-            .map_err(|e| db_error(path, "cannot create the archive", e));
+            .map_err(|e| file_error(path, "cannot create the archive", e));
         // The folders go again until the archive is made. One that is not
         // empty (another process's file) stays.
         for dir in made.iter().rev() {
@@ -202,16 +236,16 @@ impl Archive {
             let mut head = [0u8; 16];
             let read = std::fs::File::open(path)
                 .and_then(|mut f| f.read(&mut head))
-                .map_err(|e| db_error(path, "cannot read the archive", e))?;
+                .map_err(|e| file_error(path, "cannot read the archive", e))?;
             if read > 0 && (read < 16 || &head != b"SQLite format 3\0") {
                 return Err(Error::about(
+                    ErrorKind::Archive,
                     &shown,
                     "is not an engine archive (not an SQLite database); it was left untouched",
                 ));
             }
         } else if !create {
-            return Err(Error::about(&shown, "no archive at this path")
-                .with_help("`engine run --save` creates it; the `archive` commands only read it"));
+            return Err(Error::about(ErrorKind::Io, &shown, "").worded(NoArchive));
         } else {
             made = make_folders(path)?;
         }
@@ -275,6 +309,7 @@ impl Archive {
         if app_id != APPLICATION_ID && (app_id != 0 || tables > 0) {
             // Dropping `tx` rolls back; nothing was written.
             return Err(Error::about(
+                ErrorKind::Archive,
                 &shown,
                 "is an SQLite database but not an engine archive; it was left untouched",
             ));
@@ -284,6 +319,7 @@ impl Archive {
             .map_err(read)?;
         if version > VERSION {
             return Err(Error::about(
+                ErrorKind::Archive,
                 &shown,
                 format!(
                     "was written by a newer engine (schema {version}; this one knows {VERSION})"
@@ -1355,7 +1391,10 @@ mod tests {
         }
         let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{e}"));
         match Archive::open(&path) {
-            Err(e) => assert!(e.to_string().contains("newer engine"), "{e}"),
+            Err(e) => {
+                assert_eq!(e.kind, ErrorKind::Archive);
+                assert!(e.to_string().contains("newer engine"), "{e}");
+            }
             Ok(_) => panic!("opened a newer archive"),
         }
         assert_eq!(

@@ -5,14 +5,14 @@ use std::path::PathBuf;
 
 use clap::Subcommand;
 
-use engine::error::{Error, escape_controls};
+use engine::error::{Error, ErrorKind, escape_controls};
 use engine::render::gif::{self, Scene};
 use engine::render::text;
 use engine::solve::Outcome;
 
 use super::gif::GifFlags;
 use super::interrupt;
-use super::{ArchiveFlag, DONE, bad_flag, out};
+use super::{ArchiveFlag, DONE, bad_flag, flag_error, out};
 
 /// The archive's subcommands.
 #[derive(Subcommand)]
@@ -97,7 +97,8 @@ pub fn exec(cmd: ArchiveCommand) -> Result<u8, Error> {
             })?;
             let store = archive.open_existing()?;
             let Some(run) = store.show(number)? else {
-                return Err(bad_flag(
+                return Err(flag_error(
+                    ErrorKind::UnknownName,
                     "ID",
                     &id,
                     format!("no run {number} in {}", store.path().display()),

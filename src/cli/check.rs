@@ -7,6 +7,7 @@ use std::time::Instant;
 use engine::analysis;
 use engine::error::Error;
 use engine::halt::Stop;
+use engine::puzzle::Use;
 use engine::render::{json, text};
 
 use super::source::PuzzleArgs;
@@ -33,6 +34,9 @@ pub fn exec(args: CheckArgs) -> Result<u8, Error> {
     let started = Instant::now();
     interrupt::install();
     let puzzle = args.source.load()?;
+    if let Some(e) = puzzle.refusal(Use::Read) {
+        return Err(e);
+    }
     let limits = interrupt::limits().with_time_from(started, args.time_limit);
     let title = super::title(&puzzle);
     // The JSON report: the findings, or what stopped the checks.

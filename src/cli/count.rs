@@ -5,13 +5,16 @@ use std::time::Instant;
 
 use engine::budget;
 use engine::count::{self, Method, frontier};
-use engine::error::Error;
+use engine::error::{Error, ErrorKind};
 use engine::halt::Stop;
 use engine::progress::Progress;
+use engine::puzzle::Use;
 use engine::render::{json, text};
 
 use super::source::PuzzleArgs;
-use super::{DONE, Format, GAVE_UP, INTERRUPTED_CODE, bad_flag, interrupt, out, progress};
+use super::{
+    DONE, Format, GAVE_UP, INTERRUPTED_CODE, bad_flag, flag_error, interrupt, out, progress,
+};
 
 /// `engine count`'s flags.
 #[derive(clap::Args)]
@@ -92,6 +95,14 @@ pub fn exec(args: CountArgs) -> Result<u8, Error> {
     let started = Instant::now();
     interrupt::install();
     let puzzle = args.source.load()?;
+    // Which options combine is the puzzle's rule; the count's own refusals
+    // below stand behind it for what the rules do not know.
+    if let Some(e) = puzzle.refusal(Use::Count {
+        frontier: matches!(args.method, Some(MethodFlag::Frontier)),
+        shard: args.shard.as_deref(),
+    }) {
+        return Err(e);
+    }
     let request = count::CountRequest {
         method: args.method.map(|m| match m {
             MethodFlag::Dfs => Method::Dfs,
@@ -132,7 +143,7 @@ pub fn exec(args: CountArgs) -> Result<u8, Error> {
             &puzzle.goal,
             &c,
         ))
-        .map_err(|e| Error::about("the JSON output", e.to_string()))?,
+        .map_err(|e| Error::about(ErrorKind::Internal, "the JSON output", e.to_string()))?,
     };
     out::print(&out)?;
     Ok(c.stopped.map_or(DONE, stopped_code))
@@ -145,7 +156,8 @@ pub fn exec(args: CountArgs) -> Result<u8, Error> {
 /// printed and nothing is proven.
 fn refused(args: &CountArgs, e: &count::CountError) -> Result<u8, Error> {
     match e.field() {
-        Some(count::Field::Shard) => Err(bad_flag(
+        Some(count::Field::Shard) => Err(flag_error(
+            ErrorKind::Conflict,
             "--shard",
             args.shard.as_deref().unwrap_or_default(),
             e.to_string(),
@@ -155,10 +167,19 @@ fn refused(args: &CountArgs, e: &count::CountError) -> Result<u8, Error> {
                 count::CountError::FrontierInShards => format!("{e} (--shard counts depth-first)"),
                 _ => e.to_string(),
             };
-            Err(bad_flag("--method", "frontier", message))
+            let kind = match e {
+                count::CountError::FrontierUnfit(unfit) => unfit_kind(unfit),
+                _ => ErrorKind::Conflict,
+            };
+            Err(flag_error(kind, "--method", "frontier", message))
         }
         None => {
-            let error = Error::about("count", e.to_string());
+            let error = match e {
+                count::CountError::FrontierFailed(unfit) => {
+                    Error::about(unfit_kind(unfit), "count", e.to_string())
+                }
+                _ => Error::about(ErrorKind::Conflict, "count", e.to_string()),
+            };
             out::warn(match e {
                 count::CountError::FrontierFailed(frontier::Unfit::Overflow) => error.with_help(
                     "the frontier keeps counts of at most 128 bits (about 3.4 × 10^38); no count is printed",
@@ -167,5 +188,16 @@ fn refused(args: &CountArgs, e: &count::CountError) -> Result<u8, Error> {
             });
             Ok(GAVE_UP)
         }
+    }
+}
+
+/// The kind of error a frontier count that ended in `unfit` is: a puzzle
+/// the method does not take, or more than it can hold.
+fn unfit_kind(unfit: &frontier::Unfit) -> ErrorKind {
+    match unfit {
+        frontier::Unfit::Small | frontier::Unfit::OneWay => ErrorKind::Conflict,
+        frontier::Unfit::TooWide { .. }
+        | frontier::Unfit::TooBig { .. }
+        | frontier::Unfit::Overflow => ErrorKind::TooBig,
     }
 }

@@ -6,12 +6,12 @@
 use std::path::{Path, PathBuf};
 
 use engine::budget;
-use engine::error::Error;
+use engine::error::{Error, ErrorKind};
 use engine::output::PendingFile;
 use engine::puzzle::Puzzle;
 use engine::render::gif::{self, GifError, GifOptions, Layout, Style};
 
-use super::{BAD_INPUT, INTERRUPTED_CODE, bad_flag};
+use super::{BAD_INPUT, INTERRUPTED_CODE, bad_flag, flag_error};
 
 /// How the path is drawn (`--style`).
 #[derive(Clone, Copy, clap::ValueEnum)]
@@ -148,7 +148,8 @@ pub fn outputs<const N: usize>(
         out.push(
             path.map(|p| {
                 PendingFile::create(p).map_err(|e| {
-                    bad_flag(
+                    flag_error(
+                        ErrorKind::Io,
                         flag,
                         &p.display().to_string(),
                         format!(
@@ -166,8 +167,13 @@ pub fn outputs<const N: usize>(
             .transpose()?,
         );
     }
-    out.try_into()
-        .map_err(|_| Error::about("GIF", "the outputs could not be listed"))
+    out.try_into().map_err(|_| {
+        Error::about(
+            ErrorKind::Internal,
+            "GIF",
+            "the outputs could not be listed",
+        )
+    })
 }
 
 /// Refuses GIFs that cannot be drawn as asked, before the search starts:
@@ -204,7 +210,8 @@ pub fn check_memory(
     if let Some((first, last)) = opts.steps {
         let most = opts.search_frames() - 1;
         if last >= first && last - first + 1 > most as u64 {
-            return Err(bad_flag(
+            return Err(flag_error(
+                ErrorKind::TooBig,
                 "--steps",
                 &format!("{first}..{last}"),
                 format!(
@@ -258,12 +265,14 @@ pub fn check_memory(
             None => "no search GIF fits a board this large; --gif draws the tour alone".to_string(),
         };
         let value = asked.to_string();
-        return Err(bad_flag("--max-frames", &value, why(&frames)).with_help(help));
+        return Err(
+            flag_error(ErrorKind::TooBig, "--max-frames", &value, why(&frames)).with_help(help),
+        );
     }
     // Not reached with today's layout, which keeps an image within 4,096
     // pixels of board a side (see the GIF module's tests).
     let cell = opts.cell_for(&puzzle.board).to_string();
-    Err(bad_flag("--cell", &cell, why("")).with_help("a smaller --cell fits"))
+    Err(flag_error(ErrorKind::TooBig, "--cell", &cell, why("")).with_help("a smaller --cell fits"))
 }
 
 /// Reports a failed GIF write; the exit code to end with, if it failed.
@@ -279,7 +288,11 @@ pub fn failed<T>(path: &Option<PathBuf>, r: Result<T, GifError>) -> Option<u8> {
             Some(INTERRUPTED_CODE)
         }
         Err(GifError::Io(e)) => {
-            super::out::warn(Error::about(&name, format!("cannot write the GIF: {e}")));
+            super::out::warn(Error::about(
+                ErrorKind::Io,
+                &name,
+                format!("cannot write the GIF: {e}"),
+            ));
             Some(BAD_INPUT)
         }
     }
@@ -297,7 +310,11 @@ pub fn failed_still<T, E: std::fmt::Display>(
         .map(|p| p.display().to_string())
         .unwrap_or_default();
     r.err().map(|e| {
-        super::out::warn(Error::about(&name, format!("cannot write the {what}: {e}")));
+        super::out::warn(Error::about(
+            ErrorKind::Io,
+            &name,
+            format!("cannot write the {what}: {e}"),
+        ));
         BAD_INPUT
     })
 }

@@ -7,16 +7,19 @@ use std::time::Instant;
 
 use clap::ValueEnum;
 
-use engine::error::{Error, Span};
+use engine::error::{Error, ErrorKind};
 use engine::halt::Stop;
 use engine::make::{self, Difficulty, Failure, Made, MakeOptions, Target, svg};
 use engine::output::PendingFile;
 use engine::progress::Progress;
-use engine::puzzle::Puzzle;
+use engine::puzzle::{Puzzle, Use};
 use engine::words::{counted, many};
 
 use super::source::PuzzleArgs;
-use super::{BAD_INPUT, BUG, DONE, GAVE_UP, IMPOSSIBLE, INTERRUPTED_CODE, bad_flag, out, progress};
+use super::{
+    BAD_INPUT, BUG, DONE, GAVE_UP, IMPOSSIBLE, INTERRUPTED_CODE, bad_flag, flag_error, out,
+    progress,
+};
 
 /// The most squares `engine make` takes: the deductions keep a set of
 /// squares per step, and uniqueness searches beyond this are hopeless.
@@ -83,39 +86,12 @@ pub fn output_paths(out: &Path) -> [PathBuf; 3] {
     ]
 }
 
-/// Refuses a puzzle `make` cannot start from: clues (it makes its own), a
-/// symmetry (no clue search honours one), or a board too large.
+/// Refuses a puzzle `make` cannot start from: clues (it makes its own) or
+/// a symmetry (no clue search honours one), as the rules of which options
+/// combine say; or a board too large.
 fn refusal(p: &Puzzle) -> Option<Error> {
-    let at = |field: &str, message: String, help: &str| {
-        Some(
-            Error::at(
-                &p.file,
-                &p.text,
-                p.field_span(field).unwrap_or(Span::new(0, 0)),
-                message,
-            )
-            .with_help(help),
-        )
-    };
-    if !p.constraints.clues.is_empty() {
-        return at(
-            "clues",
-            format!(
-                "`engine make` makes the clues itself: the puzzle it starts from gives none (this one gives {})",
-                p.constraints.clues.len()
-            ),
-            "leave out `clues` (with a clue picture, give its shape as `board`)",
-        );
-    }
-    if let Some(sym) = p.constraints.symmetry {
-        return at(
-            "symmetry",
-            format!(
-                "`engine make` makes clue puzzles, which cannot also ask for a symmetry ({} here)",
-                sym.describe()
-            ),
-            "leave out `symmetry`",
-        );
+    if let Some(e) = p.refusal(Use::Make) {
+        return Some(e);
     }
     if p.board.len() > MAX_SQUARES {
         let message = format!(
@@ -123,8 +99,16 @@ fn refusal(p: &Puzzle) -> Option<Error> {
             p.board.len()
         );
         return match p.field_span("board") {
-            Some(_) => at("board", message, "a smaller board"),
-            None => Some(bad_flag("--board", &p.board_text, message)),
+            Some(span) => Some(
+                Error::at(ErrorKind::TooBig, &p.file, &p.text, span, message)
+                    .with_help("a smaller board"),
+            ),
+            None => Some(flag_error(
+                ErrorKind::TooBig,
+                "--board",
+                &p.board_text,
+                message,
+            )),
         };
     }
     None
@@ -180,7 +164,8 @@ pub fn exec(args: MakeArgs) -> Result<u8, Error> {
     let mut files = Vec::with_capacity(3);
     for (flag, path) in flags.iter().zip(&paths) {
         files.push(PendingFile::create(path).map_err(|e| {
-            bad_flag(
+            flag_error(
+                ErrorKind::Io,
                 flag,
                 &path.display().to_string(),
                 format!("cannot write here: {e}"),
@@ -227,6 +212,7 @@ pub fn exec(args: MakeArgs) -> Result<u8, Error> {
             });
         }
         Err(Failure::Missed(why)) => {
+            let why = why.words(&super::Flags);
             out::print(&format!("{title}\nNo puzzle: {why}; nothing was written\n"))?;
             return Ok(GAVE_UP);
         }
@@ -290,6 +276,7 @@ pub fn exec(args: MakeArgs) -> Result<u8, Error> {
         });
     if let Err(e) = written {
         out::warn(Error::about(
+            ErrorKind::Io,
             &args.output.display().to_string(),
             format!("cannot write the puzzle: {e}"),
         ));

@@ -19,7 +19,7 @@ use std::path::{Path, PathBuf};
 
 use clap::{Parser, Subcommand, ValueEnum};
 
-use engine::error::{Error, Span};
+use engine::error::{Error, ErrorKind, Names, Span};
 use engine::puzzle::Puzzle;
 use engine::solve::Outcome;
 
@@ -97,6 +97,7 @@ impl ArchiveFlag {
     pub fn path(&self) -> Result<PathBuf, Error> {
         let path = engine::archive::resolve_path(self.archive.as_deref()).ok_or_else(|| {
             Error::about(
+                ErrorKind::Io,
                 "--archive",
                 "no data directory is known on this system; give --archive DB",
             )
@@ -108,8 +109,13 @@ impl ArchiveFlag {
         {
             let message = "the path ends in `/`, so it names a directory, not an archive file";
             return Err(match &self.archive {
-                Some(flag) => bad_flag("--archive", &flag.display().to_string(), message),
-                None => Error::about(engine::archive::ENV_VAR, message),
+                Some(flag) => flag_error(
+                    ErrorKind::Io,
+                    "--archive",
+                    &flag.display().to_string(),
+                    message,
+                ),
+                None => Error::about(ErrorKind::Io, engine::archive::ENV_VAR, message),
             });
         }
         Ok(path)
@@ -119,6 +125,35 @@ impl ArchiveFlag {
     /// exist: for the commands that only read it.
     pub fn open_existing(&self) -> Result<engine::archive::Archive, Error> {
         engine::archive::Archive::open_existing(&self.path()?)
+    }
+}
+
+/// The command line's names for what the library names by a puzzle's
+/// fields and options: its flags (and its commands, `engine run` and
+/// `engine make`, for the library's solving and making). An
+/// error about an option given on the command line is worded with these
+/// ([`Error::named`]) before it is printed.
+pub struct Flags;
+
+impl Names for Flags {
+    fn name(&self, option: &str) -> Option<&str> {
+        Some(match option {
+            "board" => "--board",
+            "piece" => "--piece",
+            "start" => "--start",
+            "end" => "--end",
+            "tour: Closed" => "--closed",
+            "tour: Open" => "--open",
+            "solver" => "--solver",
+            "solutions: Unique" => "--unique",
+            "save" => "--save",
+            "method" => "--method",
+            "shard" => "--shard",
+            "node_limit" => "--node-limit",
+            "make" => "engine make",
+            "run" => "engine run",
+            _ => return None,
+        })
     }
 }
 
@@ -150,9 +185,16 @@ pub fn grid_choice(grid: bool) -> engine::render::text::GridChoice<'static> {
     }
 }
 
-/// An error about the value of a command-line flag.
+/// A value of a command-line flag that is not allowed (a
+/// [`ErrorKind::BadValue`]), with a caret under all of it.
 pub fn bad_flag(flag: &str, value: &str, message: impl Into<String>) -> Error {
-    Error::flag(flag, value, Span::new(0, value.len()), message)
+    flag_error(ErrorKind::BadValue, flag, value, message)
+}
+
+/// An error of `kind` about the value of a command-line flag, with a caret
+/// under all of it.
+pub fn flag_error(kind: ErrorKind, flag: &str, value: &str, message: impl Into<String>) -> Error {
+    Error::option(kind, flag, value, Span::new(0, value.len()), message)
 }
 
 /// The longest `--time-limit`, in seconds (about 30 years).
@@ -184,7 +226,8 @@ pub fn distinct_outputs(
         let shown = path.display().to_string();
         for (what, input) in inputs.iter().filter_map(|(w, p)| p.map(|p| (*w, p))) {
             if engine::output::same_file(path, input) {
-                return Err(bad_flag(
+                return Err(flag_error(
+                    ErrorKind::Conflict,
                     flag,
                     &shown,
                     format!("this is {what}; it would be overwritten"),
@@ -195,7 +238,8 @@ pub fn distinct_outputs(
             .iter()
             .find(|(_, p)| engine::output::same_file(path, p))
         {
-            return Err(bad_flag(
+            return Err(flag_error(
+                ErrorKind::Conflict,
                 flag,
                 &shown,
                 format!("{other} writes to this file already; give each output its own file"),

@@ -9,7 +9,7 @@
 use std::io::{self, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use engine::error::Error;
+use engine::error::{Error, ErrorKind};
 
 /// Set when standard output turned out to be a closed pipe.
 static CLOSED: AtomicBool = AtomicBool::new(false);
@@ -58,7 +58,11 @@ impl Write for Stdout {
 
 /// The error for a failed write to standard output.
 pub fn failed(e: io::Error) -> Error {
-    Error::about("standard output", format!("cannot write the output: {e}"))
+    Error::about(
+        ErrorKind::Io,
+        "standard output",
+        format!("cannot write the output: {e}"),
+    )
 }
 
 /// Prints `text` to standard output and flushes it.

@@ -7,11 +7,11 @@ use std::time::Instant;
 
 use clap::ValueEnum;
 
-use engine::error::Error;
+use engine::error::{Error, ErrorKind};
 use engine::halt::Limits;
 
 use engine::progress::Progress;
-use engine::puzzle::{SAVE_OR_DRAW, Solutions};
+use engine::puzzle::{Solutions, Use};
 use engine::render::gif::{self, Scene};
 use engine::render::svg;
 use engine::render::trace::{self, Trace};
@@ -23,9 +23,6 @@ use super::gif::{GifFlags, StepsFlag};
 use super::interrupt;
 use super::source::PuzzleArgs;
 use super::{ArchiveFlag, BUG, Format, out, progress};
-
-/// The way out of a search for two solutions that was asked to save or draw.
-const DROP_UNIQUE: &str = "run without `--unique` (or `solutions: Unique`) to save or draw a tour";
 
 /// Which solver `--solver` names.
 #[derive(Clone, Copy, ValueEnum)]
@@ -111,47 +108,35 @@ pub fn exec(args: RunArgs) -> Result<u8, Error> {
         puzzle.seed = seed;
     }
     if let Some(name) = args.solver {
-        puzzle.solver = match name {
+        puzzle.set_solver(match name {
             SolverName::Auto => SolverSpec::Auto,
             SolverName::Backtrack => SolverSpec::Backtrack(Default::default()),
             SolverName::Warnsdorff => SolverSpec::Warnsdorff(Default::default()),
             SolverName::Genetic => SolverSpec::Genetic(Default::default()),
             SolverName::Symmetric => SolverSpec::Symmetric(Default::default()),
-        };
-    }
-    let solver_flag = args.solver.map(|_| ("--solver", puzzle.solver.kind()));
-    if let Some(e) = puzzle
-        .solver_refusal(solver_flag)
-        .or_else(|| puzzle.clues_refusal(solver_flag))
-    {
-        return Err(e);
+        });
     }
     if args.unique {
-        puzzle.solutions = Solutions::Unique;
+        puzzle.ask_unique();
+    }
+    if args.save {
+        puzzle.ask_save();
+    }
+    // The first output asked, which a search for two solutions refuses.
+    let drawn = [
+        ("--gif", &args.gif),
+        ("--search-gif", &args.search_gif),
+        ("--png", &args.png),
+        ("--svg", &args.svg),
+        ("--trace", &args.trace),
+    ]
+    .into_iter()
+    .find_map(|(flag, path)| path.as_ref().map(|p| (flag, p.display().to_string())));
+    let draws = drawn.as_ref().map(|(flag, path)| (*flag, path.as_str()));
+    if let Some(e) = puzzle.refusal(Use::Solve { draws }) {
+        return Err(e);
     }
     if puzzle.solutions == Solutions::Unique {
-        if let Some(e) = puzzle.unique_refusal(args.unique, solver_flag) {
-            return Err(e);
-        }
-        if args.save {
-            return Err(engine::error::Error::switch("--save", SAVE_OR_DRAW).with_help(DROP_UNIQUE));
-        }
-        if let Some(e) = puzzle.save_refusal(args.unique) {
-            return Err(e);
-        }
-        let drawn = [
-            ("--gif", &args.gif),
-            ("--search-gif", &args.search_gif),
-            ("--png", &args.png),
-            ("--svg", &args.svg),
-            ("--trace", &args.trace),
-        ];
-        if let Some((flag, Some(path))) = drawn.iter().find(|(_, p)| p.is_some()) {
-            return Err(
-                super::bad_flag(flag, &path.display().to_string(), SAVE_OR_DRAW)
-                    .with_help(DROP_UNIQUE),
-            );
-        }
         let limits = interrupt::limits().with_time_from(started, args.time_limit);
         let shown = super::unique::Shown {
             format: args.format,
@@ -171,9 +156,9 @@ pub fn exec(args: RunArgs) -> Result<u8, Error> {
         && let Some((message, help)) =
             engine::puzzle::genetic_too_big(&puzzle.board, &puzzle.piece, opts)
     {
-        return Err(super::bad_flag(flag, value, message).with_help(help));
+        return Err(super::flag_error(ErrorKind::TooBig, flag, value, message).with_help(help));
     }
-    let archive = if args.save || puzzle.save {
+    let archive = if puzzle.save {
         Some(args.archive.path()?)
     } else {
         None
@@ -364,6 +349,7 @@ pub fn exec(args: RunArgs) -> Result<u8, Error> {
     {
         let name = args.trace.as_deref().map(|p| p.display().to_string());
         out::warn(Error::about(
+            ErrorKind::Io,
             &name.unwrap_or_default(),
             format!("cannot write the trace: {e}"),
         ));
@@ -374,6 +360,7 @@ pub fn exec(args: RunArgs) -> Result<u8, Error> {
         if let Err(e) = r {
             let name = args.trace.as_deref().map(|p| p.display().to_string());
             out::warn(Error::about(
+                ErrorKind::Io,
                 &name.unwrap_or_default(),
                 format!("cannot write the trace: {e}"),
             ));

@@ -5,7 +5,7 @@
 
 use std::path::PathBuf;
 
-use engine::error::Error;
+use engine::error::{Error, ErrorKind};
 use engine::puzzle::Puzzle;
 
 /// The puzzle and the flags that change it.
@@ -69,6 +69,7 @@ impl PuzzleArgs {
             }
             None if self.board.is_none() && self.piece.is_none() => {
                 return Err(Error::about(
+                    ErrorKind::Usage,
                     "engine",
                     "no puzzle: give a puzzle file, `-` for standard input, or --board and --piece",
                 ));

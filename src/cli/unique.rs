@@ -6,7 +6,7 @@
 use std::io::Write;
 use std::time::Instant;
 
-use engine::error::Error;
+use engine::error::{Error, ErrorKind};
 use engine::puzzle::Puzzle;
 use engine::render::{json, text};
 use engine::search::event::NoObserver;
@@ -138,7 +138,7 @@ pub fn exec(
                 second.as_deref(),
                 differ,
             ))
-            .map_err(|e| Error::about("the JSON output", e.to_string()))?
+            .map_err(|e| Error::about(ErrorKind::Internal, "the JSON output", e.to_string()))?
         }
     };
     let mut stdout = out::stdout();

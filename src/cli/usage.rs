@@ -4,7 +4,7 @@
 //! flag errors: the flag and its value, with a caret under what is wrong.
 
 use clap::error::{ContextKind, ContextValue, ErrorKind};
-use engine::error::{Error, Span};
+use engine::error::{Error, ErrorKind as Kind, Span};
 
 /// Reports the parser's error `e` and returns the exit code; help and
 /// version requests, and errors with nothing to point at, print as the
@@ -31,12 +31,23 @@ pub fn report(e: &clap::Error) -> u8 {
     let err = match (e.kind(), arg, value) {
         (ErrorKind::ValueValidation, Some(arg), Some(value)) => {
             let why = std::error::Error::source(e).map_or(said, ToString::to_string);
-            Error::flag(flag_of(&arg), &value, Span::new(0, value.len()), why)
+            Error::option(
+                Kind::BadValue,
+                flag_of(&arg),
+                &value,
+                Span::new(0, value.len()),
+                why,
+            )
         }
         (ErrorKind::InvalidValue, Some(arg), Some(value)) => {
             let choices = match e.get(ContextKind::ValidValue) {
                 Some(ContextValue::Strings(v)) => v.join(", "),
                 _ => String::new(),
+            };
+            let kind = if value.is_empty() {
+                Kind::Usage
+            } else {
+                Kind::UnknownName
             };
             let why = if value.is_empty() && choices.is_empty() {
                 "a value is needed".to_string()
@@ -45,10 +56,13 @@ pub fn report(e: &clap::Error) -> u8 {
             } else {
                 format!("{value} is not one of {choices}")
             };
-            Error::flag(flag_of(&arg), &value, Span::new(0, value.len()), why)
+            Error::option(kind, flag_of(&arg), &value, Span::new(0, value.len()), why)
         }
-        (ErrorKind::UnknownArgument | ErrorKind::ArgumentConflict, Some(arg), _) => {
-            Error::switch(flag_of(&arg), said)
+        (ErrorKind::UnknownArgument, Some(arg), _) => {
+            Error::switch(Kind::Usage, flag_of(&arg), said)
+        }
+        (ErrorKind::ArgumentConflict, Some(arg), _) => {
+            Error::switch(Kind::Conflict, flag_of(&arg), said)
         }
         _ => {
             // Help, the version, a missing argument or subcommand: the

@@ -25,6 +25,7 @@ pub mod tour;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
+use crate::error::{Fields, Names, called};
 use crate::halt::{Limit, Limits, Stop};
 use crate::model::{Constraints, MoveGraph};
 use crate::progress::Progress;
@@ -132,9 +133,40 @@ pub enum Failure {
     /// A limit (time) or Ctrl-C stopped the work.
     Stopped(Stop),
     /// No attempt met the target; why, for people.
-    Missed(String),
+    Missed(Miss),
     /// A tour or a deduction failed its check: a bug.
     Bug(InvalidTour),
+}
+
+/// Why no attempt met the target.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Miss {
+    /// No attempt had the clues or the difficulty asked: why, in words.
+    Target(String),
+    /// The proof that the puzzle made is unique ran out of this many
+    /// conflicts (its `node_limit`).
+    Proof(u64),
+}
+
+impl Miss {
+    /// Why, for people, with options named as `names` calls them (a larger
+    /// `node_limit` settles a proof that ran out).
+    pub fn words(&self, names: &dyn Names) -> String {
+        match self {
+            Miss::Target(why) => why.clone(),
+            Miss::Proof(conflicts) => format!(
+                "the proof that the puzzle made is unique ran out of {}; a larger {} may settle it",
+                counted(*conflicts, "conflict"),
+                called(names, "node_limit")
+            ),
+        }
+    }
+}
+
+impl std::fmt::Display for Miss {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.words(&Fields))
+    }
 }
 
 impl From<Stop> for Failure {
@@ -201,19 +233,21 @@ pub fn make(
     let (clues, filled) = closest.unwrap_or((n, n));
     let tries = opts.attempts.max(1);
     let tours = counted(tries as u64, "tour");
-    Err(Failure::Missed(match (opts.target, opts.difficulty) {
-        (Target::Clues(k), _) if clues > k => format!(
-            "no puzzle with {} or fewer from {tours}: the fewest was {clues} (no clue could be taken out of it)",
-            counted(k as u64, "clue")
-        ),
-        (_, Some(d)) => format!(
-            "no {} puzzle from {tours}: the nearest had its deductions fill {filled} of {} ({})",
-            d.name(),
-            counted(n as u64, "square"),
-            Difficulty::of(filled, n).name()
-        ),
-        _ => format!("no puzzle from {tours}"),
-    }))
+    Err(Failure::Missed(Miss::Target(
+        match (opts.target, opts.difficulty) {
+            (Target::Clues(k), _) if clues > k => format!(
+                "no puzzle with {} or fewer from {tours}: the fewest was {clues} (no clue could be taken out of it)",
+                counted(k as u64, "clue")
+            ),
+            (_, Some(d)) => format!(
+                "no {} puzzle from {tours}: the nearest had its deductions fill {filled} of {} ({})",
+                d.name(),
+                counted(n as u64, "square"),
+                Difficulty::of(filled, n).name()
+            ),
+            _ => format!("no puzzle from {tours}"),
+        },
+    )))
 }
 
 /// A tour by the runner's complete search (when no random walk found one):
@@ -504,10 +538,9 @@ fn prove(
             problem: "the clause-learning search finds a solution other than its tour, or none"
                 .to_string(),
         })),
-        (crate::solve::clued::sat::Answer::OutOfNodes, _) => Err(Failure::Missed(format!(
-            "the proof that the puzzle made is unique ran out of {}; a larger --node-limit may settle it",
-            counted(opts.node_limit, "conflict")
-        ))),
+        (crate::solve::clued::sat::Answer::OutOfNodes, _) => {
+            Err(Failure::Missed(Miss::Proof(opts.node_limit)))
+        }
     }
 }
 
@@ -547,6 +580,6 @@ mod tests {
             attempts: 1,
         };
         let r = prove(&puzzle, &graph, &clues, &tour, &opts, Limits::none());
-        assert!(matches!(r, Err(Failure::Missed(_))), "{r:?}");
+        assert!(matches!(r, Err(Failure::Missed(Miss::Proof(1)))), "{r:?}");
     }
 }

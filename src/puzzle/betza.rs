@@ -32,12 +32,15 @@
 //! - capture and hopper modifiers (`m c p g` and the like) have no meaning in a
 //!   tour, which has one piece and no captures: they are errors that say so.
 
+use crate::error::ErrorKind;
 use crate::model::{Move, Piece, UNLIMITED};
 
 /// What is wrong with a Betza word: a byte range in the word, a message and
 /// maybe a hint.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BetzaError {
+    /// What kind of fault it is.
+    pub kind: ErrorKind,
     /// First byte of the offending text, in the word.
     pub start: usize,
     /// One past its last byte.
@@ -49,8 +52,9 @@ pub struct BetzaError {
 }
 
 impl BetzaError {
-    fn new(start: usize, end: usize, message: impl Into<String>) -> BetzaError {
+    fn new(kind: ErrorKind, start: usize, end: usize, message: impl Into<String>) -> BetzaError {
         BetzaError {
+            kind,
             start,
             end,
             message: message.into(),
@@ -147,6 +151,7 @@ pub fn parse(word: &str) -> Result<Option<Piece>, BetzaError> {
         let mods = &word[mods_start..i];
         let Some(&letter) = b.get(i) else {
             return Err(BetzaError::new(
+                ErrorKind::Syntax,
                 mods_start,
                 i,
                 format!("`{mods}` modifies nothing: modifiers come before an atom letter"),
@@ -155,6 +160,7 @@ pub fn parse(word: &str) -> Result<Option<Piece>, BetzaError> {
         };
         let Some(leaps) = atom(letter) else {
             return Err(BetzaError::new(
+                ErrorKind::UnknownName,
                 i,
                 i + 1,
                 format!("`{}` is not a Betza atom", letter as char),
@@ -167,6 +173,7 @@ pub fn parse(word: &str) -> Result<Option<Piece>, BetzaError> {
         if b.get(i) == Some(&letter) {
             if !is_doublable(letter) {
                 return Err(BetzaError::new(
+                    ErrorKind::Syntax,
                     atom_start,
                     i + 1,
                     format!(
@@ -187,6 +194,7 @@ pub fn parse(word: &str) -> Result<Option<Piece>, BetzaError> {
                     j += 1;
                 }
                 return Err(BetzaError::new(
+                    ErrorKind::Syntax,
                     atom_start,
                     j,
                     format!("`{}` repeats an atom more than twice", &word[atom_start..j]),
@@ -205,14 +213,18 @@ pub fn parse(word: &str) -> Result<Option<Piece>, BetzaError> {
             let digits = &word[range_start..i];
             match digits.parse::<u32>() {
                 Ok(0) => {
-                    return Err(
-                        BetzaError::new(range_start, i, "a range of 0 allows no move")
-                            .help("a range is at least 1"),
-                    );
+                    return Err(BetzaError::new(
+                        ErrorKind::BadValue,
+                        range_start,
+                        i,
+                        "a range of 0 allows no move",
+                    )
+                    .help("a range is at least 1"));
                 }
                 Ok(n) if n <= MAX_RANGE => n,
                 _ => {
                     return Err(BetzaError::new(
+                        ErrorKind::BadValue,
                         range_start,
                         i,
                         format!("the range {digits} is out of range (at most {MAX_RANGE})"),
@@ -323,10 +335,13 @@ impl Selection {
                             "direction modifiers are f b l r v s; `n` makes a move lame".to_string(),
                         ),
                     };
-                    return Err(BetzaError::new(at + i, at + i + 1, what).help(help));
+                    return Err(
+                        BetzaError::new(ErrorKind::BadValue, at + i, at + i + 1, what).help(help),
+                    );
                 }
                 _ => {
                     return Err(BetzaError::new(
+                        ErrorKind::UnknownName,
                         at + i,
                         at + i + 1,
                         format!("`{}` is not a Betza modifier", c as char),
@@ -586,12 +601,14 @@ mod tests {
     fn malformed_words_are_errors_at_the_right_place() {
         let e = parse("NNN").unwrap_err();
         assert_eq!((e.start, e.end), (0, 3));
+        assert_eq!(e.kind, ErrorKind::Syntax);
         assert!(e.help.unwrap_or_default().contains("`NN`"));
         let e = parse("WRR").unwrap_err();
         assert_eq!((e.start, e.end), (1, 3));
         let e = parse("mN").unwrap_err();
         assert_eq!((e.start, e.end), (0, 1));
         assert!(e.message.contains("changes nothing"), "{}", e.message);
+        assert_eq!(e.kind, ErrorKind::BadValue);
         assert!(
             parse("cN")
                 .unwrap_err()
@@ -599,13 +616,11 @@ mod tests {
                 .contains("captures nothing")
         );
         assert!(parse("pR").unwrap_err().message.contains("hopper"));
-        assert!(
-            parse("Nf")
-                .unwrap_err()
-                .message
-                .contains("modifies nothing")
-        );
-        assert!(parse("W0").unwrap_err().message.contains("range of 0"));
+        assert_eq!(parse("Nf").map_err(|e| e.kind), Err(ErrorKind::Syntax));
+        assert_eq!(parse("hN").map_err(|e| e.kind), Err(ErrorKind::UnknownName));
+        let e = parse("W0").unwrap_err();
+        assert!(e.message.contains("range of 0"));
+        assert_eq!(e.kind, ErrorKind::BadValue);
         assert!(
             parse("W99999999999")
                 .unwrap_err()

@@ -6,7 +6,7 @@ use pest::Parser;
 use pest::iterators::Pair;
 
 use super::lang::{LangError, pest_error, span_of};
-use crate::error::Span;
+use crate::error::{ErrorKind, Span};
 use crate::model::{Board, Cell, MAX_SIDE, Topology};
 
 mod board_grammar {
@@ -42,7 +42,7 @@ pub fn parse_board(text: &str, base: usize) -> Result<Board, LangError> {
         BoardParser::parse(BRule::board, text).map_err(|e| pest_error(e, base, board_rule_name))?;
     let board = pairs
         .next()
-        .ok_or_else(|| LangError::new(Span::new(base, base), "empty board"))?;
+        .ok_or_else(|| LangError::new(ErrorKind::Syntax, Span::new(base, base), "empty board"))?;
     let mut width = 0;
     let mut height = 0;
     let mut topology: Option<Topology> = None;
@@ -56,7 +56,11 @@ pub fn parse_board(text: &str, base: usize) -> Result<Board, LangError> {
             }
             BRule::topology => {
                 if topology.is_some() {
-                    return Err(LangError::new(span_of(&p, base), "topology given twice"));
+                    return Err(LangError::new(
+                        ErrorKind::Duplicate,
+                        span_of(&p, base),
+                        "topology given twice",
+                    ));
                 }
                 let word = p.as_str().to_ascii_lowercase();
                 topology = Some(match word.as_str() {
@@ -76,7 +80,7 @@ pub fn parse_board(text: &str, base: usize) -> Result<Board, LangError> {
         let inner = item
             .into_inner()
             .next()
-            .ok_or_else(|| LangError::new(Span::default(), "empty item"))?;
+            .ok_or_else(|| LangError::new(ErrorKind::Syntax, Span::default(), "empty item"))?;
         let span = span_of(&inner, base);
         let (lo, hi) = if inner.as_rule() == BRule::rect {
             let sq: Vec<Pair<BRule>> = inner.into_inner().collect();
@@ -95,6 +99,7 @@ pub fn parse_board(text: &str, base: usize) -> Result<Board, LangError> {
                 let i = y as usize * width as usize + x as usize;
                 if removed[i] {
                     return Err(LangError::new(
+                        ErrorKind::Duplicate,
                         span,
                         format!("{} is removed twice", Cell::new(x, y)),
                     ));
@@ -108,6 +113,7 @@ pub fn parse_board(text: &str, base: usize) -> Result<Board, LangError> {
     });
     if board.is_empty() {
         return Err(LangError::new(
+            ErrorKind::BadValue,
             Span::new(base, base + text.len()),
             "every square is removed: the board is empty",
         ));
@@ -120,6 +126,7 @@ fn side(p: &Pair<BRule>, base: usize, what: &str) -> Result<u32, LangError> {
     match p.as_str().parse::<i64>() {
         Ok(v) if (1..=i64::from(MAX_SIDE)).contains(&v) => Ok(v as u32),
         _ => Err(LangError::new(
+            ErrorKind::BadValue,
             span,
             format!(
                 "the {what} must be from 1 to {MAX_SIDE}, not {}",
@@ -136,7 +143,7 @@ fn square_cell(p: &Pair<BRule>, base: usize, width: u32, height: u32) -> Result<
         p.clone()
             .into_inner()
             .next()
-            .ok_or_else(|| LangError::new(span, "empty square"))?
+            .ok_or_else(|| LangError::new(ErrorKind::Syntax, span, "empty square"))?
     } else {
         p.clone()
     };
@@ -157,6 +164,7 @@ fn square_cell(p: &Pair<BRule>, base: usize, width: u32, height: u32) -> Result<
     };
     if x < 0 || y < 0 || x >= i64::from(width) || y >= i64::from(height) {
         return Err(LangError::new(
+            ErrorKind::BadValue,
             span,
             format!("{} is off the {width}x{height} board", p.as_str()),
         ));
@@ -171,11 +179,12 @@ pub fn parse_square(text: &str, base: usize, board: &Board) -> Result<u32, LangE
     let sq = pairs
         .next()
         .and_then(|p| p.into_inner().next())
-        .ok_or_else(|| LangError::new(Span::new(base, base), "empty square"))?;
+        .ok_or_else(|| LangError::new(ErrorKind::Syntax, Span::new(base, base), "empty square"))?;
     let shifted = base + leading_ws(text);
     let cell = square_cell(&sq, shifted, board.width(), board.height())?;
     board.square_at(cell).ok_or_else(|| {
         LangError::new(
+            ErrorKind::BadValue,
             span_of(&sq, shifted),
             format!("{} is a removed square", sq.as_str()),
         )
@@ -218,6 +227,7 @@ fn parse_picture(text: &str, base: usize) -> Result<Board, LangError> {
                     _ => {
                         let at = base + offset + lead + i;
                         return Err(LangError::new(
+                            ErrorKind::Syntax,
                             Span::new(at, at + c.len_utf8()),
                             format!(
                                 "`{c}` in a picture board (use `.` for a square, `#` for a removed one)"
@@ -234,10 +244,15 @@ fn parse_picture(text: &str, base: usize) -> Result<Board, LangError> {
     let width = rows.iter().map(Vec::len).max().unwrap_or(0);
     let whole = Span::new(base, base + text.len());
     if height == 0 || width == 0 {
-        return Err(LangError::new(whole, "the picture board has no squares"));
+        return Err(LangError::new(
+            ErrorKind::BadValue,
+            whole,
+            "the picture board has no squares",
+        ));
     }
     if width > MAX_SIDE as usize || height > MAX_SIDE as usize {
         return Err(LangError::new(
+            ErrorKind::BadValue,
             whole,
             format!("the picture is {width}x{height}; each side must be at most {MAX_SIDE}"),
         ));
@@ -248,6 +263,7 @@ fn parse_picture(text: &str, base: usize) -> Result<Board, LangError> {
     });
     if board.is_empty() {
         return Err(LangError::new(
+            ErrorKind::BadValue,
             whole,
             "every square is removed: the board is empty",
         ));
@@ -299,18 +315,29 @@ mod tests {
         let e = parse_board(text, 0).unwrap_err();
         assert_eq!(&text[e.span.start..e.span.end], "a1");
         assert_eq!(e.span.start, 9);
+        assert_eq!(e.kind, ErrorKind::Duplicate);
         let e = parse_board("8x8 - z9", 0).unwrap_err();
         assert!(e.message.contains("off the 8x8 board"));
-        assert!(parse_board("0x5", 0).unwrap_err().message.contains("width"));
+        assert_eq!(e.kind, ErrorKind::BadValue);
+        let e = parse_board("0x5", 0).unwrap_err();
+        assert!(e.message.contains("width"));
+        assert_eq!(e.kind, ErrorKind::BadValue);
         assert!(parse_board("5000x5000", 0).is_err());
-        assert!(
-            parse_board("1x1 - a1", 0)
-                .unwrap_err()
-                .message
-                .contains("empty")
+        assert_eq!(
+            parse_board("1x1 - a1", 0).map_err(|e| e.kind),
+            Err(ErrorKind::BadValue)
         );
         let e = parse_board("..x\n...", 0).unwrap_err();
         assert_eq!(e.span.start, 2);
+        assert_eq!(e.kind, ErrorKind::Syntax);
+        assert_eq!(
+            parse_board("8x8 torus torus", 0).map_err(|e| e.kind),
+            Err(ErrorKind::Duplicate)
+        );
+        assert_eq!(
+            parse_board("8x", 0).map_err(|e| e.kind),
+            Err(ErrorKind::Syntax)
+        );
     }
 
     #[test]
@@ -318,17 +345,15 @@ mod tests {
         let b = parse_board("4x4 - b1", 0).unwrap_or_else(|e| panic!("{e:?}"));
         assert_eq!(parse_square("a1", 0, &b), Ok(0));
         assert_eq!(parse_square("(2,0)", 0, &b), Ok(1));
-        assert!(
-            parse_square("b1", 0, &b)
-                .unwrap_err()
-                .message
-                .contains("removed")
-        );
-        assert!(
-            parse_square("e1", 0, &b)
-                .unwrap_err()
-                .message
-                .contains("off")
+        let e = parse_square("b1", 0, &b).unwrap_err();
+        assert!(e.message.contains("removed"));
+        assert_eq!(e.kind, ErrorKind::BadValue);
+        let e = parse_square("e1", 0, &b).unwrap_err();
+        assert!(e.message.contains("off"));
+        assert_eq!(e.kind, ErrorKind::BadValue);
+        assert_eq!(
+            parse_square("b", 0, &b).map_err(|e| e.kind),
+            Err(ErrorKind::Syntax)
         );
     }
 }

@@ -3,7 +3,7 @@
 //! checks (numbers from 1 to the squares, none twice, on squares).
 
 use super::lang::LangError;
-use crate::error::Span;
+use crate::error::{ErrorKind, Span};
 use crate::model::{Board, Cell, Topology};
 
 /// One clue as written: its step, its square, and where the number is.
@@ -40,6 +40,7 @@ pub fn parse_picture(text: &str, base: usize) -> Result<(Board, Vec<Clue>), Lang
     }
     let Some(first) = rows.first() else {
         return Err(LangError::new(
+            ErrorKind::BadValue,
             Span::new(base, base + text.len()),
             "the clue picture has no squares",
         ));
@@ -48,6 +49,7 @@ pub fn parse_picture(text: &str, base: usize) -> Result<(Board, Vec<Clue>), Lang
     let height = rows.len();
     if width > crate::model::MAX_SIDE as usize || height > crate::model::MAX_SIDE as usize {
         return Err(LangError::new(
+            ErrorKind::BadValue,
             Span::new(base, base + text.len()),
             format!(
                 "the clue picture is {width}x{height}; a side may have at most {} squares",
@@ -61,7 +63,7 @@ pub fn parse_picture(text: &str, base: usize) -> Result<(Board, Vec<Clue>), Lang
         if row.len() != width {
             let (_, at) = row[0];
             let end = row.last().map_or(at, |&(t, o)| o + t.len());
-            return Err(LangError::new(
+            return Err(LangError::new(ErrorKind::Syntax,
                 Span::new(at, end),
                 format!(
                     "this row has {} squares, the first row {width}: every row of a clue picture has one token per square",
@@ -77,13 +79,14 @@ pub fn parse_picture(text: &str, base: usize) -> Result<(Board, Vec<Clue>), Lang
                 "." => {}
                 "#" => present[y as usize * width + x] = false,
                 t if t.bytes().all(|b| b.is_ascii_digit()) => {
-                    let step = t
-                        .parse::<u64>()
-                        .map_err(|_| LangError::new(span, "number out of range".to_string()))?;
+                    let step = t.parse::<u64>().map_err(|_| {
+                        LangError::new(ErrorKind::BadValue, span, "number out of range".to_string())
+                    })?;
                     numbers.push((step, Cell::new(x as u32, y), span));
                 }
                 _ => {
                     return Err(LangError::new(
+                        ErrorKind::Syntax,
                         span,
                         format!(
                             "`{token}` is not a square: `.` a square, `#` a removed square, a number a clue"
@@ -98,6 +101,7 @@ pub fn parse_picture(text: &str, base: usize) -> Result<(Board, Vec<Clue>), Lang
     });
     if board.is_empty() {
         return Err(LangError::new(
+            ErrorKind::BadValue,
             Span::new(base, base + text.len()),
             "every square is removed: the board is empty",
         ));
@@ -129,6 +133,7 @@ pub fn check(
     for c in clues {
         if c.step == 0 || c.step > n {
             return Err(LangError::new(
+                ErrorKind::BadValue,
                 c.span,
                 format!(
                     "step {} is not on this tour: its steps are numbered 1 to {n}",
@@ -152,7 +157,7 @@ pub fn check(
                     name(first.span)
                 )
             };
-            return Err(LangError::new(c.span, message));
+            return Err(LangError::new(ErrorKind::Duplicate, c.span, message));
         }
         out.push((c.step as u32, c.square, c.span));
     }
@@ -160,6 +165,7 @@ pub fn check(
     for w in out.windows(2) {
         if w[0].0 == w[1].0 {
             return Err(LangError::new(
+                ErrorKind::Duplicate,
                 w[1].2,
                 format!(
                     "step {} is given twice: on {} ({}) and on {}",
@@ -197,10 +203,14 @@ mod tests {
     #[test]
     fn picture_errors_point_at_the_token() {
         let text = "1 . .\n. x .";
-        let e = parse_picture(text, 0).err().map(|e| (e.span, e.message));
+        let e = parse_picture(text, 0).err().map(|e| (e.span, e.kind));
+        assert_eq!(e.map(|e| e.1), Some(ErrorKind::Syntax));
         assert_eq!(e.map(|e| &text[e.0.start..e.0.end]), Some("x"));
         let ragged = "1 . .\n. .";
-        assert!(parse_picture(ragged, 0).is_err());
+        assert_eq!(
+            parse_picture(ragged, 0).err().map(|e| e.kind),
+            Some(ErrorKind::Syntax)
+        );
     }
 
     #[test]
@@ -212,11 +222,17 @@ mod tests {
             span: Span::new(s, s + 1),
         };
         let name = |s: Span| format!("column {}", s.start + 1);
-        assert!(check(&b, &[at(5, 0, 0)], &name).is_err());
-        assert!(check(&b, &[at(0, 0, 0)], &name).is_err());
-        let twice = check(&b, &[at(2, 0, 0), at(2, 3, 7)], &name)
-            .err()
-            .map(|e| e.message);
+        assert_eq!(
+            check(&b, &[at(5, 0, 0)], &name).err().map(|e| e.kind),
+            Some(ErrorKind::BadValue)
+        );
+        assert_eq!(
+            check(&b, &[at(0, 0, 0)], &name).err().map(|e| e.kind),
+            Some(ErrorKind::BadValue)
+        );
+        let twice = check(&b, &[at(2, 0, 0), at(2, 3, 7)], &name).err();
+        assert_eq!(twice.as_ref().map(|e| e.kind), Some(ErrorKind::Duplicate));
+        let twice = twice.map(|e| e.message);
         assert_eq!(
             twice.as_deref(),
             Some("step 2 is given twice: on a1 (column 1) and on b2")

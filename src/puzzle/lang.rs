@@ -8,7 +8,7 @@
 
 use pest::iterators::Pair;
 
-use crate::error::Span;
+use crate::error::{ErrorKind, Span};
 
 pub use super::board::{parse_board, parse_square};
 pub use super::piece::{
@@ -19,6 +19,8 @@ pub use super::piece::{
 /// A language error: what is wrong and where (absolute byte span).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LangError {
+    /// What kind of fault it is.
+    pub kind: ErrorKind,
     /// The offending text.
     pub span: Span,
     /// What is wrong.
@@ -28,8 +30,9 @@ pub struct LangError {
 }
 
 impl LangError {
-    pub(super) fn new(span: Span, message: impl Into<String>) -> LangError {
+    pub(super) fn new(kind: ErrorKind, span: Span, message: impl Into<String>) -> LangError {
         LangError {
+            kind,
             span,
             message: message.into(),
             help: None,
@@ -64,5 +67,5 @@ pub(super) fn pest_error<R: pest::RuleType>(
         pest::error::ErrorVariant::ParsingError { .. } => e.variant.message().to_string(),
         pest::error::ErrorVariant::CustomError { message } => message.clone(),
     };
-    LangError::new(Span::new(base + a, base + b), message)
+    LangError::new(ErrorKind::Syntax, Span::new(base + a, base + b), message)
 }

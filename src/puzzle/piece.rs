@@ -9,7 +9,7 @@ use pest::Parser;
 use pest::iterators::Pair;
 
 use super::lang::{LangError, pest_error, span_of};
-use crate::error::Span;
+use crate::error::{ErrorKind, Span};
 use crate::model::{Move, Piece, UNLIMITED};
 
 #[derive(pest_derive::Parser)]
@@ -28,6 +28,7 @@ fn check_nesting(text: &str, base: usize) -> Result<(), LangError> {
                 depth += 1;
                 if depth > MAX_NESTING {
                     return Err(LangError::new(
+                        ErrorKind::TooBig,
                         Span::new(base + i, base + i + 1),
                         format!("parentheses nested more than {MAX_NESTING} deep"),
                     ));
@@ -61,11 +62,11 @@ pub fn parse_piece(text: &str, base: usize) -> Result<PieceExpr, LangError> {
         PieceParser::parse(Rule::piece, text).map_err(|e| pest_error(e, base, piece_rule_name))?;
     let piece = pairs
         .next()
-        .ok_or_else(|| LangError::new(Span::new(base, base), "empty piece"))?;
+        .ok_or_else(|| LangError::new(ErrorKind::Syntax, Span::new(base, base), "empty piece"))?;
     let union = piece
         .into_inner()
         .next()
-        .ok_or_else(|| LangError::new(Span::new(base, base), "empty piece"))?;
+        .ok_or_else(|| LangError::new(ErrorKind::Syntax, Span::new(base, base), "empty piece"))?;
     piece_union(union, base)
 }
 
@@ -88,7 +89,7 @@ fn piece_term(pair: Pair<Rule>, base: usize) -> Result<PieceExpr, LangError> {
     let inner = pair
         .into_inner()
         .next()
-        .ok_or_else(|| LangError::new(Span::default(), "empty term"))?;
+        .ok_or_else(|| LangError::new(ErrorKind::Syntax, Span::default(), "empty term"))?;
     let span = span_of(&inner, base);
     match inner.as_rule() {
         Rule::leaper | Rule::rider => {
@@ -98,6 +99,7 @@ fn piece_term(pair: Pair<Rule>, base: usize) -> Result<PieceExpr, LangError> {
             let n = int_value(&ints[1], base)?;
             if m == 0 && n == 0 {
                 return Err(LangError::new(
+                    ErrorKind::BadValue,
                     span,
                     "a jump of (0,0) does not move the piece",
                 ));
@@ -108,6 +110,7 @@ fn piece_term(pair: Pair<Rule>, base: usize) -> Result<PieceExpr, LangError> {
                         let v = int_value(k, base)?;
                         if v < 1 {
                             return Err(LangError::new(
+                                ErrorKind::BadValue,
                                 span_of(k, base),
                                 format!("`max` must be at least 1, not {v}"),
                             ));
@@ -130,12 +133,14 @@ fn piece_term(pair: Pair<Rule>, base: usize) -> Result<PieceExpr, LangError> {
                 let dy = int_value(&ints[1], base)?;
                 if dx == 0 && dy == 0 {
                     return Err(LangError::new(
+                        ErrorKind::BadValue,
                         js,
                         "a jump of (0,0) does not move the piece",
                     ));
                 }
                 if moves.len() == MAX_MOVES {
                     return Err(LangError::new(
+                        ErrorKind::TooBig,
                         js,
                         format!(
                             "more than {MAX_MOVES} jumps: a piece may have at most {MAX_MOVES} moves"
@@ -150,11 +155,15 @@ fn piece_term(pair: Pair<Rule>, base: usize) -> Result<PieceExpr, LangError> {
             let u = inner
                 .into_inner()
                 .next()
-                .ok_or_else(|| LangError::new(span, "empty parentheses"))?;
+                .ok_or_else(|| LangError::new(ErrorKind::Syntax, span, "empty parentheses"))?;
             piece_union(u, base)
         }
         Rule::betza | Rule::name => Ok(PieceExpr::Name(inner.as_str().to_string(), span)),
-        _ => Err(LangError::new(span, "unexpected piece term")),
+        _ => Err(LangError::new(
+            ErrorKind::Syntax,
+            span,
+            "unexpected piece term",
+        )),
     }
 }
 
@@ -164,6 +173,7 @@ fn int_value(p: &Pair<Rule>, base: usize) -> Result<i64, LangError> {
     match p.as_str().parse::<i64>() {
         Ok(v) if v.unsigned_abs() <= MAX_JUMP.unsigned_abs() => Ok(v),
         _ => Err(LangError::new(
+            ErrorKind::BadValue,
             span,
             format!("number out of range: at most {MAX_JUMP} either way"),
         )),
@@ -322,6 +332,7 @@ impl<'d> Resolver<'d> {
                         .collect();
                     names.push(&self.defs[j].name);
                     return Err(LangError::new(
+                        ErrorKind::Cycle,
                         span,
                         format!("cycle in `pieces`: {}", arrow_list(&names)),
                     ));
@@ -335,6 +346,7 @@ impl<'d> Resolver<'d> {
                     let d = &self.defs[top];
                     if piece.moves().len() > MAX_MOVES {
                         return Err(LangError::new(
+                            ErrorKind::TooBig,
                             Span::new(d.base, d.base + d.text.len()),
                             format!(
                                 "`{}` has {} moves, more than the {MAX_MOVES} a piece may have",
@@ -373,6 +385,7 @@ impl<'d> Resolver<'d> {
                 let moves = piece.moves();
                 if moves.len() > MAX_MOVES {
                     return Err(LangError::new(
+                        ErrorKind::TooBig,
                         *span,
                         format!(
                             "this union has {} moves, more than the {MAX_MOVES} a piece may have",
@@ -394,6 +407,7 @@ impl<'d> Resolver<'d> {
         self.work += moves;
         if self.work > MAX_RESOLVE_WORK {
             return Err(LangError::new(
+                ErrorKind::TooBig,
                 span,
                 format!(
                     "the piece definitions expand to more than {MAX_RESOLVE_WORK} moves in all; a piece may have at most {MAX_MOVES}"
@@ -406,9 +420,13 @@ impl<'d> Resolver<'d> {
     /// The moves a name stands for: a definition, a built-in, or a Betza word.
     fn named(&mut self, name: &str, span: Span) -> Result<Rc<Piece>, LangError> {
         if let Some(&i) = self.index.get(name) {
-            return self.done[i]
-                .clone()
-                .ok_or_else(|| LangError::new(span, format!("`{name}` is not resolved yet")));
+            return self.done[i].clone().ok_or_else(|| {
+                LangError::new(
+                    ErrorKind::Internal,
+                    span,
+                    format!("`{name}` is not resolved yet"),
+                )
+            });
         }
         if let Some((key, text)) = BUILTINS.iter().find(|(n, _)| *n == name) {
             if let Some(p) = self.builtins.get(key) {
@@ -455,7 +473,11 @@ impl<'d> Resolver<'d> {
             // A word in Betza's letters that is not well formed: unless it
             // is a misspelt name, say what is wrong with it.
             let at = Span::new(span.start + e.start, span.start + e.end);
-            let err = LangError::new(at, format!("in the Betza word `{name}`: {}", e.message));
+            let err = LangError::new(
+                e.kind,
+                at,
+                format!("in the Betza word `{name}`: {}", e.message),
+            );
             return Err(match e.help {
                 Some(h) => err.with_help(h),
                 None => err,
@@ -467,7 +489,12 @@ impl<'d> Resolver<'d> {
             did_you_mean.map(|d| format!("{d} ")).unwrap_or_default(),
             builtins.join(", ")
         );
-        Err(LangError::new(span, format!("unknown piece `{name}`")).with_help(help))
+        Err(LangError::new(
+            ErrorKind::UnknownName,
+            span,
+            format!("unknown piece `{name}`"),
+        )
+        .with_help(help))
     }
 
     /// Parses `text` (at offset `base` in its file) and resolves it against
@@ -477,6 +504,7 @@ impl<'d> Resolver<'d> {
         let p = self.eval(&expr)?;
         if p.moves().len() > MAX_MOVES {
             return Err(LangError::new(
+                ErrorKind::TooBig,
                 Span::new(base, base + text.len()),
                 format!(
                     "the piece has {} moves, more than the {MAX_MOVES} a piece may have",
@@ -564,9 +592,14 @@ mod tests {
         assert_eq!(&"rider 1 1 max -1"[e.span.start..e.span.end], "-1");
         let e = piece("knight | wizard").unwrap_err();
         assert_eq!(e.span.start, 9);
-        assert!(e.message.contains("unknown piece `wizard`"));
+        assert_eq!(e.kind, ErrorKind::UnknownName);
         let e = piece("leaper 1").unwrap_err();
-        assert!(e.message.contains("number"), "{}", e.message);
+        assert_eq!(e.kind, ErrorKind::Syntax);
+        assert_eq!(
+            piece("leaper 0 0").map_err(|e| e.kind),
+            Err(ErrorKind::BadValue)
+        );
+        assert_eq!(piece("mN").map_err(|e| e.kind), Err(ErrorKind::BadValue));
     }
 
     #[test]
@@ -574,6 +607,7 @@ mod tests {
         let deep = format!("{}N{}", "(".repeat(100_000), ")".repeat(100_000));
         let e = piece(&deep).unwrap_err();
         assert_eq!(e.span.start, MAX_NESTING);
+        assert_eq!(e.kind, ErrorKind::TooBig);
         let ok = format!("{}N{}", "(".repeat(MAX_NESTING), ")".repeat(MAX_NESTING));
         assert_eq!(piece(&ok), piece("N"));
     }
@@ -594,6 +628,7 @@ mod tests {
         ];
         let e = resolve_piece("a", 0, &defs).unwrap_err();
         assert!(e.message.contains("a -> b -> a"), "{}", e.message);
+        assert_eq!(e.kind, ErrorKind::Cycle);
         assert_eq!(e.span.start, 200);
     }
 }
