@@ -150,30 +150,44 @@ impl Span {
 /// lines — a value given on the command line, standard output, an output
 /// path — has `line` 0 and names only the thing (`start: …`), showing a
 /// given value with a caret under it.
+///
+/// It is kept small (functions return it in a `Result`): positions are
+/// `u32` (a puzzle file has at most 32 MiB), and what few errors have — a
+/// value given outside a file, words that name options — is boxed.
 #[derive(Clone, Debug)]
 pub struct Error {
     /// What went wrong, for callers to match on.
     pub kind: ErrorKind,
-    /// Where the offending text came from: a file, or a value given
-    /// outside any (then `file` is the option's name).
-    pub origin: Origin,
     /// File (or option, or other thing) the text came from.
     pub file: String,
     /// 1-based line, or 0 for no position.
-    pub line: usize,
+    pub line: u32,
     /// 1-based column, in characters.
-    pub col: usize,
+    pub col: u32,
     /// What is wrong, in one sentence.
     pub message: String,
     /// The whole source line the error is on (without its newline).
     pub source_line: String,
     /// Number of characters to underline (at least 1).
-    pub width: usize,
+    pub width: u32,
     /// An optional hint printed after the caret.
     pub help: Option<String>,
+    /// Where a value given outside any file came from, and the words that
+    /// name options; none for most errors.
+    extra: Option<Box<Extra>>,
+}
+
+/// What few errors carry beside their text.
+#[derive(Clone, Debug, Default)]
+struct Extra {
+    /// Where the offending text came from.
+    origin: Origin,
     /// The words that name options, to word them again ([`Error::named`]).
     wording: Option<Arc<dyn Wording>>,
 }
+
+/// The origin of an error with none given: a file, or a thing.
+const TEXT: &Origin = &Origin::Text;
 
 impl PartialEq for Error {
     /// Errors are equal when they say the same of the same place; how
@@ -181,7 +195,7 @@ impl PartialEq for Error {
     fn eq(&self, other: &Error) -> bool {
         (
             self.kind,
-            &self.origin,
+            self.origin(),
             &self.file,
             self.line,
             self.col,
@@ -191,7 +205,7 @@ impl PartialEq for Error {
             &self.help,
         ) == (
             other.kind,
-            &other.origin,
+            other.origin(),
             &other.file,
             other.line,
             other.col,
@@ -204,6 +218,11 @@ impl PartialEq for Error {
 }
 
 impl Eq for Error {}
+
+/// `n` as a position: a count that does not fit is shown as the largest.
+fn position(n: usize) -> u32 {
+    u32::try_from(n).unwrap_or(u32::MAX)
+}
 
 impl Error {
     /// An error of `kind` at byte range `span` of `text`, which came from
@@ -219,22 +238,20 @@ impl Error {
         let end = floor_char(text, span.end.min(text.len())).max(start);
         let line_start = text[..start].rfind('\n').map_or(0, |i| i + 1);
         let line_end = text[start..].find('\n').map_or(text.len(), |i| start + i);
-        let line = 1 + text[..start].matches('\n').count();
-        let col = 1 + text[line_start..start].chars().count();
+        let (line, col) = line_col(text, start);
         let width = text[start..end.min(line_end)].chars().count().max(1);
         Error {
             kind,
-            origin: Origin::Text,
             file: file.to_string(),
-            line,
-            col,
+            line: position(line),
+            col: position(col),
             message: message.into(),
             source_line: text[line_start..line_end]
                 .trim_end_matches('\r')
                 .to_string(),
-            width,
+            width: position(width),
             help: None,
-            wording: None,
+            extra: None,
         }
     }
 
@@ -256,7 +273,6 @@ impl Error {
     pub fn whole_file(kind: ErrorKind, file: &str, message: impl Into<String>) -> Error {
         Error {
             kind,
-            origin: Origin::Text,
             file: file.to_string(),
             line: 1,
             col: 1,
@@ -264,7 +280,7 @@ impl Error {
             source_line: String::new(),
             width: 1,
             help: None,
-            wording: None,
+            extra: None,
         }
     }
 
@@ -289,28 +305,24 @@ impl Error {
         span: Span,
         message: impl Into<String>,
     ) -> Error {
-        Error {
-            origin: Origin::Given {
-                option: option.to_string(),
-                value: Some(value.to_string()),
-                span,
-            },
-            ..Error::shown(kind, option, Some(value), span, message.into())
-        }
+        Error::shown(kind, option, Some(value), span, message.into()).with_origin(Origin::Given {
+            option: option.to_string(),
+            value: Some(value.to_string()),
+            span,
+        })
     }
 
     /// An error about the switch `option`, given outside any file with no
     /// value (like `solutions: Unique` asked by `--unique`): reported as the
     /// option, with a caret under it.
     pub fn switch(kind: ErrorKind, option: &str, message: impl Into<String>) -> Error {
-        Error {
-            origin: Origin::Given {
+        Error::shown(kind, option, None, Span::default(), message.into()).with_origin(
+            Origin::Given {
                 option: option.to_string(),
                 value: None,
                 span: Span::default(),
             },
-            ..Error::shown(kind, option, None, Span::default(), message.into())
-        }
+        )
     }
 
     /// The error shown for an option named `name` and its value, if it has
@@ -338,6 +350,18 @@ impl Error {
         Error { line: 0, ..located }
     }
 
+    /// The error with the origin `origin`.
+    fn with_origin(mut self, origin: Origin) -> Error {
+        self.extra.get_or_insert_default().origin = origin;
+        self
+    }
+
+    /// Where the offending text came from: a file, or a value given
+    /// outside any (then `file` is the option's name).
+    pub fn origin(&self) -> &Origin {
+        self.extra.as_ref().map_or(TEXT, |x| &x.origin)
+    }
+
     /// Adds a hint printed under the caret.
     pub fn with_help(mut self, help: impl Into<String>) -> Error {
         self.help = Some(help.into());
@@ -350,7 +374,7 @@ impl Error {
         let (message, help) = wording.words(&Fields);
         self.message = message;
         self.help = help;
-        self.wording = Some(Arc::new(wording));
+        self.extra.get_or_insert_default().wording = Some(Arc::new(wording));
         self
     }
 
@@ -359,16 +383,18 @@ impl Error {
     /// option (`--start` for `start`), and words that name options are
     /// worded again.
     pub fn named(self, names: &dyn Names) -> Error {
-        let mut e = match &self.origin {
+        let Some(extra) = self.extra.clone() else {
+            return self;
+        };
+        let mut e = match &extra.origin {
             Origin::Given {
                 option,
                 value,
                 span,
             } => match names.name(option) {
                 Some(name) => Error {
-                    origin: self.origin.clone(),
                     help: self.help.clone(),
-                    wording: self.wording.clone(),
+                    extra: self.extra.clone(),
                     ..Error::shown(
                         self.kind,
                         name,
@@ -381,7 +407,7 @@ impl Error {
             },
             Origin::Text => self,
         };
-        if let Some(wording) = &e.wording {
+        if let Some(wording) = &extra.wording {
             let (message, help) = wording.words(names);
             e.message = message;
             e.help = help;
@@ -420,10 +446,10 @@ impl fmt::Display for Error {
                 })
                 .collect();
             // A long line is shown as a window around the caret.
-            let at = self.col.saturating_sub(1).min(chars.len());
+            let at = (self.col as usize).saturating_sub(1).min(chars.len());
             let from = at.saturating_sub(SHOW_BEFORE);
             // A long span is underlined only at its start.
-            let span = self.width.clamp(1, SHOW_SPAN);
+            let span = (self.width as usize).clamp(1, SHOW_SPAN);
             let to = (at + span + SHOW_AFTER).min(chars.len());
             let mut shown: String = chars[from..to].iter().collect();
             let mut pad = at - from;
@@ -595,7 +621,7 @@ mod tests {
             named.to_string(),
             "error: --start: z9 is off the board\n |\n | --start z9\n |         ^^"
         );
-        assert_eq!((named.kind, &named.origin), (e.kind, &e.origin));
+        assert_eq!((named.kind, named.origin()), (e.kind, e.origin()));
         // An option the front end does not name stays as it is.
         assert_eq!(e.clone().named(&Fields), e);
         let e = Error::switch(ErrorKind::Conflict, "solutions: Unique", "no");

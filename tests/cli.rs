@@ -590,3 +590,142 @@ fn flag_errors_of_the_command_line_point_at_the_flag() {
     // Help still prints as it did.
     engine().args(["count", "--help"]).assert().code(0);
 }
+
+/// `--quiet`, `--format` and `--time-limit` are taken alike by every
+/// command, and each does there what its help says: `check` and the
+/// `archive` commands print nothing with `--quiet` (the exit code is the
+/// answer; errors are still printed), `make` prints its report as JSON,
+/// and `archive show` stops drawing its GIF at the time limit (exit 3).
+#[test]
+fn every_command_takes_the_common_flags() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let db = dir.path().join("a.db");
+    let db = db.to_string_lossy();
+    let made = dir.path().join("m.ron");
+    let made = made.to_string_lossy();
+    let common = ["--quiet", "--format", "json", "--time-limit", "60"];
+    let run = |args: &[&str]| {
+        let out = engine()
+            .args(args)
+            .args(common)
+            .output()
+            .unwrap_or_else(|e| panic!("{e}"));
+        let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+        let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+        (out.status.code(), stdout, stderr)
+    };
+    let json = |args: &[&str], stdout: &str| -> serde_json::Value {
+        serde_json::from_str(stdout).unwrap_or_else(|e| panic!("{args:?}: {e}: {stdout}"))
+    };
+    // The commands that search show no progress, and print their report.
+    let args = ["run", "puzzles/holed4x4.ron", "--save", "--archive", &db];
+    let (code, stdout, _) = run(&args);
+    assert_eq!(code, Some(0));
+    assert_eq!(json(&args, &stdout)["status"], "found");
+    let args = ["count", "--board", "4x4", "--piece", "wazir"];
+    let (code, stdout, _) = run(&args);
+    assert_eq!(code, Some(0));
+    assert_eq!(json(&args, &stdout)["status"], "complete");
+    let args = ["make", "--board", "5x5", "--seed", "1", "-o", &made];
+    let (code, stdout, _) = run(&args);
+    assert_eq!(code, Some(0));
+    let v = json(&args, &stdout);
+    assert_eq!(
+        (&v["status"], &v["reason"]),
+        (&"made".into(), &serde_json::Value::Null)
+    );
+    assert_eq!(v["made"]["clues"][0]["step"], 1);
+    assert!(std::path::Path::new(&*made).is_file());
+    // `check` and the archive print nothing: the exit code says.
+    for (args, want) in [
+        (&["check", "--board", "5x5"][..], 0),
+        (&["check", "--board", "3x3"][..], 1),
+        (&["archive", "stats", "--archive", &db][..], 0),
+        (&["archive", "list", "--archive", &db][..], 0),
+        (&["archive", "show", "1", "--archive", &db][..], 0),
+    ] {
+        let (code, stdout, stderr) = run(args);
+        assert_eq!(code, Some(want), "{args:?}: {stderr}");
+        assert_eq!((stdout.as_str(), stderr.as_str()), ("", ""), "{args:?}");
+    }
+    // Errors are printed all the same.
+    let (code, stdout, stderr) = run(&["check", "no-such-file.ron"]);
+    assert_eq!((code, stdout.as_str()), (Some(2), ""));
+    assert!(
+        stderr.starts_with("error: cannot read no-such-file.ron"),
+        "{stderr}"
+    );
+    let (code, _, stderr) = run(&["archive", "show", "7", "--archive", &db]);
+    assert_eq!(code, Some(2));
+    assert!(stderr.contains("no run 7"), "{stderr}");
+    // Without `--quiet`, the archive's JSON.
+    for (args, key) in [
+        (["archive", "stats", "--archive", &db], "rows"),
+        (["archive", "list", "--archive", &db], "runs"),
+    ] {
+        let out = engine()
+            .args(args)
+            .args(["--format", "json"])
+            .output()
+            .unwrap_or_else(|e| panic!("{e}"));
+        let v: serde_json::Value =
+            serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{args:?}: {e}"));
+        assert_eq!(v[key].as_array().map(Vec::len), Some(1), "{args:?}: {v}");
+    }
+    let out = engine()
+        .args(["archive", "show", "1", "--archive", &db, "--format", "json"])
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"));
+    let v: serde_json::Value =
+        serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!((&v["status"], &v["run_id"]), (&"found".into(), &1.into()));
+    // A GIF stopped by the time limit is not written, and exits 3.
+    let gif = dir.path().join("t.gif");
+    engine()
+        .args([
+            "archive",
+            "show",
+            "1",
+            "--archive",
+            &db,
+            "--time-limit",
+            "0",
+        ])
+        .arg("--gif")
+        .arg(&gif)
+        .assert()
+        .code(3)
+        .stderr(predicate::str::contains(
+            "the time limit ran out: no GIF was written",
+        ));
+    assert!(!gif.exists());
+}
+
+/// `make --format json` says why no puzzle was made, with the exit code
+/// of the text report.
+#[test]
+fn make_says_in_json_why_nothing_was_made() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let out = dir.path().join("m.ron");
+    for (args, code, status) in [
+        (&["--board", "3x3"][..], 1, "impossible"),
+        (
+            &["--board", "6x6", "--node-limit", "1", "--attempts", "1"][..],
+            3,
+            "gave_up",
+        ),
+    ] {
+        let got = engine()
+            .args(["make", "--quiet", "--format", "json", "-o"])
+            .arg(&out)
+            .args(args)
+            .output()
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(got.status.code(), Some(code), "{args:?}");
+        let v: serde_json::Value =
+            serde_json::from_slice(&got.stdout).unwrap_or_else(|e| panic!("{args:?}: {e}"));
+        assert_eq!(v["status"], status, "{v}");
+        assert!(v["reason"].is_string() && v["made"].is_null(), "{v}");
+        assert!(!out.exists());
+    }
+}

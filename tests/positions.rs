@@ -20,13 +20,13 @@ fn assert_says(e: &Error, needle: &str) {
 }
 
 /// The line, the column and the underlined text of the error `text` gives.
-fn caret(text: &str) -> (usize, usize, String) {
+fn caret(text: &str) -> (u32, u32, String) {
     let e = error(text);
     let under: String = e
         .source_line
         .chars()
-        .skip(e.col - 1)
-        .take(e.width)
+        .skip(e.col as usize - 1)
+        .take(e.width as usize)
         .collect();
     (e.line, e.col, under)
 }
@@ -164,7 +164,7 @@ fn a_square_given_two_clues_is_refused_at_the_second() {
             48,
         ),
     ] {
-        let col = text.rfind(second).map_or(0, |i| i + 2);
+        let col = text.rfind(second).map_or(0, |i| i as u32 + 2);
         let key = second.split('"').nth(1).unwrap_or_default();
         assert_eq!(caret(text), (1, col, key.to_string()), "{text}");
         let e = error(text);
@@ -186,7 +186,7 @@ fn a_square_given_two_clues_is_refused_at_the_second() {
         .stdout("");
     // Two squares with one step: refused too, at the second.
     let text = r#"Puzzle(board: "5x5", piece: "knight", clues: {"a1": 2, "c2": 2})"#;
-    let col = text.rfind(r#""c2""#).map_or(0, |i| i + 2);
+    let col = text.rfind(r#""c2""#).map_or(0, |i| i as u32 + 2);
     assert_eq!(caret(text), (1, col, "c2".to_string()));
     assert_eq!(error(text).kind, ErrorKind::Duplicate);
     assert!(
@@ -346,7 +346,7 @@ fn an_override_names_the_field_and_keeps_its_origin() {
         .unwrap_or_else(|| panic!("z9 is off 8x8"));
     assert_eq!(e.kind, ErrorKind::BadValue);
     assert_eq!(
-        e.origin,
+        *e.origin(),
         Origin::Given {
             option: "start".to_string(),
             value: Some("z9".to_string()),

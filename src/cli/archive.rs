@@ -1,18 +1,23 @@
 //! `engine archive`: the figures, the list and the runs of the local
-//! archive of saved tours.
+//! archive of saved tours. Each takes the flags every command takes:
+//! `--format json` prints one JSON object, `--quiet` prints nothing (the
+//! exit code says whether the archive was read), and `--time-limit` stops
+//! what takes time — drawing a run's GIF; reading needs no limit.
 
+use std::io::Write;
 use std::path::PathBuf;
+use std::time::Instant;
 
 use clap::Subcommand;
 
 use engine::error::{Error, ErrorKind, escape_controls};
 use engine::render::gif::{self, Scene};
-use engine::render::text;
+use engine::render::{json, text};
 use engine::solve::Outcome;
 
 use super::gif::GifFlags;
 use super::interrupt;
-use super::{ArchiveFlag, DONE, bad_flag, flag_error, out};
+use super::{ArchiveFlag, DONE, Format, bad_flag, flag_error, out};
 
 /// The archive's subcommands.
 #[derive(Subcommand)]
@@ -24,6 +29,17 @@ pub enum ArchiveCommand {
         puzzle: Option<PathBuf>,
         #[command(flatten)]
         archive: ArchiveFlag,
+        /// Output format: `json` prints the rows as one JSON object.
+        #[arg(long, value_enum, default_value = "text")]
+        format: Format,
+        /// Accepted as by every command; the figures are read at once, with
+        /// nothing to stop.
+        #[arg(long, value_name = "SECS", value_parser = super::seconds)]
+        time_limit: Option<f64>,
+        /// Print nothing: the exit code alone says whether the archive was
+        /// read.
+        #[arg(long, short)]
+        quiet: bool,
     },
     /// The most recent runs.
     List {
@@ -32,6 +48,17 @@ pub enum ArchiveCommand {
         limit: usize,
         #[command(flatten)]
         archive: ArchiveFlag,
+        /// Output format: `json` prints the runs as one JSON object.
+        #[arg(long, value_enum, default_value = "text")]
+        format: Format,
+        /// Accepted as by every command; the runs are read at once, with
+        /// nothing to stop.
+        #[arg(long, value_name = "SECS", value_parser = super::seconds)]
+        time_limit: Option<f64>,
+        /// Print nothing: the exit code alone says whether the archive was
+        /// read.
+        #[arg(long, short)]
+        quiet: bool,
     },
     /// One run, printed as `run` prints it.
     // `show` draws only the tour's GIF: its defaults alone.
@@ -52,32 +79,66 @@ pub enum ArchiveCommand {
         gif: Option<PathBuf>,
         #[command(flatten)]
         look: GifFlags,
+        /// Output format: `json` prints the run as `run --format json` does.
+        #[arg(long, value_enum, default_value = "text")]
+        format: Format,
+        /// Stop drawing the GIF after this many seconds (exit 3; no GIF is
+        /// written).
+        #[arg(long, value_name = "SECS", value_parser = super::seconds)]
+        time_limit: Option<f64>,
+        /// Print nothing (a GIF asked is still written): the exit code
+        /// alone says whether the run is there.
+        #[arg(long, short)]
+        quiet: bool,
     },
 }
 
 /// Runs `engine archive …`; the exit code.
 pub fn exec(cmd: ArchiveCommand) -> Result<u8, Error> {
+    let started = Instant::now();
     match cmd {
-        ArchiveCommand::Stats { puzzle, archive } => {
+        ArchiveCommand::Stats {
+            puzzle,
+            archive,
+            format,
+            time_limit: _,
+            quiet,
+        } => {
             let only = puzzle
                 .as_deref()
                 .map(engine::puzzle::Puzzle::load)
                 .transpose()?;
             let store = archive.open_existing()?;
             let rows = store.stats(only.as_ref())?;
-            if rows.is_empty() {
-                out::print(&format!(
+            if quiet {
+                return Ok(DONE);
+            }
+            match format {
+                Format::Json => out::print(&report(&json::StatsJson::new(store.path(), &rows))?)?,
+                Format::Text if rows.is_empty() => out::print(&format!(
                     "No runs saved in {} yet.\n",
                     store.path().display()
-                ))?;
-            } else {
-                out::print(&text::archive_stats(&rows))?;
+                ))?,
+                Format::Text => out::print(&text::archive_stats(&rows))?,
             }
             Ok(DONE)
         }
-        ArchiveCommand::List { limit, archive } => {
+        ArchiveCommand::List {
+            limit,
+            archive,
+            format,
+            time_limit: _,
+            quiet,
+        } => {
             let store = archive.open_existing()?;
-            out::print(&text::archive_list(&store.list(limit)?))?;
+            let rows = store.list(limit)?;
+            if quiet {
+                return Ok(DONE);
+            }
+            out::print(&match format {
+                Format::Text => text::archive_list(&rows),
+                Format::Json => report(&json::ListJson::new(store.path(), &rows))?,
+            })?;
             Ok(DONE)
         }
         ArchiveCommand::Show {
@@ -86,6 +147,9 @@ pub fn exec(cmd: ArchiveCommand) -> Result<u8, Error> {
             archive,
             gif: gif_path,
             look,
+            format,
+            time_limit,
+            quiet,
         } => {
             let gif_opts = look.options(None)?;
             let number: i64 = id.trim().parse().map_err(|_| {
@@ -111,18 +175,40 @@ pub fn exec(cmd: ArchiveCommand) -> Result<u8, Error> {
                 &[Some(store.path())],
                 [("--gif", gif_path.as_deref())],
             )?;
-            out::print(&format!(
-                "{}Saved {} from {}\n",
-                text::report_text(
-                    &super::title(p),
-                    &p.board,
-                    p.goal.closed,
-                    &run.report,
-                    super::grid_choice(grid),
-                ),
-                run.created,
-                escape_controls(&p.file)
-            ))?;
+            if !quiet {
+                match format {
+                    Format::Text => out::print(&format!(
+                        "{}Saved {} from {}\n",
+                        text::report_text(
+                            &super::title(p),
+                            &p.board,
+                            p.goal.closed,
+                            &run.report,
+                            super::grid_choice(grid),
+                        ),
+                        run.created,
+                        escape_controls(&p.file)
+                    ))?,
+                    Format::Json => {
+                        // Streamed, as `run` writes it: a huge tour's
+                        // squares are many megabytes.
+                        let mut stdout = out::stdout();
+                        let mut w = std::io::BufWriter::with_capacity(1 << 16, &mut stdout);
+                        json::RunJson::new(
+                            &p.name,
+                            &p.board,
+                            &p.piece,
+                            p.goal.closed,
+                            &run.report,
+                            Some(number),
+                        )
+                        .write(&mut w)
+                        .and_then(|()| writeln!(w))
+                        .and_then(|()| w.flush())
+                        .map_err(out::failed)?;
+                    }
+                }
+            }
             if let Some(file) = gif_out {
                 let Outcome::Found(tour) = &run.report.outcome else {
                     out::warn(format_args!(
@@ -132,9 +218,9 @@ pub fn exec(cmd: ArchiveCommand) -> Result<u8, Error> {
                     return Ok(DONE);
                 };
                 interrupt::install();
+                let limits = interrupt::limits().with_time_from(started, time_limit);
                 let scene = Scene::new(p);
-                let r =
-                    file.write(|w| gif::tour_gif(w, &scene, tour, &gif_opts, &interrupt::limits()));
+                let r = file.write(|w| gif::tour_gif(w, &scene, tour, &gif_opts, &limits));
                 if let Some(c) = super::gif::failed(&gif_path, r) {
                     return Ok(c);
                 }
@@ -142,4 +228,9 @@ pub fn exec(cmd: ArchiveCommand) -> Result<u8, Error> {
             Ok(DONE)
         }
     }
+}
+
+/// A JSON report as one line.
+fn report<T: serde::Serialize>(r: &T) -> Result<String, Error> {
+    json::line(r).map_err(|e| Error::about(ErrorKind::Internal, "the JSON output", e.to_string()))
 }

@@ -1,11 +1,12 @@
 //! `engine check`: parse a puzzle and print what is known without
 //! searching; exit 1 when a proof rules every tour out. The time limit and
-//! Ctrl-C cover building the move graph and the proofs, as in `run`.
+//! Ctrl-C cover building the move graph and the proofs, as in `run`. With
+//! `--quiet` nothing is printed but errors: the exit code is the answer.
 
 use std::time::Instant;
 
 use engine::analysis;
-use engine::error::Error;
+use engine::error::{Error, ErrorKind};
 use engine::halt::Stop;
 use engine::puzzle::Use;
 use engine::render::{json, text};
@@ -27,6 +28,11 @@ pub struct CheckArgs {
     /// Stop after this many seconds (exit 3; nothing is proven).
     #[arg(long, value_name = "SECS", value_parser = super::seconds)]
     time_limit: Option<f64>,
+    /// Print nothing (errors excepted): the exit code alone says whether
+    /// the puzzle is valid (0), has no tour (1), is bad (2) or the checks
+    /// stopped (3).
+    #[arg(long, short)]
+    quiet: bool,
 }
 
 /// Runs `engine check`; the exit code.
@@ -39,6 +45,7 @@ pub fn exec(args: CheckArgs) -> Result<u8, Error> {
     }
     let limits = interrupt::limits().with_time_from(started, args.time_limit);
     let title = super::title(&puzzle);
+    let print = |text: &str| if args.quiet { Ok(()) } else { out::print(text) };
     // The JSON report: the findings, or what stopped the checks.
     let json = |found| {
         json::line(&json::CheckJson::new(
@@ -48,10 +55,10 @@ pub fn exec(args: CheckArgs) -> Result<u8, Error> {
             &puzzle.piece,
             found,
         ))
-        .map_err(|e| Error::about("the JSON output", e.to_string()))
+        .map_err(|e| Error::about(ErrorKind::Internal, "the JSON output", e.to_string()))
     };
     let stopped = |stop: Stop| {
-        out::print(&match args.format {
+        print(&match args.format {
             Format::Text => {
                 format!("{title}\nchecks stopped: {stop} before they finished; nothing is proven\n")
             }
@@ -88,7 +95,7 @@ pub fn exec(args: CheckArgs) -> Result<u8, Error> {
             } else {
                 None
             };
-            out::print(&text::check_report(
+            print(&text::check_report(
                 &title,
                 &puzzle.board,
                 &puzzle.piece_text,
@@ -98,7 +105,7 @@ pub fn exec(args: CheckArgs) -> Result<u8, Error> {
                 grid,
             ))?;
         }
-        Format::Json => out::print(&json(Ok(&a))?)?,
+        Format::Json => print(&json(Ok(&a))?)?,
     }
     Ok(if a.impossible.is_some() {
         IMPOSSIBLE

@@ -11,7 +11,7 @@ use engine::output::PendingFile;
 use engine::puzzle::Puzzle;
 use engine::render::gif::{self, GifError, GifOptions, Layout, Style};
 
-use super::{BAD_INPUT, INTERRUPTED_CODE, bad_flag, flag_error};
+use super::{BAD_INPUT, GAVE_UP, INTERRUPTED_CODE, bad_flag, flag_error};
 
 /// How the path is drawn (`--style`).
 #[derive(Clone, Copy, clap::ValueEnum)]
@@ -285,7 +285,10 @@ pub fn failed<T>(path: &Option<PathBuf>, r: Result<T, GifError>) -> Option<u8> {
         Ok(_) => None,
         Err(GifError::Stopped(stop)) => {
             super::out::warn(format_args!("{stop}: no GIF was written to {name}"));
-            Some(INTERRUPTED_CODE)
+            Some(match stop {
+                engine::halt::Stop::Limit(_) => GAVE_UP,
+                _ => INTERRUPTED_CODE,
+            })
         }
         Err(GifError::Io(e)) => {
             super::out::warn(Error::about(

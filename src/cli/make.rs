@@ -17,7 +17,7 @@ use engine::words::{counted, many};
 
 use super::source::PuzzleArgs;
 use super::{
-    BAD_INPUT, BUG, DONE, GAVE_UP, IMPOSSIBLE, INTERRUPTED_CODE, bad_flag, flag_error, out,
+    BAD_INPUT, BUG, DONE, Format, GAVE_UP, IMPOSSIBLE, INTERRUPTED_CODE, bad_flag, flag_error, out,
     progress,
 };
 
@@ -69,6 +69,10 @@ pub struct MakeArgs {
     /// Stop after this many seconds (exit 3).
     #[arg(long, value_name = "SECS", value_parser = super::seconds)]
     time_limit: Option<f64>,
+    /// Output format: `json` prints the report as one JSON object; the
+    /// files are written alike.
+    #[arg(long, value_enum, default_value = "text")]
+    format: Format,
     /// No progress display.
     #[arg(long, short)]
     quiet: bool,
@@ -194,26 +198,35 @@ pub fn exec(args: MakeArgs) -> Result<u8, Error> {
         make::make(&puzzle, &graph, &opts, limits, &prog)
     });
     let title = super::title(&puzzle);
+    // No puzzle: the report says why (`reason`, a sentence) in text or JSON.
+    let unmade = |status: &str, text: String, reason: String| {
+        out::print(&match args.format {
+            Format::Text => format!("{title}\nNo puzzle: {text}\n"),
+            Format::Json => json_report(&puzzle, seed, status, Some(&reason), None)?,
+        })
+    };
     let made = match made {
         Ok(m) => m,
         Err(Failure::NoTour(why)) => {
-            out::print(&format!(
-                "{title}\nNo puzzle: no tour exists, so there is nothing to make clues of: {why}\n"
-            ))?;
+            unmade(
+                "impossible",
+                format!("no tour exists, so there is nothing to make clues of: {why}"),
+                why,
+            )?;
             return Ok(IMPOSSIBLE);
         }
         Err(Failure::Stopped(stop)) => {
-            out::print(&format!(
-                "{title}\nNo puzzle: {stop} before one was made; nothing was written\n"
-            ))?;
-            return Ok(match stop {
-                Stop::Limit(_) => GAVE_UP,
-                Stop::Interrupted | Stop::Cancelled => INTERRUPTED_CODE,
-            });
+            let (status, code) = match stop {
+                Stop::Limit(_) => ("gave_up", GAVE_UP),
+                Stop::Interrupted | Stop::Cancelled => ("interrupted", INTERRUPTED_CODE),
+            };
+            let reason = format!("{stop} before one was made");
+            unmade(status, format!("{reason}; nothing was written"), reason)?;
+            return Ok(code);
         }
         Err(Failure::Missed(why)) => {
             let why = why.words(&super::Flags);
-            out::print(&format!("{title}\nNo puzzle: {why}; nothing was written\n"))?;
+            unmade("gave_up", format!("{why}; nothing was written"), why)?;
             return Ok(GAVE_UP);
         }
         Err(Failure::Bug(bug)) => {
@@ -282,6 +295,16 @@ pub fn exec(args: MakeArgs) -> Result<u8, Error> {
         ));
         return Ok(BAD_INPUT);
     }
+    if args.format == Format::Json {
+        out::print(&json_report(
+            &puzzle,
+            seed,
+            "made",
+            None,
+            Some((&made, &name, &paths)),
+        )?)?;
+        return Ok(DONE);
+    }
     let mut report = format!("{title}\n");
     for line in &header[1..] {
         report.push_str(line);
@@ -297,6 +320,108 @@ pub fn exec(args: MakeArgs) -> Result<u8, Error> {
     ));
     out::print(&report)?;
     Ok(DONE)
+}
+
+/// The report of `make --format json`, printed as one JSON object on one
+/// line (keys in the guide's chapter on the command line).
+#[derive(serde::Serialize)]
+struct MakeJson<'a> {
+    /// The name of the puzzle it started from.
+    name: &'a str,
+    /// Its board, described.
+    board: String,
+    /// Its piece, as written.
+    piece: &'a str,
+    /// Whether closed tours were asked.
+    closed: bool,
+    /// The seed of the random choices.
+    seed: u64,
+    /// `made`, `impossible`, `gave_up` or `interrupted`.
+    status: &'a str,
+    /// Why there is no puzzle, else null.
+    reason: Option<&'a str>,
+    /// The puzzle made, else null.
+    made: Option<MadeJson<'a>>,
+}
+
+/// The puzzle `make` made, in [`MakeJson`].
+#[derive(serde::Serialize)]
+struct MadeJson<'a> {
+    /// The made puzzle's name.
+    name: &'a str,
+    /// Its clues: the step each shows, on its square.
+    clues: Vec<ClueJson>,
+    /// Squares of the board.
+    squares: usize,
+    /// Squares the deductions fill, clues included.
+    filled: usize,
+    /// The difficulty band.
+    difficulty: &'static str,
+    /// `deductions` or `clause-learning`: what proved it unique.
+    proof: &'static str,
+    /// The clause-learning proof's conflicts, else null.
+    conflicts: Option<u64>,
+    /// The attempt that made it.
+    attempt: u32,
+    /// The files written: the puzzle, its sheet and its solution.
+    files: Vec<String>,
+}
+
+/// A clue of [`MadeJson`].
+#[derive(serde::Serialize)]
+struct ClueJson {
+    /// The step shown, from 1.
+    step: u32,
+    /// The square, by name.
+    square: String,
+}
+
+/// `make --format json`: the puzzle it started from, the `seed`, the
+/// `status`, the `reason` there is no puzzle and what was `made`.
+fn json_report(
+    puzzle: &Puzzle,
+    seed: u64,
+    status: &str,
+    reason: Option<&str>,
+    made: Option<(&Made, &str, &[PathBuf; 3])>,
+) -> Result<String, Error> {
+    let board = &puzzle.board;
+    let made = made.map(|(made, name, files)| {
+        let (proof, conflicts) = match made.proof {
+            make::Proof::Deductions => ("deductions", None),
+            make::Proof::Sat(c) => ("clause-learning", Some(c)),
+        };
+        MadeJson {
+            name,
+            clues: made
+                .clues
+                .iter()
+                .map(|&(step, square)| ClueJson {
+                    step,
+                    square: board.name(square),
+                })
+                .collect(),
+            squares: board.len(),
+            filled: made.filled,
+            difficulty: made.difficulty.name(),
+            proof,
+            conflicts,
+            attempt: made.attempt,
+            files: files.iter().map(|f| f.display().to_string()).collect(),
+        }
+    });
+    let report = MakeJson {
+        name: &puzzle.name,
+        board: board.describe(),
+        piece: &puzzle.piece_text,
+        closed: puzzle.goal.closed,
+        seed,
+        status,
+        reason,
+        made,
+    };
+    engine::render::json::line(&report)
+        .map_err(|e| Error::about(ErrorKind::Internal, "the JSON output", e.to_string()))
 }
 
 /// The puzzle file's comment header, which `make` also prints (all but

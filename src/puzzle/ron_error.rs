@@ -13,8 +13,8 @@ fn as_written(err: &mut Error) {
     let written: String = err
         .source_line
         .chars()
-        .skip(err.col.saturating_sub(1))
-        .take(err.width)
+        .skip((err.col as usize).saturating_sub(1))
+        .take(err.width as usize)
         .collect();
     for read in ["inf", "-inf", "NaN"] {
         if let Some(head) = err.message.strip_suffix(&format!(" not {read}"))

@@ -552,7 +552,7 @@ mod tests {
         ] {
             let e = refused(text);
             assert_eq!(e.kind, ErrorKind::Conflict, "{text}: {e}");
-            assert_eq!(e.origin, crate::error::Origin::Text, "{text}");
+            assert_eq!(*e.origin(), crate::error::Origin::Text, "{text}");
         }
     }
 
