@@ -3,7 +3,7 @@
 //!
 //! Three ways of writing one are read, told apart by their first character:
 //! - JSON (`{`): `run --format json`'s report, its `squares` by name;
-//! - a grid of step numbers (a digit): one line a rank, the top rank first,
+//! - a grid of step numbers (a digit or `.`): one line a rank, the top rank first,
 //!   a number (from 1) or `.` for each square of the rank, removed squares
 //!   included — the grid `run` prints, its labels too;
 //! - `run`'s text report, whole: the squares after `Tour:`;
@@ -42,7 +42,7 @@ pub fn parse_tour(file: &str, text: &str, board: &Board) -> Result<Vec<u32>, Err
     }
     match first {
         '{' => from_json(file, text, board),
-        c if c.is_ascii_digit() => from_grid(file, text, board),
+        c if c.is_ascii_digit() || c == '.' => from_grid(file, text, board),
         _ => from_names(file, text, 0, text.len(), board),
     }
 }
