@@ -13,6 +13,7 @@ mod count_cli;
 mod count_entry;
 mod count_frontier;
 mod count_rules;
+mod count_shards;
 mod docs;
 mod events;
 mod faults;

@@ -28,9 +28,21 @@ pub struct CountArgs {
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
     threads: Option<u16>,
     /// Count only the K-th of N slices of the work (e.g. `3/8`) and print a
-    /// machine-readable line; the N counts add up to the whole count.
+    /// machine-readable line; the N counts add up to the whole count (with
+    /// --method frontier: pairs of start and end squares, parts at a cut
+    /// square; else the search's prefix tasks).
     #[arg(long, value_name = "K/N")]
     shard: Option<String>,
+    /// Add up the shards' output (the files they printed, or standard
+    /// input when none is given): checks that every shard of one puzzle
+    /// and one N is there, complete and consistent, and prints the total.
+    #[arg(
+        long,
+        value_name = "FILE",
+        num_args = 0..,
+        conflicts_with_all = ["puzzle", "board", "piece", "closed", "open", "start", "end", "shard", "method", "memory", "threads", "time_limit"]
+    )]
+    merge: Option<Vec<std::path::PathBuf>>,
     /// Stop after this many seconds (exit 3; the count so far is a lower bound).
     #[arg(long, value_name = "SECS", value_parser = super::seconds)]
     time_limit: Option<f64>,
@@ -92,6 +104,9 @@ fn stopped_code(stop: Stop) -> u8 {
 
 /// Runs `engine count`; the exit code.
 pub fn exec(args: CountArgs) -> Result<u8, Error> {
+    if let Some(files) = &args.merge {
+        return merge(files, args.format);
+    }
     let started = Instant::now();
     interrupt::install();
     let puzzle = args.source.load()?;
@@ -164,7 +179,6 @@ fn refused(args: &CountArgs, e: &count::CountError) -> Result<u8, Error> {
         )),
         Some(count::Field::Method) => {
             let message = match e {
-                count::CountError::FrontierInShards => format!("{e} (--shard counts depth-first)"),
                 _ => e.to_string(),
             };
             let kind = match e {
@@ -200,4 +214,44 @@ fn unfit_kind(unfit: &frontier::Unfit) -> ErrorKind {
         | frontier::Unfit::TooBig { .. }
         | frontier::Unfit::Overflow => ErrorKind::TooBig,
     }
+}
+
+/// `engine count --merge FILES…`: the shards' lines, added up; exit 0 when
+/// every shard is there and complete, 3 (with a lower bound) when some are
+/// missing or partial, 2 when the lines do not belong together.
+fn merge(files: &[std::path::PathBuf], format: Format) -> Result<u8, Error> {
+    use engine::count::merge;
+    let mut lines = Vec::new();
+    let stdin = files.is_empty() || files.iter().all(|f| f.as_os_str() == "-");
+    let sources: Vec<Option<&std::path::PathBuf>> = if stdin {
+        vec![None]
+    } else {
+        files.iter().map(Some).collect()
+    };
+    for source in sources {
+        let (name, text) = match source {
+            Some(path) if path.as_os_str() != "-" => {
+                let name = path.display().to_string();
+                let text = std::fs::read_to_string(path)
+                    .map_err(|e| Error::whole_file(ErrorKind::Io, &name, e.to_string()))?;
+                (name, text)
+            }
+            _ => {
+                let mut text = String::new();
+                std::io::Read::read_to_string(&mut std::io::stdin(), &mut text).map_err(|e| {
+                    Error::whole_file(ErrorKind::Io, "standard input", e.to_string())
+                })?;
+                ("standard input".to_string(), text)
+            }
+        };
+        lines.extend(merge::parse(&name, &text)?);
+    }
+    let m = merge::merge(&lines)?;
+    let out = match format {
+        Format::Text => text::merged_text(&m),
+        Format::Json => json::line(&json::MergeJson::new(&m))
+            .map_err(|e| Error::about(ErrorKind::Internal, "the JSON output", e.to_string()))?,
+    };
+    out::print(&out)?;
+    Ok(if m.complete() { DONE } else { GAVE_UP })
 }

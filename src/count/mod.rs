@@ -11,14 +11,20 @@
 //! (`solve::clued`, `solve::symmetric`); no solver needs a count, so this
 //! module sits above `solve`.
 
+pub mod check;
 pub mod dfs;
 pub mod frontier;
+pub mod merge;
 pub mod method;
 mod result;
+pub mod shard;
 
 pub use dfs::{CountOptions, Counted, DEFAULT_TASKS, Shard, TASKS_PER_SHARD};
 pub use method::Method;
-pub use result::{Count, FrontierWork, MethodUsed, SearchWork, Status, SymmetricWork, Work};
+pub use check::Check;
+pub use result::{
+    Count, FrontierWork, MethodUsed, SearchWork, Split, Status, SymmetricWork, Work,
+};
 
 use crate::analysis;
 use crate::halt::{Halt, Limits, Stop};
@@ -46,7 +52,8 @@ pub struct Job<'j> {
 pub struct CountRequest {
     /// The method; None: the one estimated to be faster.
     pub method: Option<Method>,
-    /// Count only this slice of the work (depth-first only).
+    /// Count only this slice of the work: of the search's prefix tasks, or
+    /// of the frontier's pairs of ends and parts at a cut square.
     pub shard: Option<Shard>,
     /// Worker threads (default: one per core).
     pub threads: Option<usize>,
@@ -107,8 +114,6 @@ pub enum CountError {
     OneSearchInShards(OneSearch),
     /// The frontier was asked for a count that is one search.
     FrontierOfOneSearch(OneSearch),
-    /// The frontier was asked for a count in shards.
-    FrontierInShards,
     /// The frontier was asked for and cannot count this puzzle (found
     /// before it starts, or its states passed the memory budget).
     FrontierUnfit(frontier::Unfit),
@@ -124,7 +129,6 @@ impl CountError {
         match self {
             CountError::OneSearchInShards(_) => Some(Field::Shard),
             CountError::FrontierOfOneSearch(_)
-            | CountError::FrontierInShards
             | CountError::FrontierUnfit(_) => Some(Field::Method),
             CountError::FrontierFailed(_) => None,
         }
@@ -148,9 +152,6 @@ impl std::fmt::Display for CountError {
                 "the frontier count does not take a symmetry: a puzzle with one is counted by the symmetric search ({} here)",
                 sym.describe()
             ),
-            CountError::FrontierInShards => {
-                f.write_str("a frontier count cannot be split into shards")
-            }
             CountError::FrontierUnfit(unfit) | CountError::FrontierFailed(unfit) => {
                 write!(f, "{unfit}")
             }
@@ -205,6 +206,7 @@ pub fn count_task(
         return Ok(count_symmetric(task, sym, proof, request, limits, progress));
     }
     if let Some(proof) = proof {
+        let method = request.method.unwrap_or(Method::Dfs).name();
         return Ok(Count {
             tours: 0,
             cycles_x2: goal.closed.then_some(0),
@@ -212,6 +214,14 @@ pub fn count_task(
             proof: Some(proof),
             shard: request.shard,
             method: None,
+            check: request.shard.map(|_| Check::default()),
+            split: request.shard.map(|_| Split {
+                method,
+                fingerprint: shard::fingerprint(g, &goal, method, None),
+                covered: Vec::new(),
+                done: 0,
+                units: 0,
+            }),
         });
     }
     if let Err(stop) = setup.check() {
@@ -220,8 +230,8 @@ pub fn count_task(
     if !task.constraints.clues.is_empty() {
         return count_clued(task, request, limits, progress);
     }
-    if request.method == Some(Method::Frontier) && request.shard.is_some() {
-        return Err(CountError::FrontierInShards);
+    if let (Some(Method::Frontier), Some(sh)) = (request.method, request.shard) {
+        return count_frontier_shard(task, sh, request, limits, progress);
     }
     let choice = method::choose(
         task.board,
@@ -254,6 +264,8 @@ pub fn count_task(
                         asked,
                         work: Work::Frontier(FrontierWork::of(&c)),
                     }),
+                    check: Some(c.check),
+                    split: None,
                 });
             }
             // Chosen with no estimate, or an estimate under the budget, its
@@ -292,6 +304,14 @@ pub fn count_task(
             asked,
             work: Work::Dfs(SearchWork::of(&c)),
         }),
+        check: request.shard.map(|_| c.check),
+        split: request.shard.map(|_| Split {
+            method: Method::Dfs.name(),
+            fingerprint: shard::fingerprint(g, &goal, Method::Dfs.name(), None),
+            covered: Vec::new(),
+            done: c.tasks_done,
+            units: c.tasks,
+        }),
     })
 }
 
@@ -329,6 +349,8 @@ fn not_begun(goal: Goal, constraints: &Constraints, request: &CountRequest, stop
             proof: None,
             shard: request.shard,
             method: None,
+            check: None,
+            split: None,
         },
     }
 }
@@ -367,6 +389,8 @@ fn count_symmetric(
         progress,
     );
     Count {
+        check: None,
+        split: None,
         tours: c.tours,
         cycles_x2: c.cycles_x2,
         stopped: c.stopped,
@@ -391,6 +415,8 @@ fn count_symmetric(
 /// The [`Count`] of the symmetric searches' count `c`.
 fn symmetric_count(sym: TourSymmetry, c: SymmetricCount) -> Count {
     Count {
+        check: None,
+        split: None,
         tours: c.tours,
         cycles_x2: c.cycles_x2,
         stopped: c.stopped,
@@ -425,6 +451,8 @@ fn count_clued(
     }
     let c = clued::count(task, limits, progress);
     Ok(Count {
+        check: None,
+        split: None,
         tours: u128::from(c.solutions),
         cycles_x2: None,
         stopped: c.stopped,
@@ -437,6 +465,109 @@ fn count_clued(
                 clues: task.constraints.clues.len(),
                 search: SearchWork::one_search(c.stopped.is_some(), c.stats),
             },
+        }),
+    })
+}
+
+/// The count of shard `sh` of a frontier count split into shards
+/// ([`shard`]): the plan of the whole count (the order of squares does not
+/// depend on a deadline, so every shard finds the same), then each of the
+/// shard's units — pairs of ends, parts at a cut square — counted in turn.
+fn count_frontier_shard(
+    task: &Task<'_>,
+    sh: Shard,
+    request: &CountRequest,
+    limits: &Limits<'_>,
+    progress: &Progress,
+) -> Result<Count, CountError> {
+    let (g, goal) = (task.graph, task.goal);
+    let setup = request.setup_limits(limits);
+    // The estimate of the whole count's memory says nothing of a unit's:
+    // each unit's count keeps to the budget as it goes.
+    let choice = method::choose(
+        task.board,
+        g,
+        &goal,
+        Some(Method::Frontier),
+        false,
+        u64::MAX,
+        &setup,
+    )
+    .map_err(CountError::FrontierUnfit)?;
+    let Some(plan) = choice.plan else {
+        return Err(CountError::FrontierFailed(frontier::Unfit::Small));
+    };
+    let sym = Symmetries::of_board(task.board, g);
+    let all = shard::units(g, &goal, &sym, sh.n());
+    let fingerprint = shard::fingerprint(g, &goal, Method::Frontier.name(), Some(&plan));
+    if all.is_empty() {
+        return Ok(Count {
+            tours: 0,
+            cycles_x2: goal.closed.then_some(0),
+            stopped: None,
+            proof: Some(
+                "the colours rule out every pair of squares as the ends of a tour".to_string(),
+            ),
+            shard: Some(sh),
+            method: None,
+            check: Some(Check::default()),
+            split: Some(Split {
+                method: Method::Frontier.name(),
+                fingerprint,
+                covered: Vec::new(),
+                done: 0,
+                units: 0,
+            }),
+        });
+    }
+    let mine = shard::mine(all.len(), sh.k(), sh.n());
+    let started = std::time::Instant::now();
+    let (mut peak_states, mut peak_bytes) = (0, 0);
+    let counted = shard::count_units(task.board, &goal, &all, &mine, |unit_goal, cut| {
+        let opts = frontier::FrontierOptions {
+            threads: request.threads,
+            budget: request.memory,
+            cut,
+            ..frontier::FrontierOptions::default()
+        };
+        let c = frontier::count(g, unit_goal, &plan, &opts, limits, progress)?;
+        peak_states = c.peak_states.max(peak_states);
+        peak_bytes = c.peak_bytes.max(peak_bytes);
+        Ok(c)
+    });
+    let s = match counted {
+        Ok(s) => s,
+        Err(frontier::Unfit::Overflow) => {
+            return Err(CountError::FrontierFailed(frontier::Unfit::Overflow));
+        }
+        Err(unfit) => return Err(CountError::FrontierUnfit(unfit)),
+    };
+    let stopped = s.last.as_ref().and_then(|c| c.stopped);
+    let work = s.last.as_ref().map(|c| {
+        let mut w = FrontierWork::of(c);
+        w.peak_states = peak_states;
+        w.peak_bytes = peak_bytes;
+        w.elapsed = started.elapsed();
+        w
+    });
+    Ok(Count {
+        tours: s.tours,
+        cycles_x2: s.cycles_x2,
+        stopped,
+        proof: None,
+        shard: Some(sh),
+        method: work.map(|w| MethodUsed {
+            why: choice.why.clone(),
+            asked: true,
+            work: Work::Frontier(w),
+        }),
+        check: Some(s.check),
+        split: Some(Split {
+            method: Method::Frontier.name(),
+            fingerprint,
+            covered: s.covered,
+            done: s.done,
+            units: s.units,
         }),
     })
 }

@@ -9,6 +9,7 @@ use crate::halt::Stop;
 use crate::model::TourSymmetry;
 use crate::search::Stats;
 
+use super::check::Check;
 use super::dfs::{Counted, Shard};
 use super::frontier::{FrontierCounted, Sweep};
 
@@ -36,6 +37,30 @@ pub struct Count {
     /// puzzle with a symmetry, whose count is always the symmetric
     /// search's.
     pub method: Option<MethodUsed>,
+    /// The check figure: a fingerprint of the work that a second run of
+    /// the same count reproduces (frontier counts, and every shard).
+    pub check: Option<Check>,
+    /// What a shard covered, for its machine-readable line.
+    pub split: Option<Split>,
+}
+
+/// What a shard of a split count covered.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Split {
+    /// The method's name (`dfs`, `frontier`).
+    pub method: &'static str,
+    /// The puzzle's fingerprint (sixteen hexadecimal digits; `?` when a
+    /// stop came before the move graph was built): the move graph, goal,
+    /// method and order of squares the shards of one count share.
+    pub fingerprint: String,
+    /// The units a frontier shard counted, in the line's words (pairs of
+    /// ends and parts at a cut square); empty for a depth-first shard,
+    /// whose tasks the search's work gives.
+    pub covered: Vec<String>,
+    /// The units finished.
+    pub done: usize,
+    /// The shard's units.
+    pub units: usize,
 }
 
 /// How a count ended.

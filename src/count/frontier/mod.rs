@@ -37,6 +37,7 @@ use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 
+use super::check::Check;
 use crate::halt::{Halt, Limits, Stop};
 use crate::model::{Board, Goal, MoveGraph};
 use crate::progress::{Progress, Unit};
@@ -84,7 +85,38 @@ pub struct FrontierOptions {
     /// last state of the same classes (default true; false runs it afresh
     /// from every state, as a check).
     pub remember: bool,
+    /// Count only a part of the states at a cut square (see [`Cut`]).
+    pub cut: Option<Cut>,
 }
+
+/// A part of a count cut at a square: the states after the first square
+/// whose step holds at least [`CUT_STATES`] states per part (or after the
+/// last square but one, if none does) are split into `parts` by their
+/// hash, and only part `part` (from 0) is swept on. The count is linear in
+/// the states, so the parts' counts add up to the whole; every run of the
+/// same plan cuts at the same square, since the states are the same.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Cut {
+    /// The part kept, from 0.
+    pub part: u32,
+    /// The number of parts, at least 1.
+    pub parts: u32,
+}
+
+impl Cut {
+    /// Whether the state whose key hashes to `h` is in the part kept.
+    #[inline]
+    fn keeps(self, h: u64) -> bool {
+        // Mixed again: the top bits of `h` pick the table partition.
+        let x = h.rotate_left(23).wrapping_mul(0xD6E8_FEB8_6659_FD93);
+        (x >> 32) % u64::from(self.parts.max(1)) == u64::from(self.part)
+    }
+}
+
+/// The states per part a step must hold to be the cut (see [`Cut`]): enough
+/// that the parts are of about the same size, early enough that the steps
+/// before it, which every part sweeps, are a small share of the work.
+pub const CUT_STATES: u64 = 256;
 
 impl Default for FrontierOptions {
     fn default() -> FrontierOptions {
@@ -94,6 +126,7 @@ impl Default for FrontierOptions {
             serial_below: SERIAL_BELOW,
             children_above: CHILDREN_ABOVE,
             remember: true,
+            cut: None,
         }
     }
 }
@@ -192,6 +225,12 @@ pub struct FrontierCounted {
     pub threads: usize,
     /// Wall time.
     pub elapsed: Duration,
+    /// The check figure ([`Check`]): the states after each step and the
+    /// count, fingerprinted.
+    pub check: Check,
+    /// For a count cut in parts, the square after which the states were
+    /// cut (from 1).
+    pub cut_at: Option<usize>,
 }
 
 impl FrontierCounted {
@@ -441,6 +480,8 @@ pub fn count(
         count_bits: bits,
         threads,
         elapsed: Duration::ZERO,
+        check: s.check.step(Check::of(s.found)),
+        cut_at: s.cut_at,
     };
     if c.stopped.is_none() {
         if s.overflow {
@@ -556,6 +597,39 @@ struct Sweeping {
     stopped: Option<Stop>,
     states: Vec<u64>,
     peak_bytes: u64,
+    /// The states after each step, fingerprinted.
+    check: Check,
+    /// The square after which the states were cut, if they were.
+    cut_at: Option<usize>,
+}
+
+/// Keeps the part of `layer` that `cut` asks for, when the states after
+/// square `done` (of `squares`) are where it cuts; true if it cut.
+fn cut_layer<K: Key, C: Count>(
+    layer: &mut Vec<(K, C)>,
+    cut: Option<Cut>,
+    done: usize,
+    squares: usize,
+) -> bool {
+    let Some(cut) = cut else {
+        return false;
+    };
+    if done + 1 > squares
+        || (done + 1 < squares && (layer.len() as u64) < CUT_STATES * u64::from(cut.parts))
+    {
+        return false;
+    }
+    layer.retain(|e| cut.keeps(e.0.hash64()));
+    true
+}
+
+/// The sum of the check terms of `layer`'s states.
+fn layer_check<K: Key, C: Count>(layer: &[(K, C)]) -> Check {
+    layer
+        .par_iter()
+        .with_min_len(1 << 12)
+        .map(|&(k, c)| Check::term(k.hash64(), c.wide()))
+        .reduce(Check::default, Check::plus)
 }
 
 /// Sweeps the board with keys `K` and counts `C`.
@@ -571,7 +645,11 @@ fn sweep<K: Key, C: Count>(
         stopped: None,
         states: Vec::with_capacity(rules.len()),
         peak_bytes: 0,
+        check: Check::default(),
+        cut_at: None,
     };
+    let squares = rules.len();
+    let mut cut = opts.cut;
     progress.start(Unit::Squares, Some(rules.len() as u64));
     let mut layer: Vec<(K, C)> = vec![(K::ZERO, C::ONE)];
     let per_state = size_of::<(K, C)>() as u64;
@@ -607,8 +685,13 @@ fn sweep<K: Key, C: Count>(
                     return Ok(out);
                 }
             }
+            if cut_layer(&mut layer, cut, i + 1, squares) {
+                out.cut_at = Some(i + 1);
+                cut = None;
+            }
             let states = layer.len() as u64;
             out.peak_bytes = out.peak_bytes.max(held_bytes + states * per_state * 2);
+            out.check = out.check.step(layer_check(&layer));
             out.states.push(states);
             progress.set(i as u64 + 1);
             progress.held(states);
@@ -689,7 +772,12 @@ fn sweep<K: Key, C: Count>(
         // classes branch alike (8x5 open: 20 % faster on two threads,
         // sorting included; BENCHMARKS.md).
         layer.par_sort_unstable_by_key(|e| e.0.classes());
+        if cut_layer(&mut layer, cut, i + 1, squares) {
+            out.cut_at = Some(i + 1);
+            cut = None;
+        }
         let states = layer.len() as u64;
+        out.check = out.check.step(layer_check(&layer));
         out.states.push(states);
         progress.set(i as u64 + 1);
         progress.held(states);

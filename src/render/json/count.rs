@@ -11,6 +11,9 @@ use crate::render::text::count::subject;
 /// The report of `engine count --format json`.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct CountJson {
+    /// The check figure (sixteen hexadecimal digits), for a frontier count
+    /// and a shard; else null.
+    pub check: Option<String>,
     /// Whether closed tours were counted.
     pub closed: bool,
     /// The number of clues of a count with clues, else null.
@@ -53,13 +56,63 @@ pub struct CountJson {
     pub tours: u128,
 }
 
-/// A shard: the K-th of N.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+/// A shard: the K-th of N, and what it covered.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct ShardJson {
+    /// A frontier shard's units (pairs of ends, parts at a cut square), in
+    /// the words of its `shard=` line; empty for a depth-first shard.
+    pub covered: Vec<String>,
     /// K, from 1.
     pub k: u32,
     /// N.
     pub n: u32,
+    /// The puzzle's fingerprint the shards of one count share, or null
+    /// when a stop came before it was known.
+    pub puzzle: Option<String>,
+}
+
+/// The report of `engine count --merge --format json`: the shards added
+/// up.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct MergeJson {
+    /// The shards' check figures added (sixteen hexadecimal digits).
+    pub check: String,
+    /// Distinct cycles of a closed goal; null for an open one.
+    pub cycles: Option<u128>,
+    /// Twice the distinct cycles; null for an open goal.
+    pub cycles_x2: Option<u128>,
+    /// True when every shard is there and complete: `tours` is the count.
+    pub exact: bool,
+    /// `dfs` or `frontier`.
+    pub method: String,
+    /// Shards of which no line was given.
+    pub missing: Vec<u32>,
+    /// Shards whose lines are all partial.
+    pub partial: Vec<u32>,
+    /// The puzzle's fingerprint.
+    pub puzzle: String,
+    /// N, the shards the count was split into.
+    pub shards: u32,
+    /// Directed tours: the count, or a lower bound when not `exact`.
+    pub tours: u128,
+}
+
+impl MergeJson {
+    /// The report of the shards added up.
+    pub fn new(m: &crate::count::merge::Merged) -> MergeJson {
+        MergeJson {
+            check: m.check.hex(),
+            cycles: m.cycles(),
+            cycles_x2: m.cycles_x2,
+            exact: m.complete(),
+            method: m.method.clone(),
+            missing: m.missing.clone(),
+            partial: m.partial.clone(),
+            puzzle: m.puzzle.clone(),
+            shards: m.n,
+            tours: m.tours,
+        }
+    }
 }
 
 /// A search's work in a count.
@@ -128,6 +181,7 @@ impl CountJson {
     pub fn new(name: &str, board: &Board, goal: &Goal, count: &Count) -> CountJson {
         let status = count.status();
         CountJson {
+            check: count.check.map(|c| c.hex()),
             closed: goal.closed,
             clues: count.clues(),
             // Halving is for the whole count only: a shard's half may be odd.
@@ -156,7 +210,16 @@ impl CountJson {
             method: count.work().map(Work::name),
             name: name.to_string(),
             proof: count.proof.clone(),
-            shard: count.shard.map(|s| ShardJson { k: s.k(), n: s.n() }),
+            shard: count.shard.map(|s| ShardJson {
+                covered: count
+                    .split
+                    .as_ref()
+                    .map(|x| x.covered.clone())
+                    .unwrap_or_default(),
+                k: s.k(),
+                n: s.n(),
+                puzzle: count.split.as_ref().map(|x| x.fingerprint.clone()),
+            }),
             start: square_name(board, goal.start),
             stats: count.work().and_then(Work::search).map(|s| CountStats {
                 depth: s.depth,
@@ -201,6 +264,8 @@ mod tests {
                 asked: true,
                 work: Work::Dfs(SearchWork::one_search(false, Stats::default())),
             }),
+            check: None,
+            split: None,
         }
     }
 
@@ -217,6 +282,7 @@ mod tests {
         );
         assert!(text.ends_with("}\n"));
         let keys: Vec<&str> = [
+            "check",
             "closed",
             "clues",
             "cycles",
@@ -256,7 +322,15 @@ mod tests {
         assert_eq!((whole.cycles, whole.cycles_x2), (Some(2), Some(3)));
         let shard = CountJson::new("k", &board, &goal, &counted(6, Some(3), Shard::new(1, 2)));
         assert_eq!((shard.cycles, shard.cycles_x2), (None, Some(3)));
-        assert_eq!(shard.shard, Some(ShardJson { k: 1, n: 2 }));
+        assert_eq!(
+            shard.shard,
+            Some(ShardJson {
+                covered: Vec::new(),
+                k: 1,
+                n: 2,
+                puzzle: None
+            })
+        );
         assert_eq!((shard.status, shard.method), ("complete", Some("dfs")));
     }
 }
