@@ -201,3 +201,56 @@ fn depth_first_shards_merge_too() {
         .code(0)
         .stdout(predicate::str::contains("total tours=1728 shards=2 status=complete"));
 }
+
+/// The guide's recipe of shards run by GNU parallel (or, where it is
+/// missing, the plain loop beside it) prints what the guide shows.
+#[test]
+fn the_guides_parallel_recipe_prints_what_it_shows() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let guide = std::fs::read_to_string(root.join("docs/src/shards.md"))
+        .unwrap_or_else(|e| panic!("{e}"));
+    let from = guide
+        .find("in four frontier shards")
+        .unwrap_or_else(|| panic!("no recipe in the guide"));
+    // The blocks after it: the recipe, its output, the loop.
+    let blocks: Vec<&str> = guide[from..]
+        .split("```")
+        .skip(1)
+        .step_by(2)
+        .take(3)
+        .collect();
+    let body = |b: &str, lang: &str| -> String {
+        b.strip_prefix(lang)
+            .unwrap_or_else(|| panic!("a {lang} block: {b}"))
+            .trim_start_matches('\n')
+            .to_string()
+    };
+    let (with_parallel, shown, plain) = (
+        body(blocks[0], "sh"),
+        body(blocks[1], "text"),
+        body(blocks[2], "sh"),
+    );
+    assert!(with_parallel.starts_with("seq 4 | parallel"));
+    let has_parallel = std::process::Command::new("parallel")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    let recipe = if has_parallel { with_parallel } else { plain };
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    std::os::unix::fs::symlink(root.join("puzzles"), dir.path().join("puzzles"))
+        .unwrap_or_else(|e| panic!("{e}"));
+    let bin = std::path::Path::new(env!("CARGO_BIN_EXE_engine"));
+    let path = format!(
+        "{}:{}",
+        bin.parent().unwrap_or(root).display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let out = std::process::Command::new("sh")
+        .args(["-e", "-c", &recipe])
+        .current_dir(dir.path())
+        .env("PATH", path)
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(String::from_utf8_lossy(&out.stdout), shown);
+}
