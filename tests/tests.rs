@@ -14,6 +14,8 @@ mod count_entry;
 mod count_frontier;
 mod count_rules;
 mod count_shards;
+mod count_spill;
+mod count_subset;
 mod docs;
 mod events;
 mod faults;

@@ -40,7 +40,7 @@ pub struct CountArgs {
         long,
         value_name = "FILE",
         num_args = 0..,
-        conflicts_with_all = ["puzzle", "board", "piece", "closed", "open", "start", "end", "shard", "method", "memory", "threads", "time_limit"]
+        conflicts_with_all = ["puzzle", "board", "piece", "closed", "open", "start", "end", "shard", "method", "memory", "spill", "threads", "time_limit"]
     )]
     merge: Option<Vec<std::path::PathBuf>>,
     /// Stop after this many seconds (exit 3; the count so far is a lower bound).
@@ -54,6 +54,11 @@ pub struct CountArgs {
     /// whole number of KiB, MiB, GiB or TiB, like `512MiB` (default 16GiB).
     #[arg(long, value_name = "SIZE")]
     memory: Option<String>,
+    /// Where a frontier count writes its states when they pass --memory, in
+    /// a folder of its own removed at the end (default with --method
+    /// frontier: the system's folder for temporary files).
+    #[arg(long, value_name = "DIR")]
+    spill: Option<std::path::PathBuf>,
     /// No progress bar.
     #[arg(long, short)]
     quiet: bool,
@@ -66,6 +71,9 @@ pub enum MethodFlag {
     Dfs,
     /// Dynamic programming over the frontier.
     Frontier,
+    /// Dynamic programming over the subsets of squares (and by steps, for a
+    /// puzzle with clues).
+    Subset,
 }
 
 /// Parses `--shard K/N` (1 ≤ K ≤ N).
@@ -87,6 +95,28 @@ fn parse_shard(text: &str) -> Result<count::Shard, Error> {
             "there is no shard {k} of {n}: K must be from 1 to N"
         ))
     })
+}
+
+/// The spill folder: `--spill DIR` (which must be a folder), else the
+/// system's folder for temporary files when the frontier is asked for.
+/// Kept for the life of the process, as the request is.
+fn spill_folder(args: &CountArgs) -> Result<Option<&'static std::path::Path>, Error> {
+    let folder = match &args.spill {
+        Some(dir) => {
+            if !dir.is_dir() {
+                let text = dir.display().to_string();
+                return Err(bad_flag(
+                    "--spill",
+                    &text,
+                    "no such folder: --spill names a folder that exists",
+                ));
+            }
+            dir.clone()
+        }
+        None if matches!(args.method, Some(MethodFlag::Frontier)) => std::env::temp_dir(),
+        None => return Ok(None),
+    };
+    Ok(Some(Box::leak(folder.into_boxed_path())))
 }
 
 /// Parses `--memory SIZE`.
@@ -122,6 +152,7 @@ pub fn exec(args: CountArgs) -> Result<u8, Error> {
         method: args.method.map(|m| match m {
             MethodFlag::Dfs => Method::Dfs,
             MethodFlag::Frontier => Method::Frontier,
+            MethodFlag::Subset => Method::Subset,
         }),
         shard: args.shard.as_deref().map(parse_shard).transpose()?,
         threads: args.threads.map(usize::from),
@@ -129,6 +160,7 @@ pub fn exec(args: CountArgs) -> Result<u8, Error> {
             Some(text) => parse_memory(text)?,
             None => budget::FRONTIER,
         },
+        spill: spill_folder(&args)?,
     };
     // The limit covers building the graph and the proofs too.
     let limits = interrupt::limits().with_time_from(started, args.time_limit);
@@ -183,9 +215,16 @@ fn refused(args: &CountArgs, e: &count::CountError) -> Result<u8, Error> {
             };
             let kind = match e {
                 count::CountError::FrontierUnfit(unfit) => unfit_kind(unfit),
+                count::CountError::SubsetUnfit(_) => ErrorKind::TooBig,
                 _ => ErrorKind::Conflict,
             };
-            Err(flag_error(kind, "--method", "frontier", message))
+            let value = match e {
+                count::CountError::SubsetUnfit(_) | count::CountError::SubsetRefused(_) => {
+                    "subset"
+                }
+                _ => "frontier",
+            };
+            Err(flag_error(kind, "--method", value, message))
         }
         None => {
             let error = match e {
@@ -212,7 +251,9 @@ fn unfit_kind(unfit: &frontier::Unfit) -> ErrorKind {
         frontier::Unfit::Small | frontier::Unfit::OneWay => ErrorKind::Conflict,
         frontier::Unfit::TooWide { .. }
         | frontier::Unfit::TooBig { .. }
+        | frontier::Unfit::NoDisk { .. }
         | frontier::Unfit::Overflow => ErrorKind::TooBig,
+        frontier::Unfit::Disk { .. } => ErrorKind::Io,
     }
 }
 

@@ -30,7 +30,8 @@ pub struct CountJson {
     pub exact: bool,
     /// A frontier count's sweep, frontier and states; else null.
     pub frontier: Option<FrontierJson>,
-    /// `dfs`, `frontier`, `clues`, `symmetric`, or null when no count ran.
+    /// `dfs`, `frontier`, `clues`, `symmetric`, `subset`, or null when no
+    /// count ran.
     pub method: Option<&'static str>,
     /// The puzzle's name.
     pub name: String,
@@ -40,8 +41,11 @@ pub struct CountJson {
     pub shard: Option<ShardJson>,
     /// The start square, by name, or null.
     pub start: Option<String>,
-    /// A search's work; null for a frontier count or when no count ran.
+    /// A search's work; null for a frontier or subset count or when no
+    /// count ran.
     pub stats: Option<CountStats>,
+    /// A subset count's sets and counts; else null.
+    pub subset: Option<SubsetJson>,
     /// `complete`, `proven` or `stopped`.
     pub status: &'static str,
     /// What stopped the count (`the time limit ran out`, `interrupted`),
@@ -146,6 +150,9 @@ pub struct FrontierJson {
     pub peak_bytes: u64,
     /// The most states held after one step.
     pub peak_states: u64,
+    /// Bytes of states written to disk in all (0 when they fit the
+    /// memory).
+    pub spilled_bytes: u64,
     /// Squares of the board.
     pub squares: usize,
     /// Squares taken (all of them when complete).
@@ -158,6 +165,25 @@ pub struct FrontierJson {
     pub time_ms: f64,
     /// The widest frontier, with the square being taken.
     pub width: usize,
+}
+
+/// A subset count's sets and counts.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct SubsetJson {
+    /// Bits of each count: 64, or 128 when 64 overflowed.
+    pub count_bits: u32,
+    /// Layers (set sizes) done.
+    pub layers_done: usize,
+    /// The most bytes the layers took at once.
+    pub peak_bytes: u64,
+    /// The most counts in one layer.
+    pub peak_counts: u64,
+    /// Squares in the sets (the board's, less a fixed start).
+    pub squares: usize,
+    /// Worker threads.
+    pub threads: usize,
+    /// Wall time in milliseconds.
+    pub time_ms: f64,
 }
 
 /// A symmetry and how it acts on the tours counted.
@@ -194,6 +220,7 @@ impl CountJson {
                     count_bits: f.count_bits,
                     peak_bytes: f.peak_bytes,
                     peak_states: f.peak_states,
+                    spilled_bytes: f.spilled,
                     squares: f.squares,
                     squares_done: f.squares_done,
                     sweep: match f.sweep {
@@ -233,6 +260,18 @@ impl CountJson {
             }),
             status: status.name(),
             stopped: count.stopped.map(|s| s.to_string()),
+            subset: match count.work() {
+                Some(Work::Subset(s)) => Some(SubsetJson {
+                    count_bits: s.count_bits,
+                    layers_done: s.layers_done,
+                    peak_bytes: s.peak_bytes,
+                    peak_counts: s.peak_counts,
+                    squares: s.squares,
+                    threads: s.threads,
+                    time_ms: millis(s.elapsed),
+                }),
+                _ => None,
+            },
             subject: subject(board, goal, count, false),
             symmetry: count.symmetric().map(|s| SymmetryJson {
                 folded: s.split.map(|(_, f)| f),
@@ -299,6 +338,7 @@ mod tests {
             "status",
             "stopped",
             "subject",
+            "subset",
             "symmetry",
             "tours",
         ]

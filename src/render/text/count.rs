@@ -8,7 +8,7 @@ use std::fmt::Write as _;
 
 use super::format::duration;
 use crate::count::merge::Merged;
-use crate::count::{Count, FrontierWork, SearchWork, Shard, SymmetricWork, Work};
+use crate::count::{Count, FrontierWork, SearchWork, Shard, SubsetWork, SymmetricWork, Work};
 use crate::model::{Board, Goal, TourSymmetry};
 use crate::words::{counted, many};
 
@@ -41,7 +41,47 @@ pub fn count_text(board: &Board, goal: &Goal, count: &Count) -> String {
         Work::Frontier(f) => frontier(&what, count, f, &method.why),
         Work::Clues { search, .. } => clued(&what, count, search),
         Work::Symmetric(s) => symmetric(&what, count, s, &method.why),
+        Work::Subset(s) => subset(&what, count, s, &method.why),
     }
+}
+
+/// The text of a subset count (`why`: the reason it was chosen): the
+/// count, or what stopped it (its tours are all completed in the last
+/// layer), a line on its sets, and the reason.
+fn subset(what: &str, count: &Count, s: &SubsetWork, why: &str) -> String {
+    let mut out = String::new();
+    match count.stopped {
+        None => {
+            let _ = writeln!(out, "{} {what}", count.tours);
+            if let Some(cycles) = count.cycles() {
+                let _ = writeln!(
+                    out,
+                    "{} (each counted once, whatever its start and direction)",
+                    distinct_cycles(cycles)
+                );
+            }
+        }
+        Some(stop) => {
+            let _ = writeln!(
+                out,
+                "no count: {stop} after {} of {} layers (a subset count has no partial lower bound)",
+                s.layers_done, s.squares
+            );
+        }
+    }
+    let _ = writeln!(
+        out,
+        "count: subset, {}by set visited and last square · {} in the sets · at most {} ({}) · {} {} · {}",
+        if s.clues > 0 { "by steps, " } else { "" },
+        counted(s.squares as u64, "square"),
+        many(s.peak_counts, "count"),
+        crate::budget::bytes(s.peak_bytes),
+        s.threads,
+        if s.threads == 1 { "thread" } else { "threads" },
+        duration(s.elapsed)
+    );
+    let _ = writeln!(out, "method: subset ({why})");
+    out
 }
 
 /// What a count counts, in words (`one`: the singular): `directed open
@@ -52,6 +92,7 @@ pub fn subject(board: &Board, goal: &Goal, count: &Count, one: bool) -> String {
     match count.work() {
         Some(Work::Symmetric(s)) => symmetric_subject(board, goal, s.symmetry, one),
         Some(Work::Clues { clues, .. }) => clued_subject(goal.closed, *clues, one),
+        Some(Work::Subset(s)) if s.clues > 0 => clued_subject(goal.closed, s.clues, one),
         _ => count_subject(board, goal, one),
     }
 }
@@ -335,16 +376,31 @@ fn frontier(what: &str, count: &Count, f: &FrontierWork, why: &str) -> String {
     }
     let _ = writeln!(
         out,
-        "count: frontier, {} · at most {} squares in the frontier · at most {} ({}) · {} {} · {}",
+        "count: frontier, {} · at most {} squares in the frontier · at most {} ({}{}) · {} {} · {}",
         f.sweep.describe(),
         f.width,
         many(f.peak_states, "state"),
         crate::budget::bytes(f.peak_bytes),
+        if f.spilled > 0 {
+            format!(
+                " in memory, {} written to disk",
+                crate::budget::bytes(f.spilled)
+            )
+        } else {
+            String::new()
+        },
         f.threads,
         if f.threads == 1 { "thread" } else { "threads" },
         duration(f.elapsed)
     );
     let _ = writeln!(out, "method: frontier ({why})");
+    if let (Some(check), 0, true) = (count.check, count.shard.map_or(0, |s| s.n()), f.spilled > 0)
+    {
+        let _ = writeln!(
+            out,
+            "check: {check} (the states after every step and the count, fingerprinted: a second run reproduces it)"
+        );
+    }
     out.push_str(&shard_line(count));
     out
 }
