@@ -119,7 +119,10 @@ fn merge_adds_up_the_shards_and_names_what_is_missing() {
         std::fs::write(&path, &out.stdout).unwrap_or_else(|e| panic!("{e}"));
         files.push(path);
     }
-    let whole = count_of(&puzzle(r#"Puzzle(board: "6x5", piece: "knight")"#), &frontier(None));
+    let whole = count_of(
+        &puzzle(r#"Puzzle(board: "6x5", piece: "knight")"#),
+        &frontier(None),
+    );
     engine()
         .args(["count", "--merge"])
         .args(&files)
@@ -142,7 +145,10 @@ fn merge_adds_up_the_shards_and_names_what_is_missing() {
         .stdout(predicate::str::contains(
             r#""exact":true,"method":"frontier","missing":[],"partial":[]"#,
         ))
-        .stdout(predicate::str::contains(format!(r#""tours":{}}}"#, whole.tours)));
+        .stdout(predicate::str::contains(format!(
+            r#""tours":{}}}"#,
+            whole.tours
+        )));
     engine()
         .args(["count", "--merge"])
         .args(&files[..2])
@@ -152,7 +158,9 @@ fn merge_adds_up_the_shards_and_names_what_is_missing() {
     // A shard of another board.
     let other = dir.path().join("other.txt");
     let out = engine()
-        .args(["count", "--board", "5x6", "--method", "frontier", "--quiet", "--shard", "3/3"])
+        .args([
+            "count", "--board", "5x6", "--method", "frontier", "--quiet", "--shard", "3/3",
+        ])
         .output()
         .unwrap_or_else(|e| panic!("{e}"));
     std::fs::write(&other, &out.stdout).unwrap_or_else(|e| panic!("{e}"));
@@ -199,7 +207,9 @@ fn depth_first_shards_merge_too() {
         .write_stdin(all)
         .assert()
         .code(0)
-        .stdout(predicate::str::contains("total tours=1728 shards=2 status=complete"));
+        .stdout(predicate::str::contains(
+            "total tours=1728 shards=2 status=complete",
+        ));
 }
 
 /// The guide's recipe of shards run by GNU parallel (or, where it is
@@ -207,8 +217,8 @@ fn depth_first_shards_merge_too() {
 #[test]
 fn the_guides_parallel_recipe_prints_what_it_shows() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-    let guide = std::fs::read_to_string(root.join("docs/src/shards.md"))
-        .unwrap_or_else(|e| panic!("{e}"));
+    let guide =
+        std::fs::read_to_string(root.join("docs/src/shards.md")).unwrap_or_else(|e| panic!("{e}"));
     let from = guide
         .find("in four frontier shards")
         .unwrap_or_else(|| panic!("no recipe in the guide"));
@@ -251,6 +261,10 @@ fn the_guides_parallel_recipe_prints_what_it_shows() {
         .env("PATH", path)
         .output()
         .unwrap_or_else(|e| panic!("{e}"));
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     assert_eq!(String::from_utf8_lossy(&out.stdout), shown);
 }

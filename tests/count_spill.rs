@@ -70,8 +70,16 @@ fn a_stopped_spilling_count_leaves_nothing_behind() {
     let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
     let spill = dir.path().to_str().unwrap_or_default();
     let (v, code) = json(&[
-        "--board", "8x6", "--method", "frontier", "--memory", "64KiB", "--spill", spill,
-        "--time-limit", "1",
+        "--board",
+        "8x6",
+        "--method",
+        "frontier",
+        "--memory",
+        "64KiB",
+        "--spill",
+        spill,
+        "--time-limit",
+        "1",
     ]);
     assert_eq!((code, &v["status"]), (3, &serde_json::json!("stopped")));
     assert_eq!(entries(dir.path()), 0, "runs left behind");
@@ -86,7 +94,9 @@ fn a_missing_folder_or_too_little_disk_is_refused() {
         .code(2)
         .stderr(predicate::str::contains("--spill"));
     engine()
-        .args(["count", "--board", "11x12", "--closed", "--method", "frontier"])
+        .args([
+            "count", "--board", "11x12", "--closed", "--method", "frontier",
+        ])
         .assert()
         .code(2)
         .stderr(predicate::str::contains("of disk for its states"));

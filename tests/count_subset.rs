@@ -126,9 +126,8 @@ proptest! {
 /// open tours, which the search counts in about 40 s).
 #[test]
 fn the_subset_method_is_chosen_for_a_dense_one_way_piece() {
-    let p = puzzle(
-        r#"Puzzle(board: "6x3 - (3,0) f1 e2 f3 torus", piece: "wazir + knight + lfCC")"#,
-    );
+    let p =
+        puzzle(r#"Puzzle(board: "6x3 - (3,0) f1 e2 f3 torus", piece: "wazir + knight + lfCC")"#);
     let Some(c) = count_with(&p, None) else {
         panic!("no count");
     };

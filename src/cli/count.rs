@@ -219,9 +219,7 @@ fn refused(args: &CountArgs, e: &count::CountError) -> Result<u8, Error> {
                 _ => ErrorKind::Conflict,
             };
             let value = match e {
-                count::CountError::SubsetUnfit(_) | count::CountError::SubsetRefused(_) => {
-                    "subset"
-                }
+                count::CountError::SubsetUnfit(_) | count::CountError::SubsetRefused(_) => "subset",
                 _ => "frontier",
             };
             Err(flag_error(kind, "--method", value, message))

@@ -91,13 +91,19 @@ mod tests {
         assert_eq!(a.value(), 5);
         assert_eq!(Check::new(PRIME - 1).plus(Check::new(2)).value(), 1);
         // (p − 1)² = 1 mod p.
-        assert_eq!(Check::new(PRIME - 1).times(Check::new(PRIME - 1)).value(), 1);
+        assert_eq!(
+            Check::new(PRIME - 1).times(Check::new(PRIME - 1)).value(),
+            1
+        );
         let c = Check::new(0x0123_4567_89ab_cdef);
         assert_eq!(Check::parse(&c.hex()), Some(c));
         assert_eq!(Check::parse("12"), None);
         assert_eq!(Check::parse("ffffffffffffffff"), None);
         // Steps do not commute: the order of the work shows.
         let (x, y) = (Check::new(3), Check::new(7));
-        assert_ne!(Check::default().step(x).step(y), Check::default().step(y).step(x));
+        assert_ne!(
+            Check::default().step(x).step(y),
+            Check::default().step(y).step(x)
+        );
     }
 }

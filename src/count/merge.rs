@@ -374,11 +374,17 @@ pub fn merge(lines: &[ShardLine]) -> Result<Merged, Error> {
     let mut check = Check::default();
     for l in by_shard.values() {
         tours = tours.checked_add(l.tours).ok_or_else(|| {
-            mismatch(l, "the shards' tours add up to more than 128 bits".to_string())
+            mismatch(
+                l,
+                "the shards' tours add up to more than 128 bits".to_string(),
+            )
         })?;
         if let (Some(x2), Some(c)) = (cycles_x2.as_mut(), l.cycles_x2) {
             *x2 = x2.checked_add(c).ok_or_else(|| {
-                mismatch(l, "the shards' cycles add up to more than 128 bits".to_string())
+                mismatch(
+                    l,
+                    "the shards' cycles add up to more than 128 bits".to_string(),
+                )
             })?;
         }
         check = check.plus(l.check.unwrap_or_default());
@@ -453,7 +459,10 @@ shard=2/2 method=frontier tours=1344 status=complete parts=1/1 covered=a1-e5x8 p
             panic!("merged");
         };
         assert_eq!((e.kind, e.line), (ErrorKind::Mismatch, 4));
-        let other = TWO.replace("puzzle=00112233aabbccdd check=0000000000000007", "puzzle=ffff2233aabbccdd check=0000000000000007");
+        let other = TWO.replace(
+            "puzzle=00112233aabbccdd check=0000000000000007",
+            "puzzle=ffff2233aabbccdd check=0000000000000007",
+        );
         let Ok(lines) = parse("all.txt", &other) else {
             panic!("no parse");
         };

@@ -22,9 +22,9 @@ mod result;
 pub mod shard;
 pub mod subset;
 
+pub use check::Check;
 pub use dfs::{CountOptions, Counted, DEFAULT_TASKS, Shard, TASKS_PER_SHARD};
 pub use method::Method;
-pub use check::Check;
 pub use result::{
     Count, FrontierWork, MethodUsed, SearchWork, Split, Status, SubsetWork, SymmetricWork, Work,
 };
@@ -254,7 +254,14 @@ pub fn count_task(
                 "a subset count is one pass over the sets and cannot be split into shards",
             ));
         }
-        return count_subset(task, request, "as asked".to_string(), true, limits, progress);
+        return count_subset(
+            task,
+            request,
+            "as asked".to_string(),
+            true,
+            limits,
+            progress,
+        );
     }
     if let (Some(Method::Frontier), Some(sh)) = (request.method, request.shard) {
         return count_frontier_shard(task, sh, request, limits, progress);

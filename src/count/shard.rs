@@ -313,9 +313,7 @@ pub fn count_units(
             if let (Some(x2), Some(c2)) = (out.cycles_x2.as_mut(), c.cycles_x2) {
                 *x2 += c2;
             }
-            out.check = out
-                .check
-                .plus(c.check.times(Check::new(u as u64 + 1)));
+            out.check = out.check.plus(c.check.times(Check::new(u as u64 + 1)));
             out.done += 1;
         }
         out.last = Some(c);
@@ -361,7 +359,10 @@ mod tests {
         }
         // 8x8: the 136 pairs of the published count by start and end.
         let (_, g, sym) = knight(8, 8);
-        assert_eq!(pairs(&g, &Goal::default(), &sym).map(|u| u.len()), Some(136));
+        assert_eq!(
+            pairs(&g, &Goal::default(), &sym).map(|u| u.len()),
+            Some(136)
+        );
     }
 
     #[test]

@@ -462,7 +462,9 @@ fn run<C: Count>(
                                 let at = (rest & ((1u64 << v) - 1)).count_ones() as usize;
                                 match sum.add(prev[base + at]) {
                                     Some(s) => sum = s,
-                                    None => overflow.store(true, std::sync::atomic::Ordering::Relaxed),
+                                    None => {
+                                        overflow.store(true, std::sync::atomic::Ordering::Relaxed)
+                                    }
                                 }
                             }
                             entries[j] = sum;

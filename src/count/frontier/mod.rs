@@ -985,7 +985,10 @@ fn step_large<K: Key, C: Count>(
             // Out of memory: the tables go to disk as a sorted run.
             let f = spill_folder(folder, opts)?;
             let entries = gather(std::mem::take(&mut next), &mut Vec::new());
-            check_free(f, entries.len() as u64 * spill::record_bytes::<K, C>() as u64)?;
+            check_free(
+                f,
+                entries.len() as u64 * spill::record_bytes::<K, C>() as u64,
+            )?;
             runs.push(f.write_run(&entries)?);
             progress.on_disk(f.states);
             next = Layer::<K, C>::with_room(0);
@@ -1023,7 +1026,10 @@ fn step_large<K: Key, C: Count>(
     let f = spill_folder(folder, opts)?;
     if next.len() > 0 {
         let entries = gather(next, &mut Vec::new());
-        check_free(f, entries.len() as u64 * spill::record_bytes::<K, C>() as u64)?;
+        check_free(
+            f,
+            entries.len() as u64 * spill::record_bytes::<K, C>() as u64,
+        )?;
         runs.push(f.write_run(&entries)?);
     }
     let all: u64 = runs.iter().map(spill::Run::bytes).sum();
@@ -1099,14 +1105,11 @@ fn fill_from<K: Key, C: Count>(layer: &mut Vec<(K, C)>, parts: Vec<Table<K, C>>)
         slices.push(a);
         rest = b;
     }
-    parts
-        .into_par_iter()
-        .zip(slices)
-        .for_each(|(t, dst)| {
-            for (d, e) in dst.iter_mut().zip(t.into_entries()) {
-                *d = e;
-            }
-        });
+    parts.into_par_iter().zip(slices).for_each(|(t, dst)| {
+        for (d, e) in dst.iter_mut().zip(t.into_entries()) {
+            *d = e;
+        }
+    });
 }
 
 /// Empties `list` for `total` entries. It is refilled where it is rather

@@ -315,7 +315,10 @@ mod tests {
             // 1000 + 1000 − the 200 multiples of 15 below 3000 (and 5000).
             assert_eq!(all.len() as u64, m.len);
             assert_eq!(all.len(), 2000 - 200);
-            assert!(all.windows(2).all(|w| (w[0].0.classes(), w[0].0) < (w[1].0.classes(), w[1].0)));
+            assert!(
+                all.windows(2)
+                    .all(|w| (w[0].0.classes(), w[0].0) < (w[1].0.classes(), w[1].0))
+            );
             assert_eq!(all.iter().map(|e| e.1).sum::<u64>(), 3000);
             assert_eq!(spill.states, m.len);
             let Ok(over) = spill.write_run(&[(1u64, u64::MAX)]) else {

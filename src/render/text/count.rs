@@ -394,8 +394,7 @@ fn frontier(what: &str, count: &Count, f: &FrontierWork, why: &str) -> String {
         duration(f.elapsed)
     );
     let _ = writeln!(out, "method: frontier ({why})");
-    if let (Some(check), 0, true) = (count.check, count.shard.map_or(0, |s| s.n()), f.spilled > 0)
-    {
+    if let (Some(check), 0, true) = (count.check, count.shard.map_or(0, |s| s.n()), f.spilled > 0) {
         let _ = writeln!(
             out,
             "check: {check} (the states after every step and the count, fingerprinted: a second run reproduces it)"
@@ -471,12 +470,7 @@ pub fn merged_text(m: &Merged) -> String {
             let _ = writeln!(out, "{}", distinct_cycles(c));
         }
     } else {
-        let list = |v: &[u32]| {
-            v.iter()
-                .map(u32::to_string)
-                .collect::<Vec<_>>()
-                .join(", ")
-        };
+        let list = |v: &[u32]| v.iter().map(u32::to_string).collect::<Vec<_>>().join(", ");
         let mut why = Vec::new();
         if !m.missing.is_empty() {
             why.push(format!("no line of shard {} of {}", list(&m.missing), m.n));
