@@ -210,9 +210,7 @@ fn refused(args: &CountArgs, e: &count::CountError) -> Result<u8, Error> {
             e.to_string(),
         )),
         Some(count::Field::Method) => {
-            let message = match e {
-                _ => e.to_string(),
-            };
+            let message = e.to_string();
             let kind = match e {
                 count::CountError::FrontierUnfit(unfit) => unfit_kind(unfit),
                 count::CountError::SubsetUnfit(_) => ErrorKind::TooBig,

@@ -476,7 +476,7 @@ shard=2/2 method=frontier tours=1344 status=complete parts=1/1 covered=a1-e5x8 p
             panic!("parsed");
         };
         assert_eq!((e.line, e.col), (3, 33));
-        let cut = &TWO[..TWO.len() - 20];
+        let cut = &TWO[..TWO.len() - 12];
         let Err(e) = parse("all.txt", cut) else {
             panic!("parsed");
         };

@@ -563,7 +563,7 @@ mod tests {
             goal,
             &Steps::default(),
             None,
-            1 << 30,
+            4 << 30,
             &Limits::none(),
             &Progress::new(),
         ) else {
@@ -607,7 +607,7 @@ mod tests {
             &Goal::default(),
             &steps,
             None,
-            1 << 30,
+            4 << 30,
             &Limits::none(),
             &Progress::new(),
         ) else {
