@@ -981,9 +981,15 @@ fn step_large<K: Key, C: Count>(
         }
         let bytes = next.bytes() + held_bytes;
         out.peak_bytes = out.peak_bytes.max(bytes);
-        if spills && bytes > opts.budget {
+        // The tables are written out through a sorted list of their
+        // entries (at most three quarters of their slots), made while they
+        // are still held: spilled once they take four sevenths of what the
+        // budget leaves, tables and list stay within it.
+        if spills && next.bytes() > opts.budget.saturating_sub(held_bytes) / 7 * 4 {
             // Out of memory: the tables go to disk as a sorted run.
             let f = spill_folder(folder, opts)?;
+            let list_bytes = next.len() as u64 * per_state;
+            out.peak_bytes = out.peak_bytes.max(bytes + list_bytes);
             let entries = gather(std::mem::take(&mut next), &mut Vec::new());
             check_free(
                 f,
