@@ -54,6 +54,8 @@ pub struct Progress {
     best: AtomicU64,
     /// 0: nothing held.
     held: AtomicU64,
+    /// 0: nothing on disk.
+    on_disk: AtomicU64,
 }
 
 /// What a [`Progress`] said at one moment.
@@ -69,6 +71,9 @@ pub struct Reading {
     pub best: Option<(u64, u64)>,
     /// Items the work holds now (a frontier count's states), when it says.
     pub held: Option<u64>,
+    /// Items the work holds on disk now (a frontier count's states spilled
+    /// when they passed its memory), when there are any.
+    pub on_disk: Option<u64>,
 }
 
 impl Progress {
@@ -84,6 +89,7 @@ impl Progress {
         self.total.store(total.unwrap_or(0), Ordering::Relaxed);
         self.best_of.store(0, Ordering::Relaxed);
         self.held.store(0, Ordering::Relaxed);
+        self.on_disk.store(0, Ordering::Relaxed);
     }
 
     /// `done` units are done.
@@ -111,6 +117,13 @@ impl Progress {
         self.held.store(items, Ordering::Relaxed);
     }
 
+    /// The work holds `items` on disk now (a frontier count's spilled
+    /// states).
+    #[inline]
+    pub fn on_disk(&self, items: u64) {
+        self.on_disk.store(items, Ordering::Relaxed);
+    }
+
     /// What the channel says now.
     pub fn read(&self) -> Reading {
         let unit = Unit::ALL
@@ -125,6 +138,10 @@ impl Progress {
             total: (total > 0).then_some(total),
             best: (of > 0).then(|| (self.best.load(Ordering::Relaxed), of)),
             held: match self.held.load(Ordering::Relaxed) {
+                0 => None,
+                h => Some(h),
+            },
+            on_disk: match self.on_disk.load(Ordering::Relaxed) {
                 0 => None,
                 h => Some(h),
             },
@@ -146,7 +163,8 @@ mod tests {
                 done: 0,
                 total: None,
                 best: None,
-                held: None
+                held: None,
+                on_disk: None
             }
         );
         p.start(Unit::Tasks, Some(40));

@@ -28,9 +28,21 @@ pub struct CountArgs {
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
     threads: Option<u16>,
     /// Count only the K-th of N slices of the work (e.g. `3/8`) and print a
-    /// machine-readable line; the N counts add up to the whole count.
+    /// machine-readable line; the N counts add up to the whole count (with
+    /// --method frontier: pairs of start and end squares, parts at a cut
+    /// square; else the search's prefix tasks).
     #[arg(long, value_name = "K/N")]
     shard: Option<String>,
+    /// Add up the shards' output (the files they printed, or standard
+    /// input when none is given): checks that every shard of one puzzle
+    /// and one N is there, complete and consistent, and prints the total.
+    #[arg(
+        long,
+        value_name = "FILE",
+        num_args = 0..,
+        conflicts_with_all = ["puzzle", "board", "piece", "closed", "open", "start", "end", "shard", "method", "memory", "spill", "threads", "time_limit"]
+    )]
+    merge: Option<Vec<std::path::PathBuf>>,
     /// Stop after this many seconds (exit 3; the count so far is a lower bound).
     #[arg(long, value_name = "SECS", value_parser = super::seconds)]
     time_limit: Option<f64>,
@@ -42,6 +54,11 @@ pub struct CountArgs {
     /// whole number of KiB, MiB, GiB or TiB, like `512MiB` (default 16GiB).
     #[arg(long, value_name = "SIZE")]
     memory: Option<String>,
+    /// Where a frontier count writes its states when they pass --memory, in
+    /// a folder of its own removed at the end (default with --method
+    /// frontier: the system's folder for temporary files).
+    #[arg(long, value_name = "DIR")]
+    spill: Option<std::path::PathBuf>,
     /// No progress bar.
     #[arg(long, short)]
     quiet: bool,
@@ -54,6 +71,9 @@ pub enum MethodFlag {
     Dfs,
     /// Dynamic programming over the frontier.
     Frontier,
+    /// Dynamic programming over the subsets of squares (and by steps, for a
+    /// puzzle with clues).
+    Subset,
 }
 
 /// Parses `--shard K/N` (1 ≤ K ≤ N).
@@ -77,6 +97,28 @@ fn parse_shard(text: &str) -> Result<count::Shard, Error> {
     })
 }
 
+/// The spill folder: `--spill DIR` (which must be a folder), else the
+/// system's folder for temporary files when the frontier is asked for.
+/// Kept for the life of the process, as the request is.
+fn spill_folder(args: &CountArgs) -> Result<Option<&'static std::path::Path>, Error> {
+    let folder = match &args.spill {
+        Some(dir) => {
+            if !dir.is_dir() {
+                let text = dir.display().to_string();
+                return Err(bad_flag(
+                    "--spill",
+                    &text,
+                    "no such folder: --spill names a folder that exists",
+                ));
+            }
+            dir.clone()
+        }
+        None if matches!(args.method, Some(MethodFlag::Frontier)) => std::env::temp_dir(),
+        None => return Ok(None),
+    };
+    Ok(Some(Box::leak(folder.into_boxed_path())))
+}
+
 /// Parses `--memory SIZE`.
 fn parse_memory(text: &str) -> Result<u64, Error> {
     budget::parse_bytes(text).map_err(|msg| bad_flag("--memory", text, msg))
@@ -92,6 +134,9 @@ fn stopped_code(stop: Stop) -> u8 {
 
 /// Runs `engine count`; the exit code.
 pub fn exec(args: CountArgs) -> Result<u8, Error> {
+    if let Some(files) = &args.merge {
+        return merge(files, args.format);
+    }
     let started = Instant::now();
     interrupt::install();
     let puzzle = args.source.load()?;
@@ -107,6 +152,7 @@ pub fn exec(args: CountArgs) -> Result<u8, Error> {
         method: args.method.map(|m| match m {
             MethodFlag::Dfs => Method::Dfs,
             MethodFlag::Frontier => Method::Frontier,
+            MethodFlag::Subset => Method::Subset,
         }),
         shard: args.shard.as_deref().map(parse_shard).transpose()?,
         threads: args.threads.map(usize::from),
@@ -114,6 +160,7 @@ pub fn exec(args: CountArgs) -> Result<u8, Error> {
             Some(text) => parse_memory(text)?,
             None => budget::FRONTIER,
         },
+        spill: spill_folder(&args)?,
     };
     // The limit covers building the graph and the proofs too.
     let limits = interrupt::limits().with_time_from(started, args.time_limit);
@@ -163,15 +210,17 @@ fn refused(args: &CountArgs, e: &count::CountError) -> Result<u8, Error> {
             e.to_string(),
         )),
         Some(count::Field::Method) => {
-            let message = match e {
-                count::CountError::FrontierInShards => format!("{e} (--shard counts depth-first)"),
-                _ => e.to_string(),
-            };
+            let message = e.to_string();
             let kind = match e {
                 count::CountError::FrontierUnfit(unfit) => unfit_kind(unfit),
+                count::CountError::SubsetUnfit(_) => ErrorKind::TooBig,
                 _ => ErrorKind::Conflict,
             };
-            Err(flag_error(kind, "--method", "frontier", message))
+            let value = match e {
+                count::CountError::SubsetUnfit(_) | count::CountError::SubsetRefused(_) => "subset",
+                _ => "frontier",
+            };
+            Err(flag_error(kind, "--method", value, message))
         }
         None => {
             let error = match e {
@@ -198,6 +247,48 @@ fn unfit_kind(unfit: &frontier::Unfit) -> ErrorKind {
         frontier::Unfit::Small | frontier::Unfit::OneWay => ErrorKind::Conflict,
         frontier::Unfit::TooWide { .. }
         | frontier::Unfit::TooBig { .. }
+        | frontier::Unfit::NoDisk { .. }
         | frontier::Unfit::Overflow => ErrorKind::TooBig,
+        frontier::Unfit::Disk { .. } => ErrorKind::Io,
     }
+}
+
+/// `engine count --merge FILES…`: the shards' lines, added up; exit 0 when
+/// every shard is there and complete, 3 (with a lower bound) when some are
+/// missing or partial, 2 when the lines do not belong together.
+fn merge(files: &[std::path::PathBuf], format: Format) -> Result<u8, Error> {
+    use engine::count::merge;
+    let mut lines = Vec::new();
+    let stdin = files.is_empty() || files.iter().all(|f| f.as_os_str() == "-");
+    let sources: Vec<Option<&std::path::PathBuf>> = if stdin {
+        vec![None]
+    } else {
+        files.iter().map(Some).collect()
+    };
+    for source in sources {
+        let (name, text) = match source {
+            Some(path) if path.as_os_str() != "-" => {
+                let name = path.display().to_string();
+                let text = std::fs::read_to_string(path)
+                    .map_err(|e| Error::whole_file(ErrorKind::Io, &name, e.to_string()))?;
+                (name, text)
+            }
+            _ => {
+                let mut text = String::new();
+                std::io::Read::read_to_string(&mut std::io::stdin(), &mut text).map_err(|e| {
+                    Error::whole_file(ErrorKind::Io, "standard input", e.to_string())
+                })?;
+                ("standard input".to_string(), text)
+            }
+        };
+        lines.extend(merge::parse(&name, &text)?);
+    }
+    let m = merge::merge(&lines)?;
+    let out = match format {
+        Format::Text => text::merged_text(&m),
+        Format::Json => json::line(&json::MergeJson::new(&m))
+            .map_err(|e| Error::about(ErrorKind::Internal, "the JSON output", e.to_string()))?,
+    };
+    out::print(&out)?;
+    Ok(if m.complete() { DONE } else { GAVE_UP })
 }

@@ -59,8 +59,14 @@ fn display(doing: &str, progress: &Progress, done: &AtomicBool) {
             Some((since, at)) => {
                 bar.set_position(r.done);
                 let mut msg = left(&r, since, at);
-                if let Some(held) = r.held {
-                    msg.push_str(&format!(" · {} states", thousands(held)));
+                match (r.held, r.on_disk) {
+                    (held, Some(disk)) => msg.push_str(&format!(
+                        " · {} states in memory, {} on disk",
+                        thousands(held.unwrap_or(0)),
+                        thousands(disk)
+                    )),
+                    (Some(held), None) => msg.push_str(&format!(" · {} states", thousands(held))),
+                    (None, None) => {}
                 }
                 bar.set_message(msg);
             }

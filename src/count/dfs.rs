@@ -40,6 +40,7 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::time::Instant;
 
+use super::check::Check;
 use crate::halt::{self, Cadence, Halt, Limits, Stop};
 use crate::model::Symmetries;
 use crate::model::graph::walks::predecessors_mask;
@@ -141,6 +142,9 @@ pub struct Counted {
     pub threads: usize,
     /// Nodes (squares entered) and wall time.
     pub stats: Stats,
+    /// The check figure: each finished task's weighted count (and two-way
+    /// count) times its place in the task list, added mod the prime.
+    pub check: Check,
 }
 
 impl Counted {
@@ -457,20 +461,20 @@ fn count_on<R: Rules>(
 }
 
 /// Counts the tasks `mine` of `pass` on `threads` workers. Returns the
-/// weighted count of the main graph, of the two-way graph, and the number of
-/// tasks finished.
+/// weighted count of the main graph, of the two-way graph, the number of
+/// tasks finished, and their check figure.
 fn run_pass(
     pass: &Pass<'_>,
     mine: &[usize],
     threads: usize,
     general: bool,
     shared: &Shared,
-) -> (u128, u128, usize) {
+) -> (u128, u128, usize, Check) {
     let next = AtomicUsize::new(0);
     let bitboard = !general && pass.tables.small();
     let memo = Memo::new(memo_bits(&pass.tables));
     let memo_back = pass.two_way.as_ref().map(|t| Memo::new(memo_bits(t)));
-    let worker = || -> (u128, u128, usize) {
+    let worker = || -> (u128, u128, usize, Check) {
         let mut main = Searcher::new(&pass.tables, &memo);
         let mut back = pass
             .two_way
@@ -478,6 +482,7 @@ fn run_pass(
             .zip(memo_back.as_ref())
             .map(|(t, m)| Searcher::new(t, m));
         let (mut sum, mut sum_back, mut done) = (0u128, 0u128, 0usize);
+        let mut check = Check::default();
         let halt = Worker {
             shared,
             reported: AtomicU64::new(0),
@@ -494,7 +499,10 @@ fn run_pass(
             let w = u128::from(pass.weights[task]);
             // Tours found before a stop are real tours: a lower bound.
             match main.count(prefix, class, bitboard, &mut nodes, &mut cadence, &halt) {
-                Ok(c) => sum += c * w,
+                Ok(c) => {
+                    sum += c * w;
+                    check = check.plus(Check::term(task as u64 + 1, c * w));
+                }
                 Err(c) => {
                     sum += c * w;
                     break;
@@ -504,7 +512,10 @@ fn run_pass(
                 && t.is_path(prefix)
             {
                 match b.count(prefix, class, bitboard, &mut nodes, &mut cadence, &halt) {
-                    Ok(c) => sum_back += c * w,
+                    Ok(c) => {
+                        sum_back += c * w;
+                        check = check.plus(Check::term(!(task as u64), c * w));
+                    }
                     Err(_) => break,
                 }
             }
@@ -512,9 +523,9 @@ fn run_pass(
             shared.progress.add(1);
         }
         halt.flush(nodes);
-        (sum, sum_back, done)
+        (sum, sum_back, done, check)
     };
-    let results: Vec<(u128, u128, usize)> = if threads <= 1 {
+    let results: Vec<(u128, u128, usize, Check)> = if threads <= 1 {
         vec![worker()]
     } else if threads == rayon::current_num_threads() && rayon::current_thread_index().is_none() {
         // Rayon's shared pool has the threads asked for: building a pool
@@ -528,7 +539,9 @@ fn run_pass(
     };
     results
         .into_iter()
-        .fold((0, 0, 0), |(a, b, c), (x, y, z)| (a + x, b + y, c + z))
+        .fold((0, 0, 0, Check::default()), |(a, b, c, k), (x, y, z, l)| {
+            (a + x, b + y, c + z, k.plus(l))
+        })
 }
 
 /// Counts the tours of `goal` on `g` exactly; see the module docs.
@@ -580,6 +593,7 @@ pub fn count(
         symmetries: 1,
         threads,
         stats: Stats::default(),
+        check: Check::default(),
     };
     // A shard's setup (tables and task list) ignores the deadline.
     let setup_limits = if opts.shard.is_some() {
@@ -712,7 +726,8 @@ pub fn count(
         why: Mutex::new(None),
         progress,
     };
-    let (d, b, done) = run_pass(&pass, &mine, threads, opts.general_search, &shared);
+    let (d, b, done, check) = run_pass(&pass, &mine, threads, opts.general_search, &shared);
+    counted.check = check;
     counted.tasks_done = done;
     counted.stopped = shared.why.lock().ok().and_then(|w| *w);
     counted.tours = if closed && goal.start.is_none() {

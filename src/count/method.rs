@@ -1,5 +1,11 @@
-//! Which counter counts a puzzle: the depth-first search or the frontier
-//! method, by an estimate of what each would cost.
+//! Which counter counts a puzzle: the depth-first search, the frontier
+//! method or the subsets of squares, by an estimate of what each would
+//! cost.
+//!
+//! The subset method's estimate (`subset::estimate_micros`) holds for every
+//! piece and board; it is taken when it fits the memory and is the
+//! cheapest, or, where the other two are not estimated (see below), under
+//! [`SUBSET_UNFITTED_BELOW`].
 //!
 //! The rule (both estimates are in microseconds):
 //! - **frontier**: the states the sweep expands
@@ -34,6 +40,7 @@ use crate::model::{Board, Goal, MoveGraph};
 use crate::words::{many, thousands};
 
 use super::frontier::{self, Plan, Sweep, Unfit};
+use super::subset;
 
 /// A counting method.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -42,6 +49,8 @@ pub enum Method {
     Dfs,
     /// Dynamic programming over the frontier (`count::frontier`).
     Frontier,
+    /// Dynamic programming over the subsets of squares (`count::subset`).
+    Subset,
 }
 
 impl Method {
@@ -50,6 +59,7 @@ impl Method {
         match self {
             Method::Dfs => "dfs",
             Method::Frontier => "frontier",
+            Method::Subset => "subset",
         }
     }
 }
@@ -165,10 +175,33 @@ pub fn choose(
     if sharded {
         return Ok(dfs("shards split a depth-first search".into()));
     }
+    // The subset method's cost is known exactly from the squares alone.
+    let subset_micros = (forced.is_none() && subset::fit(g, goal, budget).is_ok())
+        .then(|| subset::estimate_micros(g, goal));
+    let subset_choice = |against: String| Choice {
+        method: Method::Subset,
+        plan: None,
+        why: format!(
+            "at most {} counts in a layer of sets, estimated {} against {against}",
+            crate::words::thousands(subset::peak_counts(subset::set_squares(g.len(), goal))),
+            time(subset_micros.unwrap_or(0.0))
+        ),
+    };
     let plan = match frontier::fit(board, g) {
         Ok(p) => p,
         Err(e) if forced.is_some() => return Err(e),
-        Err(e) => return Ok(dfs(e.to_string())),
+        Err(e) => {
+            // The search's estimate is the knight's: for other pieces the
+            // subset method's own estimate decides alone.
+            let d = match estimates_unfitted(board, g) {
+                Some(_) => SUBSET_UNFITTED_BELOW,
+                None => dfs_micros(g, goal.closed),
+            };
+            return Ok(match subset_micros {
+                Some(s) if s < d => subset_choice(format!("the search ({e})")),
+                _ => dfs(e.to_string()),
+            });
+        }
     };
     let (lines, across) = lines(board, &plan);
     let reach = reach(board, g);
@@ -196,6 +229,13 @@ pub fn choose(
         // budget is left to the search rather than filling the memory
         // first.
         let bytes = frontier::estimate_bytes(&plan, lines, goal.closed);
+        if let Some(s) = subset_micros
+            && s < SUBSET_UNFITTED_BELOW
+        {
+            return Ok(subset_choice(format!(
+                "no estimate of the frontier's states ({beyond})"
+            )));
+        }
         if forced.is_none() && frontier::within_fit(&plan, across, reach) && bytes > budget {
             return Ok(dfs(format!(
                 "the frontier's states would need about {} by the knight's fit; {beyond}",
@@ -274,6 +314,16 @@ pub fn choose(
             why: format!("as asked; {words}"),
         });
     }
+    if let Some(s) = subset_micros
+        && s < d
+        && (over || s < f)
+    {
+        return Ok(subset_choice(format!(
+            "{} by the frontier and {} depth-first",
+            time(f),
+            time(d)
+        )));
+    }
     if over {
         return Ok(dfs(format!(
             "the frontier's states would need about {}",
@@ -291,6 +341,15 @@ pub fn choose(
         Ok(dfs(words))
     }
 }
+
+/// Where neither the frontier's states nor the search are estimated (a
+/// board that wraps, a piece other than the knight), the subset method is
+/// taken when its own estimate, which holds for every piece, is under this
+/// many microseconds (a tenth of a second: the knight's open tours of a 3x6
+/// Klein bottle, estimated 0.08 s, take it 0.6 s and the frontier 37 s;
+/// its closed tours of a 5x4 Klein bottle, estimated 0.14 s, take the
+/// frontier 13 ms).
+pub const SUBSET_UNFITTED_BELOW: f64 = 1e5;
 
 /// Open counts whose narrowest order is estimated to expand at least this
 /// many states try an order a square wider first (`frontier::pilot`): the
@@ -316,7 +375,7 @@ fn rounded(x: f64) -> String {
 }
 
 /// An estimated time for people, rounded: `0.3 s`, `2 h`, `4e9 years`.
-fn time(micros: f64) -> String {
+pub fn time(micros: f64) -> String {
     let s = micros / 1e6;
     if s < 0.01 {
         "under 0.01 s".to_string()

@@ -1,24 +1,33 @@
 //! Exact tour counts. [`count_job`] (or [`count_task`], on a move graph
 //! already built) is the one entry point: it runs the proofs, picks the
-//! counter — the clue search for a puzzle with clues, the symmetric search
-//! for one with a symmetry, else the depth-first search ([`dfs`]) or the
-//! frontier ([`frontier`]), as asked or as [`method`] estimates the
-//! cheaper — falls back from the frontier to the search when the
-//! frontier's states outgrow the memory, and returns one [`Count`] whatever
-//! counted.
+//! counter — for a puzzle with clues the subsets counted by steps when they
+//! are few, else the clue search; the symmetric search for one with a
+//! symmetry; else the depth-first search ([`dfs`]), the frontier
+//! ([`frontier`]) or the subsets ([`subset`]), as asked or as [`method`]
+//! estimates the cheapest — falls back from the frontier to the search when
+//! the frontier's states outgrow the memory (unless they may spill to
+//! disk), splits a frontier count into shards ([`shard`]; `merge` adds
+//! them up), and returns one [`Count`] whatever counted.
 //!
 //! Counting every tour uses the solvers' searches for clues and symmetry
 //! (`solve::clued`, `solve::symmetric`); no solver needs a count, so this
 //! module sits above `solve`.
 
+pub mod check;
 pub mod dfs;
 pub mod frontier;
+pub mod merge;
 pub mod method;
 mod result;
+pub mod shard;
+pub mod subset;
 
+pub use check::Check;
 pub use dfs::{CountOptions, Counted, DEFAULT_TASKS, Shard, TASKS_PER_SHARD};
 pub use method::Method;
-pub use result::{Count, FrontierWork, MethodUsed, SearchWork, Status, SymmetricWork, Work};
+pub use result::{
+    Count, FrontierWork, MethodUsed, SearchWork, Split, Status, SubsetWork, SymmetricWork, Work,
+};
 
 use crate::analysis;
 use crate::halt::{Halt, Limits, Stop};
@@ -46,12 +55,17 @@ pub struct Job<'j> {
 pub struct CountRequest {
     /// The method; None: the one estimated to be faster.
     pub method: Option<Method>,
-    /// Count only this slice of the work (depth-first only).
+    /// Count only this slice of the work: of the search's prefix tasks, or
+    /// of the frontier's pairs of ends and parts at a cut square.
     pub shard: Option<Shard>,
     /// Worker threads (default: one per core).
     pub threads: Option<usize>,
-    /// The most bytes a frontier count's states may take.
+    /// The most bytes a frontier count's states may take in memory.
     pub memory: u64,
+    /// The folder a frontier count writes its states to when they pass
+    /// `memory` (in a folder of its own, removed at the end); None: such a
+    /// count is refused, or (chosen by the estimates) left to the search.
+    pub spill: Option<&'static std::path::Path>,
 }
 
 impl Default for CountRequest {
@@ -61,6 +75,7 @@ impl Default for CountRequest {
             shard: None,
             threads: None,
             memory: crate::budget::FRONTIER,
+            spill: None,
         }
     }
 }
@@ -107,8 +122,6 @@ pub enum CountError {
     OneSearchInShards(OneSearch),
     /// The frontier was asked for a count that is one search.
     FrontierOfOneSearch(OneSearch),
-    /// The frontier was asked for a count in shards.
-    FrontierInShards,
     /// The frontier was asked for and cannot count this puzzle (found
     /// before it starts, or its states passed the memory budget).
     FrontierUnfit(frontier::Unfit),
@@ -116,6 +129,12 @@ pub enum CountError {
     /// outgrew 128 bits, or a frontier the estimates chose could not count.
     /// No count is known and nothing is proven.
     FrontierFailed(frontier::Unfit),
+    /// The subset method was asked for and cannot count this puzzle (too
+    /// few or too many squares, too little memory, a count past 128 bits).
+    SubsetUnfit(subset::Unfit),
+    /// The subset method was asked for a count in shards, or of a puzzle
+    /// with a symmetry.
+    SubsetRefused(&'static str),
 }
 
 impl CountError {
@@ -124,8 +143,9 @@ impl CountError {
         match self {
             CountError::OneSearchInShards(_) => Some(Field::Shard),
             CountError::FrontierOfOneSearch(_)
-            | CountError::FrontierInShards
-            | CountError::FrontierUnfit(_) => Some(Field::Method),
+            | CountError::FrontierUnfit(_)
+            | CountError::SubsetUnfit(_)
+            | CountError::SubsetRefused(_) => Some(Field::Method),
             CountError::FrontierFailed(_) => None,
         }
     }
@@ -148,12 +168,11 @@ impl std::fmt::Display for CountError {
                 "the frontier count does not take a symmetry: a puzzle with one is counted by the symmetric search ({} here)",
                 sym.describe()
             ),
-            CountError::FrontierInShards => {
-                f.write_str("a frontier count cannot be split into shards")
-            }
             CountError::FrontierUnfit(unfit) | CountError::FrontierFailed(unfit) => {
                 write!(f, "{unfit}")
             }
+            CountError::SubsetUnfit(unfit) => write!(f, "{unfit}"),
+            CountError::SubsetRefused(why) => f.write_str(why),
         }
     }
 }
@@ -205,6 +224,7 @@ pub fn count_task(
         return Ok(count_symmetric(task, sym, proof, request, limits, progress));
     }
     if let Some(proof) = proof {
+        let method = request.method.unwrap_or(Method::Dfs).name();
         return Ok(Count {
             tours: 0,
             cycles_x2: goal.closed.then_some(0),
@@ -212,6 +232,14 @@ pub fn count_task(
             proof: Some(proof),
             shard: request.shard,
             method: None,
+            check: request.shard.map(|_| Check::default()),
+            split: request.shard.map(|_| Split {
+                method,
+                fingerprint: shard::fingerprint(g, &goal, method, None),
+                covered: Vec::new(),
+                done: 0,
+                units: 0,
+            }),
         });
     }
     if let Err(stop) = setup.check() {
@@ -220,25 +248,50 @@ pub fn count_task(
     if !task.constraints.clues.is_empty() {
         return count_clued(task, request, limits, progress);
     }
-    if request.method == Some(Method::Frontier) && request.shard.is_some() {
-        return Err(CountError::FrontierInShards);
+    if request.method == Some(Method::Subset) {
+        if request.shard.is_some() {
+            return Err(CountError::SubsetRefused(
+                "a subset count is one pass over the sets and cannot be split into shards",
+            ));
+        }
+        return count_subset(
+            task,
+            request,
+            "as asked".to_string(),
+            true,
+            limits,
+            progress,
+        );
     }
+    if let (Some(Method::Frontier), Some(sh)) = (request.method, request.shard) {
+        return count_frontier_shard(task, sh, request, limits, progress);
+    }
+    // A frontier count that may spill is held to the disk, not the memory.
+    let spills = request.spill.is_some() && request.method == Some(Method::Frontier);
     let choice = method::choose(
         task.board,
         g,
         &goal,
         request.method,
         request.shard.is_some(),
-        request.memory,
+        if spills { u64::MAX } else { request.memory },
         limits,
     )
     .map_err(CountError::FrontierUnfit)?;
+    if let (true, Some(plan), Some(folder)) = (spills, &choice.plan, request.spill) {
+        check_disk(task.board, g, &goal, plan, request.memory, folder)
+            .map_err(CountError::FrontierUnfit)?;
+    }
     let asked = request.method.is_some();
+    if choice.method == Method::Subset {
+        return count_subset(task, request, choice.why, false, limits, progress);
+    }
     let mut why = choice.why.clone();
     if let Some(plan) = &choice.plan {
         let opts = frontier::FrontierOptions {
             threads: request.threads,
             budget: request.memory,
+            spill: request.spill,
             ..frontier::FrontierOptions::default()
         };
         match frontier::count(g, &goal, plan, &opts, limits, progress) {
@@ -254,6 +307,8 @@ pub fn count_task(
                         asked,
                         work: Work::Frontier(FrontierWork::of(&c)),
                     }),
+                    check: Some(c.check),
+                    split: None,
                 });
             }
             // Chosen with no estimate, or an estimate under the budget, its
@@ -292,7 +347,47 @@ pub fn count_task(
             asked,
             work: Work::Dfs(SearchWork::of(&c)),
         }),
+        check: request.shard.map(|_| c.check),
+        split: request.shard.map(|_| Split {
+            method: Method::Dfs.name(),
+            fingerprint: shard::fingerprint(g, &goal, Method::Dfs.name(), None),
+            covered: Vec::new(),
+            done: c.tasks_done,
+            units: c.tasks,
+        }),
     })
+}
+
+/// Refuses a frontier count whose states, estimated before the start, are
+/// over the memory budget and would not fit the free space of the spill
+/// `folder` either (the estimate in a table's bytes, about three times a
+/// state's bytes on disk: room for the runs of a step and their merge).
+fn check_disk(
+    board: &crate::model::Board,
+    g: &MoveGraph,
+    goal: &Goal,
+    plan: &frontier::Plan,
+    memory: u64,
+    folder: &std::path::Path,
+) -> Result<(), frontier::Unfit> {
+    let (lines, across) = method::lines(board, plan);
+    if !frontier::within_fit(plan, across, method::reach(board, g))
+        || method::estimates_unfitted(board, g).is_some()
+    {
+        return Ok(());
+    }
+    let need = frontier::estimate_bytes(plan, lines, goal.closed);
+    if need <= memory {
+        return Ok(());
+    }
+    match frontier::spill::free_bytes(folder) {
+        Some(free) if free < need => Err(frontier::Unfit::NoDisk {
+            need,
+            free,
+            folder: folder.display().to_string(),
+        }),
+        _ => Ok(()),
+    }
 }
 
 /// Refuses what a count that is one search cannot do: be split into
@@ -308,6 +403,11 @@ fn refuse_one_search(constraints: &Constraints, request: &CountRequest) -> Resul
     }
     if request.method == Some(Method::Frontier) {
         return Err(CountError::FrontierOfOneSearch(OneSearch::Symmetry(sym)));
+    }
+    if request.method == Some(Method::Subset) {
+        return Err(CountError::SubsetRefused(
+            "the subset count does not take a symmetry: a puzzle with one is counted by the symmetric search",
+        ));
     }
     Ok(())
 }
@@ -329,6 +429,8 @@ fn not_begun(goal: Goal, constraints: &Constraints, request: &CountRequest, stop
             proof: None,
             shard: request.shard,
             method: None,
+            check: None,
+            split: None,
         },
     }
 }
@@ -367,6 +469,8 @@ fn count_symmetric(
         progress,
     );
     Count {
+        check: None,
+        split: None,
         tours: c.tours,
         cycles_x2: c.cycles_x2,
         stopped: c.stopped,
@@ -391,6 +495,8 @@ fn count_symmetric(
 /// The [`Count`] of the symmetric searches' count `c`.
 fn symmetric_count(sym: TourSymmetry, c: SymmetricCount) -> Count {
     Count {
+        check: None,
+        split: None,
         tours: c.tours,
         cycles_x2: c.cycles_x2,
         stopped: c.stopped,
@@ -423,8 +529,27 @@ fn count_clued(
     if request.method == Some(Method::Frontier) {
         return Err(CountError::FrontierOfOneSearch(OneSearch::Clues));
     }
+    // By steps, when the sets are few: the clue search's cost grows with
+    // the solutions, the sets' does not.
+    let clues = &task.constraints.clues;
+    if request.method.is_none()
+        && !task.goal.closed
+        && subset::fit(task.graph, &task.goal, request.memory).is_ok()
+        && subset::Steps::new(task.graph.len(), clues.iter().map(|&(k, s)| (s, k))).is_some()
+    {
+        let micros = subset::estimate_micros(task.graph, &task.goal);
+        if micros < CLUES_BY_STEPS_BELOW {
+            let why = format!(
+                "the puzzle has clues; its sets of squares are few (estimated {}): counted by steps",
+                method::time(micros)
+            );
+            return count_subset(task, request, why, false, limits, progress);
+        }
+    }
     let c = clued::count(task, limits, progress);
     Ok(Count {
+        check: None,
+        split: None,
         tours: u128::from(c.solutions),
         cycles_x2: None,
         stopped: c.stopped,
@@ -438,5 +563,163 @@ fn count_clued(
                 search: SearchWork::one_search(c.stopped.is_some(), c.stats),
             },
         }),
+    })
+}
+
+/// The count of shard `sh` of a frontier count split into shards
+/// ([`shard`]): the plan of the whole count (the order of squares does not
+/// depend on a deadline, so every shard finds the same), then each of the
+/// shard's units — pairs of ends, parts at a cut square — counted in turn.
+fn count_frontier_shard(
+    task: &Task<'_>,
+    sh: Shard,
+    request: &CountRequest,
+    limits: &Limits<'_>,
+    progress: &Progress,
+) -> Result<Count, CountError> {
+    let (g, goal) = (task.graph, task.goal);
+    let setup = request.setup_limits(limits);
+    // The estimate of the whole count's memory says nothing of a unit's:
+    // each unit's count keeps to the budget as it goes.
+    let choice = method::choose(
+        task.board,
+        g,
+        &goal,
+        Some(Method::Frontier),
+        false,
+        u64::MAX,
+        &setup,
+    )
+    .map_err(CountError::FrontierUnfit)?;
+    let Some(plan) = choice.plan else {
+        return Err(CountError::FrontierFailed(frontier::Unfit::Small));
+    };
+    let sym = Symmetries::of_board(task.board, g);
+    let all = shard::units(g, &goal, &sym, sh.n());
+    let fingerprint = shard::fingerprint(g, &goal, Method::Frontier.name(), Some(&plan));
+    if all.is_empty() {
+        return Ok(Count {
+            tours: 0,
+            cycles_x2: goal.closed.then_some(0),
+            stopped: None,
+            proof: Some(
+                "the colours rule out every pair of squares as the ends of a tour".to_string(),
+            ),
+            shard: Some(sh),
+            method: None,
+            check: Some(Check::default()),
+            split: Some(Split {
+                method: Method::Frontier.name(),
+                fingerprint,
+                covered: Vec::new(),
+                done: 0,
+                units: 0,
+            }),
+        });
+    }
+    let mine = shard::mine(all.len(), sh.k(), sh.n());
+    let started = std::time::Instant::now();
+    let (mut peak_states, mut peak_bytes) = (0, 0);
+    let counted = shard::count_units(task.board, &goal, &all, &mine, |unit_goal, cut| {
+        let opts = frontier::FrontierOptions {
+            threads: request.threads,
+            budget: request.memory,
+            spill: request.spill,
+            cut,
+            ..frontier::FrontierOptions::default()
+        };
+        let c = frontier::count(g, unit_goal, &plan, &opts, limits, progress)?;
+        peak_states = c.peak_states.max(peak_states);
+        peak_bytes = c.peak_bytes.max(peak_bytes);
+        Ok(c)
+    });
+    let s = match counted {
+        Ok(s) => s,
+        Err(frontier::Unfit::Overflow) => {
+            return Err(CountError::FrontierFailed(frontier::Unfit::Overflow));
+        }
+        Err(unfit) => return Err(CountError::FrontierUnfit(unfit)),
+    };
+    let stopped = s.last.as_ref().and_then(|c| c.stopped);
+    let work = s.last.as_ref().map(|c| {
+        let mut w = FrontierWork::of(c);
+        w.peak_states = peak_states;
+        w.peak_bytes = peak_bytes;
+        w.elapsed = started.elapsed();
+        w
+    });
+    Ok(Count {
+        tours: s.tours,
+        cycles_x2: s.cycles_x2,
+        stopped,
+        proof: None,
+        shard: Some(sh),
+        method: work.map(|w| MethodUsed {
+            why: choice.why.clone(),
+            asked: true,
+            work: Work::Frontier(w),
+        }),
+        check: Some(s.check),
+        split: Some(Split {
+            method: Method::Frontier.name(),
+            fingerprint,
+            covered: s.covered,
+            done: s.done,
+            units: s.units,
+        }),
+    })
+}
+
+/// Puzzles with clues whose subset count is estimated under this many
+/// microseconds are counted by steps rather than solution by solution.
+pub const CLUES_BY_STEPS_BELOW: f64 = 1e6;
+
+/// The count of `task` by the subset method (see [`subset`]); `why` it was
+/// chosen, `asked` whether the request named it. A puzzle with clues is
+/// counted by steps (open tours only).
+fn count_subset(
+    task: &Task<'_>,
+    request: &CountRequest,
+    why: String,
+    asked: bool,
+    limits: &Limits<'_>,
+    progress: &Progress,
+) -> Result<Count, CountError> {
+    let (g, goal) = (task.graph, task.goal);
+    let clues = &task.constraints.clues;
+    if !clues.is_empty() && goal.closed {
+        return Err(CountError::SubsetRefused(
+            "the subset count takes clues for open tours only: a closed puzzle with clues is counted by the clue search",
+        ));
+    }
+    let Some(steps) = subset::Steps::new(g.len(), clues.iter().map(|&(step, sq)| (sq, step)))
+    else {
+        return Err(CountError::SubsetRefused(
+            "the clues name steps past the board's squares: the clue search counts this puzzle",
+        ));
+    };
+    let c = subset::count(
+        g,
+        &goal,
+        &steps,
+        request.threads,
+        request.memory,
+        limits,
+        progress,
+    )
+    .map_err(CountError::SubsetUnfit)?;
+    Ok(Count {
+        tours: c.tours,
+        cycles_x2: c.cycles_x2,
+        stopped: c.stopped,
+        proof: None,
+        shard: None,
+        method: Some(MethodUsed {
+            why,
+            asked,
+            work: Work::Subset(SubsetWork::of(&c, clues.len())),
+        }),
+        check: None,
+        split: None,
     })
 }

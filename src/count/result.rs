@@ -9,8 +9,10 @@ use crate::halt::Stop;
 use crate::model::TourSymmetry;
 use crate::search::Stats;
 
+use super::check::Check;
 use super::dfs::{Counted, Shard};
 use super::frontier::{FrontierCounted, Sweep};
+use super::subset::SubsetCounted;
 
 /// A count of tours, whichever method counted it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -36,6 +38,30 @@ pub struct Count {
     /// puzzle with a symmetry, whose count is always the symmetric
     /// search's.
     pub method: Option<MethodUsed>,
+    /// The check figure: a fingerprint of the work that a second run of
+    /// the same count reproduces (frontier counts, and every shard).
+    pub check: Option<Check>,
+    /// What a shard covered, for its machine-readable line.
+    pub split: Option<Split>,
+}
+
+/// What a shard of a split count covered.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Split {
+    /// The method's name (`dfs`, `frontier`).
+    pub method: &'static str,
+    /// The puzzle's fingerprint (sixteen hexadecimal digits; `?` when a
+    /// stop came before the move graph was built): the move graph, goal,
+    /// method and order of squares the shards of one count share.
+    pub fingerprint: String,
+    /// The units a frontier shard counted, in the line's words (pairs of
+    /// ends and parts at a cut square); empty for a depth-first shard,
+    /// whose tasks the search's work gives.
+    pub covered: Vec<String>,
+    /// The units finished.
+    pub done: usize,
+    /// The shard's units.
+    pub units: usize,
 }
 
 /// How a count ended.
@@ -89,27 +115,68 @@ pub enum Work {
     /// The symmetric solver's complete searches counted the tours a
     /// symmetry maps onto themselves: one search on one thread.
     Symmetric(SymmetricWork),
+    /// Dynamic programming over the subsets of squares (by steps, for a
+    /// puzzle with clues).
+    Subset(SubsetWork),
+}
+
+/// What a subset count did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SubsetWork {
+    /// Squares in the sets (the board's, less a fixed start).
+    pub squares: usize,
+    /// Layers (set sizes) done.
+    pub layers_done: usize,
+    /// The most counts in one layer.
+    pub peak_counts: u64,
+    /// The most bytes the layers took at once.
+    pub peak_bytes: u64,
+    /// Bits of each count (64, or 128 when 64 overflowed).
+    pub count_bits: u32,
+    /// Clues the steps were held to (0: none).
+    pub clues: usize,
+    /// Worker threads used.
+    pub threads: usize,
+    /// Wall time.
+    pub elapsed: Duration,
+}
+
+impl SubsetWork {
+    /// The work of a subset count, with `clues` clues.
+    pub fn of(c: &SubsetCounted, clues: usize) -> SubsetWork {
+        SubsetWork {
+            squares: c.squares,
+            layers_done: c.layers_done,
+            peak_counts: c.peak_counts,
+            peak_bytes: c.peak_bytes,
+            count_bits: c.count_bits,
+            clues,
+            threads: c.threads,
+            elapsed: c.elapsed,
+        }
+    }
 }
 
 impl Work {
-    /// The method's name in the JSON report: `dfs`, `frontier`, `clues` or
-    /// `symmetric`.
+    /// The method's name in the JSON report: `dfs`, `frontier`, `clues`,
+    /// `symmetric` or `subset`.
     pub fn name(&self) -> &'static str {
         match self {
             Work::Dfs(_) => "dfs",
             Work::Frontier(_) => "frontier",
             Work::Clues { .. } => "clues",
             Work::Symmetric(_) => "symmetric",
+            Work::Subset(_) => "subset",
         }
     }
 
     /// The search's work, for the methods that search (all but the
-    /// frontier).
+    /// frontier and the subsets).
     pub fn search(&self) -> Option<&SearchWork> {
         match self {
             Work::Dfs(s) | Work::Clues { search: s, .. } => Some(s),
             Work::Symmetric(s) => Some(&s.search),
-            Work::Frontier(_) => None,
+            Work::Frontier(_) | Work::Subset(_) => None,
         }
     }
 }
@@ -187,6 +254,8 @@ pub struct FrontierWork {
     pub threads: usize,
     /// Wall time.
     pub elapsed: Duration,
+    /// Bytes written to disk in all (0 when the states fit the memory).
+    pub spilled: u64,
 }
 
 impl FrontierWork {
@@ -203,6 +272,7 @@ impl FrontierWork {
             count_bits: c.count_bits,
             threads: c.threads,
             elapsed: c.elapsed,
+            spilled: c.spilled,
         }
     }
 }
@@ -272,6 +342,7 @@ impl Count {
     pub fn clues(&self) -> Option<usize> {
         match self.work() {
             Some(Work::Clues { clues, .. }) => Some(*clues),
+            Some(Work::Subset(s)) if s.clues > 0 => Some(s.clues),
             _ => None,
         }
     }

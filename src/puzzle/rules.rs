@@ -364,8 +364,8 @@ impl<'p> Facts<'p> {
     }
 
     /// A count of a puzzle with a symmetry or clues is one search, by the
-    /// symmetric or the clue search: not sharded, not by the frontier; and
-    /// the frontier count is not sharded. At the shard, else at the method.
+    /// symmetric or the clue search: not sharded, not by the frontier. At
+    /// the shard, else at the method.
     fn count(&self, use_: Use<'_>) -> Option<Error> {
         let Use::Count { frontier, shard } = use_ else {
             return None;
@@ -399,7 +399,7 @@ impl<'p> Facts<'p> {
                 return Some(method("the frontier count does not take clues: a puzzle with clues is counted by the clue search".to_string()));
             }
         }
-        (frontier && shard.is_some()).then(|| method(String::new()).worded(Said::FrontierShard))
+        None
     }
 }
 
@@ -430,8 +430,6 @@ enum Said {
     MakeClues(usize),
     /// `make` on a puzzle with this symmetry (described).
     MakeSymmetry(String),
-    /// A frontier count asked in shards.
-    FrontierShard,
 }
 
 impl Wording for Said {
@@ -504,15 +502,6 @@ impl Wording for Said {
                 ),
                 "leave out `symmetry`".to_string(),
             ),
-            Said::FrontierShard => {
-                return (
-                    format!(
-                        "a frontier count cannot be split into shards ({} counts depth-first)",
-                        called(names, "shard")
-                    ),
-                    None,
-                );
-            }
         };
         (message, Some(help))
     }
@@ -587,17 +576,12 @@ mod tests {
             drawn.map(|e| (e.kind, e.file)),
             Some((ErrorKind::Conflict, "gif".to_string()))
         );
+        // A frontier count in shards is split by pairs of ends and parts.
         let e = plain.refusal(Use::Count {
             frontier: true,
             shard: Some("1/2"),
         });
-        assert_eq!(
-            e.map(|e| e.message),
-            Some(
-                "a frontier count cannot be split into shards (`shard` counts depth-first)"
-                    .to_string()
-            )
-        );
+        assert_eq!(e, None);
     }
 
     #[test]

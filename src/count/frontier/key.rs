@@ -42,6 +42,20 @@ pub trait Key: Copy + Ord + Hash + Send + Sync + std::fmt::Debug + 'static {
     /// States of one class have the same degrees; the look-ahead treats
     /// them alike but for the pieces its forced moves join.
     fn classes(self) -> Self;
+    /// Bytes of its little-endian form on disk.
+    const BYTES: usize;
+    /// Writes its little-endian form into `out` ([`Key::BYTES`] long).
+    fn write_le(self, out: &mut [u8]);
+    /// The key written by [`Key::write_le`] into `b`.
+    fn read_le(b: &[u8]) -> Self;
+}
+
+/// The `u64` of the first eight bytes of `b`, little-endian.
+#[inline]
+fn word(b: &[u8]) -> u64 {
+    let mut w = [0u8; 8];
+    w.copy_from_slice(&b[..8]);
+    u64::from_le_bytes(w)
 }
 
 /// Each 4-bit code's class (`0` to `2`, or `3` for any code from 3).
@@ -92,6 +106,13 @@ impl Key for u64 {
     fn classes(self) -> u64 {
         classes4(self)
     }
+    const BYTES: usize = 8;
+    fn write_le(self, out: &mut [u8]) {
+        out[..8].copy_from_slice(&self.to_le_bytes());
+    }
+    fn read_le(b: &[u8]) -> u64 {
+        word(b)
+    }
 }
 
 /// A `u64` of 4-bit codes whose pieces' slots name each other's slot
@@ -121,6 +142,13 @@ impl Key for Mates {
     fn classes(self) -> Mates {
         Mates(classes4(self.0))
     }
+    const BYTES: usize = 8;
+    fn write_le(self, out: &mut [u8]) {
+        Key::write_le(self.0, out);
+    }
+    fn read_le(b: &[u8]) -> Mates {
+        Mates(word(b))
+    }
 }
 
 /// 27 slots: at most 13 pieces, whose labels fit the 13 codes `3..=15`.
@@ -147,6 +175,13 @@ impl Key for u128 {
     fn classes(self) -> u128 {
         let (lo, hi) = (self as u64, (self >> 64) as u64);
         u128::from(classes4(lo)) | u128::from(classes4(hi)) << 64
+    }
+    const BYTES: usize = 16;
+    fn write_le(self, out: &mut [u8]) {
+        out[..16].copy_from_slice(&self.to_le_bytes());
+    }
+    fn read_le(b: &[u8]) -> u128 {
+        u128::from(word(b)) | u128::from(word(&b[8..])) << 64
     }
 }
 
@@ -182,6 +217,15 @@ impl Key for Wide {
     fn classes(self) -> Wide {
         Wide(self.0.map(classes5))
     }
+    const BYTES: usize = 24;
+    fn write_le(self, out: &mut [u8]) {
+        for (i, w) in self.0.iter().enumerate() {
+            out[8 * i..8 * i + 8].copy_from_slice(&w.to_le_bytes());
+        }
+    }
+    fn read_le(b: &[u8]) -> Wide {
+        Wide([word(b), word(&b[8..]), word(&b[16..])])
+    }
 }
 
 /// An exact count: `u64` when it is enough, `u128` otherwise. Adding
@@ -196,6 +240,12 @@ pub trait Tally: Copy + Send + Sync + Default + Eq + std::fmt::Debug + 'static {
     fn add(self, other: Self) -> Option<Self>;
     /// The value as a `u128`.
     fn wide(self) -> u128;
+    /// Bytes of its little-endian form on disk.
+    const BYTES: usize;
+    /// Writes its little-endian form into `out` ([`Count::BYTES`] long).
+    fn write_le(self, out: &mut [u8]);
+    /// The count written by [`Count::write_le`] into `b`.
+    fn read_le(b: &[u8]) -> Self;
 }
 
 impl Tally for u64 {
@@ -208,6 +258,13 @@ impl Tally for u64 {
     fn wide(self) -> u128 {
         u128::from(self)
     }
+    const BYTES: usize = 8;
+    fn write_le(self, out: &mut [u8]) {
+        Key::write_le(self, out);
+    }
+    fn read_le(b: &[u8]) -> u64 {
+        word(b)
+    }
 }
 
 impl Tally for u128 {
@@ -219,6 +276,13 @@ impl Tally for u128 {
     }
     fn wide(self) -> u128 {
         self
+    }
+    const BYTES: usize = 16;
+    fn write_le(self, out: &mut [u8]) {
+        Key::write_le(self, out);
+    }
+    fn read_le(b: &[u8]) -> u128 {
+        <u128 as Key>::read_le(b)
     }
 }
 
@@ -239,6 +303,9 @@ mod tests {
             }
             assert_ne!(k, K::NONE);
             assert_eq!(K::NONE.get(K::SLOTS - 1), top);
+            let mut bytes = vec![0u8; K::BYTES];
+            k.write_le(&mut bytes);
+            assert_eq!(K::read_le(&bytes), k);
         }
         check::<Mates>();
         check::<u64>();

@@ -210,6 +210,14 @@ impl<K: Key, C: Tally> Layer<K, C> {
         r
     }
 
+    /// Entries of all its tables.
+    pub fn len(&self) -> usize {
+        self.parts
+            .iter()
+            .map(|p| p.lock().map_or(0, |t| t.len()))
+            .sum()
+    }
+
     /// Bytes of all its tables.
     pub fn bytes(&self) -> u64 {
         self.bytes.load(Ordering::Relaxed)

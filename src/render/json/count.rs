@@ -11,6 +11,9 @@ use crate::render::text::count::subject;
 /// The report of `engine count --format json`.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct CountJson {
+    /// The check figure (sixteen hexadecimal digits), for a frontier count
+    /// and a shard; else null.
+    pub check: Option<String>,
     /// Whether closed tours were counted.
     pub closed: bool,
     /// The number of clues of a count with clues, else null.
@@ -27,7 +30,8 @@ pub struct CountJson {
     pub exact: bool,
     /// A frontier count's sweep, frontier and states; else null.
     pub frontier: Option<FrontierJson>,
-    /// `dfs`, `frontier`, `clues`, `symmetric`, or null when no count ran.
+    /// `dfs`, `frontier`, `clues`, `symmetric`, `subset`, or null when no
+    /// count ran.
     pub method: Option<&'static str>,
     /// The puzzle's name.
     pub name: String,
@@ -37,8 +41,11 @@ pub struct CountJson {
     pub shard: Option<ShardJson>,
     /// The start square, by name, or null.
     pub start: Option<String>,
-    /// A search's work; null for a frontier count or when no count ran.
+    /// A search's work; null for a frontier or subset count or when no
+    /// count ran.
     pub stats: Option<CountStats>,
+    /// A subset count's sets and counts; else null.
+    pub subset: Option<SubsetJson>,
     /// `complete`, `proven` or `stopped`.
     pub status: &'static str,
     /// What stopped the count (`the time limit ran out`, `interrupted`),
@@ -53,13 +60,63 @@ pub struct CountJson {
     pub tours: u128,
 }
 
-/// A shard: the K-th of N.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+/// A shard: the K-th of N, and what it covered.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct ShardJson {
+    /// A frontier shard's units (pairs of ends, parts at a cut square), in
+    /// the words of its `shard=` line; empty for a depth-first shard.
+    pub covered: Vec<String>,
     /// K, from 1.
     pub k: u32,
     /// N.
     pub n: u32,
+    /// The puzzle's fingerprint the shards of one count share, or null
+    /// when a stop came before it was known.
+    pub puzzle: Option<String>,
+}
+
+/// The report of `engine count --merge --format json`: the shards added
+/// up.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct MergeJson {
+    /// The shards' check figures added (sixteen hexadecimal digits).
+    pub check: String,
+    /// Distinct cycles of a closed goal; null for an open one.
+    pub cycles: Option<u128>,
+    /// Twice the distinct cycles; null for an open goal.
+    pub cycles_x2: Option<u128>,
+    /// True when every shard is there and complete: `tours` is the count.
+    pub exact: bool,
+    /// `dfs` or `frontier`.
+    pub method: String,
+    /// Shards of which no line was given.
+    pub missing: Vec<u32>,
+    /// Shards whose lines are all partial.
+    pub partial: Vec<u32>,
+    /// The puzzle's fingerprint.
+    pub puzzle: String,
+    /// N, the shards the count was split into.
+    pub shards: u32,
+    /// Directed tours: the count, or a lower bound when not `exact`.
+    pub tours: u128,
+}
+
+impl MergeJson {
+    /// The report of the shards added up.
+    pub fn new(m: &crate::count::merge::Merged) -> MergeJson {
+        MergeJson {
+            check: m.check.hex(),
+            cycles: m.cycles(),
+            cycles_x2: m.cycles_x2,
+            exact: m.complete(),
+            method: m.method.clone(),
+            missing: m.missing.clone(),
+            partial: m.partial.clone(),
+            puzzle: m.puzzle.clone(),
+            shards: m.n,
+            tours: m.tours,
+        }
+    }
 }
 
 /// A search's work in a count.
@@ -93,6 +150,9 @@ pub struct FrontierJson {
     pub peak_bytes: u64,
     /// The most states held after one step.
     pub peak_states: u64,
+    /// Bytes of states written to disk in all (0 when they fit the
+    /// memory).
+    pub spilled_bytes: u64,
     /// Squares of the board.
     pub squares: usize,
     /// Squares taken (all of them when complete).
@@ -105,6 +165,25 @@ pub struct FrontierJson {
     pub time_ms: f64,
     /// The widest frontier, with the square being taken.
     pub width: usize,
+}
+
+/// A subset count's sets and counts.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct SubsetJson {
+    /// Bits of each count: 64, or 128 when 64 overflowed.
+    pub count_bits: u32,
+    /// Layers (set sizes) done.
+    pub layers_done: usize,
+    /// The most bytes the layers took at once.
+    pub peak_bytes: u64,
+    /// The most counts in one layer.
+    pub peak_counts: u64,
+    /// Squares in the sets (the board's, less a fixed start).
+    pub squares: usize,
+    /// Worker threads.
+    pub threads: usize,
+    /// Wall time in milliseconds.
+    pub time_ms: f64,
 }
 
 /// A symmetry and how it acts on the tours counted.
@@ -128,6 +207,7 @@ impl CountJson {
     pub fn new(name: &str, board: &Board, goal: &Goal, count: &Count) -> CountJson {
         let status = count.status();
         CountJson {
+            check: count.check.map(|c| c.hex()),
             closed: goal.closed,
             clues: count.clues(),
             // Halving is for the whole count only: a shard's half may be odd.
@@ -140,6 +220,7 @@ impl CountJson {
                     count_bits: f.count_bits,
                     peak_bytes: f.peak_bytes,
                     peak_states: f.peak_states,
+                    spilled_bytes: f.spilled,
                     squares: f.squares,
                     squares_done: f.squares_done,
                     sweep: match f.sweep {
@@ -156,7 +237,16 @@ impl CountJson {
             method: count.work().map(Work::name),
             name: name.to_string(),
             proof: count.proof.clone(),
-            shard: count.shard.map(|s| ShardJson { k: s.k(), n: s.n() }),
+            shard: count.shard.map(|s| ShardJson {
+                covered: count
+                    .split
+                    .as_ref()
+                    .map(|x| x.covered.clone())
+                    .unwrap_or_default(),
+                k: s.k(),
+                n: s.n(),
+                puzzle: count.split.as_ref().map(|x| x.fingerprint.clone()),
+            }),
             start: square_name(board, goal.start),
             stats: count.work().and_then(Work::search).map(|s| CountStats {
                 depth: s.depth,
@@ -170,6 +260,18 @@ impl CountJson {
             }),
             status: status.name(),
             stopped: count.stopped.map(|s| s.to_string()),
+            subset: match count.work() {
+                Some(Work::Subset(s)) => Some(SubsetJson {
+                    count_bits: s.count_bits,
+                    layers_done: s.layers_done,
+                    peak_bytes: s.peak_bytes,
+                    peak_counts: s.peak_counts,
+                    squares: s.squares,
+                    threads: s.threads,
+                    time_ms: millis(s.elapsed),
+                }),
+                _ => None,
+            },
             subject: subject(board, goal, count, false),
             symmetry: count.symmetric().map(|s| SymmetryJson {
                 folded: s.split.map(|(_, f)| f),
@@ -201,6 +303,8 @@ mod tests {
                 asked: true,
                 work: Work::Dfs(SearchWork::one_search(false, Stats::default())),
             }),
+            check: None,
+            split: None,
         }
     }
 
@@ -217,6 +321,7 @@ mod tests {
         );
         assert!(text.ends_with("}\n"));
         let keys: Vec<&str> = [
+            "check",
             "closed",
             "clues",
             "cycles",
@@ -233,6 +338,7 @@ mod tests {
             "status",
             "stopped",
             "subject",
+            "subset",
             "symmetry",
             "tours",
         ]
@@ -256,7 +362,15 @@ mod tests {
         assert_eq!((whole.cycles, whole.cycles_x2), (Some(2), Some(3)));
         let shard = CountJson::new("k", &board, &goal, &counted(6, Some(3), Shard::new(1, 2)));
         assert_eq!((shard.cycles, shard.cycles_x2), (None, Some(3)));
-        assert_eq!(shard.shard, Some(ShardJson { k: 1, n: 2 }));
+        assert_eq!(
+            shard.shard,
+            Some(ShardJson {
+                covered: Vec::new(),
+                k: 1,
+                n: 2,
+                puzzle: None
+            })
+        );
         assert_eq!((shard.status, shard.method), ("complete", Some("dfs")));
     }
 }

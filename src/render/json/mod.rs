@@ -14,7 +14,7 @@ pub mod run;
 
 pub use archive::{ListJson, StatsJson};
 pub use check::CheckJson;
-pub use count::CountJson;
+pub use count::{CountJson, MergeJson};
 pub use run::{RunJson, UniqueJson};
 
 /// `report` as one line of JSON with its keys sorted, and a newline. Err

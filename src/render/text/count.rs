@@ -7,7 +7,8 @@
 use std::fmt::Write as _;
 
 use super::format::duration;
-use crate::count::{Count, FrontierWork, SearchWork, Shard, SymmetricWork, Work};
+use crate::count::merge::Merged;
+use crate::count::{Count, FrontierWork, SearchWork, Shard, SubsetWork, SymmetricWork, Work};
 use crate::model::{Board, Goal, TourSymmetry};
 use crate::words::{counted, many};
 
@@ -16,15 +17,13 @@ pub fn count_text(board: &Board, goal: &Goal, count: &Count) -> String {
     let what = subject(board, goal, count, count.tours == 1);
     let Some(method) = &count.method else {
         return match (&count.proof, count.stopped) {
-            (Some(proof), _) => proven(&what, proof, goal.closed, count.shard),
+            (Some(proof), _) => proven(&what, proof, goal.closed, count),
             (None, Some(stop)) => {
                 let mut out = format!(
                     "at least 0 {what}{} (a lower bound: {stop} before counting began)\n",
                     in_shard(count.shard)
                 );
-                if let Some(s) = count.shard {
-                    out.push_str(&shard_line(s, 0, goal.closed.then_some(0), false, None));
-                }
+                out.push_str(&shard_line(count));
                 out
             }
             // Every count that ends without a method is proven or stopped.
@@ -42,7 +41,47 @@ pub fn count_text(board: &Board, goal: &Goal, count: &Count) -> String {
         Work::Frontier(f) => frontier(&what, count, f, &method.why),
         Work::Clues { search, .. } => clued(&what, count, search),
         Work::Symmetric(s) => symmetric(&what, count, s, &method.why),
+        Work::Subset(s) => subset(&what, count, s, &method.why),
     }
+}
+
+/// The text of a subset count (`why`: the reason it was chosen): the
+/// count, or what stopped it (its tours are all completed in the last
+/// layer), a line on its sets, and the reason.
+fn subset(what: &str, count: &Count, s: &SubsetWork, why: &str) -> String {
+    let mut out = String::new();
+    match count.stopped {
+        None => {
+            let _ = writeln!(out, "{} {what}", count.tours);
+            if let Some(cycles) = count.cycles() {
+                let _ = writeln!(
+                    out,
+                    "{} (each counted once, whatever its start and direction)",
+                    distinct_cycles(cycles)
+                );
+            }
+        }
+        Some(stop) => {
+            let _ = writeln!(
+                out,
+                "no count: {stop} after {} of {} layers (a subset count has no partial lower bound)",
+                s.layers_done, s.squares
+            );
+        }
+    }
+    let _ = writeln!(
+        out,
+        "count: subset, {}by set visited and last square · {} in the sets · at most {} ({}) · {} {} · {}",
+        if s.clues > 0 { "by steps, " } else { "" },
+        counted(s.squares as u64, "square"),
+        many(s.peak_counts, "count"),
+        crate::budget::bytes(s.peak_bytes),
+        s.threads,
+        if s.threads == 1 { "thread" } else { "threads" },
+        duration(s.elapsed)
+    );
+    let _ = writeln!(out, "method: subset ({why})");
+    out
 }
 
 /// What a count counts, in words (`one`: the singular): `directed open
@@ -53,6 +92,7 @@ pub fn subject(board: &Board, goal: &Goal, count: &Count, one: bool) -> String {
     match count.work() {
         Some(Work::Symmetric(s)) => symmetric_subject(board, goal, s.symmetry, one),
         Some(Work::Clues { clues, .. }) => clued_subject(goal.closed, *clues, one),
+        Some(Work::Subset(s)) if s.clues > 0 => clued_subject(goal.closed, s.clues, one),
         _ => count_subject(board, goal, one),
     }
 }
@@ -115,14 +155,12 @@ fn in_shard(shard: Option<Shard>) -> String {
 }
 
 /// The text of a count that a proof settles at once.
-fn proven(what: &str, proof: &str, closed: bool, shard: Option<Shard>) -> String {
+fn proven(what: &str, proof: &str, closed: bool, count: &Count) -> String {
     let mut out = format!("0 {what} (no tour exists: {proof})\n");
     if closed {
         out.push_str("0 distinct cycles\n");
     }
-    if let Some(s) = shard {
-        out.push_str(&shard_line(s, 0, closed.then_some(0), true, Some((0, 0))));
-    }
+    out.push_str(&shard_line(count));
     out
 }
 
@@ -202,15 +240,7 @@ fn dfs(what: &str, count: &Count, search: &SearchWork) -> String {
         search.stats.nodes,
         duration(search.stats.elapsed)
     );
-    if let Some(s) = shard {
-        out.push_str(&shard_line(
-            s,
-            count.tours,
-            count.cycles_x2,
-            count.complete(),
-            listed.map(|tasks| (search.tasks_done, tasks)),
-        ));
-    }
+    out.push_str(&shard_line(count));
     out
 }
 
@@ -219,24 +249,63 @@ fn counted_tasks(n: usize) -> String {
     counted(n as u64, "task")
 }
 
-/// The machine-readable line a shard ends with: `shard=K/N tours=T
-/// [cycles_x2=C] status=complete|partial tasks=D/T`, the tasks `0/?` when
-/// a stop came before they were listed (`tasks` is `None`).
-pub fn shard_line(
-    shard: Shard,
-    tours: u128,
-    cycles_x2: Option<u128>,
-    complete: bool,
-    tasks: Option<(usize, usize)>,
-) -> String {
-    format!(
-        "shard={}/{} tours={tours}{} status={} tasks={}\n",
-        shard.k(),
-        shard.n(),
-        cycles_x2.map_or(String::new(), |c| format!(" cycles_x2={c}")),
-        if complete { "complete" } else { "partial" },
-        tasks.map_or("0/?".to_string(), |(d, t)| format!("{d}/{t}"))
-    )
+/// The machine-readable line a shard ends with: `shard=K/N method=M
+/// tours=T [cycles_x2=C] status=complete|partial`, then the depth-first
+/// search's `tasks=D/T` (`0/?` when a stop came before they were listed)
+/// or the frontier's `parts=D/U covered=…` (its pairs of ends and parts at
+/// a cut square), then `puzzle=` (the fingerprint the shards of one count
+/// share) and `check=` (the check figure, sixteen hexadecimal digits,
+/// last so that a line cut short shows). Empty for a whole count.
+pub fn shard_line(count: &Count) -> String {
+    let Some(shard) = count.shard else {
+        return String::new();
+    };
+    let mut out = format!("shard={}/{}", shard.k(), shard.n());
+    if let Some(s) = &count.split {
+        let _ = write!(out, " method={}", s.method);
+    }
+    let _ = write!(out, " tours={}", count.tours);
+    if let Some(c) = count.cycles_x2 {
+        let _ = write!(out, " cycles_x2={c}");
+    }
+    let _ = write!(
+        out,
+        " status={}",
+        if count.complete() {
+            "complete"
+        } else {
+            "partial"
+        }
+    );
+    match (&count.split, count.work()) {
+        (Some(s), _) if s.method == "frontier" => {
+            let _ = write!(out, " parts={}/{}", s.done, s.units);
+            if !s.covered.is_empty() {
+                let _ = write!(out, " covered={}", s.covered.join(","));
+            }
+        }
+        (_, Some(Work::Dfs(search))) => {
+            let _ = write!(
+                out,
+                " tasks={}",
+                search
+                    .tasks
+                    .map_or("0/?".to_string(), |t| format!("{}/{t}", search.tasks_done))
+            );
+        }
+        (Some(s), _) => {
+            let _ = write!(out, " tasks={}/{}", s.done, s.units);
+        }
+        (None, _) => out.push_str(" tasks=0/?"),
+    }
+    if let Some(s) = &count.split {
+        let _ = write!(out, " puzzle={}", s.fingerprint);
+    }
+    if let Some(c) = count.check {
+        let _ = write!(out, " check={c}");
+    }
+    out.push('\n');
+    out
 }
 
 /// The text of a count with clues, after the clue search: the solutions
@@ -261,18 +330,35 @@ fn clued(what: &str, count: &Count, search: &SearchWork) -> String {
 /// bound), a line on the sweep, its states and time, and the reason.
 fn frontier(what: &str, count: &Count, f: &FrontierWork, why: &str) -> String {
     let mut out = String::new();
-    match count.stopped {
-        None => {
-            let _ = writeln!(out, "{} {what}", count.tours);
-            if let Some(cycles) = count.cycles() {
-                let _ = writeln!(
-                    out,
-                    "{} (each counted once, whatever its start and direction)",
-                    distinct_cycles(cycles)
-                );
+    let in_shard = in_shard(count.shard);
+    match (count.stopped, &count.split) {
+        (None, _) => {
+            let _ = writeln!(out, "{} {what}{in_shard}", count.tours);
+            match (count.cycles(), count.shard, count.cycles_x2) {
+                (Some(_), Some(_), Some(x2)) => {
+                    let _ = writeln!(
+                        out,
+                        "{x2} = this shard's part of twice the distinct cycles (add up cycles_x2 over the shards, then halve)"
+                    );
+                }
+                (Some(cycles), None, _) => {
+                    let _ = writeln!(
+                        out,
+                        "{} (each counted once, whatever its start and direction)",
+                        distinct_cycles(cycles)
+                    );
+                }
+                _ => {}
             }
         }
-        Some(stop) => {
+        (Some(stop), Some(split)) => {
+            let _ = writeln!(
+                out,
+                "at least {} {what}{in_shard} (a lower bound: {stop} after {} of {} parts, the last stopped after {} of {} squares)",
+                count.tours, split.done, split.units, f.squares_done, f.squares
+            );
+        }
+        (Some(stop), None) => {
             let _ = writeln!(
                 out,
                 "no count: {stop} after {} of {} squares (a frontier count has no partial lower bound)",
@@ -280,18 +366,41 @@ fn frontier(what: &str, count: &Count, f: &FrontierWork, why: &str) -> String {
             );
         }
     }
+    if let Some(split) = &count.split {
+        let _ = writeln!(
+            out,
+            "covered: {} ({})",
+            counted(split.units as u64, "part"),
+            split.covered.join(", ")
+        );
+    }
     let _ = writeln!(
         out,
-        "count: frontier, {} · at most {} squares in the frontier · at most {} ({}) · {} {} · {}",
+        "count: frontier, {} · at most {} squares in the frontier · at most {} ({}{}) · {} {} · {}",
         f.sweep.describe(),
         f.width,
         many(f.peak_states, "state"),
         crate::budget::bytes(f.peak_bytes),
+        if f.spilled > 0 {
+            format!(
+                " in memory, {} written to disk",
+                crate::budget::bytes(f.spilled)
+            )
+        } else {
+            String::new()
+        },
         f.threads,
         if f.threads == 1 { "thread" } else { "threads" },
         duration(f.elapsed)
     );
     let _ = writeln!(out, "method: frontier ({why})");
+    if let (Some(check), 0, true) = (count.check, count.shard.map_or(0, |s| s.n()), f.spilled > 0) {
+        let _ = writeln!(
+            out,
+            "check: {check} (the states after every step and the count, fingerprinted: a second run reproduces it)"
+        );
+    }
+    out.push_str(&shard_line(count));
     out
 }
 
@@ -343,4 +452,59 @@ fn symmetric(what: &str, count: &Count, s: &SymmetricWork, why: &str) -> String 
 /// `n` distinct cycles, in the singular when one.
 fn distinct_cycles(n: u128) -> String {
     format!("{n} distinct {}", if n == 1 { "cycle" } else { "cycles" })
+}
+
+/// The text of `engine count --merge`: the shards added up — the total,
+/// or a lower bound naming the shards missing or partial — and the line
+/// to quote: `total tours=T [cycles=C] shards=N check=X`.
+pub fn merged_text(m: &Merged) -> String {
+    let mut out = String::new();
+    let shards = counted(u64::from(m.n), "shard");
+    if m.complete() {
+        let _ = writeln!(
+            out,
+            "{} directed tours: {shards} counted by {}, all complete, of one puzzle ({})",
+            m.tours, m.method, m.puzzle
+        );
+        if let Some(c) = m.cycles() {
+            let _ = writeln!(out, "{}", distinct_cycles(c));
+        }
+    } else {
+        let list = |v: &[u32]| v.iter().map(u32::to_string).collect::<Vec<_>>().join(", ");
+        let mut why = Vec::new();
+        if !m.missing.is_empty() {
+            why.push(format!("no line of shard {} of {}", list(&m.missing), m.n));
+        }
+        if !m.partial.is_empty() {
+            why.push(format!(
+                "shard {} of {} partial: run {} again",
+                list(&m.partial),
+                m.n,
+                if m.partial.len() == 1 { "it" } else { "them" }
+            ));
+        }
+        let _ = writeln!(
+            out,
+            "at least {} directed tours (a lower bound: {})",
+            m.tours,
+            why.join("; ")
+        );
+    }
+    if m.repeated > 0 {
+        let _ = writeln!(
+            out,
+            "{} given twice, alike",
+            counted(m.repeated as u64, "shard")
+        );
+    }
+    let _ = writeln!(
+        out,
+        "total tours={}{} shards={} status={} check={}",
+        m.tours,
+        m.cycles().map_or(String::new(), |c| format!(" cycles={c}")),
+        m.n,
+        if m.complete() { "complete" } else { "partial" },
+        m.check
+    );
+    out
 }

@@ -1,0 +1,338 @@
+//! States on disk: when a step's states would pass the memory budget, its
+//! tables are written out as sorted *runs* and emptied, and at the end of
+//! the step the runs are merged — equal states added — into the next
+//! step's states, kept in memory if they fit in half the budget, else in a
+//! file the next step reads a block at a time.
+//!
+//! Runs and merged states live in a folder of their own under the spill
+//! folder (`engine-spill-…`), removed when the count ends however it ends
+//! — finished, stopped, refused or failed — except when the process is
+//! killed outright. Records are the key and the count, little-endian, in
+//! the order of the states' classes and then their keys (the order the
+//! look-ahead replays best in).
+
+use std::fs::File;
+use std::io::{self, BufReader, BufWriter, Read, Write};
+use std::path::{Path, PathBuf};
+
+use super::key::{Count, Key};
+
+/// Bytes of the buffer of each file read or written.
+const BUFFER: usize = 1 << 20;
+
+/// The spill folder of one count.
+#[derive(Debug)]
+pub struct Spill {
+    dir: tempfile::TempDir,
+    next: u64,
+    /// Bytes written in all, and on disk now.
+    pub written: u64,
+    /// States on disk now (in runs and merged files).
+    pub states: u64,
+}
+
+/// A sorted file of states.
+#[derive(Debug)]
+pub struct Run {
+    path: PathBuf,
+    /// States in it.
+    pub len: u64,
+    bytes: u64,
+}
+
+/// Why a spilled step failed.
+#[derive(Debug)]
+pub enum SpillError {
+    /// Reading or writing the folder failed.
+    Io(io::Error),
+    /// A count outgrew its type while runs were merged.
+    Overflow,
+}
+
+impl From<io::Error> for SpillError {
+    fn from(e: io::Error) -> SpillError {
+        SpillError::Io(e)
+    }
+}
+
+/// The bytes free for an unprivileged user on the file system of `path`,
+/// if the system says.
+pub fn free_bytes(path: &Path) -> Option<u64> {
+    #[cfg(unix)]
+    {
+        let s = rustix::fs::statvfs(path).ok()?;
+        Some(s.f_bavail.saturating_mul(s.f_frsize))
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = path;
+        None
+    }
+}
+
+/// The bytes of one record of keys `K` and counts `C`.
+pub fn record_bytes<K: Key, C: Count>() -> usize {
+    K::BYTES + C::BYTES
+}
+
+impl Spill {
+    /// A new folder of its own under `parent`.
+    pub fn new(parent: &Path) -> io::Result<Spill> {
+        let dir = tempfile::Builder::new()
+            .prefix("engine-spill-")
+            .tempdir_in(parent)?;
+        Ok(Spill {
+            dir,
+            next: 0,
+            written: 0,
+            states: 0,
+        })
+    }
+
+    /// The folder.
+    pub fn path(&self) -> &Path {
+        self.dir.path()
+    }
+
+    fn new_path(&mut self) -> PathBuf {
+        self.next += 1;
+        self.dir.path().join(format!("run-{}.bin", self.next))
+    }
+
+    /// Writes `entries`, sorted, as a run.
+    pub fn write_run<K: Key, C: Count>(&mut self, entries: &[(K, C)]) -> io::Result<Run> {
+        let path = self.new_path();
+        let mut w = BufWriter::with_capacity(BUFFER, File::create(&path)?);
+        let mut rec = vec![0u8; record_bytes::<K, C>()];
+        for &(k, c) in entries {
+            k.write_le(&mut rec[..K::BYTES]);
+            c.write_le(&mut rec[K::BYTES..]);
+            w.write_all(&rec)?;
+        }
+        w.flush()?;
+        let bytes = (entries.len() * rec.len()) as u64;
+        self.written += bytes;
+        self.states += entries.len() as u64;
+        Ok(Run {
+            path,
+            len: entries.len() as u64,
+            bytes,
+        })
+    }
+
+    /// Removes `run`.
+    pub fn remove(&mut self, run: Run) {
+        self.states = self.states.saturating_sub(run.len);
+        let _ = std::fs::remove_file(&run.path);
+    }
+
+    /// Merges `runs` into one, equal states added, and removes them.
+    pub fn merge<K: Key, C: Count>(&mut self, runs: Vec<Run>) -> Result<Run, SpillError> {
+        let path = self.new_path();
+        let mut w = BufWriter::with_capacity(BUFFER, File::create(&path)?);
+        let mut readers = runs
+            .iter()
+            .map(Reader::<K, C>::open)
+            .collect::<io::Result<Vec<_>>>()?;
+        // Each reader's next record, in a heap by (classes, key).
+        let mut heap = std::collections::BinaryHeap::new();
+        for (i, r) in readers.iter_mut().enumerate() {
+            if let Some((k, c)) = r.next_record()? {
+                heap.push(std::cmp::Reverse(((k.classes(), k), i, Wrap(c))));
+            }
+        }
+        let mut rec = vec![0u8; record_bytes::<K, C>()];
+        let mut len = 0u64;
+        let mut current: Option<(K, C)> = None;
+        while let Some(std::cmp::Reverse(((_, k), i, Wrap(c)))) = heap.pop() {
+            current = match current {
+                Some((ck, cc)) if ck == k => Some((k, cc.add(c).ok_or(SpillError::Overflow)?)),
+                Some((ck, cc)) => {
+                    ck.write_le(&mut rec[..K::BYTES]);
+                    cc.write_le(&mut rec[K::BYTES..]);
+                    w.write_all(&rec)?;
+                    len += 1;
+                    Some((k, c))
+                }
+                None => Some((k, c)),
+            };
+            if let Some((k, c)) = readers[i].next_record()? {
+                heap.push(std::cmp::Reverse(((k.classes(), k), i, Wrap(c))));
+            }
+        }
+        if let Some((ck, cc)) = current {
+            ck.write_le(&mut rec[..K::BYTES]);
+            cc.write_le(&mut rec[K::BYTES..]);
+            w.write_all(&rec)?;
+            len += 1;
+        }
+        w.flush()?;
+        drop(readers);
+        for r in runs {
+            self.remove(r);
+        }
+        let bytes = len * rec.len() as u64;
+        self.written += bytes;
+        self.states += len;
+        Ok(Run { path, len, bytes })
+    }
+}
+
+impl Spill {
+    /// The states of `run` that `keep` keeps, as a new run (in the same
+    /// order); `run` is removed.
+    pub fn filter<K: Key, C: Count>(
+        &mut self,
+        run: Run,
+        keep: impl Fn(K) -> bool,
+    ) -> io::Result<Run> {
+        let path = self.new_path();
+        let mut w = BufWriter::with_capacity(BUFFER, File::create(&path)?);
+        let mut r = Reader::<K, C>::open(&run)?;
+        let mut rec = vec![0u8; record_bytes::<K, C>()];
+        let mut len = 0u64;
+        while let Some((k, c)) = r.next_record()? {
+            if keep(k) {
+                k.write_le(&mut rec[..K::BYTES]);
+                c.write_le(&mut rec[K::BYTES..]);
+                w.write_all(&rec)?;
+                len += 1;
+            }
+        }
+        w.flush()?;
+        drop(r);
+        self.remove(run);
+        let bytes = len * rec.len() as u64;
+        self.written += bytes;
+        self.states += len;
+        Ok(Run { path, len, bytes })
+    }
+}
+
+impl Run {
+    /// Bytes on disk.
+    pub fn bytes(&self) -> u64 {
+        self.bytes
+    }
+}
+
+/// A count in the heap, which orders only by key and run.
+#[derive(Clone, Copy, Debug)]
+struct Wrap<C>(C);
+
+impl<C> PartialEq for Wrap<C> {
+    fn eq(&self, _: &Wrap<C>) -> bool {
+        true
+    }
+}
+impl<C> Eq for Wrap<C> {}
+impl<C> PartialOrd for Wrap<C> {
+    fn partial_cmp(&self, other: &Wrap<C>) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl<C> Ord for Wrap<C> {
+    fn cmp(&self, _: &Wrap<C>) -> std::cmp::Ordering {
+        std::cmp::Ordering::Equal
+    }
+}
+
+/// Reads a run's records in order.
+pub struct Reader<K, C> {
+    r: BufReader<File>,
+    left: u64,
+    rec: Vec<u8>,
+    _kc: std::marker::PhantomData<(K, C)>,
+}
+
+impl<K: Key, C: Count> Reader<K, C> {
+    /// Opens `run` at its first record.
+    pub fn open(run: &Run) -> io::Result<Reader<K, C>> {
+        Ok(Reader {
+            r: BufReader::with_capacity(BUFFER, File::open(&run.path)?),
+            left: run.len,
+            rec: vec![0u8; record_bytes::<K, C>()],
+            _kc: std::marker::PhantomData,
+        })
+    }
+
+    /// The next record, or None at the end.
+    pub fn next_record(&mut self) -> io::Result<Option<(K, C)>> {
+        if self.left == 0 {
+            return Ok(None);
+        }
+        self.r.read_exact(&mut self.rec)?;
+        self.left -= 1;
+        Ok(Some((
+            K::read_le(&self.rec[..K::BYTES]),
+            C::read_le(&self.rec[K::BYTES..]),
+        )))
+    }
+
+    /// Up to `most` records more into `out` (emptied first).
+    pub fn fill(&mut self, out: &mut Vec<(K, C)>, most: usize) -> io::Result<()> {
+        out.clear();
+        while out.len() < most {
+            match self.next_record()? {
+                Some(e) => out.push(e),
+                None => break,
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn runs_merge_in_order_with_equal_states_added_and_leave_nothing_behind() {
+        let parent = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let folder;
+        {
+            let Ok(mut spill) = Spill::new(parent.path()) else {
+                panic!("no folder");
+            };
+            folder = spill.path().to_path_buf();
+            let sorted = |mut v: Vec<(u64, u64)>| {
+                v.sort_unstable_by_key(|e| (e.0.classes(), e.0));
+                v
+            };
+            let a = sorted((0..1000u64).map(|k| (k * 3, 1)).collect());
+            let b = sorted((0..1000u64).map(|k| (k * 5, 2)).collect());
+            let (Ok(ra), Ok(rb)) = (spill.write_run(&a), spill.write_run(&b)) else {
+                panic!("no runs");
+            };
+            let Ok(m) = spill.merge::<u64, u64>(vec![ra, rb]) else {
+                panic!("no merge");
+            };
+            let Ok(mut r) = Reader::<u64, u64>::open(&m) else {
+                panic!("no reader");
+            };
+            let mut all = Vec::new();
+            let _ = r.fill(&mut all, usize::MAX);
+            // 1000 + 1000 − the 200 multiples of 15 below 3000 (and 5000).
+            assert_eq!(all.len() as u64, m.len);
+            assert_eq!(all.len(), 2000 - 200);
+            assert!(
+                all.windows(2)
+                    .all(|w| (w[0].0.classes(), w[0].0) < (w[1].0.classes(), w[1].0))
+            );
+            assert_eq!(all.iter().map(|e| e.1).sum::<u64>(), 3000);
+            assert_eq!(spill.states, m.len);
+            let Ok(over) = spill.write_run(&[(1u64, u64::MAX)]) else {
+                panic!("no run");
+            };
+            let Ok(more) = spill.write_run(&[(1u64, 1u64)]) else {
+                panic!("no run");
+            };
+            assert!(matches!(
+                spill.merge::<u64, u64>(vec![over, more]),
+                Err(SpillError::Overflow)
+            ));
+        }
+        assert!(!folder.exists());
+        assert!(free_bytes(parent.path()).is_some_and(|b| b > 0));
+    }
+}
