@@ -410,3 +410,258 @@ fn standard_input_is_read_with_the_cap() {
     );
     assert!(started.elapsed() < Duration::from_secs(10));
 }
+
+// ---------------------------------------------------------------------------
+// A damaged archive: an SQLite file with the engine's tables and nonsense in
+// them (a hand edit, a broken disk, another program). Every value read is
+// untrusted: a damaged run is named with its column, never a panic.
+
+/// The columns of the archive's tables, as the engine makes them.
+fn archive_columns(conn: &rusqlite::Connection, table: &str) -> Vec<String> {
+    let mut q = conn
+        .prepare(&format!("SELECT name FROM pragma_table_info('{table}')"))
+        .unwrap_or_else(|e| panic!("{e}"));
+    q.query_map([], |r| r.get(0))
+        .and_then(|r| r.collect())
+        .unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// An archive holding one real run of `puzzles/holed4x4.ron` (and the
+/// columns of its tables, each with the saved values), rebuilt with
+/// tables that have the same columns but no types and no constraints, so
+/// any value fits in any cell.
+fn loose_archive(dir: &Path) -> (std::path::PathBuf, Vec<(String, Vec<(String, Value)>)>) {
+    let path = dir.join("a.sqlite");
+    let puzzle = Path::new(env!("CARGO_MANIFEST_DIR")).join("puzzles/holed4x4.ron");
+    let saved = engine_process()
+        .args(["run", "--quiet", "--save", "--archive"])
+        .arg(&path)
+        .arg(&puzzle)
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(saved.status.code(), Some(0));
+    let conn = rusqlite::Connection::open(&path).unwrap_or_else(|e| panic!("{e}"));
+    conn.execute_batch("PRAGMA foreign_keys = OFF")
+        .unwrap_or_else(|e| panic!("{e}"));
+    let mut tables = Vec::new();
+    for table in ["puzzles", "tours", "runs"] {
+        let cols = archive_columns(&conn, table);
+        let row: Vec<Value> = conn
+            .query_row(&format!("SELECT * FROM {table}"), [], |r| {
+                (0..cols.len()).map(|i| r.get(i)).collect()
+            })
+            .unwrap_or_else(|e| panic!("{e}"));
+        conn.execute_batch(&format!(
+            "DROP TABLE {table}; CREATE TABLE {table} ({});",
+            cols.join(", ")
+        ))
+        .unwrap_or_else(|e| panic!("{e}"));
+        tables.push((table.to_string(), cols.into_iter().zip(row).collect()));
+    }
+    (path, tables)
+}
+
+/// Writes `rows` of `table` (each a full row of values, in the table's
+/// column order) over what the table held.
+fn fill(path: &Path, table: &str, rows: &[Vec<Value>]) {
+    let conn = rusqlite::Connection::open(path).unwrap_or_else(|e| panic!("{e}"));
+    conn.execute(&format!("DELETE FROM {table}"), [])
+        .unwrap_or_else(|e| panic!("{e}"));
+    for row in rows {
+        let marks = vec!["?"; row.len()].join(", ");
+        conn.execute(
+            &format!("INSERT INTO {table} VALUES ({marks})"),
+            rusqlite::params_from_iter(row),
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+    }
+}
+
+use rusqlite::types::Value;
+
+/// Nonsense for a cell: every SQLite type, and the edges of each.
+fn nonsense() -> Vec<Value> {
+    vec![
+        Value::Null,
+        Value::Integer(-1),
+        Value::Integer(i64::MIN),
+        Value::Integer(i64::MAX),
+        Value::Integer(4096),
+        Value::Real(f64::INFINITY),
+        Value::Real(f64::NEG_INFINITY),
+        Value::Real(1e300),
+        Value::Real(-0.5),
+        Value::Text(String::new()),
+        Value::Text("garbage \u{1b}[31mred".into()),
+        Value::Text("x".repeat(100_000)),
+        Value::Blob(vec![0xff, 0xfe, 0, 1, 2]),
+        Value::Blob(Vec::new()),
+    ]
+}
+
+#[test]
+fn damaged_archive_cells_are_named_not_panics() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let (path, tables) = loose_archive(dir.path());
+    let archive = path.to_string_lossy().into_owned();
+    let (_, runs) = &tables[2];
+    let good: Vec<Value> = runs.iter().map(|(_, v)| v.clone()).collect();
+    for (i, (column, _)) in runs.iter().enumerate() {
+        if column == "id" {
+            continue;
+        }
+        for bad in nonsense() {
+            let mut row = good.clone();
+            row[i] = bad.clone();
+            fill(&path, "runs", &[row]);
+            for args in [
+                &["archive", "list", "--archive", &archive][..],
+                &["archive", "stats", "--archive", &archive],
+                &["archive", "show", "1", "--archive", &archive],
+                &[
+                    "archive",
+                    "show",
+                    "1",
+                    "--format",
+                    "json",
+                    "--archive",
+                    &archive,
+                ],
+            ] {
+                let what = format!("`{column}` = {bad:?}: engine {}", args.join(" "));
+                let (code, out, err, took) = timed(engine_process().args(args));
+                assert!(!err.contains("panicked"), "{what}: {err}");
+                assert!(took < Duration::from_secs(5), "{what}: took {took:?}");
+                assert!(matches!(code, Some(0 | 2)), "{what}: exit {code:?}\n{err}");
+                // Whatever is said about a damaged run names it and its column.
+                if err.contains("damaged") {
+                    assert!(
+                        err.contains(&format!("run 1 is damaged: column `runs.{column}`")),
+                        "{what}: {err}"
+                    );
+                    assert!(err.len() < 1000, "{what}: a long message:\n{err}");
+                    assert!(!err.contains('\u{1b}'), "{what}: an escape printed");
+                }
+                assert!(!out.contains('\u{1b}'), "{what}: an escape printed");
+            }
+        }
+    }
+}
+
+/// A cell of any SQLite type, the edges likelier than chance finds them.
+fn any_cell() -> impl Strategy<Value = Value> {
+    prop_oneof![
+        Just(Value::Null),
+        any::<i64>().prop_map(Value::Integer),
+        (-3i64..5000).prop_map(Value::Integer),
+        any::<f64>().prop_map(Value::Real),
+        prop::sample::select(vec![
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            f64::MAX,
+            -1e-9,
+            1e16
+        ])
+        .prop_map(Value::Real),
+        ".{0,12}".prop_map(Value::Text),
+        prop::sample::select(vec![
+            "found",
+            "gave_up",
+            "impossible",
+            "time",
+            "{}",
+            "[]",
+            "null"
+        ])
+        .prop_map(|s| Value::Text(s.into())),
+        prop::collection::vec(any::<u8>(), 0..12).prop_map(Value::Blob),
+    ]
+}
+
+/// A table's rows: each of `base`'s cells kept or replaced by nonsense.
+fn rows_like(base: Vec<Value>) -> impl Strategy<Value = Vec<Vec<Value>>> {
+    let row = base
+        .into_iter()
+        .map(|v| prop_oneof![3 => Just(v), 1 => any_cell()].boxed())
+        .collect::<Vec<_>>();
+    prop::collection::vec(row, 0..4)
+}
+
+use proptest::prelude::*;
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+
+    /// The archive's reads (`list`, `stats`, `show` of every run) and what
+    /// prints them, on random cells in every column of every table: a
+    /// result or an error, never a panic; every row read or left out with
+    /// the column that is damaged.
+    #[test]
+    fn archive_reads_survive_random_cells(
+        (puzzles, tours, runs) in {
+            let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+            let (_, t) = loose_archive(dir.path());
+            let base = |i: usize| t[i].1.iter().map(|(_, v)| v.clone()).collect::<Vec<_>>();
+            (rows_like(base(0)), rows_like(base(1)), rows_like(base(2)))
+        },
+    ) {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let (path, _) = loose_archive(dir.path());
+        fill(&path, "puzzles", &puzzles);
+        fill(&path, "tours", &tours);
+        fill(&path, "runs", &runs);
+        read_everything(&path);
+    }
+}
+
+/// Reads and prints everything `archive list/stats/show` would.
+fn read_everything(path: &Path) {
+    use engine::archive::Archive;
+    use engine::render::{json, text};
+    let store = match Archive::open_existing(path) {
+        Ok(s) => s,
+        Err(e) => {
+            assert_eq!(e.kind, engine::error::ErrorKind::Archive, "{e}");
+            return;
+        }
+    };
+    if let Ok(rows) = store.list(100) {
+        let _ = text::archive_list(&rows);
+        let _ = json::line(&json::ListJson::new(path, &rows));
+        for d in &rows.skipped {
+            assert!(d.to_string().contains(" is damaged: column `"), "{d}");
+        }
+    }
+    if let Ok(rows) = store.stats(None) {
+        let _ = text::archive_stats(&rows);
+        let _ = json::line(&json::StatsJson::new(path, &rows));
+    }
+    let conn = rusqlite::Connection::open(path).unwrap_or_else(|e| panic!("{e}"));
+    let ids: Vec<Value> = conn
+        .prepare("SELECT id FROM runs")
+        .and_then(|mut q| q.query_map([], |r| r.get(0))?.collect())
+        .unwrap_or_else(|e| panic!("{e}"));
+    for id in ids {
+        let Value::Integer(id) = id else { continue };
+        if let Ok(Some(run)) = store.show(id) {
+            let p = &run.puzzle;
+            let _ = text::report_text(
+                &p.name,
+                &p.board,
+                p.goal.closed,
+                &run.report,
+                Default::default(),
+            );
+            let mut sink = Vec::new();
+            let _ = json::RunJson::new(
+                &p.name,
+                &p.board,
+                &p.piece,
+                p.goal.closed,
+                &run.report,
+                Some(id),
+            )
+            .write(&mut sink);
+        }
+    }
+}

@@ -7,6 +7,7 @@
 
 mod canonical;
 mod legacy;
+mod read;
 mod schema;
 
 use std::io::Read;
@@ -21,6 +22,8 @@ use crate::solve::{Limit, Outcome, Report, SolverId, SolverSpec, Starts, Stats};
 pub use canonical::{
     PuzzleKey, canonical_board, canonical_ends, canonical_puzzle, canonical_tour, tour_label,
 };
+use read::Cells;
+pub use read::{Damage, MAX_TIME_MS, Rows};
 use schema::{MIGRATIONS, Step, VERSION};
 
 /// Environment variable naming the archive file (the `--archive` flag wins).
@@ -449,52 +452,74 @@ impl Archive {
 
     /// Figures per puzzle (as grouped: board, move set, tour kind, start and
     /// end) and solver kind; with `only`, for the groups of its board and
-    /// piece only (every tour kind, start and end).
-    pub fn stats(&self, only: Option<&Puzzle>) -> Result<Vec<StatsRow>, Error> {
+    /// piece only (every tour kind, start and end). A damaged run is left
+    /// out and named in [`Rows::skipped`].
+    pub fn stats(&self, only: Option<&Puzzle>) -> Result<Rows<StatsRow>, Error> {
         let board =
             only.map(|p| canonical::sha256_hex(canonical_board(&p.board, &p.piece).as_bytes()));
         let read = |e| self.err("cannot read the archive", e);
         let mut stmt = self
             .conn
             .prepare(
-                "SELECT p.id, p.name, p.tour, r.solver_kind, r.status, r.tour_id, r.nodes,
-                        r.generations, r.time_ms
+                "SELECT r.id AS \"runs.id\", p.id AS \"puzzles.id\",
+                        p.name AS \"puzzles.name\", p.tour AS \"puzzles.tour\",
+                        r.solver_kind AS \"runs.solver_kind\", r.status AS \"runs.status\",
+                        r.tour_id AS \"runs.tour_id\", r.nodes AS \"runs.nodes\",
+                        r.generations AS \"runs.generations\", r.time_ms AS \"runs.time_ms\"
                  FROM runs r JOIN puzzles p ON p.id = r.puzzle_id
                  WHERE ?1 IS NULL OR p.board_hash = ?1
                  ORDER BY p.id, r.solver_kind, r.id",
             )
             .map_err(read)?;
+        struct Cell {
+            puzzle_id: i64,
+            name: String,
+            tour_kind: String,
+            solver: String,
+            found: bool,
+            tour: Option<i64>,
+            nodes: u64,
+            generations: u64,
+            ms: f64,
+        }
         let rows = stmt
             .query_map([board], |r| {
-                Ok((
-                    (
-                        r.get::<_, i64>(0)?,
-                        r.get::<_, String>(1)?,
-                        r.get::<_, String>(2)?,
-                        r.get::<_, String>(3)?,
-                    ),
-                    r.get::<_, String>(4)?,
-                    r.get::<_, Option<i64>>(5)?,
-                    r.get::<_, i64>(6)?,
-                    r.get::<_, i64>(7)?,
-                    r.get::<_, f64>(8)?,
-                ))
+                let c = Cells::new(r, 0);
+                Ok((|| {
+                    Ok(Cell {
+                        puzzle_id: c.int(1)?,
+                        name: c.text(2)?,
+                        tour_kind: c.text(3)?,
+                        solver: c.text(4)?,
+                        found: status(&c, 5)? == "found",
+                        tour: c.opt_int(6)?,
+                        nodes: c.count(7)?,
+                        generations: c.count(8)?,
+                        ms: c.millis(9)?,
+                    })
+                })())
             })
             .map_err(read)?;
         let mut out: Vec<StatsRow> = Vec::new();
+        let mut skipped = Vec::new();
         let mut tours: Vec<Vec<i64>> = Vec::new();
         for row in rows {
-            let ((pid, name, tour_kind, solver), status, tour, nodes, generations, ms) =
-                row.map_err(read)?;
-            let same = out
-                .last()
-                .is_some_and(|l: &StatsRow| l.puzzle_id == pid && l.solver == solver);
+            let cell = match row.map_err(read)? {
+                Ok(c) => c,
+                Err(damage) => {
+                    skipped.push(damage);
+                    continue;
+                }
+            };
+            let same = out.last().is_some_and(|l: &StatsRow| {
+                l.puzzle_id == cell.puzzle_id && l.solver == cell.solver
+            });
             if !same {
                 out.push(StatsRow {
-                    puzzle_id: pid,
-                    puzzle: name,
-                    tour: tour_kind,
-                    solver,
+                    puzzle_id: cell.puzzle_id,
+                    puzzle: cell.name,
+                    tour: cell.tour_kind,
+                    solver: cell.solver,
                     ..StatsRow::default()
                 });
                 tours.push(Vec::new());
@@ -503,100 +528,126 @@ impl Archive {
                 continue;
             };
             last.runs += 1;
-            if status == "found" {
+            if cell.found {
                 last.found += 1;
             }
-            if let Some(id) = tour
+            if let Some(id) = cell.tour
                 && !t.contains(&id)
             {
                 t.push(id);
             }
-            last.nodes.push(nodes as u64);
-            last.generations.push(generations as u64);
-            last.times_ms.push(ms);
+            last.nodes.push(cell.nodes);
+            last.generations.push(cell.generations);
+            last.times_ms.push(cell.ms);
         }
         for (row, t) in out.iter_mut().zip(&tours) {
             row.distinct = t.len() as u64;
         }
-        Ok(out)
+        Ok(Rows { rows: out, skipped })
     }
 
-    /// The most recent runs, newest first.
-    pub fn list(&self, limit: usize) -> Result<Vec<RunRow>, Error> {
+    /// The most recent runs, newest first. A damaged run is left out and
+    /// named in [`Rows::skipped`].
+    pub fn list(&self, limit: usize) -> Result<Rows<RunRow>, Error> {
         let read = |e| self.err("cannot read the archive", e);
         let mut stmt = self
             .conn
             .prepare(
-                "SELECT r.id, r.created, r.name, r.solver, r.solver_label, r.status, r.nodes,
-                        r.generations, r.time_ms, r.tour_id, p.tour
+                "SELECT r.id AS \"runs.id\", r.created AS \"runs.created\",
+                        r.name AS \"runs.name\", r.solver AS \"runs.solver\",
+                        r.solver_label AS \"runs.solver_label\", r.status AS \"runs.status\",
+                        r.nodes AS \"runs.nodes\", r.generations AS \"runs.generations\",
+                        r.time_ms AS \"runs.time_ms\", r.tour_id AS \"runs.tour_id\",
+                        p.tour AS \"puzzles.tour\"
                  FROM runs r JOIN puzzles p ON p.id = r.puzzle_id
                  ORDER BY r.id DESC LIMIT ?1",
             )
             .map_err(read)?;
         let rows = stmt
             .query_map([i64::try_from(limit).unwrap_or(i64::MAX)], |r| {
-                let json: String = r.get(3)?;
-                let label: String = r.get(4)?;
-                // The solvers and options; why `Auto` chose is for `show`.
-                let solver = serde_json::from_str::<SolverId>(&json)
-                    .map_or(label, |id| SolverId { auto: None, ..id }.to_string());
-                Ok(RunRow {
-                    id: r.get(0)?,
-                    created: r.get(1)?,
-                    name: r.get(2)?,
-                    solver,
-                    status: r.get(5)?,
-                    nodes: r.get::<_, i64>(6)? as u64,
-                    generations: r.get::<_, i64>(7)? as u64,
-                    time_ms: r.get(8)?,
-                    tour_id: r.get(9)?,
-                    tour: r.get(10)?,
-                })
+                let c = Cells::new(r, 0);
+                Ok((|| {
+                    let json = c.text(3)?;
+                    let label = c.text(4)?;
+                    // The solvers and options; why `Auto` chose is for `show`.
+                    let solver = serde_json::from_str::<SolverId>(&json)
+                        .map_or(label, |id| SolverId { auto: None, ..id }.to_string());
+                    Ok(RunRow {
+                        id: c.int(0)?,
+                        created: c.text(1)?,
+                        name: c.text(2)?,
+                        solver,
+                        status: status(&c, 5)?,
+                        nodes: c.count(6)?,
+                        generations: c.count(7)?,
+                        time_ms: c.millis(8)?,
+                        tour_id: c.opt_int(9)?,
+                        tour: c.text(10)?,
+                    })
+                })())
             })
             .map_err(read)?;
-        rows.collect::<Result<Vec<_>, _>>().map_err(read)
+        let mut out = Rows {
+            rows: Vec::new(),
+            skipped: Vec::new(),
+        };
+        for row in rows {
+            match row.map_err(read)? {
+                Ok(r) => out.rows.push(r),
+                Err(damage) => out.skipped.push(damage),
+            }
+        }
+        Ok(out)
     }
 
     /// One saved run: its puzzle (re-read from the saved file text, with the
-    /// run's overrides) and its report as `run` made it.
+    /// run's overrides) and its report as `run` made it. A damaged run is an
+    /// error naming the column.
     pub fn show(&self, id: i64) -> Result<Option<SavedRun>, Error> {
         let read = |e| self.err("cannot read the archive", e);
         let row = self
             .conn
             .query_row(
-                "SELECT source, file, closed, start, end_square, seed, requested, tour, status,
-                        outcome, solver, nodes, backtracks, generations, restarts, repairs,
-                        rotations, time_ms, created, starts
+                "SELECT id AS \"runs.id\", source AS \"runs.source\", file AS \"runs.file\",
+                        closed AS \"runs.closed\", start AS \"runs.start\",
+                        end_square AS \"runs.end_square\", seed AS \"runs.seed\",
+                        requested AS \"runs.requested\", tour AS \"runs.tour\",
+                        status AS \"runs.status\", outcome AS \"runs.outcome\",
+                        solver AS \"runs.solver\", nodes AS \"runs.nodes\",
+                        backtracks AS \"runs.backtracks\", generations AS \"runs.generations\",
+                        restarts AS \"runs.restarts\", repairs AS \"runs.repairs\",
+                        rotations AS \"runs.rotations\", time_ms AS \"runs.time_ms\",
+                        created AS \"runs.created\", starts AS \"runs.starts\"
                  FROM runs WHERE id = ?1",
                 [id],
                 |r| {
-                    let count = |i| r.get::<_, i64>(i).map(|n| n.max(0) as u64);
-                    Ok(Saved {
-                        source: r.get(0)?,
-                        file: r.get(1)?,
-                        closed: r.get(2)?,
-                        start: r.get(3)?,
-                        end: r.get(4)?,
-                        seed: r.get(5)?,
-                        requested: r.get(6)?,
-                        path: r.get(7)?,
-                        status: r.get(8)?,
-                        note: r.get(9)?,
-                        solver: r.get(10)?,
-                        stats: Stats {
-                            nodes: count(11)?,
-                            backtracks: count(12)?,
-                            generations: count(13)?,
-                            restarts: count(14)?,
-                            repairs: count(15)?,
-                            rotations: count(16)?,
-                            elapsed: Duration::from_secs_f64(
-                                (r.get::<_, f64>(17)? / 1e3).clamp(0.0, 1e12),
-                            ),
-                        },
-                        created: r.get(18)?,
-                        starts: r.get(19)?,
-                    })
+                    let c = Cells::new(r, 0);
+                    Ok((|| {
+                        Ok(Saved {
+                            source: c.text(1)?,
+                            file: c.text(2)?,
+                            closed: c.flag(3)?,
+                            start: c.opt_int(4)?,
+                            end: c.opt_int(5)?,
+                            seed: c.int(6)?,
+                            requested: c.text(7)?,
+                            path: c.squares(8)?,
+                            status: status(&c, 9)?,
+                            note: c.opt_text(10)?,
+                            solver: c.text(11)?,
+                            stats: Stats {
+                                nodes: c.count(12)?,
+                                backtracks: c.count(13)?,
+                                generations: c.count(14)?,
+                                restarts: c.count(15)?,
+                                repairs: c.count(16)?,
+                                rotations: c.count(17)?,
+                                elapsed: Duration::from_secs_f64(c.millis(18)? / 1e3),
+                            },
+                            created: c.text(19)?,
+                            starts: c.opt_text(20)?,
+                        })
+                    })())
                 },
             )
             .optional()
@@ -604,27 +655,42 @@ impl Archive {
         let Some(saved) = row else {
             return Ok(None);
         };
-        let damaged = |what: &str| self.err("holds a damaged run", format!("run {id} {what}"));
+        let damage = |d: Damage| {
+            Error::about(
+                ErrorKind::Archive,
+                &self.path.display().to_string(),
+                d.to_string(),
+            )
+        };
+        let saved = saved.map_err(damage)?;
+        let damaged = |column: &str, why: &str| {
+            damage(Damage {
+                run: Some(id),
+                column: format!("runs.{column}"),
+                why: why.to_string(),
+            })
+        };
         let mut puzzle = Puzzle::parse(&saved.file, &saved.source)?;
         let n = puzzle.board.len();
-        let square = |s: Option<i64>| match s {
+        let off_board = "names a square that is not on its board";
+        let square = |s: Option<i64>, column: &str| match s {
             None => Ok(None),
             Some(s) => u32::try_from(s)
                 .ok()
                 .filter(|&s| (s as usize) < n)
                 .map(Some)
-                .ok_or_else(|| damaged("names squares off its board")),
+                .ok_or_else(|| damaged(column, off_board)),
         };
         puzzle.goal.closed = saved.closed;
-        puzzle.goal.start = square(saved.start)?;
-        puzzle.goal.end = square(saved.end)?.or(puzzle.goal.end);
+        puzzle.goal.start = square(saved.start, "start")?;
+        puzzle.goal.end = square(saved.end, "end_square")?.or(puzzle.goal.end);
         puzzle.seed = saved.seed as u64;
         if let Ok(spec) = serde_json::from_str::<SolverSpec>(&saved.requested) {
             puzzle.solver = spec;
         }
-        let path = saved.path.map(|b| from_blob(&b)).unwrap_or_default();
+        let path = saved.path.unwrap_or_default();
         if path.iter().any(|&s| s as usize >= n) {
-            return Err(damaged("names squares off its board"));
+            return Err(damaged("tour", off_board));
         }
         let outcome = match saved.status.as_str() {
             "found" => Outcome::Found(path),
@@ -633,7 +699,7 @@ impl Archive {
                     .note
                     .unwrap_or_else(|| "saved as proven impossible".to_string()),
             ),
-            "gave_up" => Outcome::GaveUp {
+            _ => Outcome::GaveUp {
                 limit: saved
                     .note
                     .as_deref()
@@ -641,17 +707,16 @@ impl Archive {
                     .unwrap_or(Limit::Time),
                 best: path,
             },
-            _ => return Err(damaged("has no known status")),
         };
         let solver = serde_json::from_str::<SolverId>(&saved.solver)
-            .map_err(|_| damaged("has no readable solver"))?;
-        let starts = match &saved.starts {
-            None => None,
-            Some(text) => Some(
-                serde_json::from_str::<Starts>(text)
-                    .map_err(|_| damaged("has no readable start squares"))?,
-            ),
-        };
+            .map_err(|_| damaged("solver", "does not name the solvers that ran"))?;
+        let starts =
+            match &saved.starts {
+                None => None,
+                Some(text) => Some(serde_json::from_str::<Starts>(text).map_err(|_| {
+                    damaged("starts", "does not say what became of the start squares")
+                })?),
+            };
         Ok(Some(SavedRun {
             puzzle,
             report: Report {
@@ -670,6 +735,15 @@ impl Archive {
     }
 }
 
+/// The status of a run in column `i`: `found`, `impossible` or `gave_up`.
+fn status(c: &Cells<'_, '_>, i: usize) -> Result<String, Damage> {
+    let s = c.text(i)?;
+    match s.as_str() {
+        "found" | "impossible" | "gave_up" => Ok(s),
+        _ => Err(c.wrong_text(i, "`found`, `impossible` or `gave_up`")),
+    }
+}
+
 /// The columns `show` reads.
 struct Saved {
     source: String,
@@ -679,7 +753,7 @@ struct Saved {
     end: Option<i64>,
     seed: i64,
     requested: String,
-    path: Option<Vec<u8>>,
+    path: Option<Vec<u32>>,
     status: String,
     note: Option<String>,
     solver: String,
@@ -917,7 +991,10 @@ mod tests {
 
     fn stats_of(store: &Archive) -> Vec<StatsRow> {
         match store.stats(None) {
-            Ok(r) => r,
+            Ok(r) => {
+                assert_eq!(r.skipped, []);
+                r.rows
+            }
             Err(e) => panic!("{e}"),
         }
     }
