@@ -665,3 +665,71 @@ fn read_everything(path: &Path) {
         }
     }
 }
+
+// ---------------------------------------------------------------------------
+// Thread counts: `--threads` is at most four per core, refused above with the
+// number that is allowed; the largest allowed still stops on time.
+
+/// The most worker threads `count` takes on this machine: four per core.
+fn most_threads() -> usize {
+    4 * std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+#[test]
+fn thread_counts_are_capped() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    std::fs::write(
+        dir.path().join("p5.ron"),
+        "Puzzle(board: \"5x5\", piece: \"knight\")",
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let most = most_threads();
+    let refusal = format!("at most {most} worker threads");
+    let refusal: &'static str = Box::leak(refusal.into_boxed_str());
+    for threads in [most + 1, 4000, 65535, 1 << 20] {
+        let t = threads.to_string();
+        for method in ["dfs", "frontier"] {
+            ends_within_a_second(
+                dir.path(),
+                &[
+                    "count",
+                    "p5.ron",
+                    "--threads",
+                    &t,
+                    "--method",
+                    method,
+                    "--time-limit",
+                    "2",
+                ],
+                Ends::Refused(refusal),
+                "too many threads",
+            );
+        }
+    }
+    // The most allowed counts, and stops at its limit on a board too big to finish.
+    let t = most.to_string();
+    let (code, out, err, took) = timed(
+        engine_process()
+            .args(["count", "p5.ron", "--threads", &t, "--method", "dfs"])
+            .current_dir(dir.path()),
+    );
+    assert_eq!(code, Some(0), "{err}");
+    assert!(out.contains("1728 directed open tours"), "{out}");
+    assert!(took < Duration::from_secs(2), "{took:?}");
+    ends_within_a_second(
+        dir.path(),
+        &[
+            "count",
+            "--board",
+            "8x8",
+            "--threads",
+            &t,
+            "--method",
+            "dfs",
+            "--time-limit",
+            "0.3",
+        ],
+        Ends::TimeLimit,
+        "the most threads under a time limit",
+    );
+}

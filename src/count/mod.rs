@@ -48,7 +48,8 @@ pub struct CountRequest {
     pub method: Option<Method>,
     /// Count only this slice of the work (depth-first only).
     pub shard: Option<Shard>,
-    /// Worker threads (default: one per core).
+    /// Worker threads (default: one per core; at most
+    /// [`budget::max_threads`](crate::budget::max_threads), more are that many).
     pub threads: Option<usize>,
     /// The most bytes a frontier count's states may take.
     pub memory: u64,
@@ -237,7 +238,9 @@ pub fn count_task(
     let mut why = choice.why.clone();
     if let Some(plan) = &choice.plan {
         let opts = frontier::FrontierOptions {
-            threads: request.threads,
+            threads: request
+                .threads
+                .map(|t| t.clamp(1, crate::budget::max_threads())),
             budget: request.memory,
             ..frontier::FrontierOptions::default()
         };
@@ -275,7 +278,9 @@ pub fn count_task(
         }
     }
     let opts = CountOptions {
-        threads: request.threads,
+        threads: request
+            .threads
+            .map(|t| t.clamp(1, crate::budget::max_threads())),
         shard: request.shard,
         ..CountOptions::default()
     };
@@ -355,7 +360,9 @@ fn count_symmetric(
     // the depth-first count counts them all.
     let (g, goal) = (task.graph, task.goal);
     let opts = CountOptions {
-        threads: request.threads,
+        threads: request
+            .threads
+            .map(|t| t.clamp(1, crate::budget::max_threads())),
         ..CountOptions::default()
     };
     let c = dfs::count(
