@@ -733,3 +733,258 @@ fn thread_counts_are_capped() {
         "the most threads under a time limit",
     );
 }
+
+// ---------------------------------------------------------------------------
+// The archive's edges: read-only, empty, named by an empty variable, with a
+// tampered schema version; `--time-limit 0` on every command; temporaries
+// that only look like the engine's.
+
+/// A fresh archive holding one run of `puzzles/holed4x4.ron`, at `path`.
+fn saved_archive(path: &Path) {
+    let puzzle = Path::new(env!("CARGO_MANIFEST_DIR")).join("puzzles/holed4x4.ron");
+    let saved = engine_process()
+        .args(["run", "--quiet", "--save", "--archive"])
+        .arg(path)
+        .arg(&puzzle)
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(saved.status.code(), Some(0));
+}
+
+/// Runs `engine ARGS` within ten seconds: exit code, stdout, stderr.
+fn engine_in(dir: &Path, args: &[&str], env: &[(&str, &str)]) -> (Option<i32>, String, String) {
+    let mut cmd = engine_process();
+    cmd.args(args).current_dir(dir);
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let (code, out, err, took) = timed(&mut cmd);
+    assert!(
+        took < Duration::from_secs(10),
+        "engine {}: a hang",
+        args.join(" ")
+    );
+    assert!(
+        !err.contains("panicked"),
+        "engine {}: {err}",
+        args.join(" ")
+    );
+    (code, out, err)
+}
+
+#[test]
+fn reading_commands_never_write_an_empty_file() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    std::fs::write(dir.path().join("empty.sqlite"), "").unwrap_or_else(|e| panic!("{e}"));
+    for args in [
+        &["archive", "list", "--archive", "empty.sqlite"][..],
+        &["archive", "stats", "--archive", "empty.sqlite"],
+        &["archive", "show", "1", "--archive", "empty.sqlite"],
+    ] {
+        let (code, out, err) = engine_in(dir.path(), args, &[]);
+        assert_eq!(code, Some(2), "{args:?}: {out}{err}");
+        assert!(
+            err.contains("empty.sqlite: is empty, not an archive yet"),
+            "{err}"
+        );
+        assert_eq!(crate::util::files(dir.path()), ["empty.sqlite"]);
+        let len = std::fs::metadata(dir.path().join("empty.sqlite")).map(|m| m.len());
+        assert_eq!(len.ok(), Some(0), "{args:?} wrote into the file");
+    }
+}
+
+#[test]
+fn an_empty_archive_variable_is_refused_like_an_empty_flag() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let home = dir.path().join("home");
+    std::fs::create_dir(&home).unwrap_or_else(|e| panic!("{e}"));
+    let home_s = home.to_string_lossy().into_owned();
+    let env = [
+        ("ENGINE_ARCHIVE", ""),
+        ("HOME", home_s.as_str()),
+        ("XDG_DATA_HOME", ""),
+    ];
+    for args in [
+        &["run", "--board", "5x5", "--save"][..],
+        &["archive", "list"],
+        &["archive", "stats"],
+        &["archive", "show", "1"],
+    ] {
+        let (code, out, err) = engine_in(dir.path(), args, &env);
+        assert_eq!(code, Some(2), "{args:?}: {out}{err}");
+        assert!(
+            err.contains("ENGINE_ARCHIVE: is set but empty"),
+            "{args:?}: {err}"
+        );
+        assert!(out.is_empty(), "{args:?}: {out}");
+    }
+    assert_eq!(
+        crate::util::files(&home),
+        Vec::<String>::new(),
+        "nothing saved by default"
+    );
+}
+
+#[test]
+fn a_tampered_schema_version_is_named_and_the_archive_left_alone() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let path = dir.path().join("a.sqlite");
+    saved_archive(&path);
+    let good = std::fs::read(&path).unwrap_or_else(|e| panic!("{e}"));
+    for version in [-1, 0, 1, 2] {
+        std::fs::write(&path, &good).unwrap_or_else(|e| panic!("{e}"));
+        {
+            let conn = rusqlite::Connection::open(&path).unwrap_or_else(|e| panic!("{e}"));
+            conn.pragma_update(None, "user_version", version)
+                .unwrap_or_else(|e| panic!("{e}"));
+        }
+        let before = std::fs::read(&path).unwrap_or_else(|e| panic!("{e}"));
+        for args in [
+            &["archive", "list", "--archive", "a.sqlite"][..],
+            &["run", "--board", "4x4", "--save", "--archive", "a.sqlite"],
+        ] {
+            let (code, _, err) = engine_in(dir.path(), args, &[]);
+            assert_eq!(code, Some(2), "version {version}: {args:?}: {err}");
+            assert!(
+                err.contains(&format!("its schema version says {version}")),
+                "version {version}: {err}"
+            );
+            assert!(
+                !err.contains("CREATE") && !err.contains("\\n"),
+                "raw SQL: {err}"
+            );
+            assert!(err.lines().count() <= 3 && err.len() < 500, "{err}");
+            let after = std::fs::read(&path).unwrap_or_else(|e| panic!("{e}"));
+            assert!(
+                after == before,
+                "version {version}: {args:?} changed the archive"
+            );
+        }
+    }
+    // A column taken away at the current version is named as well.
+    std::fs::write(&path, &good).unwrap_or_else(|e| panic!("{e}"));
+    {
+        let conn = rusqlite::Connection::open(&path).unwrap_or_else(|e| panic!("{e}"));
+        conn.execute_batch("ALTER TABLE runs DROP COLUMN starts")
+            .unwrap_or_else(|e| panic!("{e}"));
+    }
+    let (code, _, err) = engine_in(
+        dir.path(),
+        &["archive", "show", "1", "--archive", "a.sqlite"],
+        &[],
+    );
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("`runs.starts`"), "{err}");
+}
+
+#[test]
+fn a_read_only_archive_is_read_and_not_saved_to() {
+    // A read-only file system, made in a user and mount namespace.
+    let probe = Command::new("unshare")
+        .args([
+            "-rm",
+            "sh",
+            "-c",
+            "mount -t tmpfs tmpfs /mnt 2>/dev/null || mount -t tmpfs tmpfs /tmp",
+        ])
+        .status();
+    if !probe.is_ok_and(|s| s.success()) {
+        eprintln!("skipped: no mount namespace (unshare -rm) on this machine");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let path = dir.path().join("a.sqlite");
+    saved_archive(&path);
+    let ro = dir.path().join("ro");
+    std::fs::create_dir(&ro).unwrap_or_else(|e| panic!("{e}"));
+    let engine = env!("CARGO_BIN_EXE_engine");
+    let script = format!(
+        "set -e; mount -t tmpfs tmpfs ro; cp a.sqlite ro/; mount -o remount,ro ro; \
+         for c in 'archive list' 'archive stats' 'archive show 1'; do \
+           {engine} $c --archive ro/a.sqlite > out.txt 2> err.txt && echo \"$c: 0\" || echo \"$c: $?\"; \
+           cat err.txt; grep -c 'Tour: \\|found\\|Holed' out.txt || true; done; \
+         {engine} run --board 4x4 --save --archive ro/a.sqlite --quiet > /dev/null 2> err.txt || echo \"save: $?\"; cat err.txt; \
+         ls -a ro"
+    );
+    let out = Command::new("unshare")
+        .args(["-rm", "sh", "-c", &script])
+        .current_dir(dir.path())
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"));
+    let said = String::from_utf8_lossy(&out.stdout);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{said}{err}");
+    for c in ["archive list: 0", "archive stats: 0", "archive show 1: 0"] {
+        assert!(said.contains(c), "{c}:\n{said}");
+    }
+    assert!(!said.contains("unable to open"), "{said}");
+    assert!(said.contains("save: 2"), "{said}");
+    assert!(
+        said.contains("ro/a.sqlite: is on a read-only file system"),
+        "{said}"
+    );
+    // Nothing beside the archive: no journal, no temporary.
+    assert!(said.trim_end().ends_with(".\n..\na.sqlite"), "{said}");
+}
+
+#[test]
+fn a_zero_time_limit_means_the_same_everywhere() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    saved_archive(&dir.path().join("a.sqlite"));
+    for args in [
+        &["run", "--board", "5x5"][..],
+        &["run", "--board", "5x5", "--unique"],
+        &[
+            "run",
+            "--board",
+            "5x5",
+            "--gif",
+            "t.gif",
+            "--search-gif",
+            "s.gif",
+        ],
+        &["check", "--board", "5x5"],
+        &["count", "--board", "5x5"],
+        &["make", "--board", "5x5", "-o", "m.ron"],
+        &[
+            "archive",
+            "show",
+            "1",
+            "--archive",
+            "a.sqlite",
+            "--gif",
+            "t.gif",
+        ],
+    ] {
+        let mut args = args.to_vec();
+        args.extend(["--time-limit", "0"]);
+        let (code, out, err) = engine_in(dir.path(), &args, &[]);
+        assert_eq!(code, Some(3), "{args:?}:\n{out}{err}");
+        assert_eq!(
+            crate::util::files(dir.path()),
+            ["a.sqlite"],
+            "{args:?} wrote a file"
+        );
+    }
+}
+
+#[test]
+fn only_the_engines_own_temporaries_are_swept() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    // A user's file named like a temporary of `t.gif`, two minutes old.
+    let mine = dir.path().join(".t.gif.abc123.part");
+    std::fs::write(&mine, "mine").unwrap_or_else(|e| panic!("{e}"));
+    let old = std::time::SystemTime::now() - Duration::from_secs(120);
+    std::fs::File::options()
+        .write(true)
+        .open(&mine)
+        .and_then(|f| f.set_modified(old))
+        .unwrap_or_else(|e| panic!("{e}"));
+    let (code, _, err) = engine_in(
+        dir.path(),
+        &["run", "--board", "5x5", "--gif", "t.gif"],
+        &[],
+    );
+    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(std::fs::read_to_string(&mine).ok().as_deref(), Some("mine"));
+}

@@ -7,6 +7,7 @@
 
 mod canonical;
 mod legacy;
+mod open;
 mod read;
 mod schema;
 
@@ -32,6 +33,18 @@ pub const ENV_VAR: &str = "ENGINE_ARCHIVE";
 /// Marks a SQLite file as an engine archive (`PRAGMA application_id`).
 const APPLICATION_ID: i32 = 0x454E_4731;
 
+/// What an archive is opened for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Mode {
+    /// To save runs: made if new, brought up to date if old.
+    Save,
+    /// To read: never made, nor written unless brought up to date.
+    Read,
+}
+
+/// The words of an empty file given as the archive.
+const EMPTY: &str = "is empty, not an archive yet";
+
 /// An open archive.
 pub struct Archive {
     conn: Connection,
@@ -39,21 +52,38 @@ pub struct Archive {
 }
 
 /// The archive file to use: `flag`, else `$ENGINE_ARCHIVE`, else
-/// `archive.sqlite` in the platform's data directory.
-pub fn resolve_path(flag: Option<&Path>) -> Option<PathBuf> {
+/// `archive.sqlite` in the platform's data directory (None when the
+/// platform has none). `$ENGINE_ARCHIVE` set but empty names no file and is
+/// refused, as an empty flag is: it does not fall back to the default.
+pub fn resolve_path(flag: Option<&Path>) -> Result<Option<PathBuf>, Error> {
     if let Some(p) = flag {
-        return Some(p.to_path_buf());
+        return Ok(Some(p.to_path_buf()));
     }
-    if let Some(p) = std::env::var_os(ENV_VAR).filter(|p| !p.is_empty()) {
-        return Some(PathBuf::from(p));
+    match std::env::var_os(ENV_VAR) {
+        Some(p) if p.is_empty() => Err(Error::about(
+            ErrorKind::BadValue,
+            ENV_VAR,
+            "is set but empty, so it names no archive file",
+        )
+        .with_help(format!(
+            "unset it to use the default archive{}, or set it to a file",
+            default_path().map_or(String::new(), |p| format!(" ({})", p.display()))
+        ))),
+        Some(p) => Ok(Some(PathBuf::from(p))),
+        None => Ok(default_path()),
     }
+}
+
+/// `archive.sqlite` in the platform's data directory.
+fn default_path() -> Option<PathBuf> {
     directories::ProjectDirs::from("", "", "engine").map(|d| d.data_dir().join("archive.sqlite"))
 }
 
-/// The words of an archive that is not there, which say how one is made:
-/// by saving a run (`save`), which a front end may ask its own way.
+/// The words of an archive that is not there (or is an empty file), which
+/// say how one is made: by saving a run (`save`), which a front end may ask
+/// its own way.
 #[derive(Debug)]
-struct NoArchive;
+struct NoArchive(&'static str);
 
 impl Wording for NoArchive {
     fn words(&self, names: &dyn Names) -> (String, Option<String>) {
@@ -63,8 +93,13 @@ impl Wording for NoArchive {
             }
             _ => "saving a run (`save: true`) creates it; reading the archive does not".to_string(),
         };
-        ("no archive at this path".to_string(), Some(help))
+        (self.0.to_string(), Some(help))
     }
+}
+
+/// An archive at `path` that is not there, or not yet: `what` says which.
+fn no_archive(path: &Path, what: &'static str) -> Error {
+    Error::about(ErrorKind::Io, &path.display().to_string(), "").worded(NoArchive(what))
 }
 
 /// An error of the archive at `path`: SQLite's, or its content's.
@@ -219,19 +254,22 @@ impl Archive {
     /// archive of an older schema up to date. A file that is not an engine
     /// archive is refused and never written to. An archive that cannot be
     /// made leaves nothing behind: neither the file nor the folders made
-    /// for it.
+    /// for it. One that cannot be written (a read-only file system) is
+    /// refused with the reason.
     pub fn open(path: &Path) -> Result<Archive, Error> {
-        Archive::open_with(path, true)
+        Archive::open_with(path, Mode::Save)
     }
 
     /// Opens the archive at `path`, which must exist: for commands that only
-    /// read it, which never create one. A missing archive is refused with
-    /// `no archive at this path`.
+    /// read it, which never create one, nor write a schema into an empty
+    /// file. A missing archive is refused with `no archive at this path`,
+    /// an empty file with `is empty, not an archive yet`. One that cannot be
+    /// written (a read-only file system) is read as it is.
     pub fn open_existing(path: &Path) -> Result<Archive, Error> {
-        Archive::open_with(path, false)
+        Archive::open_with(path, Mode::Read)
     }
 
-    fn open_with(path: &Path, create: bool) -> Result<Archive, Error> {
+    fn open_with(path: &Path, mode: Mode) -> Result<Archive, Error> {
         let shown = path.display().to_string();
         let existed = check_path(path)?;
         let mut made = Vec::new();
@@ -247,12 +285,25 @@ impl Archive {
                     "is not an engine archive (not an SQLite database); it was left untouched",
                 ));
             }
-        } else if !create {
-            return Err(Error::about(ErrorKind::Io, &shown, "").worded(NoArchive));
+            if read == 0 && mode == Mode::Read {
+                return Err(no_archive(path, EMPTY));
+            }
+            if let Some(why) = open::read_only(path) {
+                return match mode {
+                    Mode::Read => Archive::connect_read_only(path, why),
+                    Mode::Save => Err(Error::about(
+                        ErrorKind::Archive,
+                        &shown,
+                        format!("{why}: it can be read, but no run can be saved to it"),
+                    )),
+                };
+            }
+        } else if mode == Mode::Read {
+            return Err(no_archive(path, "no archive at this path"));
         } else {
             made = make_folders(path)?;
         }
-        let opened = Archive::connect(path, create);
+        let opened = Archive::connect(path, mode);
         if opened.is_err() && !existed {
             // Undo what was made for an archive that could not be: a file
             // SQLite left empty, and the folders made for it.
@@ -267,57 +318,111 @@ impl Archive {
     }
 
     /// Connects to the archive at `path` and brings it up to date; SQLite
-    /// makes the file when `create` allows it.
-    fn connect(path: &Path, create: bool) -> Result<Archive, Error> {
+    /// makes the file when saving to it.
+    fn connect(path: &Path, mode: Mode) -> Result<Archive, Error> {
         use rusqlite::OpenFlags;
         let mut flags = OpenFlags::SQLITE_OPEN_READ_WRITE
             | OpenFlags::SQLITE_OPEN_URI
             | OpenFlags::SQLITE_OPEN_NO_MUTEX;
-        if create {
+        if mode == Mode::Save {
             flags |= OpenFlags::SQLITE_OPEN_CREATE;
         }
-        let conn = Connection::open_with_flags(path, flags)
-            .map_err(|e| db_error(path, "cannot open the archive", e))?;
-        conn.busy_timeout(Duration::from_secs(30))
-            .map_err(|e| db_error(path, "cannot open the archive", e))?;
+        let cannot =
+            |e: rusqlite::Error| db_error(path, "cannot open the archive", open::sqlite_says(&e));
+        let query = match mode {
+            Mode::Save => "mode=rwc",
+            Mode::Read => "mode=rw",
+        };
+        let conn = Connection::open_with_flags(open::uri(path, query), flags).map_err(cannot)?;
+        conn.busy_timeout(Duration::from_secs(30)).map_err(cannot)?;
         let mut archive = Archive {
             conn,
             path: path.to_path_buf(),
         };
-        archive.check_and_migrate()?;
+        archive.check_and_migrate(mode)?;
         Ok(archive)
+    }
+
+    /// Connects to the archive at `path`, which cannot be written (`why`),
+    /// to read it as it is: through its journal if it has one, else as a
+    /// file nothing can change while it is read. An archive of an older
+    /// schema cannot be brought up to date, and is refused.
+    fn connect_read_only(path: &Path, why: &str) -> Result<Archive, Error> {
+        use rusqlite::OpenFlags;
+        let flags = OpenFlags::SQLITE_OPEN_READ_ONLY
+            | OpenFlags::SQLITE_OPEN_URI
+            | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+        let attempt = |query: &str| -> Result<Archive, Error> {
+            let cannot = |e: rusqlite::Error| {
+                db_error(
+                    path,
+                    &format!("{why}, and cannot be read"),
+                    open::sqlite_says(&e),
+                )
+            };
+            let conn =
+                Connection::open_with_flags(open::uri(path, query), flags).map_err(cannot)?;
+            conn.busy_timeout(Duration::from_secs(30)).map_err(cannot)?;
+            let archive = Archive {
+                conn,
+                path: path.to_path_buf(),
+            };
+            let version = Archive::check(path, &archive.conn, Mode::Read)?;
+            if version < VERSION {
+                return Err(Error::about(
+                    ErrorKind::Archive,
+                    &path.display().to_string(),
+                    format!(
+                        "{why}, and was written by an older engine (schema {version}): it must \
+                         be brought up to schema {VERSION} before it is read, which writes to it"
+                    ),
+                ));
+            }
+            Ok(archive)
+        };
+        // Without a write-ahead log beside it, the file holds every run.
+        let wal = path.with_file_name(format!(
+            "{}-wal",
+            path.file_name()
+                .map(|n| n.to_string_lossy())
+                .unwrap_or_default()
+        ));
+        match attempt("mode=ro") {
+            Err(_) if !wal.exists() => attempt("mode=ro&immutable=1"),
+            other => other,
+        }
     }
 
     fn err(&self, what: &str, e: impl std::fmt::Display) -> Error {
         db_error(&self.path, what, e)
     }
 
-    fn check_and_migrate(&mut self) -> Result<(), Error> {
-        let path = self.path.clone();
+    /// Checks that the database `conn` (this archive's, or a transaction
+    /// on it) is an engine archive whose tables are those of its schema
+    /// version, which this engine knows; its version. A database with no
+    /// tables yet passes when saving (it becomes an archive), and is
+    /// refused when reading.
+    fn check(path: &Path, conn: &Connection, mode: Mode) -> Result<i64, Error> {
         let shown = path.display().to_string();
-        // Everything is checked under the write lock, so two processes that
-        // create (or upgrade) the same archive at once cannot see it half
-        // made.
-        let tx = self
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)
-            .map_err(|e| db_error(&path, "is not a usable archive", e))?;
-        let read = |e| db_error(&path, "is not a readable archive", e);
-        let app_id: i32 = tx
+        let read =
+            |e: rusqlite::Error| db_error(path, "is not a readable archive", open::sqlite_says(&e));
+        let app_id: i32 = conn
             .pragma_query_value(None, "application_id", |r| r.get(0))
             .map_err(read)?;
-        let tables: i64 = tx
+        let tables: i64 = conn
             .query_row("SELECT count(*) FROM sqlite_master", [], |r| r.get(0))
             .map_err(read)?;
         if app_id != APPLICATION_ID && (app_id != 0 || tables > 0) {
-            // Dropping `tx` rolls back; nothing was written.
             return Err(Error::about(
                 ErrorKind::Archive,
                 &shown,
                 "is an SQLite database but not an engine archive; it was left untouched",
             ));
         }
-        let version: i64 = tx
+        if tables == 0 && mode == Mode::Read {
+            return Err(no_archive(path, EMPTY));
+        }
+        let version: i64 = conn
             .pragma_query_value(None, "user_version", |r| r.get(0))
             .map_err(read)?;
         if version > VERSION {
@@ -329,7 +434,38 @@ impl Archive {
                 ),
             ));
         }
-        let upgrade = |e| db_error(&path, "cannot upgrade the archive", e);
+        if tables > 0
+            && let Some(why) = open::schema_mismatch(conn, version).map_err(read)?
+        {
+            return Err(Error::about(
+                ErrorKind::Archive,
+                &shown,
+                format!(
+                    "its schema version says {version}, {why}: it was changed by hand or is \
+                     damaged, and was left untouched"
+                ),
+            ));
+        }
+        Ok(version)
+    }
+
+    fn check_and_migrate(&mut self, mode: Mode) -> Result<(), Error> {
+        let path = self.path.clone();
+        // Everything is checked under the write lock, so two processes that
+        // create (or upgrade) the same archive at once cannot see it half
+        // made.
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(|e| db_error(&path, "cannot lock the archive", open::sqlite_says(&e)))?;
+        // On an error, dropping `tx` rolls back; nothing was written.
+        let version = Archive::check(&path, &tx, mode)?;
+        let app_id: i32 = tx
+            .pragma_query_value(None, "application_id", |r| r.get(0))
+            .map_err(|e| db_error(&path, "is not a readable archive", open::sqlite_says(&e)))?;
+        let upgrade = |e: rusqlite::Error| {
+            db_error(&path, "cannot upgrade the archive", open::sqlite_says(&e))
+        };
         // All steps in the one transaction: a process killed mid-way leaves
         // the archive as it was.
         for (to, step) in MIGRATIONS.iter().filter(|(to, _)| *to > version) {
@@ -357,7 +493,7 @@ impl Archive {
                 Err(e) if attempt < 500 && is_busy(&e) => {
                     std::thread::sleep(Duration::from_millis(10));
                 }
-                Err(e) => return Err(self.err("cannot set up the archive", e)),
+                Err(e) => return Err(self.err("cannot set up the archive", open::sqlite_says(&e))),
             }
         }
         Ok(())
