@@ -26,6 +26,24 @@ CASES = {
         ["run", str(ROOT / "puzzles/knight1000.ron"), "--quiet", "--format", "json"], "run"),
     "count 6x6 open, 1 thread": (
         ["count", str(ROOT / "puzzles/count-knight6x6.ron"), "--quiet", "--threads", "1"], "count"),
+    "count 6x6 open, depth-first, 1 thread": (
+        ["count", str(ROOT / "puzzles/count-knight6x6.ron"), "--quiet", "--threads", "1",
+         "--method", "dfs"], "count"),
+    "count 6x6 closed from a1, depth-first, 1 thread": (
+        ["count", "--board", "6x6", "--closed", "--start", "a1", "--quiet", "--threads", "1",
+         "--method", "dfs"], "count"),
+    "clue count, zebra-clues10x10": (
+        ["count", str(ROOT / "puzzles/zebra-clues10x10.ron"), "--quiet"], "count"),
+    "symmetric count, knight7x7-halfturn-open": (
+        ["count", str(ROOT / "puzzles/knight7x7-halfturn-open.ron"), "--quiet"], "count"),
+    # Boards past 64 squares count on general sets; these counts take hours, so the
+    # figure is the time per million nodes in the first 3 s.
+    "general sets, 3x24 a1 to c24, ms per million nodes": (
+        ["count", "--board", "3x24", "--start", "a1", "--end", "c24", "--method", "dfs",
+         "--threads", "1", "--quiet", "--time-limit", "3"], "rate"),
+    "general sets, 4x17 a1 to d17, ms per million nodes": (
+        ["count", "--board", "4x17", "--start", "a1", "--end", "d17", "--method", "dfs",
+         "--threads", "1", "--quiet", "--time-limit", "3"], "rate"),
 }
 
 
@@ -45,7 +63,10 @@ def measure(binary, args, kind):
     parts = [p.strip() for p in line.split("\u00b7")]
     value, unit = parts[-1].split()
     ms = float(value) * {"s": 1000.0, "ms": 1.0, "\u00b5s": 0.001}[unit]
-    return ms, wall, int(parts[-2].split()[0])
+    nodes = int(parts[-2].split()[0])
+    if kind == "rate":
+        return ms / nodes * 1e6, wall, nodes
+    return ms, wall, nodes
 
 
 def main():

@@ -19,6 +19,7 @@ fn main() -> ExitCode {
         cli::Command::Check(a) => cli::check::exec(a),
         cli::Command::Count(a) => cli::count::exec(a),
         cli::Command::Make(a) => cli::make::exec(a),
+        cli::Command::Verify(a) => cli::verify::exec(a),
         cli::Command::Archive(a) => cli::archive::exec(a),
     };
     match code {

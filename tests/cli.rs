@@ -729,3 +729,87 @@ fn make_says_in_json_why_nothing_was_made() {
         assert!(!out.exists());
     }
 }
+
+/// `engine verify` reads a tour as `run` prints it — its JSON, its grid,
+/// its whole text report — and agrees with the independent verifier; a
+/// tour with a wrong move, a missed square or a square off the board is
+/// refused for that reason.
+#[test]
+fn verify_reads_what_run_prints_and_says_what_is_wrong() {
+    for puzzle in ["puzzles/holed4x4.ron", "puzzles/knight8x8-closed.ron"] {
+        let json = engine()
+            .args(["run", puzzle, "--quiet", "--format", "json"])
+            .output()
+            .unwrap_or_else(|e| panic!("{e}"));
+        let v: serde_json::Value =
+            serde_json::from_slice(&json.stdout).unwrap_or_else(|e| panic!("{e}"));
+        let p = load(Path::new(puzzle));
+        let names: Vec<String> = v["squares"]
+            .as_array()
+            .map(|a| {
+                a.iter()
+                    .filter_map(|s| s.as_str().map(String::from))
+                    .collect()
+            })
+            .unwrap_or_default();
+        assert_verified(&p, &v);
+        let squares = crate::util::tour_from_json(&p, &v);
+        let text = engine()
+            .args(["run", puzzle, "--quiet", "--grid"])
+            .output()
+            .unwrap_or_else(|e| panic!("{e}"));
+        for input in [json.stdout.clone(), text.stdout] {
+            engine()
+                .args(["verify", "-", puzzle])
+                .write_stdin(input)
+                .assert()
+                .code(0)
+                .stdout(predicate::str::contains("valid: "));
+        }
+        // The same squares, one move broken: the first two swapped.
+        let mut swapped = names.clone();
+        swapped.swap(0, 1);
+        let mut broken = squares.clone();
+        broken.swap(0, 1);
+        let said = engine()
+            .args(["verify", "-", puzzle, "--format", "json"])
+            .write_stdin(swapped.join(" "))
+            .output()
+            .unwrap_or_else(|e| panic!("{e}"));
+        let v: serde_json::Value =
+            serde_json::from_slice(&said.stdout).unwrap_or_else(|e| panic!("{e}"));
+        let by_verifier = engine::verify::verify(&p.board, &p.piece, &p.goal, &broken).err();
+        assert_eq!(
+            said.status.code(),
+            Some(1 - i32::from(by_verifier.is_none()))
+        );
+        assert_eq!(v["reason"].as_str(), by_verifier.as_deref(), "{v}");
+        // One square left out.
+        engine()
+            .args(["verify", "-", puzzle])
+            .write_stdin(names[1..].join(" "))
+            .assert()
+            .code(1)
+            .stdout(predicate::str::contains(format!(
+                "never visited: {}",
+                names[0]
+            )));
+    }
+    // A square off the board is an error in the tour's text, at its place.
+    engine()
+        .args(["verify", "-", "--board", "5x5"])
+        .write_stdin("a1 c2\n  z9")
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "<stdin>:2:3: z9 is off the 5x5 board",
+        ));
+    // The tour and the puzzle cannot both be standard input.
+    engine()
+        .args(["verify", "-", "-"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "cannot both come from standard input",
+        ));
+}

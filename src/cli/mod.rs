@@ -14,6 +14,7 @@ pub mod run;
 mod source;
 mod unique;
 pub mod usage;
+pub mod verify;
 
 use std::path::{Path, PathBuf};
 
@@ -72,6 +73,9 @@ pub enum Command {
     /// The local archive of tours saved with `run --save`.
     #[command(subcommand)]
     Archive(archive::ArchiveCommand),
+    /// Check a tour written elsewhere (squares by name, a grid of step
+    /// numbers, or JSON) against a puzzle.
+    Verify(verify::VerifyArgs),
 }
 
 /// Output format.

@@ -43,6 +43,11 @@ impl PuzzleArgs {
         self.puzzle.as_deref().filter(|p| p.as_os_str() != "-")
     }
 
+    /// Whether the puzzle is read from standard input (`-`).
+    pub fn reads_stdin(&self) -> bool {
+        self.puzzle.as_deref().is_some_and(|p| p.as_os_str() == "-")
+    }
+
     /// The flag and value of `--piece`, else of `--board`, if either
     /// changes the puzzle.
     pub fn changed_board_or_piece(&self) -> Option<(&'static str, &str)> {

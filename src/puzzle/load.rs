@@ -217,46 +217,7 @@ impl Puzzle {
     /// [`MAX_FILE_BYTES`] of it: a directory, a device or a FIFO is refused
     /// before it is opened, so nothing blocks or reads forever.
     pub fn load(path: &Path) -> Result<Puzzle, Error> {
-        let (file, bytes) = if path.as_os_str() == "-" {
-            let file = STDIN_NAME.to_string();
-            let bytes = read_capped(std::io::stdin().lock(), &file)?;
-            (file, bytes)
-        } else {
-            let file = path.display().to_string();
-            let meta = std::fs::metadata(path).map_err(|e| cannot_read(&file, &e))?;
-            if !meta.is_file() {
-                return Err(Error::about(
-                    ErrorKind::Io,
-                    &file,
-                    format!(
-                        "is {}, not a puzzle file (`-` reads standard input)",
-                        crate::output::kind_of(&meta)
-                    ),
-                ));
-            }
-            if meta.len() > MAX_FILE_BYTES {
-                return Err(too_big(&file, meta.len()));
-            }
-            let f = std::fs::File::open(path).map_err(|e| cannot_read(&file, &e))?;
-            let bytes = read_capped(f, &file)?;
-            (file, bytes)
-        };
-        let text = match String::from_utf8(bytes) {
-            Ok(t) => t,
-            Err(e) => {
-                let valid = e.utf8_error().valid_up_to();
-                let lossy = String::from_utf8_lossy(e.as_bytes()).into_owned();
-                let prefix = String::from_utf8_lossy(&e.as_bytes()[..valid]).into_owned();
-                let at = prefix.len();
-                return Err(Error::at(
-                    ErrorKind::Encoding,
-                    &file,
-                    &lossy,
-                    Span::new(at, at + 1),
-                    "the file is not valid UTF-8 text",
-                ));
-            }
-        };
+        let (file, text) = read_text(path, "a puzzle file")?;
         Puzzle::parse(&file, &text)
     }
 
@@ -574,6 +535,55 @@ pub fn genetic_too_big(
             .to_string(),
     };
     Some((message, help))
+}
+
+/// Reads the text file at `path` (`-`: standard input) as the command's
+/// `what` (`a puzzle file`): its name for messages, and its text. Only a
+/// regular file (or standard input) is read, and at most
+/// [`MAX_FILE_BYTES`] of it: a directory, a device or a FIFO is refused
+/// before it is opened, so nothing blocks or reads forever.
+pub(crate) fn read_text(path: &Path, what: &str) -> Result<(String, String), Error> {
+    let (file, bytes) = if path.as_os_str() == "-" {
+        let file = STDIN_NAME.to_string();
+        let bytes = read_capped(std::io::stdin().lock(), &file)?;
+        (file, bytes)
+    } else {
+        let file = path.display().to_string();
+        let meta = std::fs::metadata(path).map_err(|e| cannot_read(&file, &e))?;
+        if !meta.is_file() {
+            return Err(Error::about(
+                ErrorKind::Io,
+                &file,
+                format!(
+                    "is {}, not {what} (`-` reads standard input)",
+                    crate::output::kind_of(&meta)
+                ),
+            ));
+        }
+        if meta.len() > MAX_FILE_BYTES {
+            return Err(too_big(&file, meta.len()));
+        }
+        let f = std::fs::File::open(path).map_err(|e| cannot_read(&file, &e))?;
+        let bytes = read_capped(f, &file)?;
+        (file, bytes)
+    };
+    let text = match String::from_utf8(bytes) {
+        Ok(t) => t,
+        Err(e) => {
+            let valid = e.utf8_error().valid_up_to();
+            let lossy = String::from_utf8_lossy(e.as_bytes()).into_owned();
+            let prefix = String::from_utf8_lossy(&e.as_bytes()[..valid]).into_owned();
+            let at = prefix.len();
+            return Err(Error::at(
+                ErrorKind::Encoding,
+                &file,
+                &lossy,
+                Span::new(at, at + 1),
+                "the file is not valid UTF-8 text",
+            ));
+        }
+    };
+    Ok((file, text))
 }
 
 #[cfg(test)]

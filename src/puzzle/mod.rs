@@ -29,6 +29,7 @@ mod overrides;
 mod piece;
 mod ron_error;
 mod rules;
+pub mod tour;
 
 pub use doc::{Solutions, TourKind};
 pub use load::genetic_too_big;

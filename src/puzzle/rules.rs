@@ -50,7 +50,7 @@ pub enum Use<'a> {
 
 impl Puzzle {
     /// Why the puzzle cannot be used as `use_` asks, if it cannot: the
-    /// first rule of [`RULES`] it breaks, as an error of kind
+    /// first rule of `RULES` it breaks, as an error of kind
     /// [`ErrorKind::Conflict`].
     pub fn refusal(&self, use_: Use<'_>) -> Option<Error> {
         Facts::of(self).refusal(use_)

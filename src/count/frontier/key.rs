@@ -187,7 +187,7 @@ impl Key for Wide {
 /// An exact count: `u64` when it is enough, `u128` otherwise. Adding
 /// reports overflow, so a count that outgrows its type is redone with the
 /// wider one rather than wrapped.
-pub trait Count: Copy + Send + Sync + Default + Eq + std::fmt::Debug + 'static {
+pub trait Tally: Copy + Send + Sync + Default + Eq + std::fmt::Debug + 'static {
     /// One.
     const ONE: Self;
     /// Bits it holds.
@@ -198,7 +198,7 @@ pub trait Count: Copy + Send + Sync + Default + Eq + std::fmt::Debug + 'static {
     fn wide(self) -> u128;
 }
 
-impl Count for u64 {
+impl Tally for u64 {
     const ONE: u64 = 1;
     const BITS: u32 = 64;
     #[inline(always)]
@@ -210,7 +210,7 @@ impl Count for u64 {
     }
 }
 
-impl Count for u128 {
+impl Tally for u128 {
     const ONE: u128 = 1;
     const BITS: u32 = 128;
     #[inline(always)]

@@ -40,7 +40,7 @@ use rayon::prelude::*;
 use crate::halt::{Halt, Limits, Stop};
 use crate::model::{Board, Goal, MoveGraph};
 use crate::progress::{Progress, Unit};
-use key::{Count, Key, Mates, Wide};
+use key::{Key, Mates, Tally, Wide};
 pub use plan::{Plan, Sweep};
 use step::{Kind, StepRules};
 use table::{Layer, Overflow, PARTITIONS, Table, partition};
@@ -559,7 +559,7 @@ struct Sweeping {
 }
 
 /// Sweeps the board with keys `K` and counts `C`.
-fn sweep<K: Key, C: Count>(
+fn sweep<K: Key, C: Tally>(
     rules: &[StepRules],
     opts: &FrontierOptions,
     limits: &Limits,
@@ -718,7 +718,7 @@ pub const SERIAL_BELOW: u64 = 1 << 10;
 /// Expands every state of `layer` on this thread: the next states (sorted
 /// by their classes), and the whole tours completed; `looking` as for
 /// [`expand_chunk`].
-fn expand_small<K: Key, C: Count>(
+fn expand_small<K: Key, C: Tally>(
     layer: &[(K, C)],
     r: &StepRules,
     looking: (bool, bool),
@@ -749,7 +749,7 @@ fn expand_small<K: Key, C: Count>(
 /// chunk and step to step so their room is allocated once.
 struct Batches<K, C>(Vec<Vec<(K, u64, C)>>);
 
-impl<K: Key, C: Count> Batches<K, C> {
+impl<K: Key, C: Tally> Batches<K, C> {
     fn new() -> Batches<K, C> {
         Batches((0..PARTITIONS).map(|_| Vec::with_capacity(BATCH)).collect())
     }
@@ -758,7 +758,7 @@ impl<K: Key, C: Count> Batches<K, C> {
 /// Expands the states of `chunk` into `next`, adding whole tours to `found`;
 /// `looking`: whether the look-ahead looks at each way of taking the square,
 /// and whether it starts from its last run (see [`FrontierOptions`]).
-fn expand_chunk<K: Key, C: Count>(
+fn expand_chunk<K: Key, C: Tally>(
     chunk: &[(K, C)],
     r: &StepRules,
     looking: (bool, bool),

@@ -8,7 +8,7 @@ use std::sync::Mutex;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use super::key::{Count, Key};
+use super::key::{Key, Tally};
 
 /// Partitions of a layer (a power of two). Each thread keeps a batch of
 /// up to [`BATCH_MAX`] entries for every partition: with 64, a thread's
@@ -42,7 +42,7 @@ pub struct Table<K, C> {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Overflow;
 
-impl<K: Key, C: Count> Table<K, C> {
+impl<K: Key, C: Tally> Table<K, C> {
     /// An empty table.
     pub fn new() -> Table<K, C> {
         Table {
@@ -154,7 +154,7 @@ impl<K: Key, C: Count> Table<K, C> {
 /// The most entries of one batch.
 pub const BATCH_MAX: usize = 128;
 
-impl<K: Key, C: Count> Default for Table<K, C> {
+impl<K: Key, C: Tally> Default for Table<K, C> {
     fn default() -> Self {
         Table::new()
     }
@@ -167,7 +167,7 @@ pub struct Layer<K, C> {
     bytes: AtomicU64,
 }
 
-impl<K: Key, C: Count> Layer<K, C> {
+impl<K: Key, C: Tally> Layer<K, C> {
     /// An empty layer.
     pub fn new() -> Layer<K, C> {
         Layer::with_room(0)
@@ -224,7 +224,7 @@ impl<K: Key, C: Count> Layer<K, C> {
     }
 }
 
-impl<K: Key, C: Count> Default for Layer<K, C> {
+impl<K: Key, C: Tally> Default for Layer<K, C> {
     fn default() -> Self {
         Layer::new()
     }

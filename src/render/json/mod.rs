@@ -1,7 +1,7 @@
 //! JSON reports, one `serde::Serialize` type per command's report: [`run`]
 //! (`run`, `run --unique`), [`check`], [`count`] and [`archive`] (`archive
 //! stats`, `archive list`). Each prints as one
-//! object on one line with its keys sorted ([`line`]), except the run
+//! object on one line with its keys sorted ([`line()`]), except the run
 //! report, whose two per-square arrays come last and are streamed (a
 //! 4096x4096 tour's would take gigabytes as a JSON value). Counts are exact
 //! integers, past 2^64 too. The fields are documented in the guide's

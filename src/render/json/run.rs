@@ -286,7 +286,7 @@ pub struct UniqueJson<'a> {
     /// two.
     pub differ: Option<Differ>,
     /// The second solution, when there is one.
-    pub second: Option<Second<'a>>,
+    pub second: Option<SecondJson<'a>>,
 }
 
 /// Where two solutions first differ.
@@ -302,7 +302,7 @@ pub struct Differ {
 
 /// A second solution, as the run's arrays give a path.
 #[derive(Clone, Debug, serde::Serialize)]
-pub struct Second<'a> {
+pub struct SecondJson<'a> {
     /// Its squares by name.
     pub squares: SquareNames<'a>,
     /// Its squares as `[x, y]` pairs.
@@ -330,7 +330,7 @@ impl<'a> UniqueJson<'a> {
                 second: name(k, b),
                 step: k + 1,
             }),
-            second: second.map(|path| Second {
+            second: second.map(|path| SecondJson {
                 squares: SquareNames { board, path },
                 tour: SquarePairs { board, path },
             }),

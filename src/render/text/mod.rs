@@ -1,6 +1,6 @@
 //! Terminal text, one file per report: [`run`] (also `archive show`),
 //! [`check`], [`count`] and [`archive`]'s tables, over the board's grid and
-//! move list ([`board`]) and the formatting they share ([`format`]). The
+//! move list ([`board`]) and the formatting they share ([`mod@format`]). The
 //! text names no command-line flag: where a report leaves out what a flag
 //! would show, the caller says how to have it ([`GridChoice`]).
 

@@ -71,7 +71,7 @@ fn count(b: &Bits) -> u32 {
 /// Runs the rules to their fixed point on the puzzle with move graph
 /// `graph` (closed or not) and `clues` (`(step, square)`, steps from 1).
 pub fn deduce(graph: &crate::model::MoveGraph, closed: bool, clues: &[(u32, u32)]) -> Deduced {
-    let rules = Rules::new(graph, closed);
+    let rules = MoveRows::new(graph, closed);
     let mut cand = rules.start(clues);
     let contradiction = !rules.propagate(&mut cand);
     Deduced {
@@ -82,7 +82,7 @@ pub fn deduce(graph: &crate::model::MoveGraph, closed: bool, clues: &[(u32, u32)
 
 /// The rules on one move graph: its moves as bit rows, ready to run on
 /// the candidate squares of every step (`n` rows of `words` words).
-pub struct Rules {
+pub struct MoveRows {
     /// Squares (and steps).
     pub n: usize,
     words: usize,
@@ -91,9 +91,9 @@ pub struct Rules {
     in_nb: Vec<u64>,
 }
 
-impl Rules {
+impl MoveRows {
     /// The rules on `graph`, for a closed tour or not.
-    pub fn new(graph: &crate::model::MoveGraph, closed: bool) -> Rules {
+    pub fn new(graph: &crate::model::MoveGraph, closed: bool) -> MoveRows {
         let n = graph.len();
         let words = n.div_ceil(64);
         let mut out_nb = vec![0u64; n * words];
@@ -104,7 +104,7 @@ impl Rules {
                 in_nb[t as usize * words + s as usize / 64] |= 1 << (s % 64);
             }
         }
-        Rules {
+        MoveRows {
             n,
             words,
             closed,
@@ -181,7 +181,7 @@ impl Rules {
         self.propagate_from(cand, &all)
     }
 
-    /// [`Rules::propagate`] on candidates that were at the rules' fixed
+    /// [`MoveRows::propagate`] on candidates that were at the rules' fixed
     /// point before the steps `changed` lost some: only the steps beside
     /// those need their neighbours rule run again at first.
     pub fn propagate_from(&self, cand: &mut [u64], changed: &[usize]) -> bool {

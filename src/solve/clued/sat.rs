@@ -25,7 +25,7 @@ use batsat::callbacks::Callbacks;
 use batsat::interface::SolverInterface;
 use batsat::{ClauseKind, Lit, SolverOpts, Var, lbool};
 
-use super::deduce::Rules;
+use super::deduce::MoveRows;
 use crate::halt::Halt;
 use crate::model::MoveGraph;
 
@@ -107,7 +107,7 @@ pub fn solutions<H: Halt>(
     if n.saturating_mul(n.saturating_sub(clues.len())) > MAX_VARIABLES {
         return Ok((Answer::OutOfNodes, 0));
     }
-    let rules = Rules::new(graph, closed);
+    let rules = MoveRows::new(graph, closed);
     let mut cand = rules.start(clues);
     if let Some((step, s)) = not {
         rules.exclude(&mut cand, step as usize - 1, s);
@@ -164,7 +164,7 @@ struct Vars {
 }
 
 impl Vars {
-    fn new<S: SolverInterface>(rules: &Rules, cand: &[u64], solver: &mut S) -> Vars {
+    fn new<S: SolverInterface>(rules: &MoveRows, cand: &[u64], solver: &mut S) -> Vars {
         let of_step = (0..rules.n)
             .map(|k| {
                 rules

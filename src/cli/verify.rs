@@ -1,0 +1,143 @@
+//! `engine verify`: check a tour written outside the engine — a student's,
+//! a book's, another program's — against a puzzle, with the independent
+//! verifier; exit 0 when it is a tour of the puzzle, 1 when it is not.
+
+use std::path::PathBuf;
+
+use engine::error::{Error, ErrorKind};
+use engine::puzzle::{Use, tour};
+use engine::verify::{verify, verify_constraints};
+
+use super::source::PuzzleArgs;
+use super::{DONE, Format, out};
+
+/// The exit code of a tour that is not one of the puzzle.
+const NOT_A_TOUR: u8 = 1;
+
+/// `engine verify`'s flags.
+#[derive(clap::Args)]
+pub struct VerifyArgs {
+    /// The tour: squares by name (`a1 b3 c5 …`), a grid of step numbers
+    /// (the top rank first, `.` for a square with none), or `run --format
+    /// json`'s report; `-` reads standard input.
+    #[arg(value_name = "TOUR")]
+    tour: PathBuf,
+    #[command(flatten)]
+    source: PuzzleArgs,
+    /// Output format: `json` prints `valid`, `reason` and `squares`.
+    #[arg(long, value_enum, default_value = "text")]
+    format: Format,
+    /// Accepted as by every command; a check takes no time worth a limit.
+    #[arg(long, value_name = "SECS", value_parser = super::seconds)]
+    time_limit: Option<f64>,
+    /// Print nothing (errors excepted): the exit code alone says whether it
+    /// is a tour (0) or not (1).
+    #[arg(long, short)]
+    quiet: bool,
+}
+
+/// The report of `verify --format json`.
+#[derive(serde::Serialize)]
+struct VerifyJson<'a> {
+    /// The puzzle's name.
+    name: &'a str,
+    /// Whether the tour is one of the puzzle.
+    valid: bool,
+    /// What is wrong with it, else null.
+    reason: Option<&'a str>,
+    /// The squares the tour gives.
+    squares: usize,
+}
+
+/// Runs `engine verify`; the exit code.
+pub fn exec(args: VerifyArgs) -> Result<u8, Error> {
+    if args.tour.as_os_str() == "-" && args.source.reads_stdin() {
+        return Err(Error::about(
+            ErrorKind::Usage,
+            "engine verify",
+            "the tour and the puzzle cannot both come from standard input",
+        ));
+    }
+    let puzzle = args.source.load()?;
+    if let Some(e) = puzzle.refusal(Use::Read) {
+        return Err(e);
+    }
+    let path = tour::read_tour(&args.tour, &puzzle.board)?;
+    let board = &puzzle.board;
+    let wrong = missed(board, &path)
+        .or_else(|| verify(board, &puzzle.piece, &puzzle.goal, &path).err())
+        .or_else(|| {
+            verify_constraints(board, puzzle.goal.closed, &puzzle.constraints, &path).err()
+        });
+    if !args.quiet {
+        let title = super::title(&puzzle);
+        let kind = if puzzle.goal.closed {
+            "a closed"
+        } else {
+            "an open"
+        };
+        out::print(&match args.format {
+            Format::Text => match &wrong {
+                None => format!(
+                    "{title}\nvalid: {kind} tour of {} squares, every move checked\n",
+                    path.len()
+                ),
+                Some(why) => format!("{title}\nnot a tour: {why}\n"),
+            },
+            Format::Json => engine::render::json::line(&VerifyJson {
+                name: &puzzle.name,
+                valid: wrong.is_none(),
+                reason: wrong.as_deref(),
+                squares: path.len(),
+            })
+            .map_err(|e| Error::about(ErrorKind::Internal, "the JSON output", e.to_string()))?,
+        })?;
+    }
+    Ok(if wrong.is_some() { NOT_A_TOUR } else { DONE })
+}
+
+/// The squares a tour with too few or too many leaves out or repeats, in
+/// words; None when it has one square for each of the board's (the
+/// verifier then says the rest).
+fn missed(board: &engine::model::Board, path: &[u32]) -> Option<String> {
+    let n = board.len();
+    if path.len() == n {
+        return None;
+    }
+    let mut seen = vec![0u32; n];
+    for &s in path {
+        seen[s as usize] += 1;
+    }
+    let list = |pick: &dyn Fn(u32) -> bool| -> (usize, String) {
+        let squares: Vec<String> = (0..n as u32)
+            .filter(|&s| pick(seen[s as usize]))
+            .map(|s| board.name(s))
+            .collect();
+        let shown = squares
+            .iter()
+            .take(10)
+            .cloned()
+            .collect::<Vec<_>>()
+            .join(", ");
+        let more = squares.len().saturating_sub(10);
+        let text = if more > 0 {
+            format!("{shown} and {more} more")
+        } else {
+            shown
+        };
+        (squares.len(), text)
+    };
+    let mut parts = vec![format!(
+        "the tour has {} squares; the board has {n}",
+        path.len()
+    )];
+    let (missing, names) = list(&|c| c == 0);
+    if missing > 0 {
+        parts.push(format!("never visited: {names}"));
+    }
+    let (twice, names) = list(&|c| c > 1);
+    if twice > 0 {
+        parts.push(format!("visited more than once: {names}"));
+    }
+    Some(parts.join("; "))
+}
