@@ -988,3 +988,112 @@ fn only_the_engines_own_temporaries_are_swept() {
     assert_eq!(code, Some(0), "{err}");
     assert_eq!(std::fs::read_to_string(&mine).ok().as_deref(), Some("mine"));
 }
+
+// ---------------------------------------------------------------------------
+// `make` with no end in sight: a default budget it states, progress on a
+// terminal, and its best attempt or "no puzzle in the budget" (exit 3).
+
+#[test]
+fn make_states_its_default_budget() {
+    let (code, out, _) = engine_in(Path::new("."), &["make", "--help"], &[]);
+    assert_eq!(code, Some(0));
+    let help = out.split("--time-limit").nth(1).unwrap_or_default();
+    assert!(help.contains("[default: 60]"), "{out}");
+}
+
+#[test]
+fn make_on_a_large_board_ends_with_its_best_attempt() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let started = Instant::now();
+    let (code, out, err) = engine_in(
+        dir.path(),
+        &[
+            "make",
+            "--board",
+            "20x20",
+            "-o",
+            "m.ron",
+            "--time-limit",
+            "2",
+        ],
+        &[],
+    );
+    let took = started.elapsed();
+    assert_eq!(code, Some(0), "{out}{err}");
+    assert!(took < Duration::from_millis(2500), "took {took:?}");
+    assert!(out.contains("Not minimal: the time limit ran out"), "{out}");
+    assert_eq!(
+        crate::util::files(dir.path()),
+        ["m-solution.svg", "m.ron", "m.svg"]
+    );
+    // What it wrote is a puzzle with one solution, as it says.
+    let (code, out, err) = engine_in(
+        dir.path(),
+        &[
+            "run",
+            "m.ron",
+            "--unique",
+            "--format",
+            "json",
+            "--time-limit",
+            "20",
+        ],
+        &[],
+    );
+    assert_eq!(code, Some(0), "{out}{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {out}"));
+    assert_eq!(v["status"], "unique", "{out}");
+    let p = crate::util::load(&dir.path().join("m.ron"));
+    crate::util::assert_verified(&p, &v);
+}
+
+#[test]
+fn make_says_no_puzzle_in_the_budget() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    // Three clues on 400 squares is far out of reach in a second.
+    let (code, out, err) = engine_in(
+        dir.path(),
+        &[
+            "make",
+            "--board",
+            "20x20",
+            "-o",
+            "m.ron",
+            "--clues",
+            "3",
+            "--time-limit",
+            "1",
+        ],
+        &[],
+    );
+    assert_eq!(code, Some(3), "{out}{err}");
+    assert!(
+        out.contains("No puzzle in the budget: the time limit ran out"),
+        "{out}"
+    );
+    assert_eq!(crate::util::files(dir.path()), Vec::<String>::new());
+}
+
+#[test]
+fn make_shows_progress_on_a_terminal() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let engine = env!("CARGO_BIN_EXE_engine");
+    // `script` gives the command a terminal and keeps what it showed.
+    let out = Command::new("script")
+        .args([
+            "-qec",
+            &format!("{engine} make --board 12x12 -o m.ron --time-limit 1.5"),
+            "typescript",
+        ])
+        .current_dir(dir.path())
+        .stdin(Stdio::null())
+        .output();
+    let Ok(out) = out else {
+        eprintln!("skipped: no `script` to give a terminal");
+        return;
+    };
+    let shown = std::fs::read_to_string(dir.path().join("typescript")).unwrap_or_default();
+    assert!(out.status.success(), "{shown}");
+    assert!(shown.contains("clues tried"), "{shown}");
+    assert!(shown.contains("within 1.5 s"), "{shown}");
+}
