@@ -1,5 +1,5 @@
-//! Memory budgets: the most each large allocation may take, and the search
-//! for the largest setting that fits. Each component estimates its own bytes
+//! Budgets: the most memory each large allocation may take, the search for
+//! the largest setting that fits, and the most worker threads. Each component estimates its own bytes
 //! before it allocates ([`MoveGraph::estimate_bytes`](crate::model::MoveGraph::estimate_bytes),
 //! [`genetic::memory_bytes`](crate::solve::genetic::memory_bytes), the GIF
 //! module's `memory`, the recorder's `max_bytes`); callers compare the
@@ -22,6 +22,17 @@ pub const FRONTIER: u64 = 16 << 30;
 /// just taken: past it, it thins early, and stops sampling if thinning does
 /// not help.
 pub const RECORD: u64 = 1 << 30;
+
+/// Worker threads a count may run per core: past a few per core, threads
+/// only wait for each other, and thousands take seconds to start and to
+/// stop.
+pub const THREADS_PER_CORE: usize = 4;
+
+/// The most worker threads a count may run: [`THREADS_PER_CORE`] per core
+/// of this machine (at least [`THREADS_PER_CORE`]).
+pub fn max_threads() -> usize {
+    THREADS_PER_CORE * std::thread::available_parallelism().map_or(1, |n| n.get())
+}
 
 /// The largest `x` in `lo..=hi` with `fits(x)`, where `fits` holds up to
 /// some point and not beyond (the estimate grows with `x`); None if not

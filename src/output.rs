@@ -6,7 +6,8 @@
 //!   can be created beside the target (in the same directory); it leaves
 //!   nothing on disk.
 //! - [`PendingFile::write`] writes the content to a temporary file in that
-//!   directory (named `.<target name>.<random>.part`), and only when the
+//!   directory (named `.<target name>.<random>.<mark>.part`, the mark a hash
+//!   of the rest), and only when the
 //!   content is complete and flushed renames it onto the target. The rename
 //!   replaces the target at once: anyone reading it sees the old file or the
 //!   new one, never a part.
@@ -22,7 +23,9 @@
 //! - A temporary file is locked while it is written. A process killed
 //!   outright (SIGKILL, a power cut) cannot remove its own, so the next
 //!   write to the same target removes the temporaries of that target that
-//!   no process holds and that have not changed for a minute.
+//!   no process holds and that have not changed for a minute. Only names
+//!   whose mark is right are the engine's: a user's file named like a
+//!   temporary is never removed.
 //!
 //! Errors are the caller's own type, anything an [`io::Error`] converts
 //! into.
@@ -50,6 +53,10 @@ pub fn discard_pending() {
 
 /// Random characters in a temporary file's name.
 const TEMP_RANDOM: usize = 6;
+
+/// Bytes of the hash that marks a temporary file as the engine's (written
+/// as twice as many hex digits).
+const MARK_BYTES: usize = 4;
 
 /// How long a temporary file no process holds must have been unchanged
 /// before a later write removes it (a writer locks its file right after
@@ -231,8 +238,11 @@ impl PendingFile {
             let is_ours = name
                 .strip_prefix(&self.prefix)
                 .and_then(|rest| rest.strip_suffix(".part"))
-                .is_some_and(|mid| {
-                    mid.len() == TEMP_RANDOM && mid.bytes().all(|b| b.is_ascii_alphanumeric())
+                .and_then(|mid| mid.split_once('.'))
+                .is_some_and(|(random, mark)| {
+                    random.len() == TEMP_RANDOM
+                        && random.bytes().all(|b| b.is_ascii_alphanumeric())
+                        && mark == self.mark(random)
                 });
             if !is_ours {
                 continue;
@@ -257,18 +267,72 @@ impl PendingFile {
         }
     }
 
+    /// The mark of this target's temporary with `random` in its name: a
+    /// hash of both, so a file someone else named like a temporary
+    /// (`.out.gif.abc123.part`) is never taken for one.
+    fn mark(&self, random: &str) -> String {
+        use sha2::{Digest, Sha256};
+        let digest = Sha256::new()
+            .chain_update(b"engine temporary\0")
+            .chain_update(self.prefix.as_bytes())
+            .chain_update(random.as_bytes())
+            .finalize();
+        digest[..MARK_BYTES]
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect()
+    }
+
+    /// A new temporary beside the target, `.<name>.<random>.<mark>.part`.
     fn temp(&self) -> io::Result<tempfile::NamedTempFile> {
-        let mut b = tempfile::Builder::new();
-        b.prefix(&self.prefix)
-            .suffix(".part")
-            .rand_bytes(TEMP_RANDOM);
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::PermissionsExt;
-            // The final file gets the usual permissions (umask applies).
-            b.permissions(std::fs::Permissions::from_mode(0o666));
+        use std::hash::{BuildHasher, Hasher};
+        const CHARS: &[u8] = b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+        let mut tries = 0;
+        loop {
+            // Random enough for a name: std's hasher keys are random per
+            // process, and the time and a counter vary within one.
+            let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+            h.write_u128(
+                std::time::SystemTime::now()
+                    .duration_since(std::time::UNIX_EPOCH)
+                    .map_or(0, |d| d.as_nanos()),
+            );
+            h.write_u32(tries);
+            let mut bits = h.finish();
+            let random: String = (0..TEMP_RANDOM)
+                .map(|_| {
+                    let c = CHARS[(bits % CHARS.len() as u64) as usize] as char;
+                    bits /= CHARS.len() as u64;
+                    c
+                })
+                .collect();
+            let path = self.dir.join(format!(
+                "{}{random}.{}.part",
+                self.prefix,
+                self.mark(&random)
+            ));
+            let mut open = std::fs::OpenOptions::new();
+            open.write(true).read(true).create_new(true);
+            #[cfg(unix)]
+            {
+                use std::os::unix::fs::OpenOptionsExt;
+                // The final file gets the usual permissions (umask applies).
+                open.mode(0o666);
+            }
+            match open.open(&path) {
+                Ok(file) => {
+                    return match tempfile::TempPath::try_from_path(&path) {
+                        Ok(temp) => Ok(tempfile::NamedTempFile::from_parts(file, temp)),
+                        Err(e) => {
+                            let _ = std::fs::remove_file(&path);
+                            Err(e)
+                        }
+                    };
+                }
+                Err(e) if e.kind() == io::ErrorKind::AlreadyExists && tries < 100 => tries += 1,
+                Err(e) => return Err(e),
+            }
         }
-        b.tempfile_in(&self.dir)
     }
 
     /// The output path.

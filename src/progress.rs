@@ -21,10 +21,18 @@ pub enum Unit {
     Tasks,
     /// Squares processed by a pass over the board.
     Squares,
+    /// Clues `make` has tried taking out.
+    Clues,
 }
 
 impl Unit {
-    const ALL: [Unit; 4] = [Unit::Nodes, Unit::Generations, Unit::Tasks, Unit::Squares];
+    const ALL: [Unit; 5] = [
+        Unit::Nodes,
+        Unit::Generations,
+        Unit::Tasks,
+        Unit::Squares,
+        Unit::Clues,
+    ];
 
     /// The unit's name for `count` of them (`1 node`, `2 nodes`).
     pub fn name(self, count: u64) -> &'static str {
@@ -38,6 +46,8 @@ impl Unit {
             Unit::Tasks => "tasks",
             Unit::Squares if one => "square",
             Unit::Squares => "squares",
+            Unit::Clues if one => "clue tried",
+            Unit::Clues => "clues tried",
         }
     }
 }

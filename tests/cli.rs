@@ -544,7 +544,7 @@ fn flag_errors_of_the_command_line_point_at_the_flag() {
     let cases: [(&[&str], &str, &str); 4] = [
         (
             &["count", "--board", "5x5", "--threads", "0"],
-            "error: --threads: 0 is not in 1..=65535",
+            "error: --threads: a count runs at least 1 worker thread",
             " | --threads 0\n |           ^\n",
         ),
         (

@@ -321,9 +321,14 @@ fn reading_commands_never_create_an_archive() {
     }
 }
 
-/// A temporary file named as the GIF writer names them, for `target`.
+/// A temporary file named as the GIF writer names them, for `target`:
+/// `.<target>.<random>.<mark>.part`, the mark the first 4 bytes of the
+/// SHA-256 of `engine temporary\0.<target>.<random>`, in hex.
 fn temporary(dir: &Path, target: &str, random: &str) -> std::path::PathBuf {
-    let p = dir.join(format!(".{target}.{random}.part"));
+    use sha2::{Digest, Sha256};
+    let digest = Sha256::digest(format!("engine temporary\0.{target}.{random}"));
+    let mark: String = digest[..4].iter().map(|b| format!("{b:02x}")).collect();
+    let p = dir.join(format!(".{target}.{random}.{mark}.part"));
     std::fs::write(&p, b"left by a killed process").unwrap_or_else(|e| panic!("{e}"));
     p
 }
@@ -352,13 +357,20 @@ fn stale_temporaries_are_swept_and_live_ones_kept() {
     // Not ours: another target's, or not named as ours.
     let other = temporary(d, "u.gif", "aB3xY9");
     age(&other);
+    // Named as the old writers named them, and with a wrong mark.
+    let unmarked = d.join(".t.gif.aB3xY9.part");
+    std::fs::write(&unmarked, b"x").unwrap_or_else(|e| panic!("{e}"));
+    age(&unmarked);
+    let forged = d.join(".t.gif.aB3xY9.01234567.part");
+    std::fs::write(&forged, b"x").unwrap_or_else(|e| panic!("{e}"));
+    age(&forged);
     let odd = d.join(".t.gif.not-random.part");
     std::fs::write(&odd, b"x").unwrap_or_else(|e| panic!("{e}"));
     age(&odd);
     let (code, _, err) = run_in(d, &["run", "p.ron", "--gif", "t.gif"]);
     assert_eq!(code, Some(0), "{err}");
     assert!(!stale.exists(), "the stale temporary is swept");
-    for kept in [&held, &fresh, &other, &odd] {
+    for kept in [&held, &fresh, &other, &odd, &unmarked, &forged] {
         assert!(kept.exists(), "{} is kept", kept.display());
     }
     assert!(d.join("t.gif").exists());

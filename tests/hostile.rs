@@ -410,3 +410,690 @@ fn standard_input_is_read_with_the_cap() {
     );
     assert!(started.elapsed() < Duration::from_secs(10));
 }
+
+// ---------------------------------------------------------------------------
+// A damaged archive: an SQLite file with the engine's tables and nonsense in
+// them (a hand edit, a broken disk, another program). Every value read is
+// untrusted: a damaged run is named with its column, never a panic.
+
+/// The columns of the archive's tables, as the engine makes them.
+fn archive_columns(conn: &rusqlite::Connection, table: &str) -> Vec<String> {
+    let mut q = conn
+        .prepare(&format!("SELECT name FROM pragma_table_info('{table}')"))
+        .unwrap_or_else(|e| panic!("{e}"));
+    q.query_map([], |r| r.get(0))
+        .and_then(|r| r.collect())
+        .unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// An archive holding one real run of `puzzles/holed4x4.ron` (and the
+/// columns of its tables, each with the saved values), rebuilt with
+/// tables that have the same columns but no types and no constraints, so
+/// any value fits in any cell.
+fn loose_archive(dir: &Path) -> (std::path::PathBuf, Vec<(String, Vec<(String, Value)>)>) {
+    let path = dir.join("a.sqlite");
+    let puzzle = Path::new(env!("CARGO_MANIFEST_DIR")).join("puzzles/holed4x4.ron");
+    let saved = engine_process()
+        .args(["run", "--quiet", "--save", "--archive"])
+        .arg(&path)
+        .arg(&puzzle)
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(saved.status.code(), Some(0));
+    let conn = rusqlite::Connection::open(&path).unwrap_or_else(|e| panic!("{e}"));
+    conn.execute_batch("PRAGMA foreign_keys = OFF")
+        .unwrap_or_else(|e| panic!("{e}"));
+    let mut tables = Vec::new();
+    for table in ["puzzles", "tours", "runs"] {
+        let cols = archive_columns(&conn, table);
+        let row: Vec<Value> = conn
+            .query_row(&format!("SELECT * FROM {table}"), [], |r| {
+                (0..cols.len()).map(|i| r.get(i)).collect()
+            })
+            .unwrap_or_else(|e| panic!("{e}"));
+        conn.execute_batch(&format!(
+            "DROP TABLE {table}; CREATE TABLE {table} ({});",
+            cols.join(", ")
+        ))
+        .unwrap_or_else(|e| panic!("{e}"));
+        tables.push((table.to_string(), cols.into_iter().zip(row).collect()));
+    }
+    (path, tables)
+}
+
+/// Writes `rows` of `table` (each a full row of values, in the table's
+/// column order) over what the table held.
+fn fill(path: &Path, table: &str, rows: &[Vec<Value>]) {
+    let conn = rusqlite::Connection::open(path).unwrap_or_else(|e| panic!("{e}"));
+    conn.execute(&format!("DELETE FROM {table}"), [])
+        .unwrap_or_else(|e| panic!("{e}"));
+    for row in rows {
+        let marks = vec!["?"; row.len()].join(", ");
+        conn.execute(
+            &format!("INSERT INTO {table} VALUES ({marks})"),
+            rusqlite::params_from_iter(row),
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+    }
+}
+
+use rusqlite::types::Value;
+
+/// Nonsense for a cell: every SQLite type, and the edges of each.
+fn nonsense() -> Vec<Value> {
+    vec![
+        Value::Null,
+        Value::Integer(-1),
+        Value::Integer(i64::MIN),
+        Value::Integer(i64::MAX),
+        Value::Integer(4096),
+        Value::Real(f64::INFINITY),
+        Value::Real(f64::NEG_INFINITY),
+        Value::Real(1e300),
+        Value::Real(-0.5),
+        Value::Text(String::new()),
+        Value::Text("garbage \u{1b}[31mred".into()),
+        Value::Text("x".repeat(100_000)),
+        Value::Blob(vec![0xff, 0xfe, 0, 1, 2]),
+        Value::Blob(Vec::new()),
+    ]
+}
+
+#[test]
+fn damaged_archive_cells_are_named_not_panics() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let (path, tables) = loose_archive(dir.path());
+    let archive = path.to_string_lossy().into_owned();
+    let (_, runs) = &tables[2];
+    let good: Vec<Value> = runs.iter().map(|(_, v)| v.clone()).collect();
+    for (i, (column, _)) in runs.iter().enumerate() {
+        if column == "id" {
+            continue;
+        }
+        for bad in nonsense() {
+            let mut row = good.clone();
+            row[i] = bad.clone();
+            fill(&path, "runs", &[row]);
+            for args in [
+                &["archive", "list", "--archive", &archive][..],
+                &["archive", "stats", "--archive", &archive],
+                &["archive", "show", "1", "--archive", &archive],
+                &[
+                    "archive",
+                    "show",
+                    "1",
+                    "--format",
+                    "json",
+                    "--archive",
+                    &archive,
+                ],
+            ] {
+                let what = format!("`{column}` = {bad:?}: engine {}", args.join(" "));
+                let (code, out, err, took) = timed(engine_process().args(args));
+                assert!(!err.contains("panicked"), "{what}: {err}");
+                assert!(took < Duration::from_secs(5), "{what}: took {took:?}");
+                assert!(matches!(code, Some(0 | 2)), "{what}: exit {code:?}\n{err}");
+                // Whatever is said about a damaged run names it and its column.
+                if err.contains("damaged") {
+                    assert!(
+                        err.contains(&format!("run 1 is damaged: column `runs.{column}`")),
+                        "{what}: {err}"
+                    );
+                    assert!(err.len() < 1000, "{what}: a long message:\n{err}");
+                    assert!(!err.contains('\u{1b}'), "{what}: an escape printed");
+                }
+                assert!(!out.contains('\u{1b}'), "{what}: an escape printed");
+            }
+        }
+    }
+}
+
+/// A cell of any SQLite type, the edges likelier than chance finds them.
+fn any_cell() -> impl Strategy<Value = Value> {
+    prop_oneof![
+        Just(Value::Null),
+        any::<i64>().prop_map(Value::Integer),
+        (-3i64..5000).prop_map(Value::Integer),
+        any::<f64>().prop_map(Value::Real),
+        prop::sample::select(vec![
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            f64::MAX,
+            -1e-9,
+            1e16
+        ])
+        .prop_map(Value::Real),
+        ".{0,12}".prop_map(Value::Text),
+        prop::sample::select(vec![
+            "found",
+            "gave_up",
+            "impossible",
+            "time",
+            "{}",
+            "[]",
+            "null"
+        ])
+        .prop_map(|s| Value::Text(s.into())),
+        prop::collection::vec(any::<u8>(), 0..12).prop_map(Value::Blob),
+    ]
+}
+
+/// A table's rows: each of `base`'s cells kept or replaced by nonsense.
+fn rows_like(base: Vec<Value>) -> impl Strategy<Value = Vec<Vec<Value>>> {
+    let row = base
+        .into_iter()
+        .map(|v| prop_oneof![3 => Just(v), 1 => any_cell()].boxed())
+        .collect::<Vec<_>>();
+    prop::collection::vec(row, 0..4)
+}
+
+use proptest::prelude::*;
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+
+    /// The archive's reads (`list`, `stats`, `show` of every run) and what
+    /// prints them, on random cells in every column of every table: a
+    /// result or an error, never a panic; every row read or left out with
+    /// the column that is damaged.
+    #[test]
+    fn archive_reads_survive_random_cells(
+        (puzzles, tours, runs) in {
+            let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+            let (_, t) = loose_archive(dir.path());
+            let base = |i: usize| t[i].1.iter().map(|(_, v)| v.clone()).collect::<Vec<_>>();
+            (rows_like(base(0)), rows_like(base(1)), rows_like(base(2)))
+        },
+    ) {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let (path, _) = loose_archive(dir.path());
+        fill(&path, "puzzles", &puzzles);
+        fill(&path, "tours", &tours);
+        fill(&path, "runs", &runs);
+        read_everything(&path);
+    }
+}
+
+/// Reads and prints everything `archive list/stats/show` would.
+fn read_everything(path: &Path) {
+    use engine::archive::Archive;
+    use engine::render::{json, text};
+    let store = match Archive::open_existing(path) {
+        Ok(s) => s,
+        Err(e) => {
+            assert_eq!(e.kind, engine::error::ErrorKind::Archive, "{e}");
+            return;
+        }
+    };
+    if let Ok(rows) = store.list(100) {
+        let _ = text::archive_list(&rows);
+        let _ = json::line(&json::ListJson::new(path, &rows));
+        for d in &rows.skipped {
+            assert!(d.to_string().contains(" is damaged: column `"), "{d}");
+        }
+    }
+    if let Ok(rows) = store.stats(None) {
+        let _ = text::archive_stats(&rows);
+        let _ = json::line(&json::StatsJson::new(path, &rows));
+    }
+    let conn = rusqlite::Connection::open(path).unwrap_or_else(|e| panic!("{e}"));
+    let ids: Vec<Value> = conn
+        .prepare("SELECT id FROM runs")
+        .and_then(|mut q| q.query_map([], |r| r.get(0))?.collect())
+        .unwrap_or_else(|e| panic!("{e}"));
+    for id in ids {
+        let Value::Integer(id) = id else { continue };
+        if let Ok(Some(run)) = store.show(id) {
+            let p = &run.puzzle;
+            let _ = text::report_text(
+                &p.name,
+                &p.board,
+                p.goal.closed,
+                &run.report,
+                Default::default(),
+            );
+            let mut sink = Vec::new();
+            let _ = json::RunJson::new(
+                &p.name,
+                &p.board,
+                &p.piece,
+                p.goal.closed,
+                &run.report,
+                Some(id),
+            )
+            .write(&mut sink);
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Thread counts: `--threads` is at most four per core, refused above with the
+// number that is allowed; the largest allowed still stops on time.
+
+/// The most worker threads `count` takes on this machine: four per core.
+fn most_threads() -> usize {
+    4 * std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+#[test]
+fn thread_counts_are_capped() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    std::fs::write(
+        dir.path().join("p5.ron"),
+        "Puzzle(board: \"5x5\", piece: \"knight\")",
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let most = most_threads();
+    let refusal = format!("at most {most} worker threads");
+    let refusal: &'static str = Box::leak(refusal.into_boxed_str());
+    for threads in [most + 1, 4000, 65535, 1 << 20] {
+        let t = threads.to_string();
+        for method in ["dfs", "frontier"] {
+            ends_within_a_second(
+                dir.path(),
+                &[
+                    "count",
+                    "p5.ron",
+                    "--threads",
+                    &t,
+                    "--method",
+                    method,
+                    "--time-limit",
+                    "2",
+                ],
+                Ends::Refused(refusal),
+                "too many threads",
+            );
+        }
+    }
+    // The most allowed counts, and stops at its limit on a board too big to finish.
+    let t = most.to_string();
+    let (code, out, err, took) = timed(
+        engine_process()
+            .args(["count", "p5.ron", "--threads", &t, "--method", "dfs"])
+            .current_dir(dir.path()),
+    );
+    assert_eq!(code, Some(0), "{err}");
+    assert!(out.contains("1728 directed open tours"), "{out}");
+    assert!(took < Duration::from_secs(2), "{took:?}");
+    ends_within_a_second(
+        dir.path(),
+        &[
+            "count",
+            "--board",
+            "8x8",
+            "--threads",
+            &t,
+            "--method",
+            "dfs",
+            "--time-limit",
+            "0.3",
+        ],
+        Ends::TimeLimit,
+        "the most threads under a time limit",
+    );
+}
+
+// ---------------------------------------------------------------------------
+// The archive's edges: read-only, empty, named by an empty variable, with a
+// tampered schema version; `--time-limit 0` on every command; temporaries
+// that only look like the engine's.
+
+/// A fresh archive holding one run of `puzzles/holed4x4.ron`, at `path`.
+fn saved_archive(path: &Path) {
+    let puzzle = Path::new(env!("CARGO_MANIFEST_DIR")).join("puzzles/holed4x4.ron");
+    let saved = engine_process()
+        .args(["run", "--quiet", "--save", "--archive"])
+        .arg(path)
+        .arg(&puzzle)
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(saved.status.code(), Some(0));
+}
+
+/// Runs `engine ARGS` within ten seconds: exit code, stdout, stderr.
+fn engine_in(dir: &Path, args: &[&str], env: &[(&str, &str)]) -> (Option<i32>, String, String) {
+    let mut cmd = engine_process();
+    cmd.args(args).current_dir(dir);
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let (code, out, err, took) = timed(&mut cmd);
+    assert!(
+        took < Duration::from_secs(10),
+        "engine {}: a hang",
+        args.join(" ")
+    );
+    assert!(
+        !err.contains("panicked"),
+        "engine {}: {err}",
+        args.join(" ")
+    );
+    (code, out, err)
+}
+
+#[test]
+fn reading_commands_never_write_an_empty_file() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    std::fs::write(dir.path().join("empty.sqlite"), "").unwrap_or_else(|e| panic!("{e}"));
+    for args in [
+        &["archive", "list", "--archive", "empty.sqlite"][..],
+        &["archive", "stats", "--archive", "empty.sqlite"],
+        &["archive", "show", "1", "--archive", "empty.sqlite"],
+    ] {
+        let (code, out, err) = engine_in(dir.path(), args, &[]);
+        assert_eq!(code, Some(2), "{args:?}: {out}{err}");
+        assert!(
+            err.contains("empty.sqlite: is empty, not an archive yet"),
+            "{err}"
+        );
+        assert_eq!(crate::util::files(dir.path()), ["empty.sqlite"]);
+        let len = std::fs::metadata(dir.path().join("empty.sqlite")).map(|m| m.len());
+        assert_eq!(len.ok(), Some(0), "{args:?} wrote into the file");
+    }
+}
+
+#[test]
+fn an_empty_archive_variable_is_refused_like_an_empty_flag() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let home = dir.path().join("home");
+    std::fs::create_dir(&home).unwrap_or_else(|e| panic!("{e}"));
+    let home_s = home.to_string_lossy().into_owned();
+    let env = [
+        ("ENGINE_ARCHIVE", ""),
+        ("HOME", home_s.as_str()),
+        ("XDG_DATA_HOME", ""),
+    ];
+    for args in [
+        &["run", "--board", "5x5", "--save"][..],
+        &["archive", "list"],
+        &["archive", "stats"],
+        &["archive", "show", "1"],
+    ] {
+        let (code, out, err) = engine_in(dir.path(), args, &env);
+        assert_eq!(code, Some(2), "{args:?}: {out}{err}");
+        assert!(
+            err.contains("ENGINE_ARCHIVE: is set but empty"),
+            "{args:?}: {err}"
+        );
+        assert!(out.is_empty(), "{args:?}: {out}");
+    }
+    assert_eq!(
+        crate::util::files(&home),
+        Vec::<String>::new(),
+        "nothing saved by default"
+    );
+}
+
+#[test]
+fn a_tampered_schema_version_is_named_and_the_archive_left_alone() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let path = dir.path().join("a.sqlite");
+    saved_archive(&path);
+    let good = std::fs::read(&path).unwrap_or_else(|e| panic!("{e}"));
+    for version in [-1, 0, 1, 2] {
+        std::fs::write(&path, &good).unwrap_or_else(|e| panic!("{e}"));
+        {
+            let conn = rusqlite::Connection::open(&path).unwrap_or_else(|e| panic!("{e}"));
+            conn.pragma_update(None, "user_version", version)
+                .unwrap_or_else(|e| panic!("{e}"));
+        }
+        let before = std::fs::read(&path).unwrap_or_else(|e| panic!("{e}"));
+        for args in [
+            &["archive", "list", "--archive", "a.sqlite"][..],
+            &["run", "--board", "4x4", "--save", "--archive", "a.sqlite"],
+        ] {
+            let (code, _, err) = engine_in(dir.path(), args, &[]);
+            assert_eq!(code, Some(2), "version {version}: {args:?}: {err}");
+            assert!(
+                err.contains(&format!("its schema version says {version}")),
+                "version {version}: {err}"
+            );
+            assert!(
+                !err.contains("CREATE") && !err.contains("\\n"),
+                "raw SQL: {err}"
+            );
+            assert!(err.lines().count() <= 3 && err.len() < 500, "{err}");
+            let after = std::fs::read(&path).unwrap_or_else(|e| panic!("{e}"));
+            assert!(
+                after == before,
+                "version {version}: {args:?} changed the archive"
+            );
+        }
+    }
+    // A column taken away at the current version is named as well.
+    std::fs::write(&path, &good).unwrap_or_else(|e| panic!("{e}"));
+    {
+        let conn = rusqlite::Connection::open(&path).unwrap_or_else(|e| panic!("{e}"));
+        conn.execute_batch("ALTER TABLE runs DROP COLUMN starts")
+            .unwrap_or_else(|e| panic!("{e}"));
+    }
+    let (code, _, err) = engine_in(
+        dir.path(),
+        &["archive", "show", "1", "--archive", "a.sqlite"],
+        &[],
+    );
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("`runs.starts`"), "{err}");
+}
+
+#[test]
+fn a_read_only_archive_is_read_and_not_saved_to() {
+    // A read-only file system, made in a user and mount namespace.
+    let probe = Command::new("unshare")
+        .args([
+            "-rm",
+            "sh",
+            "-c",
+            "mount -t tmpfs tmpfs /mnt 2>/dev/null || mount -t tmpfs tmpfs /tmp",
+        ])
+        .status();
+    if !probe.is_ok_and(|s| s.success()) {
+        eprintln!("skipped: no mount namespace (unshare -rm) on this machine");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let path = dir.path().join("a.sqlite");
+    saved_archive(&path);
+    let ro = dir.path().join("ro");
+    std::fs::create_dir(&ro).unwrap_or_else(|e| panic!("{e}"));
+    let engine = env!("CARGO_BIN_EXE_engine");
+    let script = format!(
+        "set -e; mount -t tmpfs tmpfs ro; cp a.sqlite ro/; mount -o remount,ro ro; \
+         for c in 'archive list' 'archive stats' 'archive show 1'; do \
+           {engine} $c --archive ro/a.sqlite > out.txt 2> err.txt && echo \"$c: 0\" || echo \"$c: $?\"; \
+           cat err.txt; grep -c 'Tour: \\|found\\|Holed' out.txt || true; done; \
+         {engine} run --board 4x4 --save --archive ro/a.sqlite --quiet > /dev/null 2> err.txt || echo \"save: $?\"; cat err.txt; \
+         ls -a ro"
+    );
+    let out = Command::new("unshare")
+        .args(["-rm", "sh", "-c", &script])
+        .current_dir(dir.path())
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"));
+    let said = String::from_utf8_lossy(&out.stdout);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{said}{err}");
+    for c in ["archive list: 0", "archive stats: 0", "archive show 1: 0"] {
+        assert!(said.contains(c), "{c}:\n{said}");
+    }
+    assert!(!said.contains("unable to open"), "{said}");
+    assert!(said.contains("save: 2"), "{said}");
+    assert!(
+        said.contains("ro/a.sqlite: is on a read-only file system"),
+        "{said}"
+    );
+    // Nothing beside the archive: no journal, no temporary.
+    assert!(said.trim_end().ends_with(".\n..\na.sqlite"), "{said}");
+}
+
+#[test]
+fn a_zero_time_limit_means_the_same_everywhere() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    saved_archive(&dir.path().join("a.sqlite"));
+    for args in [
+        &["run", "--board", "5x5"][..],
+        &["run", "--board", "5x5", "--unique"],
+        &[
+            "run",
+            "--board",
+            "5x5",
+            "--gif",
+            "t.gif",
+            "--search-gif",
+            "s.gif",
+        ],
+        &["check", "--board", "5x5"],
+        &["count", "--board", "5x5"],
+        &["make", "--board", "5x5", "-o", "m.ron"],
+        &[
+            "archive",
+            "show",
+            "1",
+            "--archive",
+            "a.sqlite",
+            "--gif",
+            "t.gif",
+        ],
+    ] {
+        let mut args = args.to_vec();
+        args.extend(["--time-limit", "0"]);
+        let (code, out, err) = engine_in(dir.path(), &args, &[]);
+        assert_eq!(code, Some(3), "{args:?}:\n{out}{err}");
+        assert_eq!(
+            crate::util::files(dir.path()),
+            ["a.sqlite"],
+            "{args:?} wrote a file"
+        );
+    }
+}
+
+#[test]
+fn only_the_engines_own_temporaries_are_swept() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    // A user's file named like a temporary of `t.gif`, two minutes old.
+    let mine = dir.path().join(".t.gif.abc123.part");
+    std::fs::write(&mine, "mine").unwrap_or_else(|e| panic!("{e}"));
+    let old = std::time::SystemTime::now() - Duration::from_secs(120);
+    std::fs::File::options()
+        .write(true)
+        .open(&mine)
+        .and_then(|f| f.set_modified(old))
+        .unwrap_or_else(|e| panic!("{e}"));
+    let (code, _, err) = engine_in(
+        dir.path(),
+        &["run", "--board", "5x5", "--gif", "t.gif"],
+        &[],
+    );
+    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(std::fs::read_to_string(&mine).ok().as_deref(), Some("mine"));
+}
+
+// ---------------------------------------------------------------------------
+// `make` with no end in sight: a default budget it states, progress on a
+// terminal, and its best attempt or "no puzzle in the budget" (exit 3).
+
+#[test]
+fn make_states_its_default_budget() {
+    let (code, out, _) = engine_in(Path::new("."), &["make", "--help"], &[]);
+    assert_eq!(code, Some(0));
+    let help = out.split("--time-limit").nth(1).unwrap_or_default();
+    assert!(help.contains("[default: 60]"), "{out}");
+}
+
+#[test]
+fn make_on_a_large_board_ends_with_its_best_attempt() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let started = Instant::now();
+    let (code, out, err) = engine_in(
+        dir.path(),
+        &[
+            "make",
+            "--board",
+            "20x20",
+            "-o",
+            "m.ron",
+            "--time-limit",
+            "2",
+        ],
+        &[],
+    );
+    let took = started.elapsed();
+    assert_eq!(code, Some(0), "{out}{err}");
+    assert!(took < Duration::from_millis(2500), "took {took:?}");
+    assert!(out.contains("Not minimal: the time limit ran out"), "{out}");
+    assert_eq!(
+        crate::util::files(dir.path()),
+        ["m-solution.svg", "m.ron", "m.svg"]
+    );
+    // What it wrote is a puzzle with one solution, as it says.
+    let (code, out, err) = engine_in(
+        dir.path(),
+        &[
+            "run",
+            "m.ron",
+            "--unique",
+            "--format",
+            "json",
+            "--time-limit",
+            "20",
+        ],
+        &[],
+    );
+    assert_eq!(code, Some(0), "{out}{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {out}"));
+    assert_eq!(v["status"], "unique", "{out}");
+    let p = crate::util::load(&dir.path().join("m.ron"));
+    crate::util::assert_verified(&p, &v);
+}
+
+#[test]
+fn make_says_no_puzzle_in_the_budget() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    // Three clues on 400 squares is far out of reach in a second.
+    let (code, out, err) = engine_in(
+        dir.path(),
+        &[
+            "make",
+            "--board",
+            "20x20",
+            "-o",
+            "m.ron",
+            "--clues",
+            "3",
+            "--time-limit",
+            "1",
+        ],
+        &[],
+    );
+    assert_eq!(code, Some(3), "{out}{err}");
+    assert!(
+        out.contains("No puzzle in the budget: the time limit ran out"),
+        "{out}"
+    );
+    assert_eq!(crate::util::files(dir.path()), Vec::<String>::new());
+}
+
+#[test]
+fn make_shows_progress_on_a_terminal() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let engine = env!("CARGO_BIN_EXE_engine");
+    // `script` gives the command a terminal and keeps what it showed.
+    let out = Command::new("script")
+        .args([
+            "-qec",
+            &format!("{engine} make --board 12x12 -o m.ron --time-limit 1.5"),
+            "typescript",
+        ])
+        .current_dir(dir.path())
+        .stdin(Stdio::null())
+        .output();
+    let Ok(out) = out else {
+        eprintln!("skipped: no `script` to give a terminal");
+        return;
+    };
+    let shown = std::fs::read_to_string(dir.path().join("typescript")).unwrap_or_default();
+    assert!(out.status.success(), "{shown}");
+    assert!(shown.contains("clues tried"), "{shown}");
+    assert!(shown.contains("within 1.5 s"), "{shown}");
+}

@@ -7,6 +7,8 @@
 
 mod canonical;
 mod legacy;
+mod open;
+mod read;
 mod schema;
 
 use std::io::Read;
@@ -21,6 +23,8 @@ use crate::solve::{Limit, Outcome, Report, SolverId, SolverSpec, Starts, Stats};
 pub use canonical::{
     PuzzleKey, canonical_board, canonical_ends, canonical_puzzle, canonical_tour, tour_label,
 };
+use read::Cells;
+pub use read::{Damage, MAX_TIME_MS, Rows};
 use schema::{MIGRATIONS, Step, VERSION};
 
 /// Environment variable naming the archive file (the `--archive` flag wins).
@@ -29,6 +33,18 @@ pub const ENV_VAR: &str = "ENGINE_ARCHIVE";
 /// Marks a SQLite file as an engine archive (`PRAGMA application_id`).
 const APPLICATION_ID: i32 = 0x454E_4731;
 
+/// What an archive is opened for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Mode {
+    /// To save runs: made if new, brought up to date if old.
+    Save,
+    /// To read: never made, nor written unless brought up to date.
+    Read,
+}
+
+/// The words of an empty file given as the archive.
+const EMPTY: &str = "is empty, not an archive yet";
+
 /// An open archive.
 pub struct Archive {
     conn: Connection,
@@ -36,21 +52,38 @@ pub struct Archive {
 }
 
 /// The archive file to use: `flag`, else `$ENGINE_ARCHIVE`, else
-/// `archive.sqlite` in the platform's data directory.
-pub fn resolve_path(flag: Option<&Path>) -> Option<PathBuf> {
+/// `archive.sqlite` in the platform's data directory (None when the
+/// platform has none). `$ENGINE_ARCHIVE` set but empty names no file and is
+/// refused, as an empty flag is: it does not fall back to the default.
+pub fn resolve_path(flag: Option<&Path>) -> Result<Option<PathBuf>, Error> {
     if let Some(p) = flag {
-        return Some(p.to_path_buf());
+        return Ok(Some(p.to_path_buf()));
     }
-    if let Some(p) = std::env::var_os(ENV_VAR).filter(|p| !p.is_empty()) {
-        return Some(PathBuf::from(p));
+    match std::env::var_os(ENV_VAR) {
+        Some(p) if p.is_empty() => Err(Error::about(
+            ErrorKind::BadValue,
+            ENV_VAR,
+            "is set but empty, so it names no archive file",
+        )
+        .with_help(format!(
+            "unset it to use the default archive{}, or set it to a file",
+            default_path().map_or(String::new(), |p| format!(" ({})", p.display()))
+        ))),
+        Some(p) => Ok(Some(PathBuf::from(p))),
+        None => Ok(default_path()),
     }
+}
+
+/// `archive.sqlite` in the platform's data directory.
+fn default_path() -> Option<PathBuf> {
     directories::ProjectDirs::from("", "", "engine").map(|d| d.data_dir().join("archive.sqlite"))
 }
 
-/// The words of an archive that is not there, which say how one is made:
-/// by saving a run (`save`), which a front end may ask its own way.
+/// The words of an archive that is not there (or is an empty file), which
+/// say how one is made: by saving a run (`save`), which a front end may ask
+/// its own way.
 #[derive(Debug)]
-struct NoArchive;
+struct NoArchive(&'static str);
 
 impl Wording for NoArchive {
     fn words(&self, names: &dyn Names) -> (String, Option<String>) {
@@ -60,8 +93,13 @@ impl Wording for NoArchive {
             }
             _ => "saving a run (`save: true`) creates it; reading the archive does not".to_string(),
         };
-        ("no archive at this path".to_string(), Some(help))
+        (self.0.to_string(), Some(help))
     }
+}
+
+/// An archive at `path` that is not there, or not yet: `what` says which.
+fn no_archive(path: &Path, what: &'static str) -> Error {
+    Error::about(ErrorKind::Io, &path.display().to_string(), "").worded(NoArchive(what))
 }
 
 /// An error of the archive at `path`: SQLite's, or its content's.
@@ -216,19 +254,22 @@ impl Archive {
     /// archive of an older schema up to date. A file that is not an engine
     /// archive is refused and never written to. An archive that cannot be
     /// made leaves nothing behind: neither the file nor the folders made
-    /// for it.
+    /// for it. One that cannot be written (a read-only file system) is
+    /// refused with the reason.
     pub fn open(path: &Path) -> Result<Archive, Error> {
-        Archive::open_with(path, true)
+        Archive::open_with(path, Mode::Save)
     }
 
     /// Opens the archive at `path`, which must exist: for commands that only
-    /// read it, which never create one. A missing archive is refused with
-    /// `no archive at this path`.
+    /// read it, which never create one, nor write a schema into an empty
+    /// file. A missing archive is refused with `no archive at this path`,
+    /// an empty file with `is empty, not an archive yet`. One that cannot be
+    /// written (a read-only file system) is read as it is.
     pub fn open_existing(path: &Path) -> Result<Archive, Error> {
-        Archive::open_with(path, false)
+        Archive::open_with(path, Mode::Read)
     }
 
-    fn open_with(path: &Path, create: bool) -> Result<Archive, Error> {
+    fn open_with(path: &Path, mode: Mode) -> Result<Archive, Error> {
         let shown = path.display().to_string();
         let existed = check_path(path)?;
         let mut made = Vec::new();
@@ -244,12 +285,25 @@ impl Archive {
                     "is not an engine archive (not an SQLite database); it was left untouched",
                 ));
             }
-        } else if !create {
-            return Err(Error::about(ErrorKind::Io, &shown, "").worded(NoArchive));
+            if read == 0 && mode == Mode::Read {
+                return Err(no_archive(path, EMPTY));
+            }
+            if let Some(why) = open::read_only(path) {
+                return match mode {
+                    Mode::Read => Archive::connect_read_only(path, why),
+                    Mode::Save => Err(Error::about(
+                        ErrorKind::Archive,
+                        &shown,
+                        format!("{why}: it can be read, but no run can be saved to it"),
+                    )),
+                };
+            }
+        } else if mode == Mode::Read {
+            return Err(no_archive(path, "no archive at this path"));
         } else {
             made = make_folders(path)?;
         }
-        let opened = Archive::connect(path, create);
+        let opened = Archive::connect(path, mode);
         if opened.is_err() && !existed {
             // Undo what was made for an archive that could not be: a file
             // SQLite left empty, and the folders made for it.
@@ -264,57 +318,111 @@ impl Archive {
     }
 
     /// Connects to the archive at `path` and brings it up to date; SQLite
-    /// makes the file when `create` allows it.
-    fn connect(path: &Path, create: bool) -> Result<Archive, Error> {
+    /// makes the file when saving to it.
+    fn connect(path: &Path, mode: Mode) -> Result<Archive, Error> {
         use rusqlite::OpenFlags;
         let mut flags = OpenFlags::SQLITE_OPEN_READ_WRITE
             | OpenFlags::SQLITE_OPEN_URI
             | OpenFlags::SQLITE_OPEN_NO_MUTEX;
-        if create {
+        if mode == Mode::Save {
             flags |= OpenFlags::SQLITE_OPEN_CREATE;
         }
-        let conn = Connection::open_with_flags(path, flags)
-            .map_err(|e| db_error(path, "cannot open the archive", e))?;
-        conn.busy_timeout(Duration::from_secs(30))
-            .map_err(|e| db_error(path, "cannot open the archive", e))?;
+        let cannot =
+            |e: rusqlite::Error| db_error(path, "cannot open the archive", open::sqlite_says(&e));
+        let query = match mode {
+            Mode::Save => "mode=rwc",
+            Mode::Read => "mode=rw",
+        };
+        let conn = Connection::open_with_flags(open::uri(path, query), flags).map_err(cannot)?;
+        conn.busy_timeout(Duration::from_secs(30)).map_err(cannot)?;
         let mut archive = Archive {
             conn,
             path: path.to_path_buf(),
         };
-        archive.check_and_migrate()?;
+        archive.check_and_migrate(mode)?;
         Ok(archive)
+    }
+
+    /// Connects to the archive at `path`, which cannot be written (`why`),
+    /// to read it as it is: through its journal if it has one, else as a
+    /// file nothing can change while it is read. An archive of an older
+    /// schema cannot be brought up to date, and is refused.
+    fn connect_read_only(path: &Path, why: &str) -> Result<Archive, Error> {
+        use rusqlite::OpenFlags;
+        let flags = OpenFlags::SQLITE_OPEN_READ_ONLY
+            | OpenFlags::SQLITE_OPEN_URI
+            | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+        let attempt = |query: &str| -> Result<Archive, Error> {
+            let cannot = |e: rusqlite::Error| {
+                db_error(
+                    path,
+                    &format!("{why}, and cannot be read"),
+                    open::sqlite_says(&e),
+                )
+            };
+            let conn =
+                Connection::open_with_flags(open::uri(path, query), flags).map_err(cannot)?;
+            conn.busy_timeout(Duration::from_secs(30)).map_err(cannot)?;
+            let archive = Archive {
+                conn,
+                path: path.to_path_buf(),
+            };
+            let version = Archive::check(path, &archive.conn, Mode::Read)?;
+            if version < VERSION {
+                return Err(Error::about(
+                    ErrorKind::Archive,
+                    &path.display().to_string(),
+                    format!(
+                        "{why}, and was written by an older engine (schema {version}): it must \
+                         be brought up to schema {VERSION} before it is read, which writes to it"
+                    ),
+                ));
+            }
+            Ok(archive)
+        };
+        // Without a write-ahead log beside it, the file holds every run.
+        let wal = path.with_file_name(format!(
+            "{}-wal",
+            path.file_name()
+                .map(|n| n.to_string_lossy())
+                .unwrap_or_default()
+        ));
+        match attempt("mode=ro") {
+            Err(_) if !wal.exists() => attempt("mode=ro&immutable=1"),
+            other => other,
+        }
     }
 
     fn err(&self, what: &str, e: impl std::fmt::Display) -> Error {
         db_error(&self.path, what, e)
     }
 
-    fn check_and_migrate(&mut self) -> Result<(), Error> {
-        let path = self.path.clone();
+    /// Checks that the database `conn` (this archive's, or a transaction
+    /// on it) is an engine archive whose tables are those of its schema
+    /// version, which this engine knows; its version. A database with no
+    /// tables yet passes when saving (it becomes an archive), and is
+    /// refused when reading.
+    fn check(path: &Path, conn: &Connection, mode: Mode) -> Result<i64, Error> {
         let shown = path.display().to_string();
-        // Everything is checked under the write lock, so two processes that
-        // create (or upgrade) the same archive at once cannot see it half
-        // made.
-        let tx = self
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)
-            .map_err(|e| db_error(&path, "is not a usable archive", e))?;
-        let read = |e| db_error(&path, "is not a readable archive", e);
-        let app_id: i32 = tx
+        let read =
+            |e: rusqlite::Error| db_error(path, "is not a readable archive", open::sqlite_says(&e));
+        let app_id: i32 = conn
             .pragma_query_value(None, "application_id", |r| r.get(0))
             .map_err(read)?;
-        let tables: i64 = tx
+        let tables: i64 = conn
             .query_row("SELECT count(*) FROM sqlite_master", [], |r| r.get(0))
             .map_err(read)?;
         if app_id != APPLICATION_ID && (app_id != 0 || tables > 0) {
-            // Dropping `tx` rolls back; nothing was written.
             return Err(Error::about(
                 ErrorKind::Archive,
                 &shown,
                 "is an SQLite database but not an engine archive; it was left untouched",
             ));
         }
-        let version: i64 = tx
+        if tables == 0 && mode == Mode::Read {
+            return Err(no_archive(path, EMPTY));
+        }
+        let version: i64 = conn
             .pragma_query_value(None, "user_version", |r| r.get(0))
             .map_err(read)?;
         if version > VERSION {
@@ -326,7 +434,38 @@ impl Archive {
                 ),
             ));
         }
-        let upgrade = |e| db_error(&path, "cannot upgrade the archive", e);
+        if tables > 0
+            && let Some(why) = open::schema_mismatch(conn, version).map_err(read)?
+        {
+            return Err(Error::about(
+                ErrorKind::Archive,
+                &shown,
+                format!(
+                    "its schema version says {version}, {why}: it was changed by hand or is \
+                     damaged, and was left untouched"
+                ),
+            ));
+        }
+        Ok(version)
+    }
+
+    fn check_and_migrate(&mut self, mode: Mode) -> Result<(), Error> {
+        let path = self.path.clone();
+        // Everything is checked under the write lock, so two processes that
+        // create (or upgrade) the same archive at once cannot see it half
+        // made.
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(|e| db_error(&path, "cannot lock the archive", open::sqlite_says(&e)))?;
+        // On an error, dropping `tx` rolls back; nothing was written.
+        let version = Archive::check(&path, &tx, mode)?;
+        let app_id: i32 = tx
+            .pragma_query_value(None, "application_id", |r| r.get(0))
+            .map_err(|e| db_error(&path, "is not a readable archive", open::sqlite_says(&e)))?;
+        let upgrade = |e: rusqlite::Error| {
+            db_error(&path, "cannot upgrade the archive", open::sqlite_says(&e))
+        };
         // All steps in the one transaction: a process killed mid-way leaves
         // the archive as it was.
         for (to, step) in MIGRATIONS.iter().filter(|(to, _)| *to > version) {
@@ -354,7 +493,7 @@ impl Archive {
                 Err(e) if attempt < 500 && is_busy(&e) => {
                     std::thread::sleep(Duration::from_millis(10));
                 }
-                Err(e) => return Err(self.err("cannot set up the archive", e)),
+                Err(e) => return Err(self.err("cannot set up the archive", open::sqlite_says(&e))),
             }
         }
         Ok(())
@@ -449,52 +588,74 @@ impl Archive {
 
     /// Figures per puzzle (as grouped: board, move set, tour kind, start and
     /// end) and solver kind; with `only`, for the groups of its board and
-    /// piece only (every tour kind, start and end).
-    pub fn stats(&self, only: Option<&Puzzle>) -> Result<Vec<StatsRow>, Error> {
+    /// piece only (every tour kind, start and end). A damaged run is left
+    /// out and named in [`Rows::skipped`].
+    pub fn stats(&self, only: Option<&Puzzle>) -> Result<Rows<StatsRow>, Error> {
         let board =
             only.map(|p| canonical::sha256_hex(canonical_board(&p.board, &p.piece).as_bytes()));
         let read = |e| self.err("cannot read the archive", e);
         let mut stmt = self
             .conn
             .prepare(
-                "SELECT p.id, p.name, p.tour, r.solver_kind, r.status, r.tour_id, r.nodes,
-                        r.generations, r.time_ms
+                "SELECT r.id AS \"runs.id\", p.id AS \"puzzles.id\",
+                        p.name AS \"puzzles.name\", p.tour AS \"puzzles.tour\",
+                        r.solver_kind AS \"runs.solver_kind\", r.status AS \"runs.status\",
+                        r.tour_id AS \"runs.tour_id\", r.nodes AS \"runs.nodes\",
+                        r.generations AS \"runs.generations\", r.time_ms AS \"runs.time_ms\"
                  FROM runs r JOIN puzzles p ON p.id = r.puzzle_id
                  WHERE ?1 IS NULL OR p.board_hash = ?1
                  ORDER BY p.id, r.solver_kind, r.id",
             )
             .map_err(read)?;
+        struct Cell {
+            puzzle_id: i64,
+            name: String,
+            tour_kind: String,
+            solver: String,
+            found: bool,
+            tour: Option<i64>,
+            nodes: u64,
+            generations: u64,
+            ms: f64,
+        }
         let rows = stmt
             .query_map([board], |r| {
-                Ok((
-                    (
-                        r.get::<_, i64>(0)?,
-                        r.get::<_, String>(1)?,
-                        r.get::<_, String>(2)?,
-                        r.get::<_, String>(3)?,
-                    ),
-                    r.get::<_, String>(4)?,
-                    r.get::<_, Option<i64>>(5)?,
-                    r.get::<_, i64>(6)?,
-                    r.get::<_, i64>(7)?,
-                    r.get::<_, f64>(8)?,
-                ))
+                let c = Cells::new(r, 0);
+                Ok((|| {
+                    Ok(Cell {
+                        puzzle_id: c.int(1)?,
+                        name: c.text(2)?,
+                        tour_kind: c.text(3)?,
+                        solver: c.text(4)?,
+                        found: status(&c, 5)? == "found",
+                        tour: c.opt_int(6)?,
+                        nodes: c.count(7)?,
+                        generations: c.count(8)?,
+                        ms: c.millis(9)?,
+                    })
+                })())
             })
             .map_err(read)?;
         let mut out: Vec<StatsRow> = Vec::new();
+        let mut skipped = Vec::new();
         let mut tours: Vec<Vec<i64>> = Vec::new();
         for row in rows {
-            let ((pid, name, tour_kind, solver), status, tour, nodes, generations, ms) =
-                row.map_err(read)?;
-            let same = out
-                .last()
-                .is_some_and(|l: &StatsRow| l.puzzle_id == pid && l.solver == solver);
+            let cell = match row.map_err(read)? {
+                Ok(c) => c,
+                Err(damage) => {
+                    skipped.push(damage);
+                    continue;
+                }
+            };
+            let same = out.last().is_some_and(|l: &StatsRow| {
+                l.puzzle_id == cell.puzzle_id && l.solver == cell.solver
+            });
             if !same {
                 out.push(StatsRow {
-                    puzzle_id: pid,
-                    puzzle: name,
-                    tour: tour_kind,
-                    solver,
+                    puzzle_id: cell.puzzle_id,
+                    puzzle: cell.name,
+                    tour: cell.tour_kind,
+                    solver: cell.solver,
                     ..StatsRow::default()
                 });
                 tours.push(Vec::new());
@@ -503,100 +664,126 @@ impl Archive {
                 continue;
             };
             last.runs += 1;
-            if status == "found" {
+            if cell.found {
                 last.found += 1;
             }
-            if let Some(id) = tour
+            if let Some(id) = cell.tour
                 && !t.contains(&id)
             {
                 t.push(id);
             }
-            last.nodes.push(nodes as u64);
-            last.generations.push(generations as u64);
-            last.times_ms.push(ms);
+            last.nodes.push(cell.nodes);
+            last.generations.push(cell.generations);
+            last.times_ms.push(cell.ms);
         }
         for (row, t) in out.iter_mut().zip(&tours) {
             row.distinct = t.len() as u64;
         }
-        Ok(out)
+        Ok(Rows { rows: out, skipped })
     }
 
-    /// The most recent runs, newest first.
-    pub fn list(&self, limit: usize) -> Result<Vec<RunRow>, Error> {
+    /// The most recent runs, newest first. A damaged run is left out and
+    /// named in [`Rows::skipped`].
+    pub fn list(&self, limit: usize) -> Result<Rows<RunRow>, Error> {
         let read = |e| self.err("cannot read the archive", e);
         let mut stmt = self
             .conn
             .prepare(
-                "SELECT r.id, r.created, r.name, r.solver, r.solver_label, r.status, r.nodes,
-                        r.generations, r.time_ms, r.tour_id, p.tour
+                "SELECT r.id AS \"runs.id\", r.created AS \"runs.created\",
+                        r.name AS \"runs.name\", r.solver AS \"runs.solver\",
+                        r.solver_label AS \"runs.solver_label\", r.status AS \"runs.status\",
+                        r.nodes AS \"runs.nodes\", r.generations AS \"runs.generations\",
+                        r.time_ms AS \"runs.time_ms\", r.tour_id AS \"runs.tour_id\",
+                        p.tour AS \"puzzles.tour\"
                  FROM runs r JOIN puzzles p ON p.id = r.puzzle_id
                  ORDER BY r.id DESC LIMIT ?1",
             )
             .map_err(read)?;
         let rows = stmt
             .query_map([i64::try_from(limit).unwrap_or(i64::MAX)], |r| {
-                let json: String = r.get(3)?;
-                let label: String = r.get(4)?;
-                // The solvers and options; why `Auto` chose is for `show`.
-                let solver = serde_json::from_str::<SolverId>(&json)
-                    .map_or(label, |id| SolverId { auto: None, ..id }.to_string());
-                Ok(RunRow {
-                    id: r.get(0)?,
-                    created: r.get(1)?,
-                    name: r.get(2)?,
-                    solver,
-                    status: r.get(5)?,
-                    nodes: r.get::<_, i64>(6)? as u64,
-                    generations: r.get::<_, i64>(7)? as u64,
-                    time_ms: r.get(8)?,
-                    tour_id: r.get(9)?,
-                    tour: r.get(10)?,
-                })
+                let c = Cells::new(r, 0);
+                Ok((|| {
+                    let json = c.text(3)?;
+                    let label = c.text(4)?;
+                    // The solvers and options; why `Auto` chose is for `show`.
+                    let solver = serde_json::from_str::<SolverId>(&json)
+                        .map_or(label, |id| SolverId { auto: None, ..id }.to_string());
+                    Ok(RunRow {
+                        id: c.int(0)?,
+                        created: c.text(1)?,
+                        name: c.text(2)?,
+                        solver,
+                        status: status(&c, 5)?,
+                        nodes: c.count(6)?,
+                        generations: c.count(7)?,
+                        time_ms: c.millis(8)?,
+                        tour_id: c.opt_int(9)?,
+                        tour: c.text(10)?,
+                    })
+                })())
             })
             .map_err(read)?;
-        rows.collect::<Result<Vec<_>, _>>().map_err(read)
+        let mut out = Rows {
+            rows: Vec::new(),
+            skipped: Vec::new(),
+        };
+        for row in rows {
+            match row.map_err(read)? {
+                Ok(r) => out.rows.push(r),
+                Err(damage) => out.skipped.push(damage),
+            }
+        }
+        Ok(out)
     }
 
     /// One saved run: its puzzle (re-read from the saved file text, with the
-    /// run's overrides) and its report as `run` made it.
+    /// run's overrides) and its report as `run` made it. A damaged run is an
+    /// error naming the column.
     pub fn show(&self, id: i64) -> Result<Option<SavedRun>, Error> {
         let read = |e| self.err("cannot read the archive", e);
         let row = self
             .conn
             .query_row(
-                "SELECT source, file, closed, start, end_square, seed, requested, tour, status,
-                        outcome, solver, nodes, backtracks, generations, restarts, repairs,
-                        rotations, time_ms, created, starts
+                "SELECT id AS \"runs.id\", source AS \"runs.source\", file AS \"runs.file\",
+                        closed AS \"runs.closed\", start AS \"runs.start\",
+                        end_square AS \"runs.end_square\", seed AS \"runs.seed\",
+                        requested AS \"runs.requested\", tour AS \"runs.tour\",
+                        status AS \"runs.status\", outcome AS \"runs.outcome\",
+                        solver AS \"runs.solver\", nodes AS \"runs.nodes\",
+                        backtracks AS \"runs.backtracks\", generations AS \"runs.generations\",
+                        restarts AS \"runs.restarts\", repairs AS \"runs.repairs\",
+                        rotations AS \"runs.rotations\", time_ms AS \"runs.time_ms\",
+                        created AS \"runs.created\", starts AS \"runs.starts\"
                  FROM runs WHERE id = ?1",
                 [id],
                 |r| {
-                    let count = |i| r.get::<_, i64>(i).map(|n| n.max(0) as u64);
-                    Ok(Saved {
-                        source: r.get(0)?,
-                        file: r.get(1)?,
-                        closed: r.get(2)?,
-                        start: r.get(3)?,
-                        end: r.get(4)?,
-                        seed: r.get(5)?,
-                        requested: r.get(6)?,
-                        path: r.get(7)?,
-                        status: r.get(8)?,
-                        note: r.get(9)?,
-                        solver: r.get(10)?,
-                        stats: Stats {
-                            nodes: count(11)?,
-                            backtracks: count(12)?,
-                            generations: count(13)?,
-                            restarts: count(14)?,
-                            repairs: count(15)?,
-                            rotations: count(16)?,
-                            elapsed: Duration::from_secs_f64(
-                                (r.get::<_, f64>(17)? / 1e3).clamp(0.0, 1e12),
-                            ),
-                        },
-                        created: r.get(18)?,
-                        starts: r.get(19)?,
-                    })
+                    let c = Cells::new(r, 0);
+                    Ok((|| {
+                        Ok(Saved {
+                            source: c.text(1)?,
+                            file: c.text(2)?,
+                            closed: c.flag(3)?,
+                            start: c.opt_int(4)?,
+                            end: c.opt_int(5)?,
+                            seed: c.int(6)?,
+                            requested: c.text(7)?,
+                            path: c.squares(8)?,
+                            status: status(&c, 9)?,
+                            note: c.opt_text(10)?,
+                            solver: c.text(11)?,
+                            stats: Stats {
+                                nodes: c.count(12)?,
+                                backtracks: c.count(13)?,
+                                generations: c.count(14)?,
+                                restarts: c.count(15)?,
+                                repairs: c.count(16)?,
+                                rotations: c.count(17)?,
+                                elapsed: Duration::from_secs_f64(c.millis(18)? / 1e3),
+                            },
+                            created: c.text(19)?,
+                            starts: c.opt_text(20)?,
+                        })
+                    })())
                 },
             )
             .optional()
@@ -604,27 +791,42 @@ impl Archive {
         let Some(saved) = row else {
             return Ok(None);
         };
-        let damaged = |what: &str| self.err("holds a damaged run", format!("run {id} {what}"));
+        let damage = |d: Damage| {
+            Error::about(
+                ErrorKind::Archive,
+                &self.path.display().to_string(),
+                d.to_string(),
+            )
+        };
+        let saved = saved.map_err(damage)?;
+        let damaged = |column: &str, why: &str| {
+            damage(Damage {
+                run: Some(id),
+                column: format!("runs.{column}"),
+                why: why.to_string(),
+            })
+        };
         let mut puzzle = Puzzle::parse(&saved.file, &saved.source)?;
         let n = puzzle.board.len();
-        let square = |s: Option<i64>| match s {
+        let off_board = "names a square that is not on its board";
+        let square = |s: Option<i64>, column: &str| match s {
             None => Ok(None),
             Some(s) => u32::try_from(s)
                 .ok()
                 .filter(|&s| (s as usize) < n)
                 .map(Some)
-                .ok_or_else(|| damaged("names squares off its board")),
+                .ok_or_else(|| damaged(column, off_board)),
         };
         puzzle.goal.closed = saved.closed;
-        puzzle.goal.start = square(saved.start)?;
-        puzzle.goal.end = square(saved.end)?.or(puzzle.goal.end);
+        puzzle.goal.start = square(saved.start, "start")?;
+        puzzle.goal.end = square(saved.end, "end_square")?.or(puzzle.goal.end);
         puzzle.seed = saved.seed as u64;
         if let Ok(spec) = serde_json::from_str::<SolverSpec>(&saved.requested) {
             puzzle.solver = spec;
         }
-        let path = saved.path.map(|b| from_blob(&b)).unwrap_or_default();
+        let path = saved.path.unwrap_or_default();
         if path.iter().any(|&s| s as usize >= n) {
-            return Err(damaged("names squares off its board"));
+            return Err(damaged("tour", off_board));
         }
         let outcome = match saved.status.as_str() {
             "found" => Outcome::Found(path),
@@ -633,7 +835,7 @@ impl Archive {
                     .note
                     .unwrap_or_else(|| "saved as proven impossible".to_string()),
             ),
-            "gave_up" => Outcome::GaveUp {
+            _ => Outcome::GaveUp {
                 limit: saved
                     .note
                     .as_deref()
@@ -641,17 +843,16 @@ impl Archive {
                     .unwrap_or(Limit::Time),
                 best: path,
             },
-            _ => return Err(damaged("has no known status")),
         };
         let solver = serde_json::from_str::<SolverId>(&saved.solver)
-            .map_err(|_| damaged("has no readable solver"))?;
-        let starts = match &saved.starts {
-            None => None,
-            Some(text) => Some(
-                serde_json::from_str::<Starts>(text)
-                    .map_err(|_| damaged("has no readable start squares"))?,
-            ),
-        };
+            .map_err(|_| damaged("solver", "does not name the solvers that ran"))?;
+        let starts =
+            match &saved.starts {
+                None => None,
+                Some(text) => Some(serde_json::from_str::<Starts>(text).map_err(|_| {
+                    damaged("starts", "does not say what became of the start squares")
+                })?),
+            };
         Ok(Some(SavedRun {
             puzzle,
             report: Report {
@@ -670,6 +871,15 @@ impl Archive {
     }
 }
 
+/// The status of a run in column `i`: `found`, `impossible` or `gave_up`.
+fn status(c: &Cells<'_, '_>, i: usize) -> Result<String, Damage> {
+    let s = c.text(i)?;
+    match s.as_str() {
+        "found" | "impossible" | "gave_up" => Ok(s),
+        _ => Err(c.wrong_text(i, "`found`, `impossible` or `gave_up`")),
+    }
+}
+
 /// The columns `show` reads.
 struct Saved {
     source: String,
@@ -679,7 +889,7 @@ struct Saved {
     end: Option<i64>,
     seed: i64,
     requested: String,
-    path: Option<Vec<u8>>,
+    path: Option<Vec<u32>>,
     status: String,
     note: Option<String>,
     solver: String,
@@ -917,7 +1127,10 @@ mod tests {
 
     fn stats_of(store: &Archive) -> Vec<StatsRow> {
         match store.stats(None) {
-            Ok(r) => r,
+            Ok(r) => {
+                assert_eq!(r.skipped, []);
+                r.rows
+            }
             Err(e) => panic!("{e}"),
         }
     }

@@ -110,14 +110,22 @@ pub fn exec(cmd: ArchiveCommand) -> Result<u8, Error> {
                 .transpose()?;
             let store = archive.open_existing()?;
             let rows = store.stats(only.as_ref())?;
+            skipped(&rows.skipped);
             if quiet {
                 return Ok(DONE);
             }
             match format {
                 Format::Json => out::print(&report(&json::StatsJson::new(store.path(), &rows))?)?,
+                Format::Text if rows.is_empty() && rows.skipped.is_empty() => out::print(
+                    &format!("No runs saved in {} yet.\n", store.path().display()),
+                )?,
                 Format::Text if rows.is_empty() => out::print(&format!(
-                    "No runs saved in {} yet.\n",
-                    store.path().display()
+                    "No run in {} reads: {} damaged.\n",
+                    store.path().display(),
+                    match rows.skipped.len() {
+                        1 => "the one saved is".to_string(),
+                        n => format!("all {n} saved are"),
+                    }
                 ))?,
                 Format::Text => out::print(&text::archive_stats(&rows))?,
             }
@@ -132,6 +140,7 @@ pub fn exec(cmd: ArchiveCommand) -> Result<u8, Error> {
         } => {
             let store = archive.open_existing()?;
             let rows = store.list(limit)?;
+            skipped(&rows.skipped);
             if quiet {
                 return Ok(DONE);
             }
@@ -186,7 +195,7 @@ pub fn exec(cmd: ArchiveCommand) -> Result<u8, Error> {
                             &run.report,
                             super::grid_choice(grid),
                         ),
-                        run.created,
+                        escape_controls(&run.created),
                         escape_controls(&p.file)
                     ))?,
                     Format::Json => {
@@ -227,6 +236,14 @@ pub fn exec(cmd: ArchiveCommand) -> Result<u8, Error> {
             }
             Ok(DONE)
         }
+    }
+}
+
+/// Warns of the damaged runs a table leaves out: which run, which column,
+/// what it holds.
+fn skipped(damage: &[engine::archive::Damage]) {
+    for d in damage {
+        out::warn(format_args!("warning: {d}; it is left out"));
     }
 }
 

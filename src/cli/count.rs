@@ -24,9 +24,9 @@ pub struct CountArgs {
     /// Output format (JSON keys in the README).
     #[arg(long, value_enum, default_value = "text")]
     format: Format,
-    /// Worker threads (default: one per core).
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
-    threads: Option<u16>,
+    /// Worker threads (default: one per core; at most four per core).
+    #[arg(long, value_name = "N", value_parser = threads)]
+    threads: Option<usize>,
     /// Count only the K-th of N slices of the work (e.g. `3/8`) and print a
     /// machine-readable line; the N counts add up to the whole count (with
     /// --method frontier: pairs of start and end squares, parts at a cut
@@ -119,6 +119,31 @@ fn spill_folder(args: &CountArgs) -> Result<Option<&'static std::path::Path>, Er
     Ok(Some(Box::leak(folder.into_boxed_path())))
 }
 
+/// Parses `--threads`: a whole number from 1 to
+/// [`budget::max_threads`].
+fn threads(text: &str) -> Result<usize, String> {
+    let most = budget::max_threads();
+    let cores = most / budget::THREADS_PER_CORE;
+    let range = format!(
+        "at most {most} worker threads ({} per core, and this machine has {})",
+        budget::THREADS_PER_CORE,
+        engine::words::counted(cores as u64, "core")
+    );
+    match text.trim().parse::<u64>() {
+        Ok(n) if n >= 1 && n <= most as u64 => Ok(n as usize),
+        Ok(0) => Err("a count runs at least 1 worker thread".to_string()),
+        Ok(_) => Err(format!("a count runs {range}")),
+        Err(_) if text.trim().bytes().all(|b| b.is_ascii_digit()) && !text.trim().is_empty() => {
+            Err(format!("a count runs {range}"))
+        }
+        Err(_) => Err(format!(
+            "a thread count is a whole number from 1 to {most} ({} per core, and this machine has {})",
+            budget::THREADS_PER_CORE,
+            engine::words::counted(cores as u64, "core")
+        )),
+    }
+}
+
 /// Parses `--memory SIZE`.
 fn parse_memory(text: &str) -> Result<u64, Error> {
     budget::parse_bytes(text).map_err(|msg| bad_flag("--memory", text, msg))
@@ -155,7 +180,7 @@ pub fn exec(args: CountArgs) -> Result<u8, Error> {
             MethodFlag::Subset => Method::Subset,
         }),
         shard: args.shard.as_deref().map(parse_shard).transpose()?,
-        threads: args.threads.map(usize::from),
+        threads: args.threads,
         memory: match args.memory.as_deref() {
             Some(text) => parse_memory(text)?,
             None => budget::FRONTIER,

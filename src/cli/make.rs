@@ -2,6 +2,7 @@
 //! board, piece and goal, and write it as a puzzle file with a picture of
 //! the blank puzzle and one of its solution.
 
+use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -66,7 +67,9 @@ pub struct MakeArgs {
     /// Tours to try before giving up on --clues or --difficulty (exit 3).
     #[arg(long, value_name = "N", default_value_t = make::DEFAULT_ATTEMPTS)]
     attempts: u32,
-    /// Stop after this many seconds (exit 3).
+    /// Stop after this many seconds: the puzzle as it stands then (unique,
+    /// perhaps not minimal) is written, or with none yet, nothing (exit 3)
+    /// [default: 60]
     #[arg(long, value_name = "SECS", value_parser = super::seconds)]
     time_limit: Option<f64>,
     /// Output format: `json` prints the report as one JSON object; the
@@ -191,7 +194,17 @@ pub fn exec(args: MakeArgs) -> Result<u8, Error> {
         node_limit: args.node_limit,
         attempts: args.attempts,
     };
-    let limits = super::interrupt::limits().with_time_from(started, args.time_limit);
+    let budget = args.time_limit.unwrap_or(make::DEFAULT_SECONDS);
+    let limits = super::interrupt::limits().with_time_from(started, Some(budget));
+    if !args.quiet && std::io::stderr().is_terminal() {
+        out::warn(format_args!(
+            "Making a puzzle within {budget} s{}",
+            match args.time_limit {
+                Some(_) => "",
+                None => " (the default budget; --time-limit sets another)",
+            }
+        ));
+    }
     let prog = Progress::new();
     let made = progress::shown("making", &prog, args.quiet, || {
         let graph = puzzle.graph(&limits).map_err(Failure::Stopped)?;
@@ -201,6 +214,9 @@ pub fn exec(args: MakeArgs) -> Result<u8, Error> {
     // No puzzle: the report says why (`reason`, a sentence) in text or JSON.
     let unmade = |status: &str, text: String, reason: String| {
         out::print(&match args.format {
+            Format::Text if text.starts_with("in the budget") => {
+                format!("{title}\nNo puzzle {text}\n")
+            }
             Format::Text => format!("{title}\nNo puzzle: {text}\n"),
             Format::Json => json_report(&puzzle, seed, status, Some(&reason), None)?,
         })
@@ -216,12 +232,23 @@ pub fn exec(args: MakeArgs) -> Result<u8, Error> {
             return Ok(IMPOSSIBLE);
         }
         Err(Failure::Stopped(stop)) => {
-            let (status, code) = match stop {
-                Stop::Limit(_) => ("gave_up", GAVE_UP),
-                Stop::Interrupted | Stop::Cancelled => ("interrupted", INTERRUPTED_CODE),
+            let (status, code, reason) = match stop {
+                Stop::Limit(_) => (
+                    "gave_up",
+                    GAVE_UP,
+                    format!("{stop} after {budget} s before one was made"),
+                ),
+                Stop::Interrupted | Stop::Cancelled => (
+                    "interrupted",
+                    INTERRUPTED_CODE,
+                    format!("{stop} before one was made"),
+                ),
             };
-            let reason = format!("{stop} before one was made");
-            unmade(status, format!("{reason}; nothing was written"), reason)?;
+            let text = match stop {
+                Stop::Limit(_) => format!("in the budget: {reason}; nothing was written"),
+                _ => format!("{reason}; nothing was written"),
+            };
+            unmade(status, text, reason)?;
             return Ok(code);
         }
         Err(Failure::Missed(why)) => {
@@ -363,6 +390,9 @@ struct MadeJson<'a> {
     conflicts: Option<u64>,
     /// The attempt that made it.
     attempt: u32,
+    /// What stopped the taking out of clues (the time limit), so that the
+    /// puzzle may not be minimal; else null.
+    stopped: Option<String>,
     /// The files written: the puzzle, its sheet and its solution.
     files: Vec<String>,
 }
@@ -390,6 +420,7 @@ fn json_report(
         let (proof, conflicts) = match made.proof {
             make::Proof::Deductions => ("deductions", None),
             make::Proof::Sat(c) => ("clause-learning", Some(c)),
+            make::Proof::Search(_) => ("search", None),
         };
         MadeJson {
             name,
@@ -407,6 +438,7 @@ fn json_report(
             proof,
             conflicts,
             attempt: made.attempt,
+            stopped: made.stopped.map(|s| s.to_string()),
             files: files.iter().map(|f| f.display().to_string()).collect(),
         }
     });
@@ -445,10 +477,20 @@ fn header(puzzle: &Puzzle, made: &Made, opts: &MakeOptions, n: usize) -> Vec<Str
             "proved by the clause-learning search in {}",
             many(conflicts, "conflict")
         ),
+        make::Proof::Search(work) => format!(
+            "proved by the search for a second solution when its last clue was taken out ({} and conflicts)",
+            many(work, "node")
+        ),
     };
     let kept = c.multiple + c.known + c.band + c.unknown;
     let stopped_at_target = matches!(opts.target, Target::Clues(k) if made.clues.len() == k);
-    let minimal = if stopped_at_target {
+    let tried = c.deduced + c.searched + kept;
+    let minimal = if let Some(stop) = made.stopped {
+        format!(
+            " Not minimal: {stop} with {tried} of {} tried; more time may take out more.",
+            counted(n.saturating_sub(2) as u64, "clue")
+        )
+    } else if stopped_at_target {
         String::new()
     } else if c.unknown > 0 {
         format!(

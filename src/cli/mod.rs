@@ -99,7 +99,7 @@ impl ArchiveFlag {
     /// The archive file the flag (or the environment) names. A path ending
     /// in `/` names a folder and is refused, as an output path is.
     pub fn path(&self) -> Result<PathBuf, Error> {
-        let path = engine::archive::resolve_path(self.archive.as_deref()).ok_or_else(|| {
+        let path = engine::archive::resolve_path(self.archive.as_deref())?.ok_or_else(|| {
             Error::about(
                 ErrorKind::Io,
                 "--archive",

@@ -96,7 +96,8 @@ impl Shard {
 /// Options of [`count`].
 #[derive(Clone, Copy, Debug, Default)]
 pub struct CountOptions {
-    /// Worker threads (default: one per core).
+    /// Worker threads (default: one per core; at most
+    /// [`budget::max_threads`](crate::budget::max_threads), more are that many).
     pub threads: Option<usize>,
     /// Count only this slice of the tasks.
     pub shard: Option<Shard>,
@@ -580,7 +581,7 @@ pub fn count(
     let threads = opts
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |t| t.get()))
-        .max(1);
+        .clamp(1, crate::budget::max_threads());
     let mut counted = Counted {
         tours: 0,
         cycles_x2: goal.closed.then_some(0),

@@ -58,7 +58,8 @@ pub struct CountRequest {
     /// Count only this slice of the work: of the search's prefix tasks, or
     /// of the frontier's pairs of ends and parts at a cut square.
     pub shard: Option<Shard>,
-    /// Worker threads (default: one per core).
+    /// Worker threads (default: one per core; at most
+    /// [`budget::max_threads`](crate::budget::max_threads), more are that many).
     pub threads: Option<usize>,
     /// The most bytes a frontier count's states may take in memory.
     pub memory: u64,
@@ -289,7 +290,9 @@ pub fn count_task(
     let mut why = choice.why.clone();
     if let Some(plan) = &choice.plan {
         let opts = frontier::FrontierOptions {
-            threads: request.threads,
+            threads: request
+                .threads
+                .map(|t| t.clamp(1, crate::budget::max_threads())),
             budget: request.memory,
             spill: request.spill,
             ..frontier::FrontierOptions::default()
@@ -330,7 +333,9 @@ pub fn count_task(
         }
     }
     let opts = CountOptions {
-        threads: request.threads,
+        threads: request
+            .threads
+            .map(|t| t.clamp(1, crate::budget::max_threads())),
         shard: request.shard,
         ..CountOptions::default()
     };
@@ -457,7 +462,9 @@ fn count_symmetric(
     // the depth-first count counts them all.
     let (g, goal) = (task.graph, task.goal);
     let opts = CountOptions {
-        threads: request.threads,
+        threads: request
+            .threads
+            .map(|t| t.clamp(1, crate::budget::max_threads())),
         ..CountOptions::default()
     };
     let c = dfs::count(

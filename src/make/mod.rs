@@ -26,7 +26,7 @@ use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use crate::error::{Fields, Names, called};
-use crate::halt::{Limit, Limits, Stop};
+use crate::halt::{Halt, Limit, Limits, Stop};
 use crate::model::{Constraints, MoveGraph};
 use crate::progress::Progress;
 use crate::puzzle::Puzzle;
@@ -72,6 +72,10 @@ pub const DEFAULT_NODE_LIMIT: u64 = 1_000_000;
 /// solution, before the clause-learning search takes over.
 pub const STEPS_FIRST: u64 = 1 << 16;
 
+/// The time `make` takes by default, in seconds: when it runs out, the
+/// puzzle as it stands (unique, perhaps not minimal) is the answer.
+pub const DEFAULT_SECONDS: f64 = 60.0;
+
 /// Tours tried, by default, before the target is given up.
 pub const DEFAULT_ATTEMPTS: u32 = 20;
 
@@ -114,6 +118,10 @@ pub struct Made {
     pub attempt: u32,
     /// What became of the clues tried in that attempt.
     pub checks: Checks,
+    /// What stopped the taking out of clues before every clue was tried
+    /// (the time limit): the puzzle is unique, as each clue taken out was
+    /// proved, but may not be minimal.
+    pub stopped: Option<Stop>,
 }
 
 /// How a puzzle made was proved unique.
@@ -123,6 +131,10 @@ pub enum Proof {
     Deductions,
     /// The clause-learning search ([`sat`](crate::solve::clued::sat)), in this many conflicts.
     Sat(u64),
+    /// The search for a second solution when its last clue was taken out,
+    /// in this many nodes and conflicts (a puzzle whose making the time
+    /// limit stopped, and whose final proof did not run).
+    Search(u64),
 }
 
 /// Why no puzzle was made.
@@ -204,7 +216,8 @@ pub fn make(
                 },
             };
         check(puzzle, "the random walk", &tour, &[])?;
-        let (clues, checks) = reduce(puzzle, graph, &tour, opts, &mut rng, limits, progress)?;
+        let reduced = reduce(puzzle, graph, &tour, opts, &mut rng, limits, progress)?;
+        let clues = reduced.clues;
         let filled = deduced(graph, puzzle, &clues, &tour)?.filled();
         let band = Difficulty::of(filled, n);
         let count_ok = match opts.target {
@@ -212,17 +225,36 @@ pub fn make(
             Target::Clues(k) => clues.len() <= k,
         };
         let band_ok = opts.difficulty.is_none_or(|d| d == band);
+        let made = |proof, stopped| Made {
+            tour: tour.clone(),
+            clues: clues.clone(),
+            filled,
+            difficulty: band,
+            proof,
+            attempt,
+            checks: reduced.checks,
+            stopped,
+        };
+        match reduced.stopped {
+            // Out of time: the puzzle as it stands is the best attempt, when
+            // it meets the target; each clue taken out was proved.
+            Some(stop @ Stop::Limit(_)) if count_ok && band_ok => {
+                let proof = if filled == n {
+                    Proof::Deductions
+                } else {
+                    reduced.proof
+                };
+                return Ok(made(proof, Some(stop)));
+            }
+            Some(stop) => return Err(Failure::Stopped(stop)),
+            None => {}
+        }
         if count_ok && band_ok {
-            let proof = prove(puzzle, graph, &clues, &tour, opts, limits)?;
-            return Ok(Made {
-                tour,
-                clues,
-                filled,
-                difficulty: band,
-                proof,
-                attempt,
-                checks,
-            });
+            return match prove(puzzle, graph, &clues, &tour, opts, limits) {
+                Ok(proof) => Ok(made(proof, None)),
+                Err(Failure::Stopped(stop @ Stop::Limit(_))) => Ok(made(reduced.proof, Some(stop))),
+                Err(e) => Err(e),
+            };
         }
         // The attempt nearest the target: fewest clues, then fewest filled.
         let key = (clues.len(), filled);
@@ -318,9 +350,23 @@ fn deduced(
     Ok(d)
 }
 
+/// What one attempt's pass left.
+struct Reduced {
+    /// The clues left.
+    clues: Vec<(u32, u32)>,
+    /// What became of the clues tried.
+    checks: Checks,
+    /// What proved the clues left unique: the deductions, or the search
+    /// when the last clue was taken out.
+    proof: Proof,
+    /// What stopped the pass before every clue was tried.
+    stopped: Option<Stop>,
+}
+
 /// One attempt's pass: every clue but 1 and n, in random order, taken out
-/// if the puzzle stays unique (and in the band). The clues left, and what
-/// became of the ones tried.
+/// if the puzzle stays unique (and in the band). A stop (the time limit,
+/// Ctrl-C) ends the pass with the clues it has, which are unique: each
+/// clue taken out was proved. `progress` counts the clues tried.
 fn reduce(
     puzzle: &Puzzle,
     graph: &MoveGraph,
@@ -329,7 +375,7 @@ fn reduce(
     rng: &mut ChaCha8Rng,
     limits: Limits<'_>,
     progress: &Progress,
-) -> Result<(Vec<(u32, u32)>, Checks), Failure> {
+) -> Result<Reduced, Failure> {
     let n = tour.len();
     let floor = opts.difficulty.map_or(0, |d| d.floor(n));
     let mut present = vec![true; n];
@@ -340,6 +386,13 @@ fn reduce(
         order.swap(i, j);
     }
     let mut checks = Checks::default();
+    // Every step a clue: the deductions place them all.
+    let mut proof = Proof::Deductions;
+    let mut stopped = None;
+    // The searches report to a channel of their own: the display counts
+    // clues.
+    let searches = Progress::new();
+    progress.start(crate::progress::Unit::Clues, Some(order.len() as u64));
     // Second solutions found so far.
     let mut others: Vec<Vec<u32>> = Vec::new();
     let clues_of = |present: &[bool]| -> Vec<(u32, u32)> {
@@ -354,49 +407,70 @@ fn reduce(
         {
             break;
         }
+        if let Err(stop) = limits.check() {
+            stopped = Some(stop);
+            break;
+        }
         present[k] = false;
         let clues = clues_of(&present);
         let d = deduced(graph, puzzle, &clues, tour)?;
         let removed = if d.filled() < floor {
             checks.band += 1;
-            false
+            None
         } else if d.solved() {
             checks.deduced += 1;
-            true
+            Some(Proof::Deductions)
         } else if others
             .iter()
             .any(|o| clues.iter().all(|&(s, q)| o[s as usize - 1] == q))
         {
             checks.known += 1;
-            false
+            None
         } else {
             let removed = (k as u32 + 1, tour[k]);
-            match second_solution(puzzle, graph, &clues, removed, tour, opts, limits, progress)? {
-                (Verdict::Unique, nodes) => {
+            let searched = second_solution(
+                puzzle, graph, &clues, removed, tour, opts, limits, &searches,
+            );
+            match searched {
+                Ok((Verdict::Unique, nodes)) => {
                     checks.nodes += nodes;
                     checks.searched += 1;
-                    true
+                    Some(Proof::Search(nodes))
                 }
-                (Verdict::Other(o), nodes) => {
+                Ok((Verdict::Other(o), nodes)) => {
                     checks.nodes += nodes;
                     checks.multiple += 1;
                     others.push(o);
-                    false
+                    None
                 }
-                (Verdict::Unknown, nodes) => {
+                Ok((Verdict::Unknown, nodes)) => {
                     checks.nodes += nodes;
                     checks.unknown += 1;
-                    false
+                    None
                 }
+                Err(Failure::Stopped(stop)) => {
+                    present[k] = true;
+                    stopped = Some(stop);
+                    break;
+                }
+                Err(e) => return Err(e),
             }
         };
-        if removed {
-            left -= 1;
-        } else {
-            present[k] = true;
+        match removed {
+            Some(p) => {
+                left -= 1;
+                proof = p;
+            }
+            None => present[k] = true,
         }
+        progress.add(1);
     }
-    Ok((clues_of(&present), checks))
+    Ok(Reduced {
+        clues: clues_of(&present),
+        checks,
+        proof,
+        stopped,
+    })
 }
 
 /// What a search for a second solution found.

@@ -186,8 +186,12 @@ impl Puzzle {
     }
 
     /// Builds the move graph under `halt` (on the largest boards building
-    /// takes seconds, and a time limit covers it).
+    /// takes seconds, and a time limit covers it). It looks at the halt
+    /// before it starts, so a limit already out (a time limit of 0, or one
+    /// that reading the puzzle used up) stops every command at its first
+    /// piece of work, however small the board.
     pub fn graph<H: Halt>(&self, halt: &H) -> Result<MoveGraph, H::Stop> {
+        halt.check()?;
         MoveGraph::build(&self.board, &self.piece, halt)
     }
 

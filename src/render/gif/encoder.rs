@@ -42,6 +42,8 @@ pub(super) fn encode<W: Write + Send>(
     halt: &dyn Halt<Stop = Stop>,
     body: impl FnOnce(&mut Frames) -> Result<(), GifError>,
 ) -> Result<usize, GifError> {
+    // A limit already out (a time limit of 0) draws nothing.
+    halt.check().map_err(GifError::Stopped)?;
     let mut enc = gif::Encoder::new(w, lay.width as u16, lay.height as u16, &palette(lay.style))?;
     enc.set_repeat(gif::Repeat::Infinite)?;
     std::thread::scope(|scope| {

@@ -5,6 +5,7 @@ use std::fmt::Write as _;
 
 use super::format::{duration, pad_left, pad_right, widest};
 use crate::archive::{RunRow, StatsRow};
+use crate::error::escape_controls;
 use crate::words::counted;
 
 /// The table of `engine archive stats`: one line per puzzle (its tour kind,
@@ -45,15 +46,15 @@ pub fn archive_stats(rows: &[StatsRow]) -> String {
         };
         let (mean, median) = StatsRow::mean_median(values);
         lines.push(Line {
-            puzzle: r.puzzle.clone(),
-            tour: r.tour.clone(),
-            solver: r.solver.clone(),
+            puzzle: escape_controls(&r.puzzle).into_owned(),
+            tour: escape_controls(&r.tour).into_owned(),
+            solver: escape_controls(&r.solver).into_owned(),
             runs: r.runs.to_string(),
             success: format!("{:.0}%", r.success_rate() * 100.0),
             distinct: r.distinct.to_string(),
             mean: format!("{mean:.1}"),
             median: format!("{median:.1}"),
-            time: duration(std::time::Duration::from_secs_f64(r.mean_time_ms() / 1e3)),
+            time: duration(millis(r.mean_time_ms())),
             generations: generations.then(|| {
                 format!(
                     "  found {} with an average of {:.1} generations",
@@ -98,9 +99,28 @@ pub fn archive_stats(rows: &[StatsRow]) -> String {
     out
 }
 
+/// `ms` milliseconds as a duration; a time no run takes (negative, not a
+/// number, past [`MAX_TIME_MS`](crate::archive::MAX_TIME_MS)) as the
+/// nearest that is.
+fn millis(ms: f64) -> std::time::Duration {
+    let ms = if ms.is_nan() { 0.0 } else { ms };
+    std::time::Duration::from_secs_f64(ms.clamp(0.0, crate::archive::MAX_TIME_MS) / 1e3)
+}
+
 /// The lines of `engine archive list`, each column as wide as its widest
 /// entry.
 pub fn archive_list(rows: &[RunRow]) -> String {
+    let rows: Vec<RunRow> = rows
+        .iter()
+        .map(|r| RunRow {
+            created: escape_controls(&r.created).into_owned(),
+            name: escape_controls(&r.name).into_owned(),
+            solver: escape_controls(&r.solver).into_owned(),
+            status: escape_controls(&r.status).into_owned(),
+            tour: escape_controls(&r.tour).into_owned(),
+            ..r.clone()
+        })
+        .collect();
     let ids: Vec<String> = rows.iter().map(|r| r.id.to_string()).collect();
     let id_w = widest(5, ids.iter().map(String::as_str));
     let name_w = widest(24, rows.iter().map(|r| r.name.as_str()));
@@ -123,7 +143,7 @@ pub fn archive_list(rows: &[RunRow]) -> String {
             pad_right(&r.tour, tour_w),
             pad_right(&r.status, status_w),
             pad_right(&r.solver, solver_w),
-            duration(std::time::Duration::from_secs_f64(r.time_ms.max(0.0) / 1e3)),
+            duration(millis(r.time_ms)),
             r.tour_id
                 .map(|t| format!(", tour #{t}"))
                 .unwrap_or_default()
