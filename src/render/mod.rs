@@ -8,3 +8,4 @@ pub mod record;
 pub mod svg;
 pub mod text;
 pub mod trace;
+pub mod why;
