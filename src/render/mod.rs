@@ -1,7 +1,8 @@
 //! Output: text and JSON for the terminal, animated GIFs, SVG stills,
-//! search traces.
+//! search traces, the HTML player.
 
 pub mod gif;
+pub mod html;
 pub mod json;
 pub mod lineage;
 pub mod record;
