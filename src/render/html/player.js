@@ -149,6 +149,8 @@
     const chart = el('canvas', 'chart');
     chart.width = W * cell + margin;
     chart.height = 64;
+    // Nothing searched (a proof settled it): no chart.
+    chart.hidden = run.samples.length === 0;
     const counters = el('dl', 'counters');
     const fields = {};
     for (const [key, label] of [['step', 'step'], ['event', 'event'], ['nodes', 'nodes'],
@@ -430,7 +432,7 @@
     const xOf = (e) => margin + (e / events) * cw;
     ctx.fillStyle = COLOURS.label;
     ctx.font = '9px sans-serif';
-    ctx.textAlign = 'right';
+    ctx.textAlign = 'left';
     ctx.textBaseline = 'top';
     if (run.chart.length > 0) {
       const floor = Math.min(...run.chart.map((p) => p[3]));
@@ -446,7 +448,7 @@
         ctx.fillRect(x0, y(mean), x1 - x0, 2);
       }
       ctx.fillStyle = COLOURS.label;
-      ctx.fillText('fitness', margin - 2, 2);
+      ctx.fillText('fitness', 2, 2);
       return;
     }
     for (let j = 0; j <= upto; j++) {
@@ -465,7 +467,7 @@
       ctx.fillRect(Math.min(xOf(run.samples[upto].l + 1), margin + cw - 1), 0, 1, ch);
     }
     ctx.fillStyle = COLOURS.label;
-    ctx.fillText('depth', margin - 2, 2);
+    ctx.fillText('depth', 2, 2);
   }
 
   // ---- Counters and words.
