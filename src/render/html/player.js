@@ -451,7 +451,9 @@
       ctx.fillText('fitness', 2, 2);
       return;
     }
-    for (let j = 0; j <= upto; j++) {
+    // The whole search faintly, what has been played in full colour.
+    for (let j = 0; j < run.samples.length; j++) {
+      ctx.globalAlpha = j <= upto ? 1 : 0.3;
       const s = run.samples[j];
       const x0 = xOf(s.f);
       const x1 = Math.max(x0 + 1, xOf(s.l + 1));
@@ -462,6 +464,7 @@
       ctx.fillStyle = COLOURS.low;
       ctx.fillRect(x0, ch - low * (ch - 2), x1 - x0, low * (ch - 2));
     }
+    ctx.globalAlpha = 1;
     if (upto >= 0) {
       ctx.fillStyle = '#ffffff';
       ctx.fillRect(Math.min(xOf(run.samples[upto].l + 1), margin + cw - 1), 0, 1, ch);
