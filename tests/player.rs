@@ -354,3 +354,31 @@ fn measure() {
         );
     }
 }
+
+#[test]
+fn a_large_board_is_drawn_square_by_square() {
+    let Some(browser) = chromium() else { return };
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    // Over 4,096 squares the board is painted pixel by pixel, only the
+    // squares that changed.
+    let (page, trace, _) = player(
+        dir.path(),
+        &["--board", "70x70", "--solver", "warnsdorff", "--start", "a1"],
+    );
+    let events = events(&trace);
+    let (forward, back) = (30u64, 12u64);
+    let seen = open(
+        &browser,
+        &page,
+        json!({ "forward": forward, "back": back, "visit": [400, 7] }),
+    );
+    for (got, step) in [(&seen["afterKeys"], 1 + forward - back)]
+        .into_iter()
+        .chain(seen["visits"].as_array().expect("visits").iter().zip([400, 7]))
+    {
+        let (depth, nodes, _) = replay(&events, step - 1);
+        assert_eq!(got["step"], json!(step));
+        assert_eq!(got["depth"], json!(depth), "step {step}");
+        assert_eq!(got["nodes"], json!(nodes), "step {step}");
+    }
+}

@@ -132,7 +132,6 @@
   const cell = Math.max(1, Math.floor((room - 24) / side));
   const margin = 24;
   const detailed = N <= DETAILED;
-  const panels = runs.map((run, r) => makePanel(run, r));
 
   function makePanel(run, r) {
     const p = el('section', 'panel');
@@ -180,6 +179,7 @@
   const cellX = (s) => margin + data.cells[s][0] * cell;
   const cellY = (s) => (H - 1 - data.cells[s][1]) * cell;
   const centre = (s) => [cellX(s) + cell / 2, cellY(s) + cell / 2];
+  const panels = runs.map((run, r) => makePanel(run, r));
 
   function ramp(t) {
     const x = Math.min(Math.max(t, 0), 1) * (RAMP.length - 1);
