@@ -4,6 +4,8 @@
 #
 #     cargo build --release && sh docs/gallery.sh
 #
+# The last picture, the player, needs Chromium (apt-get install chromium).
+#
 # tests/gif_gallery.rs runs every `$ENGINE run` line below and checks that
 # the files checked in under docs/ are what the code draws now.
 set -e
@@ -15,3 +17,13 @@ $ENGINE run docs/genetic.ron -q --search-gif docs/genetic.gif
 $ENGINE run docs/plain-search.ron -q --search-gif docs/plain-search.gif
 # No tour exists: `run` exits 1 after drawing the proof.
 $ENGINE run docs/proof.ron -q --search-gif docs/proof.gif || test $? -eq 1
+# The player: its page drawn by headless Chromium (a picture, so it is not
+# compared byte for byte; the player itself is tested in tests/player.rs).
+player() { $ENGINE run "$@"; }
+DIR=$(mktemp -d)
+player docs/plain-search.ron -q --html "$DIR/player.html"
+${CHROMIUM:-chromium} --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
+    --disable-background-networking --disable-component-update --disable-sync \
+    --user-data-dir="$DIR/profile" --hide-scrollbars --window-size=1200,760 \
+    --screenshot=docs/player.png "file://$DIR/player.html#step=22" 2>/dev/null
+rm -rf "$DIR"

@@ -9,7 +9,7 @@ use engine::halt::{Limits, Never};
 use engine::model::{Board, Constraints, Goal, MoveGraph, Piece, TourSymmetry};
 use engine::progress::Progress;
 use engine::render::record::Recorder;
-use engine::search::event::{Event, Observer};
+use engine::search::event::{Event, Observer, Why};
 use engine::solve::backtrack::{BacktrackOptions, Order};
 use engine::solve::genetic::{GeneticOptions, Preset};
 use engine::solve::symmetric::SymmetricOptions;
@@ -310,4 +310,134 @@ fn auto_fallback_restarts_the_path() {
         );
     }
     assert!(w.breaches.is_empty(), "{:?}", w.breaches);
+}
+
+/// Checks each retreat's reason against the move graph: what it says of
+/// the squares it names holds in the position the search stepped back
+/// from (moves can all be made back here, as a knight's can).
+struct Reasons<'g> {
+    g: &'g MoveGraph,
+    path: Vec<u32>,
+    kinds: std::collections::BTreeMap<&'static str, u64>,
+    wrong: Vec<String>,
+}
+
+impl Observer for Reasons<'_> {
+    fn event(&mut self, event: Event, path: &[u32]) {
+        if let Event::Retreat(h, why) = event {
+            *self.kinds.entry(why.name()).or_default() += 1;
+            let before = &self.path;
+            let n = self.g.len();
+            let mut visited = vec![false; n];
+            for &s in before {
+                visited[s as usize] = true;
+            }
+            let open = |w: u32| !visited[w as usize];
+            // Squares that could still enter `w`: unvisited, or the end.
+            let inh = |w: u32| self.g.neighbours(w).filter(|&u| open(u) || u == h).count();
+            let reach = || {
+                let mut seen = vec![false; n];
+                let mut stack = vec![h];
+                while let Some(s) = stack.pop() {
+                    for t in self.g.neighbours(s) {
+                        if open(t) && !seen[t as usize] {
+                            seen[t as usize] = true;
+                            stack.push(t);
+                        }
+                    }
+                }
+                seen
+            };
+            let r = visited.iter().filter(|v| !**v).count();
+            let ok = before.last() == Some(&h)
+                && match why {
+                    Why::NoMoves => self.g.neighbours(h).all(|t| !open(t)),
+                    Why::WrongEnd | Why::Tour => r == 0,
+                    Why::NoEntry(w) => open(w) && inh(w) == 0,
+                    Why::TwoForced(a, b) => {
+                        a != b
+                            && [a, b]
+                                .iter()
+                                .all(|&w| open(w) && self.g.has_edge(h, w) && inh(w) == 1)
+                    }
+                    Why::TwoLast(a, b) => {
+                        a != b && open(a) && open(b) && inh(a) <= 1 && inh(b) <= 1
+                    }
+                    Why::LastNotEnd(w) => open(w) && (inh(w) <= 1 || r == 1),
+                    Why::Split(w) => open(w) && !reach()[w as usize],
+                    Why::OnlyLast(w) => open(w) && self.g.has_edge(h, w),
+                    Why::Pairs(w) => (w as usize) < n,
+                    Why::Tried | Why::Cached | Why::Unsaid | Why::Clue(_) | Why::NoEnd => true,
+                };
+            if !ok {
+                self.wrong
+                    .push(format!("back from {h} after {before:?}: {why:?}"));
+            }
+        }
+        self.path = path.to_vec();
+    }
+}
+
+#[test]
+fn every_reason_given_for_a_retreat_holds() {
+    let piece = knight();
+    let mut all: std::collections::BTreeMap<&'static str, u64> = Default::default();
+    let holed = Board::new(7, 4, engine::model::Topology::Plain, |c| {
+        (c.x, c.y) != (6, 2)
+    });
+    let boards = [
+        (Board::rectangle(5, 5), open_from(1)),
+        (Board::rectangle(4, 5), open_from(6)),
+        (Board::rectangle(6, 6), closed()),
+        (Board::rectangle(4, 4), Goal::default()),
+        (holed, Goal::default()),
+        (Board::rectangle(9, 9), closed()),
+    ];
+    for order in [Order::Given, Order::Warnsdorff] {
+        let opts = BacktrackOptions {
+            order,
+            node_limit: Some(300_000),
+        };
+        for (board, goal) in &boards {
+            let Ok(g) = MoveGraph::build(board, &piece, &Never);
+            let task = Task::new(&g, board, &piece, *goal);
+            let mut obs = Reasons {
+                g: &g,
+                path: Vec::new(),
+                kinds: Default::default(),
+                wrong: Vec::new(),
+            };
+            let progress = Progress::new();
+            let r = opts.solve(&task, Run::new(Limits::none(), &progress, &mut obs));
+            if let Outcome::Found(t) = &r.outcome {
+                assert_eq!(engine::verify::verify(board, &piece, goal, t), Ok(()));
+            }
+            assert!(
+                obs.wrong.is_empty(),
+                "{order:?} {goal:?}: {} reasons do not hold, the first: {}",
+                obs.wrong.len(),
+                obs.wrong[0]
+            );
+            for (k, v) in obs.kinds {
+                *all.entry(k).or_default() += v;
+            }
+        }
+    }
+    // The textbook search steps back from dead ends and tried squares; the
+    // kernel's search gives its rules' reasons too.
+    for kind in [
+        "tried",
+        "no_moves",
+        "two_last",
+        "last_not_end",
+        "only_last",
+        "pairs",
+        "split",
+    ] {
+        assert!(
+            all.get(kind).copied().unwrap_or(0) > 0,
+            "no {kind}: {all:?}"
+        );
+    }
+    assert_eq!(all.get("unsaid"), None, "{all:?}");
 }

@@ -9,7 +9,7 @@ use engine::render::gif::{
     TRANSPARENT, VISITED, search_gif, tour_gif,
 };
 use engine::render::record::Recorder;
-use engine::search::event::{Event, Observer};
+use engine::search::event::{Event, Observer, Why};
 use engine::solve::runner;
 use engine::solve::{Limit, Limits, Outcome, Report, Run, Stats};
 use engine::verify::verify;
@@ -371,7 +371,7 @@ fn retreats_flash_red() {
     rec.event(Event::Advance, &[a1]);
     rec.event(Event::Advance, &[a1, b3]);
     rec.event(Event::Advance, &[a1, b3, c1]);
-    rec.event(Event::Retreat(c1), &[a1, b3]);
+    rec.event(Event::Retreat(c1, Why::Tried), &[a1, b3]);
     let mut out = Vec::new();
     let r = report(Outcome::GaveUp {
         limit: Limit::Nodes,

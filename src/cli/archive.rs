@@ -77,6 +77,10 @@ pub enum ArchiveCommand {
         /// Write an animated GIF of the run's tour to OUT.
         #[arg(long, value_name = "OUT")]
         gif: Option<PathBuf>,
+        /// Search the run's puzzle again (with its seed) and write the search
+        /// to OUT as an HTML player, as `run --html` does.
+        #[arg(long, value_name = "OUT")]
+        html: Option<PathBuf>,
         #[command(flatten)]
         look: GifFlags,
         /// Output format: `json` prints the run as `run --format json` does.
@@ -155,6 +159,7 @@ pub fn exec(cmd: ArchiveCommand) -> Result<u8, Error> {
             grid,
             archive,
             gif: gif_path,
+            html: html_path,
             look,
             format,
             time_limit,
@@ -179,10 +184,13 @@ pub fn exec(cmd: ArchiveCommand) -> Result<u8, Error> {
             };
             let p = &run.puzzle;
             super::gif::check_memory(p, &gif_opts, gif_path.is_some(), false)?;
-            let [gif_out] = super::gif::outputs(
+            let [gif_out, html_out] = super::gif::outputs(
                 None,
                 &[Some(store.path())],
-                [("--gif", gif_path.as_deref())],
+                [
+                    ("--gif", gif_path.as_deref()),
+                    ("--html", html_path.as_deref()),
+                ],
             )?;
             if !quiet {
                 match format {
@@ -216,6 +224,43 @@ pub fn exec(cmd: ArchiveCommand) -> Result<u8, Error> {
                         .and_then(|()| w.flush())
                         .map_err(out::failed)?;
                     }
+                }
+            }
+            if let Some(file) = html_out {
+                interrupt::install();
+                let limits = interrupt::limits().with_time_from(started, time_limit);
+                let Ok(graph) = p.graph(&limits) else {
+                    out::warn(format_args!(
+                        "stopped: no player was written to {}",
+                        file.path().display()
+                    ));
+                    return Ok(super::GAVE_UP);
+                };
+                let progress = engine::progress::Progress::new();
+                let recorded =
+                    super::player::record(p, &graph, p.solver, limits, &progress, &gif_opts);
+                let (again, rec) = match recorded {
+                    Ok(r) => r,
+                    Err(bug) => {
+                        out::warn(bug);
+                        return Ok(super::BUG);
+                    }
+                };
+                if again.outcome.path() != run.report.outcome.path() {
+                    out::warn(format_args!(
+                        "the search again ended otherwise than run {number} (a limit, or another version of engine): the player shows the new search"
+                    ));
+                }
+                if let Err(e) = super::player::write(file, p, &graph, &[(&again, &rec)]) {
+                    out::warn(Error::about(
+                        ErrorKind::Io,
+                        &html_path
+                            .as_deref()
+                            .map(|p| p.display().to_string())
+                            .unwrap_or_default(),
+                        format!("cannot write the player: {e}"),
+                    ));
+                    return Ok(super::BAD_INPUT);
                 }
             }
             if let Some(file) = gif_out {

@@ -158,6 +158,7 @@ pub fn outputs<const N: usize>(
                                 "--trace" => "the trace",
                                 "--png" => "a PNG",
                                 "--svg" => "an SVG",
+                                "--html" => "the player",
                                 _ => "a GIF",
                             }
                         ),

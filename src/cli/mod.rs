@@ -9,6 +9,7 @@ mod gif;
 mod interrupt;
 pub mod make;
 pub mod out;
+mod player;
 mod progress;
 pub mod run;
 mod source;

@@ -96,6 +96,29 @@ pub struct RunArgs {
     /// --max-frames), each with its whole path.
     #[arg(long, requires = "trace")]
     trace_sampled: bool,
+    /// Write the search to OUT as a player: one self-contained HTML page
+    /// that plays it, pauses, steps forward and back, scrubs a timeline
+    /// with markers and says why every backtrack happened (--steps and
+    /// --max-frames apply; by default events 1..500 one by one and 1000
+    /// samples in all).
+    #[arg(long, value_name = "OUT")]
+    html: Option<PathBuf>,
+    /// With --html: search with each of these solvers (comma-separated,
+    /// like backtrack,warnsdorff) and play them side by side on one page,
+    /// instead of the run's own search.
+    #[arg(long, value_name = "SOLVERS", value_delimiter = ',', requires = "html")]
+    compare: Option<Vec<SolverName>>,
+}
+
+/// The solver a name stands for, with its default options.
+fn spec_of(name: SolverName) -> SolverSpec {
+    match name {
+        SolverName::Auto => SolverSpec::Auto,
+        SolverName::Backtrack => SolverSpec::Backtrack(Default::default()),
+        SolverName::Warnsdorff => SolverSpec::Warnsdorff(Default::default()),
+        SolverName::Genetic => SolverSpec::Genetic(Default::default()),
+        SolverName::Symmetric => SolverSpec::Symmetric(Default::default()),
+    }
 }
 
 /// Runs `engine run`; the exit code.
@@ -108,13 +131,7 @@ pub fn exec(args: RunArgs) -> Result<u8, Error> {
         puzzle.seed = seed;
     }
     if let Some(name) = args.solver {
-        puzzle.set_solver(match name {
-            SolverName::Auto => SolverSpec::Auto,
-            SolverName::Backtrack => SolverSpec::Backtrack(Default::default()),
-            SolverName::Warnsdorff => SolverSpec::Warnsdorff(Default::default()),
-            SolverName::Genetic => SolverSpec::Genetic(Default::default()),
-            SolverName::Symmetric => SolverSpec::Symmetric(Default::default()),
-        });
+        puzzle.set_solver(spec_of(name));
     }
     if args.unique {
         puzzle.ask_unique();
@@ -129,12 +146,32 @@ pub fn exec(args: RunArgs) -> Result<u8, Error> {
         ("--png", &args.png),
         ("--svg", &args.svg),
         ("--trace", &args.trace),
+        ("--html", &args.html),
     ]
     .into_iter()
     .find_map(|(flag, path)| path.as_ref().map(|p| (flag, p.display().to_string())));
     let draws = drawn.as_ref().map(|(flag, path)| (*flag, path.as_str()));
     if let Some(e) = puzzle.refusal(Use::Solve { draws }) {
         return Err(e);
+    }
+    // The solvers to play side by side, each checked against the puzzle
+    // as `--solver` would be, before any search.
+    let mut compared: Vec<engine::puzzle::Puzzle> = Vec::new();
+    for &name in args.compare.iter().flatten() {
+        let mut p = puzzle.clone();
+        p.set_solver(spec_of(name));
+        if let Some(e) = p.refusal(Use::Solve { draws }) {
+            return Err(e);
+        }
+        if let SolverSpec::Genetic(opts) = &p.solver
+            && let Some((message, help)) = engine::puzzle::genetic_too_big(&p.board, &p.piece, opts)
+        {
+            let value = format!("{}", p.solver.kind());
+            return Err(
+                super::flag_error(ErrorKind::TooBig, "--compare", &value, message).with_help(help),
+            );
+        }
+        compared.push(p);
     }
     if puzzle.solutions == Solutions::Unique {
         let limits = interrupt::limits().with_time_from(started, args.time_limit);
@@ -170,7 +207,7 @@ pub fn exec(args: RunArgs) -> Result<u8, Error> {
         args.gif.is_some(),
         args.search_gif.is_some(),
     )?;
-    let [tour_out, search_out, trace_out, png_out, svg_out] = super::gif::outputs(
+    let [tour_out, search_out, trace_out, png_out, svg_out, html_out] = super::gif::outputs(
         args.source.file(),
         &[args.archive.archive.as_deref(), archive.as_deref()],
         [
@@ -179,6 +216,7 @@ pub fn exec(args: RunArgs) -> Result<u8, Error> {
             ("--trace", args.trace.as_deref()),
             ("--png", args.png.as_deref()),
             ("--svg", args.svg.as_deref()),
+            ("--html", args.html.as_deref()),
         ],
     )?;
     // The archive is opened only when every output has passed its check,
@@ -196,6 +234,8 @@ pub fn exec(args: RunArgs) -> Result<u8, Error> {
         (trace_out, None)
     };
     let record = search_out.is_some() || sampled_trace.is_some();
+    // The player records the run's own search, unless it compares others.
+    let play = html_out.is_some() && compared.is_empty();
     let mut trace_written: Option<std::io::Result<()>> = None;
     let trace_result = &mut trace_written;
     let limits = interrupt::limits().with_time_from(started, args.time_limit);
@@ -213,6 +253,7 @@ pub fn exec(args: RunArgs) -> Result<u8, Error> {
             }
         };
         let mut rec = record.then(|| gif_opts.recorder());
+        let mut played = play.then(|| super::player::recorder(&gif_opts));
         let solved = match full_trace {
             Some(file) => {
                 let mut solved = None;
@@ -223,7 +264,7 @@ pub fn exec(args: RunArgs) -> Result<u8, Error> {
                         &graph,
                         limits,
                         &progress,
-                        (rec.as_mut(), &mut trace),
+                        ((rec.as_mut(), played.as_mut()), &mut trace),
                     );
                     let ended = match &r {
                         // No trace after Ctrl-C, as no GIF.
@@ -239,14 +280,31 @@ pub fn exec(args: RunArgs) -> Result<u8, Error> {
                 *trace_result = Some(written);
                 solved.unwrap_or_else(|| {
                     // The file could not be opened: search without it.
-                    solve_with(&puzzle, &graph, limits, &progress, rec.as_mut())
+                    solve_with(
+                        &puzzle,
+                        &graph,
+                        limits,
+                        &progress,
+                        (rec.as_mut(), played.as_mut()),
+                    )
                 })
             }
-            None if record => solve_with(&puzzle, &graph, limits, &progress, rec.as_mut()),
+            None if record || play => solve_with(
+                &puzzle,
+                &graph,
+                limits,
+                &progress,
+                (rec.as_mut(), played.as_mut()),
+            ),
             None => solve_with(&puzzle, &graph, limits, &progress, NoObserver),
         };
-        // The search GIF keeps the graph: it draws candidates and proofs.
-        solved.map(|r| (r, rec.map(|rec| (rec, graph))))
+        // The search GIF and the player keep the graph: they draw
+        // candidates and proofs.
+        solved.map(|r| {
+            let kept = (rec.is_some() || played.is_some() || html_out.is_some())
+                .then_some((rec, played, graph));
+            (r, kept)
+        })
     });
     let (report, recording) = match solved {
         Ok(r) => r,
@@ -355,7 +413,7 @@ pub fn exec(args: RunArgs) -> Result<u8, Error> {
         ));
         return Ok(super::BAD_INPUT);
     }
-    if let (Some(file), Some((rec, _))) = (sampled_trace, &recording) {
+    if let (Some(file), Some((Some(rec), _, _))) = (sampled_trace, &recording) {
         let r = file.write(|w| trace::write_samples(w, &puzzle.board, rec, &report));
         if let Err(e) = r {
             let name = args.trace.as_deref().map(|p| p.display().to_string());
@@ -367,12 +425,50 @@ pub fn exec(args: RunArgs) -> Result<u8, Error> {
             return Ok(super::BAD_INPUT);
         }
     }
-    if let (Some(file), Some((rec, graph))) = (search_out, &recording) {
+    if let (Some(file), Some((Some(rec), _, graph))) = (search_out, &recording) {
         let scene = scene.clone().with_graph(graph);
         let r = file
             .write(|w| gif::search_gif(w, &scene, rec, &report, &gif_opts, &interrupt::limits()));
         if let Some(c) = super::gif::failed(&args.search_gif, r) {
             return Ok(c);
+        }
+    }
+    if let (Some(file), Some((_, played, graph))) = (html_out, &recording) {
+        // The run's own search, or each solver compared, searched in turn
+        // under the run's limits.
+        let mut runs: Vec<(Report, engine::render::record::Recorder)> = Vec::new();
+        for p in &compared {
+            let limits = interrupt::limits().with_time_from(started, args.time_limit);
+            match super::player::record(p, graph, p.solver, limits, &Progress::new(), &gif_opts) {
+                Ok(run) => runs.push(run),
+                Err(bug) => {
+                    out::warn(bug);
+                    return Ok(BUG);
+                }
+            }
+            if runs
+                .iter()
+                .any(|(r, _)| matches!(r.outcome, Outcome::Interrupted { .. }))
+            {
+                out::warn(format_args!(
+                    "interrupted: no player was written to {}",
+                    file.path().display()
+                ));
+                return Ok(super::INTERRUPTED_CODE);
+            }
+        }
+        let pairs: Vec<(&Report, &engine::render::record::Recorder)> = match played {
+            Some(rec) => vec![(&report, rec)],
+            None => runs.iter().map(|(r, rec)| (r, rec)).collect(),
+        };
+        if let Err(e) = super::player::write(file, &puzzle, graph, &pairs) {
+            let name = args.html.as_deref().map(|p| p.display().to_string());
+            out::warn(Error::about(
+                ErrorKind::Io,
+                &name.unwrap_or_default(),
+                format!("cannot write the player: {e}"),
+            ));
+            return Ok(super::BAD_INPUT);
         }
     }
     Ok(code)

@@ -24,7 +24,7 @@
 //! path grows past it again.
 //!
 //! ```
-//! use engine::search::event::{Event, Observer};
+//! use engine::search::event::{Event, Observer, Why};
 //! use engine::render::record::Recorder;
 //!
 //! // A walk that grows to 30 squares, steps back to 10 and grows to 20.
@@ -36,7 +36,7 @@
 //! }
 //! while path.len() > 10 {
 //!     let s = path.pop().unwrap();
-//!     rec.event(Event::Retreat(s), &path);
+//!     rec.event(Event::Retreat(s, Why::Tried), &path);
 //! }
 //! for s in 100..110u32 {
 //!     path.push(s);
@@ -545,7 +545,7 @@ impl Recorder {
                 self.nodes += 1;
                 len.saturating_sub(1)
             }
-            Event::Retreat(_) => {
+            Event::Retreat(..) => {
                 self.backtracks += 1;
                 len
             }
@@ -679,7 +679,7 @@ impl Observer for Recorder {
                     self.deep_event = event;
                 }
             }
-            Event::Retreat(_) if index < self.due => {
+            Event::Retreat(..) if index < self.due => {
                 self.events += 1;
                 self.backtracks += 1;
                 if self.mirror {
@@ -695,6 +695,12 @@ impl Observer for Recorder {
             }
             _ => self.slow(event, path),
         }
+    }
+
+    /// Only the step window's retreats are told with their reasons.
+    #[inline(always)]
+    fn wants_why(&self) -> bool {
+        (self.window.0..self.window.1).contains(&self.events)
     }
 
     fn generation(&mut self, mean: f64, repaired: &[bool]) {
@@ -720,6 +726,7 @@ impl Observer for Recorder {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::search::event::Why;
 
     fn gen_event(g: u32, n: u32) -> Event {
         Event::Generation {
@@ -792,7 +799,7 @@ mod tests {
                 rec.event(Event::Advance, &path);
             } else {
                 let s = path.pop().unwrap_or(0);
-                rec.event(Event::Retreat(s), &path);
+                rec.event(Event::Retreat(s, Why::Tried), &path);
             }
             truth.push(path.clone());
         }

@@ -10,7 +10,7 @@
 //! {"trace":"engine search events","version":1,"width":5,"height":5,"squares":25}
 //! {"i":0,"event":"advance","square":[0,0]}
 //! {"i":1,"event":"advance","square":[1,2]}
-//! {"i":2,"event":"retreat","square":[1,2]}
+//! {"i":2,"event":"retreat","square":[1,2],"why":"no_entry","at":[[0,1]]}
 //! {"i":3,"event":"rewrite","how":"rotation","from":7,"tail":[[3,4],[1,3]]}
 //! {"event":"restart"}
 //! {"i":4,"event":"generation","generation":2,"fitness":40,"legal":40,"walk":[[0,0],[1,2]],"mean":31.5,"repaired":[1]}
@@ -18,7 +18,8 @@
 //! ```
 //!
 //! - `advance`: append `square`; `retreat`: remove the last square (it is
-//!   `square`); `rewrite`: keep the first `from` squares and put `tail`
+//!   `square`; `why` names the reason and `at` the squares it is about,
+//!   see [`Why`](crate::search::event::Why)); `rewrite`: keep the first `from` squares and put `tail`
 //!   after them (`how`: `rotation`, `splice` or `reversal`); `restart`: the
 //!   path is empty (restarts are not numbered); `generation`: the path is
 //!   `walk`, the best walk of that generation; `mean` is the population's
@@ -97,9 +98,20 @@ impl<'b, W: Write> Trace<'b, W> {
                 write!(w, r#"{{"i":{i},"event":"advance","square":"#)?;
                 square(w, board, path.last().copied().unwrap_or(0))?;
             }
-            Event::Retreat(s) => {
+            Event::Retreat(s, why) => {
                 write!(w, r#"{{"i":{i},"event":"retreat","square":"#)?;
                 square(w, board, s)?;
+                write!(w, r#","why":"{}""#, why.name())?;
+                if why.squares().next().is_some() {
+                    w.write_all(br#","at":["#)?;
+                    for (k, at) in why.squares().enumerate() {
+                        if k > 0 {
+                            w.write_all(b",")?;
+                        }
+                        square(w, board, at)?;
+                    }
+                    w.write_all(b"]")?;
+                }
             }
             Event::Rewrite { from, how } => {
                 write!(

@@ -12,6 +12,7 @@
 
 use super::aim::Aim;
 use super::driver::{Rules, Sofar, Verdict};
+use super::event::Why;
 use super::memo::Memo;
 use super::tables::{MEMO_MAX, PARTS_MIN, Tables};
 
@@ -106,10 +107,36 @@ impl Ends {
     }
 }
 
-/// A node's verdict: counted outright (0 when dead), or these moves to try.
+/// A node's verdict: counted outright (0 when dead), or these moves to try;
+/// when the reason is asked for, a dead node with its reason.
 enum Eval {
     Count(u64),
     Moves(u64),
+    Dead(Why),
+}
+
+/// Returns from [`eval`] with a dead node: its reason when `WHY` asks for
+/// it (the reason is not even worked out otherwise), else a count of 0.
+macro_rules! dead {
+    ($why:expr) => {
+        return if WHY {
+            Eval::Dead($why)
+        } else {
+            Eval::Count(0)
+        }
+    };
+}
+
+/// The lowest square of a mask.
+#[inline]
+fn low(m: u64) -> u32 {
+    m.trailing_zeros()
+}
+
+/// The second lowest square of a mask.
+#[inline]
+fn second(m: u64) -> u32 {
+    (m & m.wrapping_sub(1)).trailing_zeros()
 }
 
 /// No previous head: the node is a task's first.
@@ -118,10 +145,12 @@ const ROOT: u32 = u32::MAX;
 /// The rules at a node with head `h` and unvisited squares `rest`, reached
 /// by a move from `prev` (or [`ROOT`]). With `PATHS` an ending of one
 /// square is not counted outright: its move is returned, if it can end a
-/// tour, so that the last square is entered like every other.
+/// tour, so that the last square is entered like every other. With `WHY` a
+/// dead node is [`Eval::Dead`] with its reason, and so is a node whose
+/// every move the rules cut (the search counts it as no tour either way).
 #[inline]
 #[allow(clippy::too_many_arguments)]
-fn eval<const DIRECTED: bool, const PATHS: bool>(
+fn eval<const DIRECTED: bool, const PATHS: bool, const WHY: bool>(
     t: &Tables,
     ends: Ends,
     prev: u32,
@@ -146,13 +175,16 @@ fn eval<const DIRECTED: bool, const PATHS: bool>(
         _ => ends,
     };
     match r {
+        0 if WHY && ends.weight(1 << h) == 0 => dead!(Why::WrongEnd),
         0 => return Eval::Count(ends.weight(1 << h)),
+        1 if WHY && succ == 0 => dead!(Why::NoMoves),
+        1 if WHY && succ & ends.all == 0 => dead!(Why::LastNotEnd(low(succ))),
         1 if PATHS => return Eval::Moves(succ & ends.all),
         1 => return Eval::Count(ends.weight(succ)),
         _ => {}
     }
     if rules.entry && rest & inh.zero() != 0 {
-        return Eval::Count(0);
+        dead!(Why::NoEntry(low(rest & inh.zero())));
     }
     let ends_left = rest & ends.all;
     let last = rest
@@ -162,7 +194,13 @@ fn eval<const DIRECTED: bool, const PATHS: bool>(
             inh.at_most_one()
         };
     if rules.ends && (last.count_ones() > 1 || last & !ends.all != 0 || ends_left == 0) {
-        return Eval::Count(0);
+        dead!(if last.count_ones() > 1 {
+            Why::TwoLast(low(last), second(last))
+        } else if last & !ends.all != 0 {
+            Why::LastNotEnd(low(last & !ends.all))
+        } else {
+            Why::NoEnd
+        });
     }
     if rules.parts && r >= PARTS_MIN {
         let whole = DIRECTED || prev == ROOT;
@@ -172,29 +210,42 @@ fn eval<const DIRECTED: bool, const PATHS: bool>(
             still_connected(t, prev, h, rest)
         };
         if !ok {
-            return Eval::Count(0);
+            dead!(Why::Split(low(rest & !t.reach(h, rest))));
         }
     }
     let mut moves = succ;
+    if WHY && moves == 0 {
+        dead!(Why::NoMoves);
+    }
     if rules.entry {
         let forced = moves & inh.one();
         if forced.count_ones() > 1 {
-            return Eval::Count(0);
+            dead!(Why::TwoForced(low(forced), second(forced)));
         }
         if forced != 0 {
             moves = forced;
         }
     }
     if rules.ends {
+        let before = moves;
         moves &= !last;
         if ends_left.count_ones() == 1 {
             moves &= !ends_left;
         }
+        if WHY && moves == 0 {
+            dead!(Why::OnlyLast(low(before)));
+        }
     }
     if !DIRECTED && rules.pairs {
         match pairs(t, ends, h, rest, inh, last) {
-            Pairs::Dead => return Eval::Count(0),
-            Pairs::Next(m) => moves &= m,
+            Pairs::Dead(w) => dead!(Why::Pairs(w)),
+            Pairs::Next(m) => {
+                let before = moves;
+                moves &= m;
+                if WHY && moves == 0 {
+                    dead!(Why::Pairs(low(before)));
+                }
+            }
             Pairs::Free => {}
         }
     }
@@ -203,8 +254,9 @@ fn eval<const DIRECTED: bool, const PATHS: bool>(
 
 /// What the pairs rule says of a node.
 enum Pairs {
-    /// No tour goes on from here.
-    Dead,
+    /// No tour goes on from here: too many squares with two ways in are
+    /// joined to this one.
+    Dead(u32),
     /// The next square is one of these.
     Next(u64),
     /// Nothing.
@@ -243,19 +295,22 @@ fn pairs(t: &Tables, ends: Ends, h: u32, rest: u64, inh: &Counts, last: u64) -> 
         twice |= once & s;
         once |= s;
     }
-    if four != 0 || (last != 0 && (thrice != 0 || twice & last != 0)) {
-        return Pairs::Dead;
+    if four != 0 {
+        return Pairs::Dead(low(four));
+    }
+    if last != 0 && (thrice != 0 || twice & last != 0) {
+        return Pairs::Dead(low(if thrice != 0 { thrice } else { last }));
     }
     let near = t.succ_mask[h as usize] & two;
     match near.count_ones() {
         0 => Pairs::Free,
         1 if last != 0 || near & !ends.all != 0 => Pairs::Next(near),
         1 => Pairs::Free,
-        2 if last != 0 || near & ends.all == 0 => Pairs::Dead,
+        2 if last != 0 || near & ends.all == 0 => Pairs::Dead(h),
         // The one that is not an end, if one is not, must be next.
         2 if near & !ends.all != 0 => Pairs::Next(near & !ends.all),
         2 => Pairs::Next(near),
-        _ => Pairs::Dead,
+        _ => Pairs::Dead(h),
     }
 }
 
@@ -396,6 +451,50 @@ impl<'t, const DIRECTED: bool, const PATHS: bool> BitRules<'t, DIRECTED, PATHS> 
         pick
     }
 
+    /// Why the node the path ends on holds no tour: entered from `parent`
+    /// (None: the first node) and settled as a leaf (see
+    /// [`Rules::why_leaf`]). The node's counters are worked out again from
+    /// the parent's and the rules run once more, naming what they find.
+    fn explain(&self, parent: Option<&Node>, tours: u64) -> Why {
+        if tours > 0 {
+            return Why::Tour;
+        }
+        let t = self.t;
+        let Some(&head) = self.path.last() else {
+            return Why::Unsaid;
+        };
+        let (prev, rest, inh, outr) = match parent {
+            Some(node) => (
+                node.head,
+                node.rest & !(1 << head),
+                node.inh.minus(t.succ_mask[node.head as usize]),
+                if DIRECTED {
+                    node.outr.minus(t.pred_mask[head as usize])
+                } else {
+                    node.outr
+                },
+            ),
+            None => {
+                let rest = self.path.iter().fold(t.all_mask, |m, &s| m & !(1 << s));
+                let open = rest | 1 << head;
+                (
+                    ROOT,
+                    rest,
+                    Counts::new(t.n, |w| (t.pred_mask[w] & open).count_ones()),
+                    Counts::new(t.n, |w| (t.succ_mask[w] & rest).count_ones()),
+                )
+            }
+        };
+        match eval::<DIRECTED, PATHS, true>(t, self.ends, prev, head, rest, &inh, &outr) {
+            Eval::Dead(why) => why,
+            Eval::Count(c) if c > 0 => Why::Tour,
+            Eval::Count(_) => Why::Unsaid,
+            // The rules let it be: the cache knew it holds no tour.
+            Eval::Moves(m) if m != 0 => Why::Cached,
+            Eval::Moves(_) => Why::NoMoves,
+        }
+    }
+
     /// The node reached by a move from `prev` to the head `head`, with
     /// unvisited squares `rest` and these counters: counted outright or
     /// taken from the cache (its tours), or a branch written into `child`.
@@ -411,8 +510,9 @@ impl<'t, const DIRECTED: bool, const PATHS: bool> BitRules<'t, DIRECTED, PATHS> 
         sofar: Sofar,
         child: &mut Node,
     ) -> Option<u64> {
-        match eval::<DIRECTED, PATHS>(self.t, self.ends, prev, head, rest, &inh, &outr) {
+        match eval::<DIRECTED, PATHS, false>(self.t, self.ends, prev, head, rest, &inh, &outr) {
             Eval::Count(c) => Some(c),
+            Eval::Dead(_) => Some(0),
             Eval::Moves(moves) => {
                 let cached = self.cacheable(rest);
                 if cached
@@ -456,8 +556,9 @@ impl<const DIRECTED: bool, const PATHS: bool> Rules for BitRules<'_, DIRECTED, P
         let inh = Counts::new(t.n, |w| (t.pred_mask[w] & open).count_ones());
         let outr = Counts::new(t.n, |w| (t.succ_mask[w] & rest).count_ones());
         // The first node is not looked up in the cache.
-        match eval::<DIRECTED, PATHS>(t, self.ends, ROOT, head, rest, &inh, &outr) {
+        match eval::<DIRECTED, PATHS, false>(t, self.ends, ROOT, head, rest, &inh, &outr) {
             Eval::Count(c) => Verdict::Leaf(c),
+            Eval::Dead(_) => Verdict::Leaf(0),
             Eval::Moves(moves) => Verdict::Branch(Node {
                 rest,
                 inh,
@@ -530,6 +631,10 @@ impl<const DIRECTED: bool, const PATHS: bool> Rules for BitRules<'_, DIRECTED, P
 
     fn path(&self) -> &[u32] {
         &self.path
+    }
+
+    fn why_leaf(&self, parent: Option<&Node>, tours: u64) -> Why {
+        self.explain(parent, tours)
     }
 
     fn forbid_end(&mut self, square: u32) {

@@ -24,7 +24,7 @@
 //! path, so the backtracks of a run are its nodes less the path it holds.
 
 use super::aim::{Best, Pace};
-use super::event::{Event, Observer};
+use super::event::{Event, Observer, Why};
 use crate::halt::{Cadence, Halt};
 
 /// What the rules make of a node.
@@ -109,6 +109,26 @@ pub trait Rules {
 
     /// The path (path mode; counting rules may keep none).
     fn path(&self) -> &[u32];
+
+    /// Why the search steps back from the path's last square, just settled
+    /// as a leaf holding `tours` tours; `parent` is the node it was entered
+    /// from (None: the first node). Asked only in path mode, and only when
+    /// the observer wants it ([`Observer::wants_why`]), so working it out
+    /// costs a search that nobody watches nothing.
+    #[inline]
+    fn why_leaf(&self, parent: Option<&Self::Node>, tours: u64) -> Why {
+        let _ = parent;
+        if tours > 0 { Why::Tour } else { Why::Unsaid }
+    }
+
+    /// Why the search steps back from `node`, the path's last square, whose
+    /// moves were all tried (asked as [`Rules::why_leaf`] is, before
+    /// [`Rules::finished`]).
+    #[inline]
+    fn why_tried(&self, node: &Self::Node) -> Why {
+        let _ = node;
+        Why::Tried
+    }
 
     /// Takes `square` out of the squares a tour may end on, from now on
     /// (path mode: each cycle once, see [`Driver::one_way_round`]).
@@ -267,7 +287,12 @@ impl<R: Rules> Driver<R> {
                             self.first = Some(self.rules.path().to_vec());
                         }
                         if self.total < self.stop_at {
-                            self.retreat_all(obs);
+                            let why = if O::ACTIVE && obs.wants_why() {
+                                self.rules.why_leaf(None, c)
+                            } else {
+                                Why::Unsaid
+                            };
+                            self.retreat_all(obs, why);
                         }
                     }
                     self.phase = Phase::Done;
@@ -296,18 +321,23 @@ impl<R: Rules> Driver<R> {
             };
             let Some(to) = self.rules.next(top) else {
                 // Every move of this node tried.
+                let why = if R::PATHS && O::ACTIVE && obs.wants_why() {
+                    self.rules.why_tried(top)
+                } else {
+                    Why::Unsaid
+                };
                 self.depth -= 1;
                 if let Some(node) = self.stack.get(self.depth) {
                     self.rules.finished(node, self.total);
                 }
                 if self.depth == 0 {
                     if R::PATHS {
-                        self.retreat_all(obs);
+                        self.retreat_all(obs, why);
                     }
                     self.phase = Phase::Done;
                     return Pace::Done;
                 }
-                self.retreat(obs);
+                self.retreat(obs, why);
                 continue;
             };
             if R::PATHS {
@@ -377,22 +407,27 @@ impl<R: Rules> Driver<R> {
                             return Pace::Done;
                         }
                     }
-                    self.retreat(obs);
+                    let why = if R::PATHS && O::ACTIVE && obs.wants_why() {
+                        self.rules.why_leaf(self.stack.get(depth - 1), c)
+                    } else {
+                        Why::Unsaid
+                    };
+                    self.retreat(obs, why);
                 }
                 None => self.depth += 1,
             }
         }
     }
 
-    /// Steps back from the path's last square.
+    /// Steps back from the path's last square, for the reason `why`.
     #[inline]
-    fn retreat<O: Observer>(&mut self, obs: &mut O) {
+    fn retreat<O: Observer>(&mut self, obs: &mut O, why: Why) {
         if R::PATHS {
             self.best.retreating(self.rules.path());
             let h = self.rules.path().last().copied();
             self.rules.ascend();
             if let Some(h) = h {
-                obs.event(Event::Retreat(h), self.rules.path());
+                obs.event(Event::Retreat(h, why), self.rules.path());
             }
         } else {
             self.rules.ascend();
@@ -400,13 +435,15 @@ impl<R: Rules> Driver<R> {
     }
 
     /// Path mode, when the search is over: its first squares are given back
-    /// one by one, so the observer sees the path as it was before them.
-    fn retreat_all<O: Observer>(&mut self, obs: &mut O) {
+    /// one by one, so the observer sees the path as it was before them; the
+    /// last for the reason `why`, the others with every move tried.
+    fn retreat_all<O: Observer>(&mut self, obs: &mut O, why: Why) {
         let path = self.rules.path();
         self.best.retreating(path);
         let keep = path.len().saturating_sub(self.root);
         for k in (keep..path.len()).rev() {
-            obs.event(Event::Retreat(path[k]), &path[..k]);
+            let why = if k + 1 == path.len() { why } else { Why::Tried };
+            obs.event(Event::Retreat(path[k], why), &path[..k]);
         }
         self.kept = Some(keep);
     }

@@ -15,8 +15,10 @@ pub enum Event {
     /// Exactly one square was appended: the path is the previous path plus
     /// its new last square.
     Advance,
-    /// Exactly the last square was removed; this is the square.
-    Retreat(u32),
+    /// Exactly the last square was removed; this is the square, and why
+    /// the search stepped back from it ([`Why::Unsaid`] when the solver
+    /// does not say).
+    Retreat(u32, Why),
     /// The path changed in place from index `from` on — a reversal, a
     /// splice, a rotation: its first `from` squares are unchanged, the rest
     /// (and the length) may differ.
@@ -40,6 +42,105 @@ pub enum Event {
         /// Length of the walk's legal prefix.
         legal: usize,
     },
+}
+
+/// Why a depth-first search stepped back from a square: what its rules
+/// found there. The squares named are those the reason is about, for a
+/// viewer to ring. A path-mode driver works the reason out only for an
+/// observer that wants it ([`Observer::wants_why`]), and counting never does.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Why {
+    /// Not said (a solver or rule set that gives no reasons).
+    #[default]
+    Unsaid,
+    /// Every move from the square was tried, and none led to a tour.
+    Tried,
+    /// The square has no move to an unvisited square: a dead end.
+    NoMoves,
+    /// The path covers every square but ends where no tour may end (a
+    /// closed tour's last square has no move back to the first, or an open
+    /// one's fixed end is elsewhere).
+    WrongEnd,
+    /// The path is a tour; the search steps back to look for more.
+    Tour,
+    /// No square still open (unvisited, or the path's end) has a move into
+    /// this unvisited square: it can never be entered.
+    NoEntry(u32),
+    /// Only the path's end can still enter either of these two squares, so
+    /// both would have to come next.
+    TwoForced(u32, u32),
+    /// Each of these two squares could only be the tour's last.
+    TwoLast(u32, u32),
+    /// This square could only be the tour's last, and no tour may end
+    /// there.
+    LastNotEnd(u32),
+    /// No unvisited square is left on which the tour may end.
+    NoEnd,
+    /// The unvisited squares fall apart: this one cannot be reached from
+    /// the path's end through them.
+    Split(u32),
+    /// Squares next to this one have only two ways in each, more than a
+    /// walk through it can serve.
+    Pairs(u32),
+    /// Every move left leads to this square, which must be the tour's last
+    /// (the only square left to end on, or one that could only be last),
+    /// while other squares remain.
+    OnlyLast(u32),
+    /// The cache holds this position — the same end, the same unvisited
+    /// squares — as one with no tour below it.
+    Cached,
+    /// The clues cannot all be met: this square was not reached by the
+    /// step its clue (or a later clue) needs it by, or no move left may be
+    /// made without breaking a clue (the square is the step's clue, or one
+    /// whose clue is for another step).
+    Clue(u32),
+}
+
+impl Why {
+    /// The reason's name in traces (`no_entry`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Why::Unsaid => "unsaid",
+            Why::Tried => "tried",
+            Why::NoMoves => "no_moves",
+            Why::WrongEnd => "wrong_end",
+            Why::Tour => "tour",
+            Why::NoEntry(_) => "no_entry",
+            Why::TwoForced(..) => "two_forced",
+            Why::TwoLast(..) => "two_last",
+            Why::LastNotEnd(_) => "last_not_end",
+            Why::NoEnd => "no_end",
+            Why::Split(_) => "split",
+            Why::Pairs(_) => "pairs",
+            Why::OnlyLast(_) => "only_last",
+            Why::Cached => "cached",
+            Why::Clue(_) => "clue",
+        }
+    }
+
+    /// The squares the reason names (none, one or two).
+    pub fn squares(self) -> impl Iterator<Item = u32> {
+        let (a, b) = match self {
+            Why::NoEntry(w)
+            | Why::LastNotEnd(w)
+            | Why::Split(w)
+            | Why::Pairs(w)
+            | Why::OnlyLast(w)
+            | Why::Clue(w) => (Some(w), None),
+            Why::TwoForced(a, b) | Why::TwoLast(a, b) => (Some(a), Some(b)),
+            _ => (None, None),
+        };
+        a.into_iter().chain(b)
+    }
+
+    /// True when a pruning rule or the cache cut the branch (rather than
+    /// the square being a dead end, fully tried, or a tour).
+    pub fn is_pruning(self) -> bool {
+        !matches!(
+            self,
+            Why::Unsaid | Why::Tried | Why::NoMoves | Why::WrongEnd | Why::Tour
+        )
+    }
 }
 
 /// What kind of in-place change an [`Event::Rewrite`] was. The contract
@@ -89,7 +190,7 @@ impl Event {
                 }
                 path.push(last);
             }
-            Event::Retreat(square) => {
+            Event::Retreat(square, _) => {
                 if path.last() != Some(&square) || after != &path[..path.len() - 1] {
                     return Err(format!(
                         "retreat from {square}: not the last square removed"
@@ -130,6 +231,14 @@ pub trait Observer {
 
     /// The path changed by `event`; `path` is the whole path after it.
     fn event(&mut self, event: Event, path: &[u32]);
+
+    /// True if the next retreat should carry its reason ([`Why`]): a
+    /// search works it out only then (a recorder wants it only for the
+    /// events it keeps one by one).
+    #[inline(always)]
+    fn wants_why(&self) -> bool {
+        Self::ACTIVE
+    }
 
     /// The genetic solver's account of the generation it just reported as
     /// an [`Event::Generation`]: the population's mean fitness, and for
@@ -183,7 +292,7 @@ impl Observer for CountingObserver {
     fn event(&mut self, event: Event, _: &[u32]) {
         match event {
             Event::Advance => self.advances += 1,
-            Event::Retreat(_) => self.retreats += 1,
+            Event::Retreat(..) => self.retreats += 1,
             Event::Rewrite { .. } => self.rewrites += 1,
             Event::Restart => self.restarts += 1,
             Event::Generation { .. } => self.generations += 1,
@@ -196,6 +305,10 @@ impl<O: Observer> Observer for &mut O {
     #[inline(always)]
     fn event(&mut self, event: Event, path: &[u32]) {
         (**self).event(event, path);
+    }
+    #[inline(always)]
+    fn wants_why(&self) -> bool {
+        (**self).wants_why()
     }
     fn generation(&mut self, mean: f64, repaired: &[bool]) {
         (**self).generation(mean, repaired);
@@ -213,6 +326,10 @@ impl<O: Observer> Observer for Option<O> {
         if let Some(o) = self {
             o.event(event, path);
         }
+    }
+    #[inline(always)]
+    fn wants_why(&self) -> bool {
+        self.as_ref().is_some_and(O::wants_why)
     }
     fn generation(&mut self, mean: f64, repaired: &[bool]) {
         if let Some(o) = self {
@@ -233,6 +350,10 @@ impl<A: Observer, B: Observer> Observer for (A, B) {
     fn event(&mut self, event: Event, path: &[u32]) {
         self.0.event(event, path);
         self.1.event(event, path);
+    }
+    #[inline(always)]
+    fn wants_why(&self) -> bool {
+        self.0.wants_why() || self.1.wants_why()
     }
     fn generation(&mut self, mean: f64, repaired: &[bool]) {
         self.0.generation(mean, repaired);
@@ -259,11 +380,11 @@ mod tests {
         };
         assert!(splice.apply(&mut p, &[3, 9, 5]).is_ok());
         assert_eq!(p, [3, 9, 5]);
-        assert!(Event::Retreat(5).apply(&mut p, &[3, 9]).is_ok());
+        assert!(Event::Retreat(5, Why::Tried).apply(&mut p, &[3, 9]).is_ok());
         // An in-place change reported as an advance is a breach.
         assert!(Event::Advance.apply(&mut p, &[9, 3, 4]).is_err());
         assert!(splice.apply(&mut p, &[4, 3]).is_err());
-        assert!(Event::Retreat(3).apply(&mut p, &[3]).is_err());
+        assert!(Event::Retreat(3, Why::Unsaid).apply(&mut p, &[3]).is_err());
         assert!(Event::Restart.apply(&mut p, &[]).is_ok());
         assert!(p.is_empty());
     }

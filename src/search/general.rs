@@ -5,6 +5,7 @@
 
 use super::aim::Aim;
 use super::driver::{Rules, Sofar, Verdict};
+use super::event::Why;
 use super::memo::Memo;
 use super::tables::{MEMO_MAX, PARTS_MIN, Tables};
 
@@ -321,6 +322,103 @@ impl<'t> State<'t> {
         Expand::Moves
     }
 
+    /// Why the node the path ends on holds no tour, when its rules say so
+    /// ([`State::expand`] again, naming the squares; None when they let it
+    /// be). The squares are looked for next to the path's last two squares
+    /// first, where a move changes the counters, and only then on the
+    /// whole board: this is for searches someone watches.
+    pub fn explain(&self) -> Option<Why> {
+        let t = self.t;
+        let rules = t.rules;
+        let h = *self.path.last()?;
+        let prev = self.path.len().checked_sub(2).map(|i| self.path[i]);
+        match self.r {
+            0 => return (self.end_weight(h) == 0).then_some(Why::WrongEnd),
+            1 => {
+                return match t.succ(h).iter().find(|&&w| self.in_r[w as usize]) {
+                    None => Some(Why::NoMoves),
+                    Some(&w) if !self.is_end[w as usize] => Some(Why::LastNotEnd(w)),
+                    Some(_) => None,
+                };
+            }
+            _ => {}
+        }
+        // Unvisited squares meeting `test`: first near the path's end, then
+        // anywhere.
+        let find = |test: &dyn Fn(u32) -> bool, most: usize| -> Vec<u32> {
+            let near = prev
+                .map(|p| t.succ(p))
+                .unwrap_or(&[])
+                .iter()
+                .chain(t.succ(h))
+                .chain(t.pred(h));
+            let mut found: Vec<u32> = Vec::new();
+            for &w in near {
+                if self.in_r[w as usize] && test(w) && !found.contains(&w) {
+                    found.push(w);
+                }
+            }
+            if found.len() < most {
+                for w in 0..t.n as u32 {
+                    if self.in_r[w as usize] && test(w) && !found.contains(&w) {
+                        found.push(w);
+                        if found.len() >= most {
+                            break;
+                        }
+                    }
+                }
+            }
+            found
+        };
+        if rules.entry && self.nz > 0 {
+            let w = find(&|w| self.inh[w as usize] == 0, 1);
+            return Some(Why::NoEntry(w.first().copied().unwrap_or(h)));
+        }
+        if rules.ends && self.nl > 1 {
+            let l = find(&|w| self.in_l(w), 2);
+            if let [a, b, ..] = l[..] {
+                return Some(Why::TwoLast(a.min(b), a.max(b)));
+            }
+        }
+        if rules.ends && self.bad > 0 {
+            return Some(Why::LastNotEnd(self.lsum as u32));
+        }
+        if rules.ends && self.e_left == 0 {
+            return Some(Why::NoEnd);
+        }
+        if rules.parts && t.small() && self.r >= PARTS_MIN && !t.reaches_all(h, self.mask) {
+            let cut = self.mask & !t.reach(h, self.mask);
+            return Some(Why::Split(cut.trailing_zeros()));
+        }
+        let moves: Vec<u32> = t
+            .succ(h)
+            .iter()
+            .copied()
+            .filter(|&w| self.in_r[w as usize])
+            .collect();
+        if moves.is_empty() {
+            return Some(Why::NoMoves);
+        }
+        let forced: Vec<u32> = moves
+            .iter()
+            .copied()
+            .filter(|&w| rules.entry && self.inh[w as usize] == 1)
+            .collect();
+        if let [a, b, ..] = forced[..] {
+            return Some(Why::TwoForced(a, b));
+        }
+        let last = (self.nl == 1).then_some(self.lsum);
+        let allowed = |w: u32| {
+            !rules.ends
+                || (last != Some(u64::from(w)) && !(self.is_end[w as usize] && self.e_left == 1))
+        };
+        let tried: &[u32] = if forced.is_empty() { &moves } else { &forced };
+        if !tried.iter().any(|&w| allowed(w)) {
+            return Some(Why::OnlyLast(tried[0]));
+        }
+        None
+    }
+
     /// The onward moves `w` would have if entered next: its targets in `R`
     /// other than itself (a candidate of the current node).
     #[inline]
@@ -507,6 +605,23 @@ impl<const PATHS: bool> Rules for GeneralRules<'_, PATHS> {
 
     fn path(&self) -> &[u32] {
         &self.st.path
+    }
+
+    fn why_leaf(&self, _: Option<&Frame>, tours: u64) -> Why {
+        if tours > 0 {
+            return Why::Tour;
+        }
+        // The rules let it be: the cache knew it holds no tour.
+        self.st.explain().unwrap_or(Why::Cached)
+    }
+
+    fn why_tried(&self, node: &Frame) -> Why {
+        if node.next > node.start {
+            return Why::Tried;
+        }
+        // No move was left to try: the rules cut them all, or the first
+        // moves were cut to one of each orbit and none was left.
+        self.st.explain().unwrap_or(Why::Tried)
     }
 
     fn forbid_end(&mut self, square: u32) {

@@ -5,6 +5,7 @@
 //! (next to the start for a closed tour, on the fixed end for an open one).
 
 use super::driver::{Rules, Sofar, Verdict};
+use super::event::Why;
 use crate::model::MoveGraph;
 use crate::model::graph::walks::predecessors_mask;
 
@@ -119,5 +120,27 @@ impl Rules for PlainRules<'_> {
 
     fn path(&self) -> &[u32] {
         &self.path
+    }
+
+    /// A leaf covers the board: a tour, or a path that ends wrong.
+    fn why_leaf(&self, _: Option<&(u32, u32)>, tours: u64) -> Why {
+        if tours > 0 { Why::Tour } else { Why::WrongEnd }
+    }
+
+    /// A dead end when no move was there to try, else every move tried.
+    fn why_tried(&self, _: &(u32, u32)) -> Why {
+        let Some(&v) = self.path.last() else {
+            return Why::Tried;
+        };
+        let end = if self.path.len() + 1 == self.n {
+            u32::MAX
+        } else {
+            self.end
+        };
+        let (a, b) = (self.off[v as usize], self.off[v as usize + 1]);
+        let open = self.targets[a as usize..b as usize]
+            .iter()
+            .any(|&t| !self.visited[t as usize] && t != end);
+        if open { Why::Tried } else { Why::NoMoves }
     }
 }

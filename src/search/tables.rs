@@ -172,6 +172,18 @@ impl<'g> Tables<'g> {
         reach == rest
     }
 
+    /// The squares of `rest` reachable from `h` by moves through `rest`
+    /// (`n ≤ 64`).
+    pub fn reach(&self, h: u32, rest: u64) -> u64 {
+        let mut reach = self.succ_mask[h as usize] & rest;
+        let mut frontier = reach;
+        while frontier != 0 {
+            frontier = self.targets_of(frontier) & rest & !reach;
+            reach |= frontier;
+        }
+        reach
+    }
+
     /// Whether `p` is a path of distinct squares along moves.
     pub fn is_path(&self, p: &[u32]) -> bool {
         let mut seen = vec![false; self.n];

@@ -56,6 +56,7 @@ pub use self::palette::{
     LABEL, LIGHT, MARKER, PART, PARTS, PATH, RAMP_START, RED, REMOVED, REPAIRED, STATUS, STRIP_BG,
     STRIP_HIGH, STRIP_LOW, TINT_DARK, TINT_LIGHT, TRANSPARENT, VISITED, WRAP, palette,
 };
+pub(crate) use self::search::{Told, tell};
 pub use self::search::{search_gif, search_layout};
 pub use self::still::tour_png;
 pub use self::tour::{tour_gif, tour_layout};

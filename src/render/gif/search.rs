@@ -8,7 +8,8 @@ use std::io::Write;
 
 use crate::model::MoveGraph;
 use crate::render::record::{Recorder, Sample};
-use crate::search::event::{Change, Event};
+use crate::render::why::why_words;
+use crate::search::event::{Change, Event, Why};
 use crate::solve::backtrack::{BacktrackOptions, Order};
 use crate::solve::{Outcome, Report, SolverSpec};
 use crate::words::{many, thousands};
@@ -52,31 +53,7 @@ pub fn search_gif<W: Write + Send>(
     // has room for the longest and no line is ever cut.
     let probe = search_layout(scene, opts, 0, searched);
     let (room, scale) = (probe.status_room(), probe.status_scale);
-    let warnsdorff = report.solver.ran.iter().any(|s| {
-        matches!(
-            s,
-            SolverSpec::Warnsdorff(_)
-                | SolverSpec::Backtrack(BacktrackOptions {
-                    order: Order::Warnsdorff,
-                    ..
-                })
-        )
-    });
-    let population = report.solver.ran.iter().find_map(|s| match s {
-        SolverSpec::Genetic(o) => Some(o.params().population),
-        _ => None,
-    });
-    let graph = scene.graph;
-    let story = Story {
-        board,
-        graph,
-        candidates: graph
-            .filter(|_| warnsdorff && n <= CANDIDATES_MAX && probe.style != Style::Gradient),
-        rec,
-        population,
-        strip: probe.strip,
-        floor: chart_floor(rec, n),
-    };
+    let story = Story::new(scene, rec, report, &probe);
     let outcome = story.outcome(report).wrapped(scale, room);
     let mut most = outcome.status.len();
     {
@@ -149,6 +126,104 @@ pub fn search_gif<W: Write + Send>(
         )
     })?;
     Ok(lay.info(count))
+}
+
+/// One recorded sample as the search GIF tells it, for the HTML player:
+/// its caption's lines (unwrapped) and what is drawn on the board.
+pub(crate) struct Told {
+    /// What happened, then the counters (or a genetic run's genes and
+    /// fitness).
+    pub(crate) lines: Vec<String>,
+    /// Warnsdorff's candidates: square, onward count, whether the least.
+    pub(crate) candidates: Vec<(u32, u32, bool)>,
+    /// Squares left as dead ends.
+    pub(crate) dead: Vec<u32>,
+    /// Squares ringed: where a walk got stuck, what a reason names.
+    pub(crate) rings: Vec<u32>,
+    /// A genetic walk's squares entered by a repaired gene.
+    pub(crate) repaired: Vec<usize>,
+    /// A genetic walk's legal prefix.
+    pub(crate) legal: Option<usize>,
+    /// The part of the path that stayed (a time-lapse's or a rewrite's).
+    pub(crate) settled: Option<usize>,
+}
+
+/// How a search ended, as the search GIF's last frame tells it.
+pub(crate) struct Ending {
+    /// The outcome and what it cost.
+    pub(crate) lines: Vec<String>,
+    /// For a proof drawn: each square's fill, as a palette index.
+    pub(crate) fills: Option<Vec<u8>>,
+    /// The proof's legend: a line and its palette index.
+    pub(crate) legend: Vec<(String, u8)>,
+    /// Squares ringed (no moves).
+    pub(crate) rings: Vec<u32>,
+}
+
+/// Tells every sample `rec` kept as the search GIF would caption it,
+/// oldest first, and how the search ended (the scene must carry the move
+/// graph for candidates, dead ends and proofs).
+pub(crate) fn tell<E>(
+    scene: &Scene,
+    rec: &Recorder,
+    report: &Report,
+    mut f: impl FnMut(&Sample, Told) -> Result<(), E>,
+) -> Result<Ending, E> {
+    let probe = search_layout(scene, &GifOptions::default(), 0, true);
+    let story = Story::new(scene, rec, report, &probe);
+    let mut state = State::new(scene.board.len(), story.needs_scratch());
+    rec.replay(|s| {
+        let frame = story.sample(s, &mut state);
+        let mut told = Told {
+            lines: frame.status,
+            candidates: Vec::new(),
+            dead: Vec::new(),
+            rings: Vec::new(),
+            repaired: frame.repaired,
+            legal: frame.legal,
+            settled: frame.settled,
+        };
+        for m in frame.marks {
+            match m {
+                Mark::Candidate {
+                    square,
+                    count,
+                    best,
+                } => told.candidates.push((square, count, best)),
+                Mark::DeadEnd(sq) => told.dead.push(sq),
+                Mark::Stuck(sq) => told.rings.push(sq),
+            }
+        }
+        f(s, told)
+    })?;
+    let end = story.outcome(report);
+    let mut rings = Vec::new();
+    for m in end.marks {
+        if let Mark::Stuck(sq) = m {
+            rings.push(sq);
+        }
+    }
+    let legend = end
+        .status
+        .iter()
+        .skip(1)
+        .zip(&end.colours)
+        .filter(|(_, c)| **c != CAPTION_FG)
+        .map(|(l, &c)| (l.clone(), c))
+        .collect();
+    let lines = end
+        .status
+        .iter()
+        .enumerate()
+        .filter(|&(i, _)| i == 0 || end.colours.get(i - 1) == Some(&CAPTION_FG))
+        .map(|(_, l)| l.clone())
+        .collect();
+    Ok(Ending {
+        lines,
+        fills: end.fills,
+        legend,
+        rings,
+    })
 }
 
 /// A genetic walk of generation 1's population stays this long, in
@@ -254,7 +329,37 @@ impl Frame {
     }
 }
 
-impl Story<'_> {
+impl<'a> Story<'a> {
+    /// The story of the search `rec` recorded, drawn in `lay`.
+    fn new(scene: &Scene<'a>, rec: &'a Recorder, report: &Report, lay: &Layout) -> Story<'a> {
+        let n = scene.board.len();
+        let warnsdorff = report.solver.ran.iter().any(|s| {
+            matches!(
+                s,
+                SolverSpec::Warnsdorff(_)
+                    | SolverSpec::Backtrack(BacktrackOptions {
+                        order: Order::Warnsdorff,
+                        ..
+                    })
+            )
+        });
+        let population = report.solver.ran.iter().find_map(|s| match s {
+            SolverSpec::Genetic(o) => Some(o.params().population),
+            _ => None,
+        });
+        let graph = scene.graph;
+        Story {
+            board: scene.board,
+            graph,
+            candidates: graph
+                .filter(|_| warnsdorff && n <= CANDIDATES_MAX && lay.style != Style::Gradient),
+            rec,
+            population,
+            strip: lay.strip,
+            floor: chart_floor(rec, n),
+        }
+    }
+
     fn needs_scratch(&self) -> bool {
         self.graph.is_some()
     }
@@ -360,7 +465,7 @@ impl Story<'_> {
         let [a, b] = counters(s, n);
         f.status = vec![format!("{head}{what}"), a, b];
         f.flash = match s.event {
-            Event::Retreat(sq) if single => Some(sq),
+            Event::Retreat(sq, _) if single => Some(sq),
             _ => None,
         };
         // A rewrite's new part churns; a time-lapse's unsettled part too.
@@ -527,12 +632,21 @@ fn describe(
             [only] => format!("{at} start on {}", name(*only)),
             [.., a, b] => format!("{at} {} to {}", name(*a), name(*b)),
         },
-        Event::Retreat(sq) => {
-            let dead = graph.is_some_and(|g| onward(g, sq, path, visited) == 0);
+        Event::Retreat(sq, why) => {
             let to = path
                 .last()
                 .map(|&t| format!(" to {}", name(t)))
                 .unwrap_or_default();
+            if let Some(words) = why_words(why, &name(sq), name) {
+                if why == Why::NoMoves {
+                    marks.push(Mark::DeadEnd(sq));
+                }
+                for w in why.squares() {
+                    marks.push(Mark::Stuck(w));
+                }
+                return format!("{at} back from {}{to}: {words}", name(sq));
+            }
+            let dead = graph.is_some_and(|g| onward(g, sq, path, visited) == 0);
             if dead {
                 marks.push(Mark::DeadEnd(sq));
                 format!("{at} back from {}{to}: a dead end, no move on", name(sq))

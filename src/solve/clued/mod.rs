@@ -31,7 +31,7 @@ use crate::model::MoveGraph;
 use crate::progress::Unit;
 use crate::search::Pace;
 use crate::search::driver::{Driver, Rules, Sofar, Verdict};
-use crate::search::event::{Event, Observer};
+use crate::search::event::{Event, Observer, Why};
 
 /// A square no clue is on, or a distance too far to matter.
 const NONE: u32 = u32::MAX;
@@ -349,6 +349,46 @@ impl Steps<'_, '_> {
         low <= 1
     }
 
+    /// Why the path's last square holds no solution, for a watched search
+    /// ([`Rules::why_leaf`]): [`Steps::alive`] and [`Steps::in_due_time`]
+    /// again, naming the square they found.
+    fn explain(&self) -> Why {
+        let n = self.plan.g.len();
+        if self.path.len() == n {
+            return Why::WrongEnd;
+        }
+        let j = self.path.len() - 1;
+        if let Some(d) = self.plan.due.get(j)
+            && let Some(&u) = d.iter().find(|&&u| !self.seen[u as usize])
+        {
+            return Why::Clue(u);
+        }
+        if self.plan.undirected && self.path.len() >= 2 {
+            let before = self.path[self.path.len() - 2];
+            let end = self.plan.fixed[n - 1];
+            let mut low = Vec::new();
+            for w in self.plan.g.neighbours(before) {
+                if self.seen[w as usize] {
+                    continue;
+                }
+                let a = self.avail[w as usize];
+                if a == 0 {
+                    return Why::NoEntry(w);
+                }
+                if a == 1 && (self.plan.goal.closed || (end != NONE && end != w)) {
+                    return Why::LastNotEnd(w);
+                }
+                if a == 1 {
+                    low.push(w);
+                }
+            }
+            if let [a, b, ..] = low[..] {
+                return Why::TwoLast(a, b);
+            }
+        }
+        Why::Unsaid
+    }
+
     /// Arrives at the current path: a solution if it covers the board (and
     /// closes, for a closed tour), else the squares to try next, fewest
     /// onward moves first.
@@ -427,6 +467,39 @@ impl Rules for Steps<'_, '_> {
 
     fn path(&self) -> &[u32] {
         &self.path
+    }
+
+    fn why_leaf(&self, _: Option<&(usize, usize)>, tours: u64) -> Why {
+        if tours > 0 { Why::Tour } else { self.explain() }
+    }
+
+    /// No candidate at all: no unvisited square next, or the clues allow
+    /// none of them.
+    fn why_tried(&self, &(base, next): &(usize, usize)) -> Why {
+        if next > base {
+            return Why::Tried;
+        }
+        let Some(&c) = self.path.last() else {
+            return Why::Tried;
+        };
+        let j = self.path.len();
+        let open: Vec<u32> = self
+            .plan
+            .g
+            .neighbours(c)
+            .filter(|&v| !self.seen[v as usize])
+            .collect();
+        match open.iter().find(|&&v| !self.plan.allowed(v, j)) {
+            _ if open.is_empty() => Why::NoMoves,
+            Some(&v) if open.iter().all(|&v| !self.plan.allowed(v, j)) => {
+                // The step's own clue, else the square whose clue is elsewhere.
+                Why::Clue(match self.plan.fixed.get(j) {
+                    Some(&f) if f != NONE => f,
+                    _ => v,
+                })
+            }
+            _ => Why::Tried,
+        }
     }
 }
 
