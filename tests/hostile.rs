@@ -426,11 +426,14 @@ fn archive_columns(conn: &rusqlite::Connection, table: &str) -> Vec<String> {
         .unwrap_or_else(|e| panic!("{e}"))
 }
 
+/// A table's name and its columns, each with the values saved in it.
+type Table = (String, Vec<(String, Value)>);
+
 /// An archive holding one real run of `puzzles/holed4x4.ron` (and the
 /// columns of its tables, each with the saved values), rebuilt with
 /// tables that have the same columns but no types and no constraints, so
 /// any value fits in any cell.
-fn loose_archive(dir: &Path) -> (std::path::PathBuf, Vec<(String, Vec<(String, Value)>)>) {
+fn loose_archive(dir: &Path) -> (std::path::PathBuf, Vec<Table>) {
     let path = dir.join("a.sqlite");
     let puzzle = Path::new(env!("CARGO_MANIFEST_DIR")).join("puzzles/holed4x4.ron");
     let saved = engine_process()

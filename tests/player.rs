@@ -363,7 +363,14 @@ fn a_large_board_is_drawn_square_by_square() {
     // squares that changed.
     let (page, trace, _) = player(
         dir.path(),
-        &["--board", "70x70", "--solver", "warnsdorff", "--start", "a1"],
+        &[
+            "--board",
+            "70x70",
+            "--solver",
+            "warnsdorff",
+            "--start",
+            "a1",
+        ],
     );
     let events = events(&trace);
     let (forward, back) = (30u64, 12u64);
@@ -374,7 +381,13 @@ fn a_large_board_is_drawn_square_by_square() {
     );
     for (got, step) in [(&seen["afterKeys"], 1 + forward - back)]
         .into_iter()
-        .chain(seen["visits"].as_array().expect("visits").iter().zip([400, 7]))
+        .chain(
+            seen["visits"]
+                .as_array()
+                .expect("visits")
+                .iter()
+                .zip([400, 7]),
+        )
     {
         let (depth, nodes, _) = replay(&events, step - 1);
         assert_eq!(got["step"], json!(step));

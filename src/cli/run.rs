@@ -166,7 +166,7 @@ pub fn exec(args: RunArgs) -> Result<u8, Error> {
         if let SolverSpec::Genetic(opts) = &p.solver
             && let Some((message, help)) = engine::puzzle::genetic_too_big(&p.board, &p.piece, opts)
         {
-            let value = format!("{}", p.solver.kind());
+            let value = p.solver.kind().to_string();
             return Err(
                 super::flag_error(ErrorKind::TooBig, "--compare", &value, message).with_help(help),
             );

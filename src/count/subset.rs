@@ -27,7 +27,7 @@ use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 
-use super::frontier::key::Count;
+use super::frontier::key::Tally;
 use crate::halt::{Halt, Limits, Stop};
 use crate::model::{Goal, MoveGraph};
 use crate::progress::{Progress, Unit};
@@ -337,7 +337,7 @@ struct Ran {
 const RUN: usize = 1 << 10;
 
 /// One count with counts `C` (see the module docs).
-fn run<C: Count>(
+fn run<C: Tally>(
     g: &MoveGraph,
     goal: &Goal,
     steps: &Steps,

@@ -639,7 +639,7 @@ struct Sweeping {
 
 /// Keeps the part of `layer` that `cut` asks for, when the states after
 /// square `done` (of `squares`) are where it cuts; true if it cut.
-fn cut_layer<K: Key, C: Count>(
+fn cut_layer<K: Key, C: Tally>(
     layer: &mut Vec<(K, C)>,
     cut: Option<Cut>,
     done: usize,
@@ -658,7 +658,7 @@ fn cut_layer<K: Key, C: Count>(
 }
 
 /// The sum of the check terms of `layer`'s states.
-fn layer_check<K: Key, C: Count>(layer: &[(K, C)]) -> Check {
+fn layer_check<K: Key, C: Tally>(layer: &[(K, C)]) -> Check {
     layer
         .par_iter()
         .with_min_len(1 << 12)
@@ -851,7 +851,7 @@ fn disk(e: std::io::Error) -> Unfit {
 }
 
 /// The sum of the check terms of the states of `run`.
-fn disk_check<K: Key, C: Count>(run: &spill::Run) -> std::io::Result<Check> {
+fn disk_check<K: Key, C: Tally>(run: &spill::Run) -> std::io::Result<Check> {
     let mut r = spill::Reader::<K, C>::open(run)?;
     let mut sum = Check::default();
     while let Some((k, c)) = r.next_record()? {
@@ -868,7 +868,7 @@ fn disk_check<K: Key, C: Count>(run: &spill::Run) -> std::io::Result<Check> {
 /// are merged. The next states are left in `layer` or `on_disk`. Ok(false)
 /// when a limit stopped the step (`out.stopped` says which).
 #[allow(clippy::too_many_arguments)]
-fn step_large<K: Key, C: Count>(
+fn step_large<K: Key, C: Tally>(
     layer: &mut Vec<(K, C)>,
     on_disk: &mut Option<spill::Run>,
     folder: &mut Option<spill::Spill>,
@@ -1086,7 +1086,7 @@ fn check_free(f: &spill::Spill, bytes: u64) -> Result<(), Failed> {
 
 /// The entries of `next`'s tables in one list sorted by classes and keys,
 /// each table freed as it is emptied.
-fn gather<K: Key, C: Count>(next: Layer<K, C>, list: &mut Vec<(K, C)>) -> Vec<(K, C)> {
+fn gather<K: Key, C: Tally>(next: Layer<K, C>, list: &mut Vec<(K, C)>) -> Vec<(K, C)> {
     let parts = next.into_parts();
     let total = parts.iter().map(Table::len).sum();
     let mut all = std::mem::take(list);
@@ -1101,7 +1101,7 @@ fn gather<K: Key, C: Count>(next: Layer<K, C>, list: &mut Vec<(K, C)>) -> Vec<(K
 
 /// Fills `layer` (emptied, with room for them) with the entries of
 /// `parts`, on all threads, each table into its own slice of the list.
-fn fill_from<K: Key, C: Count>(layer: &mut Vec<(K, C)>, parts: Vec<Table<K, C>>) {
+fn fill_from<K: Key, C: Tally>(layer: &mut Vec<(K, C)>, parts: Vec<Table<K, C>>) {
     let total: usize = parts.iter().map(Table::len).sum();
     layer.resize(total, (K::NONE, C::default()));
     let mut slices = Vec::with_capacity(parts.len());
@@ -1414,7 +1414,7 @@ mod tests {
                 spill: Some(folder),
                 ..FrontierOptions::default()
             };
-            fn both<K: Key, C: Count>(
+            fn both<K: Key, C: Tally>(
                 rules: &[StepRules],
                 opts: [&FrontierOptions; 2],
                 limits: &Limits,

@@ -15,7 +15,7 @@ use std::fs::File;
 use std::io::{self, BufReader, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 
-use super::key::{Count, Key};
+use super::key::{Key, Tally};
 
 /// Bytes of the buffer of each file read or written.
 const BUFFER: usize = 1 << 20;
@@ -71,7 +71,7 @@ pub fn free_bytes(path: &Path) -> Option<u64> {
 }
 
 /// The bytes of one record of keys `K` and counts `C`.
-pub fn record_bytes<K: Key, C: Count>() -> usize {
+pub fn record_bytes<K: Key, C: Tally>() -> usize {
     K::BYTES + C::BYTES
 }
 
@@ -100,7 +100,7 @@ impl Spill {
     }
 
     /// Writes `entries`, sorted, as a run.
-    pub fn write_run<K: Key, C: Count>(&mut self, entries: &[(K, C)]) -> io::Result<Run> {
+    pub fn write_run<K: Key, C: Tally>(&mut self, entries: &[(K, C)]) -> io::Result<Run> {
         let path = self.new_path();
         let mut w = BufWriter::with_capacity(BUFFER, File::create(&path)?);
         let mut rec = vec![0u8; record_bytes::<K, C>()];
@@ -127,7 +127,7 @@ impl Spill {
     }
 
     /// Merges `runs` into one, equal states added, and removes them.
-    pub fn merge<K: Key, C: Count>(&mut self, runs: Vec<Run>) -> Result<Run, SpillError> {
+    pub fn merge<K: Key, C: Tally>(&mut self, runs: Vec<Run>) -> Result<Run, SpillError> {
         let path = self.new_path();
         let mut w = BufWriter::with_capacity(BUFFER, File::create(&path)?);
         let mut readers = runs
@@ -181,7 +181,7 @@ impl Spill {
 impl Spill {
     /// The states of `run` that `keep` keeps, as a new run (in the same
     /// order); `run` is removed.
-    pub fn filter<K: Key, C: Count>(
+    pub fn filter<K: Key, C: Tally>(
         &mut self,
         run: Run,
         keep: impl Fn(K) -> bool,
@@ -245,7 +245,7 @@ pub struct Reader<K, C> {
     _kc: std::marker::PhantomData<(K, C)>,
 }
 
-impl<K: Key, C: Count> Reader<K, C> {
+impl<K: Key, C: Tally> Reader<K, C> {
     /// Opens `run` at its first record.
     pub fn open(run: &Run) -> io::Result<Reader<K, C>> {
         Ok(Reader {
