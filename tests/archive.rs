@@ -364,7 +364,8 @@ fn show_offers_no_steps() {
         .stdout(predicate::str::contains("--max-frames"))
         .stdout(predicate::str::contains("--steps").not())
         // Nor a search GIF's defaults.
-        .stdout(predicate::str::contains("search").not());
+        .stdout(predicate::str::contains("search GIF").not())
+        .stdout(predicate::str::contains("--search-gif").not());
     engine()
         .args(["archive", "show", "1", "--steps", "1..5000"])
         .assert()

@@ -549,7 +549,7 @@ fn flag_errors_of_the_command_line_point_at_the_flag() {
         ),
         (
             &["count", "--board", "5x5", "--method", "bfs"],
-            "error: --method: bfs is not one of dfs, frontier",
+            "error: --method: bfs is not one of dfs, frontier, subset",
             " | --method bfs\n |          ^^^ a similar value exists: 'dfs'\n",
         ),
         (
@@ -579,7 +579,7 @@ fn flag_errors_of_the_command_line_point_at_the_flag() {
         ),
         (
             &["count", "--board", "5x5", "--method"],
-            "error: --method: a value is needed, one of dfs, frontier\n",
+            "error: --method: a value is needed, one of dfs, frontier, subset\n",
         ),
     ] {
         let out = engine().args(args).output().unwrap();

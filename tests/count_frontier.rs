@@ -449,13 +449,17 @@ fn cli_refusals() {
         .code(2)
         .stderr(predicate::str::contains("can be made back"));
     // A knight on 11x12: a frontier of 24 squares, estimated far over the
-    // memory budget before the start.
+    // memory budget and the disk's free space before the start.
     let (_dir, file) = setup(r#"Puzzle(board: "11x12", piece: "knight", tour: Closed)"#);
     engine()
         .args(["count", file.to_str().unwrap(), "--method", "frontier"])
         .assert()
         .code(2)
-        .stderr(predicate::str::contains("estimated before the start"));
+        .stderr(predicate::str::contains(
+            "error: --method: the frontier count would need about",
+        ))
+        .stderr(predicate::str::contains("of disk for its states in"))
+        .stderr(predicate::str::contains("free"));
 }
 
 #[test]
@@ -533,12 +537,13 @@ fn count_stdout(args: &[&str]) -> String {
 
 /// `--memory` sets the states' budget of the frontier: a count tried first
 /// for want of an estimate passes a small one mid-run, and the depth-first
-/// search counts instead, to the same number.
+/// search counts instead, to the same number; asked for, the frontier
+/// spills its states to disk and counts the same.
 #[test]
 fn cli_memory_budget_passed_mid_run_falls_back_to_the_search() {
     // The knight on a 3x5 Klein bottle, open from a1: no estimate (the
-    // board wraps); its states reach 4.8 MiB
-    // at their widest, the search takes a quarter of a second.
+    // board wraps); its states reach 4.8 MiB at their widest, the subsets
+    // need 375 KiB, the search takes a quarter of a second.
     let board = [
         "--board",
         "3x5 klein",
@@ -546,13 +551,13 @@ fn cli_memory_budget_passed_mid_run_falls_back_to_the_search() {
         "a1",
         "--quiet",
         "--memory",
-        "1MiB",
+        "256KiB",
     ];
     let tours = "35733504 directed open tours from a1";
     let auto = count_stdout(&board);
     assert!(auto.contains(tours), "{auto}");
     assert!(auto.contains("count: 2 symmetries"), "{auto}");
-    let method = "method: depth-first (frontier of 10 squares in greedy order, the board wraps: no estimate of its states or of the search, tried first; its states passed 1 MiB at square ";
+    let method = "method: depth-first (frontier of 10 squares in greedy order, the board wraps: no estimate of its states or of the search, tried first; its states passed 256 KiB at square ";
     let line = auto.lines().last().unwrap();
     let at = line
         .strip_prefix(method)
@@ -562,43 +567,51 @@ fn cli_memory_budget_passed_mid_run_falls_back_to_the_search() {
     assert!((1..15).contains(&at), "{auto}");
     let dfs = count_stdout(&[&board[..], &["--method", "dfs"]].concat());
     assert!(dfs.contains(tours), "{dfs}");
-    // The default budget holds them: the frontier counts the same.
-    let frontier = count_stdout(&board[..4]);
-    assert!(frontier.contains(tours), "{frontier}");
-    assert!(frontier.contains("count: frontier"), "{frontier}");
-    assert!(frontier.contains("tried first)"), "{frontier}");
-    // Asked for, the frontier is stopped at the budget, at the flag.
-    engine()
-        .args(["count", "--method", "frontier"])
-        .args(board)
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains(
-            "error: --method: the frontier count would need about",
-        ))
-        .stderr(predicate::str::contains(format!(
-            "for its states by square {at}, over its budget of 1 MiB"
-        )));
+    // The default budget holds the subsets, which cost least here.
+    let subset = count_stdout(&board[..5]);
+    assert!(subset.contains(tours), "{subset}");
+    assert!(subset.contains("count: subset"), "{subset}");
+    // Asked for, the frontier spills what passes the budget to disk.
+    let dir = tempfile::tempdir().unwrap();
+    let spilled = count_stdout(
+        &[
+            &board[..],
+            &[
+                "--method",
+                "frontier",
+                "--spill",
+                dir.path().to_str().unwrap(),
+            ],
+        ]
+        .concat(),
+    );
+    assert!(spilled.contains(tours), "{spilled}");
+    assert!(spilled.contains("count: frontier"), "{spilled}");
+    assert!(spilled.contains("written to disk"), "{spilled}");
+    // Its runs are removed when the count ends.
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
 }
 
 /// `--memory` applies to the estimate before the start: a knight's count
-/// estimated over it is refused when the frontier is asked for and counted
-/// depth-first when not; a budget it fits in lets the frontier count.
+/// estimated over it spills to disk when the frontier is asked for and is
+/// counted depth-first when not; a budget it fits in lets the frontier count.
 #[test]
 fn cli_memory_budget_before_the_start() {
     // The knight's open tours of 7x6 from a1 to g6: estimated at 20 MiB
     // (27,660 states at most, 1 MiB, in fact); the search takes 2.5 s.
     let board = ["--board", "7x6", "--start", "a1", "--end", "g6", "--quiet"];
     let tours = "8107945 directed open tours from a1 to g6";
-    engine()
-        .args(["count", "--method", "frontier", "--memory", "2000000"])
-        .args(board)
-        .assert()
-        .code(2)
-        .stdout("")
-        .stderr(predicate::str::contains(
-            "error: --method: the frontier count would need about 20 MiB for its states (estimated before the start), over its budget of 2 MiB",
-        ));
+    let dir = tempfile::tempdir().unwrap();
+    let spilled = count_stdout(
+        &[
+            &board[..],
+            &["--method", "frontier", "--memory", "2000000", "--spill"],
+            &[dir.path().to_str().unwrap()],
+        ]
+        .concat(),
+    );
+    assert!(spilled.contains(tours), "{spilled}");
+    assert!(spilled.contains("written to disk"), "{spilled}");
     let fits = count_stdout(&[&board[..], &["--method", "frontier", "--memory", "64MiB"]].concat());
     assert!(fits.contains(tours), "{fits}");
     assert!(fits.contains("count: frontier"), "{fits}");
@@ -660,8 +673,8 @@ fn cli_memory_flag_refusals() {
 
 /// A count the method was chosen for that passes the budget mid-run,
 /// though estimated under it, is counted depth-first: the flag is not
-/// blamed when the user gave none; when asked for, the frontier is refused
-/// at the flag.
+/// blamed when the user gave none; when asked for, the frontier spills its
+/// states to disk.
 #[test]
 fn cli_estimated_count_passing_the_budget_falls_back_to_the_search() {
     // The knight's open tours of 7x5: estimated at 2,000 states (71 KiB)
@@ -679,18 +692,23 @@ fn cli_estimated_count_passing_the_budget_falls_back_to_the_search() {
     let at: usize = at.parse().expect(&auto);
     let dfs = count_stdout(&[&board[..], &["--method", "dfs"]].concat());
     assert!(dfs.contains(tours), "{dfs}");
-    engine()
-        .args(["count", "--method", "frontier"])
-        .args(board)
-        .assert()
-        .code(2)
-        .stdout("")
-        .stderr(predicate::str::contains(format!(
-            "for its states by square {at}, over its budget of 128 KiB"
-        )))
-        .stderr(predicate::str::starts_with(
-            "error: --method: the frontier count would need about",
-        ));
+    assert!((1..35).contains(&at), "{auto}");
+    // Asked for, the frontier writes what passes the budget to disk.
+    let dir = tempfile::tempdir().unwrap();
+    let spilled = count_stdout(
+        &[
+            &board[..],
+            &[
+                "--method",
+                "frontier",
+                "--spill",
+                dir.path().to_str().unwrap(),
+            ],
+        ]
+        .concat(),
+    );
+    assert!(spilled.contains(tours), "{spilled}");
+    assert!(spilled.contains("written to disk"), "{spilled}");
 }
 
 /// A count past 128 bits (the king's closed tours of 200x2; of 120x2 they are

@@ -33,8 +33,10 @@ fn entries(dir: &std::path::Path) -> usize {
 fn a_small_memory_spills_and_counts_the_same() {
     let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
     let spill = dir.path().to_str().unwrap_or_default();
-    for board in ["8x5", "6x6"] {
-        for closed in [false, true] {
+    // (The closed tours of 6x6 never hold more than 404 states: nothing
+    // to spill.)
+    for (board, closed) in [("8x5", false), ("8x5", true), ("6x6", false)] {
+        {
             let mut args = vec!["--board", board, "--method", "frontier"];
             if closed {
                 args.push("--closed");

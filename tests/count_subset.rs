@@ -116,7 +116,10 @@ proptest! {
         let Some(search) = count_with(&p, Some(Method::Dfs)) else {
             panic!("the clue search refused");
         };
-        prop_assert_eq!(search.work().map(|w| w.name()), Some("clues"));
+        // A puzzle proved to have no tour (the knight on 4x4) is not searched.
+        if search.proof.is_none() {
+            prop_assert_eq!(search.work().map(|w| w.name()), Some("clues"));
+        }
         prop_assert_eq!(steps.tours, search.tours);
     }
 }

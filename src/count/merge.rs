@@ -260,7 +260,7 @@ pub fn merge(lines: &[ShardLine]) -> Result<Merged, Error> {
     let Some(first) = lines.first() else {
         return Err(Error::about(
             ErrorKind::Empty,
-            "--merge",
+            "shards",
             "no `shard=` line was given: give the files the shards printed, or their lines on standard input",
         ));
     };

@@ -148,15 +148,21 @@ mod tests {
             assert!(!part.to_ascii_lowercase().contains("</style"));
             assert!(!part.contains("http:") && !part.contains("https:"));
         }
-        for key in [
-            "{{CSP}}",
-            "{{TITLE}}",
-            "{{STYLE}}",
-            "{{SCRIPT}}",
-            "{{DATA}}",
+        // The title is the window's and the page's heading.
+        for (key, times) in [
+            ("{{CSP}}", 1),
+            ("{{TITLE}}", 2),
+            ("{{STYLE}}", 1),
+            ("{{SCRIPT}}", 1),
+            ("{{DATA}}", 1),
         ] {
-            assert_eq!(PAGE.matches(key).count(), 1, "{key}");
+            assert_eq!(PAGE.matches(key).count(), times, "{key}");
         }
+        assert_eq!(
+            PAGE.matches("{{").count(),
+            6,
+            "a key the writer does not know"
+        );
         assert!(!SCRIPT.contains("{{") && !STYLE.contains("{{"));
         assert!(csp().contains(&hash(SCRIPT)) && !csp().contains("unsafe"));
     }
