@@ -1100,3 +1100,260 @@ fn make_shows_progress_on_a_terminal() {
     assert!(shown.contains("clues tried"), "{shown}");
     assert!(shown.contains("within 1.5 s"), "{shown}");
 }
+
+// ---------------------------------------------------------------------------
+// `make`'s three files are one output: renamed into place only when all are
+// complete; none of the user's replaced otherwise. A failed `--save` leaves
+// no new archive behind.
+
+/// Runs the shell `script` in a user and mount namespace, in `dir`, where it
+/// may mount a small file system; None when this machine has none.
+fn in_namespace(dir: &Path, script: &str) -> Option<(String, String)> {
+    let probe = Command::new("unshare")
+        .args(["-rm", "sh", "-c", "mount -t tmpfs tmpfs /mnt"])
+        .stderr(Stdio::null())
+        .status();
+    if !probe.is_ok_and(|s| s.success()) {
+        eprintln!("skipped: no mount namespace (unshare -rm) on this machine");
+        return None;
+    }
+    let out = Command::new("unshare")
+        .args(["-rm", "sh", "-c", script])
+        .current_dir(dir)
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"));
+    Some((
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    ))
+}
+
+/// The three files of `make -o m.ron`, each holding `old`.
+const MADE: [&str; 3] = ["m.ron", "m.svg", "m-solution.svg"];
+
+#[test]
+fn make_on_a_full_disk_replaces_none_of_the_users_files() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let engine = env!("CARGO_BIN_EXE_engine");
+    // 16 pages: the old files take 3, the filler 10; the new puzzle file
+    // and blank sheet fit in the 3 left, the solution's sheet does not.
+    let script = format!(
+        "set -e; mkdir full; mount -t tmpfs -o size=64k tmpfs full; cd full; \
+         for f in {made}; do echo old > $f; done; head -c 40960 /dev/zero > filler; \
+         {engine} make --board 6x6 --seed 1 -o m.ron > /dev/null 2> ../err.txt || echo \"make exit $?\"; \
+         for f in {made}; do echo \"$f: $(head -c 20 $f)\"; done; \
+         echo \"after make: $(ls -A | tr '\\n' ' ')\"; \
+         {engine} run --board 5x5 --quiet --save --archive b.sqlite > /dev/null 2>> ../err.txt \
+           || echo \"save exit $?\"; \
+         echo \"after save: $(ls -A | tr '\\n' ' ')\"",
+        made = MADE.join(" "),
+    );
+    let Some((said, err)) = in_namespace(dir.path(), &script) else {
+        return;
+    };
+    let err = format!(
+        "{err}{}",
+        std::fs::read_to_string(dir.path().join("err.txt")).unwrap_or_default()
+    );
+    assert!(said.contains("make exit 2"), "{said}{err}");
+    for f in MADE {
+        assert!(
+            said.contains(&format!("{f}: old")),
+            "{f} was replaced:\n{said}{err}"
+        );
+    }
+    assert!(err.contains("No space left on device"), "{err}");
+    // Nothing beside them: no temporary, no new archive, no journal.
+    assert!(
+        said.contains("after make: filler m-solution.svg m.ron m.svg \n"),
+        "{said}"
+    );
+    assert!(said.contains("save exit 2"), "{said}{err}");
+    assert!(
+        said.contains("after save: filler m-solution.svg m.ron m.svg \n"),
+        "{said}{err}"
+    );
+}
+
+#[test]
+fn make_with_a_failing_output_replaces_nothing() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    for f in MADE {
+        std::fs::write(dir.path().join(f), "old").unwrap_or_else(|e| panic!("{e}"));
+    }
+    let full = std::fs::File::options().write(true).open("/dev/full");
+    let Ok(full) = full else {
+        eprintln!("skipped: no /dev/full");
+        return;
+    };
+    let out = engine_process()
+        .args(["make", "--board", "6x6", "--seed", "1", "-o", "m.ron"])
+        .current_dir(dir.path())
+        .stdout(full)
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("standard output"), "{err}");
+    for f in MADE {
+        let text = std::fs::read_to_string(dir.path().join(f)).unwrap_or_default();
+        assert_eq!(text, "old", "{f} was replaced");
+    }
+    assert_eq!(
+        crate::util::files(dir.path()),
+        ["m-solution.svg", "m.ron", "m.svg"]
+    );
+}
+
+#[test]
+fn make_killed_while_writing_leaves_the_old_files_or_the_new_ones() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    // The largest board `make` takes: its sheets take a moment to write
+    // once the time limit has stopped the making.
+    let args = [
+        "make",
+        "--board",
+        "32x32",
+        "-o",
+        "m.ron",
+        "--time-limit",
+        "0.05",
+        "--quiet",
+    ];
+    let run = || {
+        engine_process()
+            .args(args)
+            .current_dir(dir.path())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap_or_else(|e| panic!("{e}"))
+    };
+    // When it writes: at the end of a run left alone (the quicker of two).
+    let mut whole = Duration::MAX;
+    for _ in 0..2 {
+        let started = Instant::now();
+        let status = run().wait().unwrap_or_else(|e| panic!("{e}"));
+        assert!(status.success(), "{status}");
+        whole = whole.min(started.elapsed());
+    }
+    // Killed at moments spread over the last 40 ms before that end and
+    // 20 ms after it: the files are all old or all new, and new ones whole.
+    for try_no in 0..30u32 {
+        for f in MADE {
+            std::fs::write(dir.path().join(f), "old").unwrap_or_else(|e| panic!("{e}"));
+        }
+        let at = (whole + Duration::from_millis(20) * try_no / 10)
+            .saturating_sub(Duration::from_millis(40));
+        let started = Instant::now();
+        let mut child = run();
+        std::thread::sleep(at.saturating_sub(started.elapsed()));
+        let _ = child.kill();
+        let _ = child.wait();
+        let now: Vec<String> = MADE
+            .iter()
+            .map(|f| std::fs::read_to_string(dir.path().join(f)).unwrap_or_default())
+            .collect();
+        let olds: Vec<bool> = now.iter().map(|t| t == "old").collect();
+        let said = format!("try {try_no}, killed after {at:?} of {whole:?}: old {olds:?}");
+        if olds.iter().all(|&o| o) {
+            continue;
+        }
+        assert!(
+            olds.iter().all(|&o| !o),
+            "{said}: some files are old, some new"
+        );
+        // New: whole, and the pictures of the puzzle in the file.
+        assert!(now[0].ends_with(")\n"), "{said}: {}", now[0]);
+        let clues = now[0]
+            .lines()
+            .nth(1)
+            .and_then(|l| l.strip_prefix("// "))
+            .and_then(|l| l.split(" on ").next())
+            .unwrap_or_else(|| panic!("{said}: {}", now[0]));
+        for svg in &now[1..] {
+            assert!(svg.trim_end().ends_with("</svg>"), "{said}");
+            assert!(svg.contains(&format!(": {clues}, ")), "{said}: {clues}");
+        }
+    }
+}
+
+#[test]
+fn make_and_save_at_every_fill_of_a_small_disk() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let engine = env!("CARGO_BIN_EXE_engine");
+    // A 128 KB disk holding the old files and 0 to 124 KB more: at each
+    // fill `make` writes its three files or none (the old ones stay), and
+    // `run --save` makes a whole archive (one run in it) or none.
+    let script = format!(
+        "set -e; mkdir full; mount -t tmpfs -o size=128k tmpfs full; cd full; \
+         for k in $(seq 0 4 124); do \
+           rm -f -- * .??*; \
+           for f in {made}; do echo old > $f; done; \
+           head -c ${{k}}k /dev/zero > filler 2> /dev/null || true; \
+           code=0; {engine} make --board 6x6 --seed 1 -o m.ron > /dev/null 2>> ../err.txt || code=$?; \
+           echo \"make $k: $code: $(ls -A | tr '\\n' ' '): $(for f in {made}; do head -c 3 $f; echo -n ' '; done)\"; \
+           code=0; {engine} run --board 5x5 --quiet --save --archive b.sqlite > /dev/null 2>> ../err.txt || code=$?; \
+           runs=none; if [ -e b.sqlite ]; then \
+             runs=$({engine} archive stats --archive b.sqlite --format json 2>&1 | grep -o '\"runs\":[0-9]*' || true); fi; \
+           echo \"save $k: $code: $(ls -A | tr '\\n' ' '): $runs\"; \
+         done",
+        made = MADE.join(" "),
+    );
+    let Some((said, err)) = in_namespace(dir.path(), &script) else {
+        return;
+    };
+    let err = format!(
+        "{err}{}",
+        std::fs::read_to_string(dir.path().join("err.txt")).unwrap_or_default()
+    );
+    let lines: Vec<&str> = said.lines().collect();
+    assert_eq!(lines.len(), 64, "{said}{err}");
+    let (mut made, mut kept, mut saved, mut unsaved) = (0, 0, 0, 0);
+    for line in lines {
+        let parts: Vec<&str> = line.split(": ").collect();
+        let [what, code, listing, rest] = parts[..] else {
+            panic!("{line}\n{said}{err}")
+        };
+        if what.starts_with("make") {
+            assert_eq!(
+                listing, "filler m-solution.svg m.ron m.svg ",
+                "{line}\n{err}"
+            );
+            match code {
+                "0" => {
+                    made += 1;
+                    assert!(!rest.contains("old"), "{line}");
+                }
+                "2" => {
+                    kept += 1;
+                    assert_eq!(rest, "old old old ", "{line}");
+                }
+                _ => panic!("{line}\n{err}"),
+            }
+        } else {
+            match code {
+                "0" => {
+                    saved += 1;
+                    assert_eq!(
+                        listing, "b.sqlite filler m-solution.svg m.ron m.svg ",
+                        "{line}\n{err}"
+                    );
+                    assert_eq!(rest, "\"runs\":1", "{line}\n{err}");
+                }
+                "2" => {
+                    unsaved += 1;
+                    assert_eq!(
+                        listing, "filler m-solution.svg m.ron m.svg ",
+                        "{line}\n{err}"
+                    );
+                    assert_eq!(rest, "none", "{line}");
+                }
+                _ => panic!("{line}\n{err}"),
+            }
+        }
+    }
+    // Both ends were reached: the disk had room, then had none.
+    assert!(made > 0 && kept > 0 && saved > 0 && unsaved > 0, "{said}");
+    assert!(err.contains("No space left on device"), "{err}");
+}
