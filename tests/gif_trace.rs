@@ -246,7 +246,7 @@ fn every_stat_agrees_with_the_trace() {
         r#"Puzzle(board: "20x20", piece: "knight", tour: Closed, solver: Warnsdorff(tie_break: First))"#,
         r#"Puzzle(board: "16x16 - a1", piece: "leaper 2 5", solver: Warnsdorff())"#,
         r#"Puzzle(board: "6x6", piece: "knight", start: "a1", solver: Genetic(preset: Classic), seed: 3)"#,
-        r#"Puzzle(board: "6x6", piece: "knight", tour: Closed, symmetry: "half_turn", solver: Symmetric())"#,
+        r#"Puzzle(board: "6x6", piece: "knight", tour: Closed, symmetry: Rotate180, solver: Symmetric())"#,
     ];
     let mut rotated = 0;
     for puzzle in puzzles {

@@ -186,7 +186,7 @@ fn betza_aliases_are_read_and_unknown_letters_answered() {
     let err = message(manifest(), &["run", "--board", "8x8", "--piece", "NE"]);
     assert_eq!(
         err,
-        "error: --piece: unknown piece `NE`\n |\n | --piece NE\n |         ^^ pieces are built-in names (knight, camel, zebra, giraffe, wazir, ferz, dabbaba, alfil, king, rook, bishop, queen, nightrider), names from `pieces`, Betza words (`N`, `fN`, `NN`, `R4`, `nN`), `leaper m n`, `rider m n max k` or `jumps (x,y), …`\n"
+        "error: --piece: unknown piece `NE`\n |\n | --piece NE\n |         ^^ did you mean `N` or `NN`? pieces are built-in names (knight, camel, zebra, giraffe, wazir, ferz, dabbaba, alfil, king, rook, bishop, queen, nightrider), names from `pieces`, Betza words (`N`, `fN`, `NN`, `R4`, `nN`), `leaper m n`, `rider m n max k` or `jumps (x,y), …`\n"
     );
 }
 
