@@ -62,19 +62,12 @@ pub fn largest_that_fits(lo: usize, hi: usize, fits: impl Fn(usize) -> bool) -> 
     Some(lo)
 }
 
-/// A size for people: `1.5 GiB` (`10,528.0 TiB` from a TiB on), or whole
+/// A size for people: `1.5 GiB` (`10527.8 TiB` from a TiB on), or whole
 /// MiB below a GiB, whole KiB below a MiB, bytes below a KiB.
 pub fn bytes(b: u64) -> String {
     let (unit, name) = unit(b);
-    if unit == 1 << 40 {
-        let tib = b as f64 / unit as f64;
-        format!(
-            "{}.{} TiB",
-            crate::words::thousands(tib.trunc() as u64),
-            ((tib.fract() * 10.0) as u64).min(9)
-        )
-    } else if unit == 1 << 30 {
-        format!("{:.1} GiB", b as f64 / unit as f64)
+    if unit >= 1 << 30 {
+        format!("{:.1} {name}", b as f64 / unit as f64)
     } else if unit == 1 {
         format!("{b} bytes")
     } else {
@@ -150,7 +143,7 @@ mod tests {
     #[test]
     fn sizes_under_a_mebibyte_are_not_zero() {
         assert_eq!(bytes(3 << 30), "3.0 GiB");
-        assert_eq!(bytes((10_527 << 40) + (1 << 39)), "10,527.5 TiB");
+        assert_eq!(bytes((10_527 << 40) + (1 << 39)), "10527.5 TiB");
         assert_eq!(bytes(3 << 20), "3 MiB");
         assert_eq!(bytes(5_000), "5 KiB");
         assert_eq!(bytes(512), "512 bytes");
