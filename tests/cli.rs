@@ -219,7 +219,7 @@ fn large_boards_print_a_summary_unless_asked() {
 
 /// (file text, expected line:col, a fragment of the message)
 const BAD: &[(&str, &[u8], &str, &str)] = &[
-    ("syntax.ron", b"Puzzle(\n  board: \"8x8\"\n  piece: \"knight\",\n)", ":3:3", "Expected"),
+    ("syntax.ron", b"Puzzle(\n  board: \"8x8\"\n  piece: \"knight\",\n)", ":2:15", "a comma is missing at the end of this line"),
     ("unknown.ron", b"Puzzle(\n  board: \"8x8\",\n  piece: \"knight\",\n  colour: 3,\n)", ":4:3", "unknown field `colour`"),
     ("noboard.ron", b"Puzzle(\n  piece: \"knight\",\n)", ":", "missing field `board`"),
     ("leaper00.ron", b"Puzzle(board: \"8x8\", piece: \"leaper 0 0\")", ":1:30", "(0,0)"),

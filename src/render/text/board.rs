@@ -232,7 +232,7 @@ mod tests {
         assert!(!hinted.lists(&big));
         assert_eq!(
             hinted.moves_left_out(&big, "Tour", &[0, 1, 43]),
-            "Tour: a1 … b2 (3 squares; the move list is too long to print; ask for them)\n"
+            "Tour: a1 … c2 (3 squares; the move list is too long to print; ask for them)\n"
         );
         assert_eq!(
             hinted.left_out("board"),
