@@ -80,9 +80,9 @@ pub struct GifOptions {
     pub max_frames: Option<usize>,
     /// How the path is drawn. Default: [`Style::readable`] at the cell size.
     pub style: Option<Style>,
-    /// The search's events drawn one by one, first and last, counted from
-    /// 1. Default: the first [`DEFAULT_STEPS`] where one square's change can
-    /// be seen ([`GifOptions::default_steps`]).
+    /// The search's events drawn one by one, first and last, counted
+    /// from 1. Default: the first [`DEFAULT_STEPS`] where one square's
+    /// change can be seen ([`GifOptions::default_steps`]).
     pub steps: Option<(u64, u64)>,
 }
 
