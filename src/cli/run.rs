@@ -126,7 +126,13 @@ pub fn exec(args: RunArgs) -> Result<u8, Error> {
     let started = Instant::now();
     // First of all: reading a huge board takes a moment too.
     interrupt::install();
-    let mut puzzle = args.source.load()?;
+    let mut puzzle = match args
+        .source
+        .load_within(&interrupt::limits().with_time_from(started, args.time_limit))
+    {
+        Ok(p) => p?,
+        Err(stop) => return Ok(args.source.stopped(stop)),
+    };
     if let Some(seed) = args.seed {
         puzzle.seed = seed;
     }
