@@ -1212,6 +1212,155 @@ fn snake_clues(side: u32) -> String {
 }
 
 #[test]
+fn clue_puzzles_on_big_boards_are_estimated_and_timed() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let write = |name: &str, text: &str| {
+        std::fs::write(dir.path().join(name), text).unwrap_or_else(|e| panic!("{e}"))
+    };
+    // 1,000 clues in a row, 997 steps apart: the distances from each to a
+    // million squares fit (4 GB), but take far longer than the limit.
+    write(
+        "c1000.ron",
+        &clue_map(1000, "knight", (0..1000).map(|i| (i, 0, 1 + 997 * u64::from(i)))),
+    );
+    for args in [
+        &["run", "c1000.ron", "--time-limit", "1"][..],
+        &["run", "c1000.ron", "--time-limit", "1", "--unique"],
+        &["count", "c1000.ron", "--time-limit", "1"],
+    ] {
+        exits_within(dir.path(), args, 3, LATE);
+    }
+    // 3,000 and 40,000 would need 11 and 149 GiB: refused at once, with
+    // the most that fit, and never an abort under a memory cap.
+    write(
+        "c3000.ron",
+        &clue_map(
+            1000,
+            "knight",
+            (0..3000).map(|i| (i % 1000, i / 1000, 1 + 331 * u64::from(i))),
+        ),
+    );
+    write(
+        "c40000.ron",
+        &clue_map(
+            1000,
+            "knight",
+            (0..40_000).map(|i| (i % 1000, i / 1000, 1 + 25 * u64::from(i))),
+        ),
+    );
+    for file in ["c3000.ron", "c40000.ron"] {
+        for cmd in ["run", "check", "count"] {
+            let (_, err) = exits_within(dir.path(), &[cmd, file], 2, Duration::from_secs(2));
+            assert!(err.contains("more than the 4.0 GiB allowed"), "{err}");
+            assert!(err.contains("such clues fit on this board"), "{err}");
+        }
+    }
+    let capped = Command::new("sh")
+        .args([
+            "-c",
+            &format!(
+                "ulimit -v 1048576 && exec {} run c3000.ron",
+                env!("CARGO_BIN_EXE_engine")
+            ),
+        ])
+        .current_dir(dir.path())
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        capped.status.code(),
+        Some(2),
+        "under a 1 GiB cap: {}",
+        String::from_utf8_lossy(&capped.stderr)
+    );
+    // A million clues, every square's: the map is read under the limit and
+    // Ctrl-C (`check` says it was interrupted, exit 130)…
+    write(
+        "c1m.ron",
+        &clue_map(
+            1000,
+            "knight",
+            (0..1_000_000).map(|i| (i % 1000, i / 1000, 1 + u64::from(i))),
+        ),
+    );
+    let (_, err) = exits_within(
+        dir.path(),
+        &["check", "c1m.ron", "--time-limit", "0.5"],
+        3,
+        LATE,
+    );
+    assert!(
+        err.contains("c1m.ron: the time limit ran out before the puzzle was read"),
+        "{err}"
+    );
+    let (code, took, err) = signal_when(
+        engine_process()
+            .args(["check", "c1m.ron"])
+            .current_dir(dir.path()),
+        "INT",
+        || true,
+    );
+    assert_eq!(code, Some(130), "{err}");
+    assert!(took < LATE, "{took:?}");
+    // …and a puzzle with every square clued keeps no distances: solved,
+    // and proven unique, on a quarter of a million squares.
+    write("snake.ron", &snake_clues(500));
+    let (out, _) = exits_within(
+        dir.path(),
+        &[
+            "run",
+            "snake.ron",
+            "--unique",
+            "--format",
+            "json",
+            "--time-limit",
+            "60",
+        ],
+        0,
+        Duration::from_secs(60),
+    );
+    let v: serde_json::Value =
+        serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {}", cut(&out)));
+    assert_eq!(v["status"], "unique");
+    let p = crate::util::load(&dir.path().join("snake.ron"));
+    crate::util::assert_verified(&p, &v);
+}
+
+#[test]
+fn a_clue_search_too_large_for_its_deductions_goes_on_without_them() {
+    // Every clue but two given on 1,000,000 squares: few pairs of a step
+    // and a square, but the deductions' rows would take 350 GiB. The
+    // clause-learning search is out of reach; the search over the steps
+    // settles it.
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let side = 1000u32;
+    let all = snake_clues(side);
+    // Steps 2 and 3 left out: two ways, at most, to fill them.
+    let text = all
+        .replacen("\"(0,1)\": 2, ", "", 1)
+        .replacen("\"(0,2)\": 3, ", "", 1);
+    assert!(text.len() < all.len());
+    std::fs::write(dir.path().join("p.ron"), &text).unwrap_or_else(|e| panic!("{e}"));
+    let (out, _) = exits_within(
+        dir.path(),
+        &[
+            "run",
+            "p.ron",
+            "--unique",
+            "--format",
+            "json",
+            "--time-limit",
+            "60",
+        ],
+        0,
+        Duration::from_secs(60),
+    );
+    let v: serde_json::Value =
+        serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {}", cut(&out)));
+    assert_eq!(v["status"], "unique");
+    assert_eq!(v["squares"][1], "a2");
+}
+
+#[test]
 fn standard_input_left_open_obeys_the_limits() {
     let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
     std::fs::write(dir.path().join("tour.txt"), "a1").unwrap_or_else(|e| panic!("{e}"));

@@ -15,6 +15,7 @@ use super::{Given, MAX_FILE_BYTES, Origins, Puzzle, STDIN_NAME, Use, clues};
 use crate::budget;
 use crate::error::{Error, ErrorKind, Span, escape_controls, line_col};
 use crate::model::{Board, Constraints, MoveGraph, Piece};
+use crate::solve::clued;
 use crate::solve::genetic::{self, GeneticOptions};
 use crate::solve::{Goal, SolverSpec};
 
@@ -43,6 +44,48 @@ pub(super) fn graph_too_big(board: &Board, piece: &Piece) -> Option<String> {
             budget::bytes(budget::GRAPH)
         )
     })
+}
+
+/// Why the search over the steps of a puzzle with `clues` (`(step,
+/// square)`) on `board` with `piece` for `goal` would not fit in
+/// [`budget::CLUES`]: the message and a hint, or None if it fits (or has no
+/// clues). Its distances dominate: one per square for each clue next to an
+/// unclued step.
+pub(super) fn clues_too_big(
+    board: &Board,
+    piece: &Piece,
+    goal: Goal,
+    clues: &[(u32, u32)],
+) -> Option<(String, String)> {
+    if clues.is_empty() {
+        return None;
+    }
+    let n = board.len();
+    let mut steps: Vec<u32> = clues.iter().map(|&(k, _)| k).collect();
+    if goal.start.is_some() {
+        steps.push(1);
+    }
+    if goal.end.is_some() && !goal.closed {
+        steps.push(n as u32);
+    }
+    let moves = MoveGraph::estimate_bytes(board, piece) / 4;
+    let keeping = clued::distance_clues(n, &steps);
+    let need = |c: usize| clued::estimate_bytes(n, moves, c);
+    if need(keeping) <= budget::CLUES {
+        return None;
+    }
+    let message = format!(
+        "the search over the steps keeps the distance from every square to each clue next to an unclued step: {keeping} such clues on {n} squares would need about {}, more than the {} allowed",
+        budget::bytes_over(need(keeping), budget::CLUES),
+        budget::bytes(budget::CLUES)
+    );
+    let help = match budget::largest_that_fits(0, keeping, |c| need(c) <= budget::CLUES) {
+        Some(most) => format!(
+            "at most {most} such clues fit on this board (clues on consecutive steps keep none between them), or a smaller board"
+        ),
+        None => "no clues fit a board this large".to_string(),
+    };
+    Some((message, help))
 }
 
 pub(super) const GRAPH_HELP: &str = "a smaller board, or a `max` on the rider, fits";
@@ -393,6 +436,14 @@ impl Puzzle {
             text,
             &loc,
         )?;
+        if let Some((message, help)) =
+            clues_too_big(&board, &piece, Goal { closed, start, end }, &constraints.clues)
+        {
+            let at = loc
+                .field_value("clues", 1)
+                .map_or(Span::new(0, 0), |(a, _)| Span::new(a, a + 1));
+            return Err(Error::at(ErrorKind::TooBig, file, text, at, message).with_help(help));
+        }
         let name = doc.name.unwrap_or_else(|| {
             Path::new(file).file_stem().map_or_else(
                 || "puzzle".to_string(),
