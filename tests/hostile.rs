@@ -1501,6 +1501,99 @@ fn long_betza_words_are_read_in_linear_time() {
     );
 }
 
+#[test]
+fn long_names_are_cut_in_pictures() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let name = "word ".repeat(20_000);
+    std::fs::write(
+        dir.path().join("p.ron"),
+        format!("Puzzle(name: \"{name}\", board: \"6x6\", piece: \"knight\", tour: Closed)"),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let args = [
+        "run",
+        "p.ron",
+        "--quiet",
+        "--gif",
+        "t.gif",
+        "--png",
+        "t.png",
+        "--svg",
+        "t.svg",
+        "--search-gif",
+        "s.gif",
+        "--time-limit",
+        "3",
+    ];
+    exits_within(dir.path(), &args, 0, LATE);
+    // The pictures hold a few lines of the name, not thousands.
+    let png = std::fs::read(dir.path().join("t.png")).unwrap_or_else(|e| panic!("{e}"));
+    let height = u32::from_be_bytes([png[20], png[21], png[22], png[23]]);
+    assert!(height < 600, "a PNG {height} pixels high");
+    let gif = std::fs::read(dir.path().join("t.gif")).unwrap_or_else(|e| panic!("{e}"));
+    let height = u16::from_le_bytes([gif[8], gif[9]]);
+    assert!(height < 600, "a GIF {height} pixels high");
+    let svg = std::fs::read_to_string(dir.path().join("t.svg")).unwrap_or_else(|e| panic!("{e}"));
+    let caption = svg
+        .lines()
+        .filter(|l| l.starts_with("<text x=\"10\""))
+        .count();
+    assert!(caption <= 6, "{caption} caption lines");
+    assert!(svg.contains("word word...</text>"), "the name is cut");
+}
+
+#[test]
+fn drawing_a_search_gif_obeys_the_time_limit() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    std::fs::write(dir.path().join("s.gif"), "mine").unwrap_or_else(|e| panic!("{e}"));
+    // The largest --max-frames accepted on this board, as its refusal says.
+    let (_, err) = exits_within(
+        dir.path(),
+        &[
+            "run",
+            "--board",
+            "64x64",
+            "--search-gif",
+            "s.gif",
+            "--max-frames",
+            "100000000",
+        ],
+        2,
+        Duration::from_secs(2),
+    );
+    let most = err
+        .rsplit("--max-frames ")
+        .next()
+        .and_then(|s| s.split_whitespace().next())
+        .and_then(|s| s.parse::<u64>().ok())
+        .unwrap_or_else(|| panic!("no frames that fit in {err}"));
+    for frames in ["100000".to_string(), most.to_string()] {
+        let (_, err) = exits_within(
+            dir.path(),
+            &[
+                "run",
+                "--board",
+                "64x64",
+                "--search-gif",
+                "s.gif",
+                "--max-frames",
+                &frames,
+                "--time-limit",
+                "1",
+            ],
+            3,
+            LATE,
+        );
+        assert!(
+            err.contains("the time limit ran out: no GIF was written to s.gif"),
+            "{err}"
+        );
+        assert_eq!(crate::util::files(dir.path()), ["s.gif"]);
+        let kept = std::fs::read_to_string(dir.path().join("s.gif")).unwrap_or_default();
+        assert_eq!(kept, "mine");
+    }
+}
+
 /// A clue picture of `side` rows of `side` squares (`.`), with step
 /// `i + 1` on every `every`-th square (in reading order).
 fn clue_picture(side: usize, every: usize) -> String {
@@ -1563,4 +1656,43 @@ fn stops_on_time(dir: &Path, args: &[&str], codes: &[i32]) {
         }
         assert!(tries < 3, "{args:?}: took {took:?}, three times");
     }
+}
+
+#[test]
+fn ctrl_c_while_pictures_are_drawn_keeps_the_users_files() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    for (flag, file) in [("--png", "w.png"), ("--svg", "w.svg")] {
+        std::fs::write(dir.path().join(file), "mine").unwrap_or_else(|e| panic!("{e}"));
+        // The temporary appears when the drawing starts.
+        let temp = format!(".{file}.");
+        let folder = dir.path().to_path_buf();
+        let drawing = move || {
+            std::fs::read_dir(&folder).is_ok_and(|d| {
+                d.flatten()
+                    .any(|e| e.file_name().to_string_lossy().starts_with(&temp))
+            })
+        };
+        let (code, took, err) = signal_when(
+            engine_process()
+                .args([
+                    "run",
+                    "--board",
+                    "3000x3000",
+                    "--solver",
+                    "warnsdorff",
+                    "--quiet",
+                    flag,
+                    file,
+                ])
+                .current_dir(dir.path()),
+            "INT",
+            drawing,
+        );
+        assert_eq!(code, Some(130), "{flag}: {err}");
+        assert!(took < LATE, "{flag}: {took:?}");
+        assert!(err.contains("interrupted: no "), "{flag}: {err}");
+        let kept = std::fs::read_to_string(dir.path().join(file)).unwrap_or_default();
+        assert_eq!(kept, "mine", "{flag}: the user's file was replaced");
+    }
+    assert_eq!(crate::util::files(dir.path()), ["w.png", "w.svg"]);
 }

@@ -318,6 +318,16 @@ pub fn exec(args: MakeArgs) -> Result<u8, Error> {
             })
         });
     if let Err(e) = written {
+        // A Ctrl-C while the files were written: none put in place after it.
+        if e.kind() == std::io::ErrorKind::Interrupted {
+            let reason = format!("{} while the files were written", Stop::Interrupted);
+            unmade(
+                "interrupted",
+                format!("{reason}; no file was replaced after it"),
+                reason,
+            )?;
+            return Ok(INTERRUPTED_CODE);
+        }
         out::warn(Error::about(
             ErrorKind::Io,
             &args.output.display().to_string(),

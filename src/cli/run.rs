@@ -368,9 +368,8 @@ pub fn exec(args: RunArgs) -> Result<u8, Error> {
     if let Some(file) = tour_out {
         match &report.outcome {
             Outcome::Found(tour) => {
-                let r =
-                    file.write(|w| gif::tour_gif(w, &scene, tour, &gif_opts, &interrupt::limits()));
-                if let Some(c) = super::gif::failed(&args.gif, r) {
+                let r = file.write(|w| gif::tour_gif(w, &scene, tour, &gif_opts, &limits));
+                if let Some(c) = super::gif::failed("GIF", &args.gif, r) {
                     return Ok(c);
                 }
             }
@@ -383,8 +382,8 @@ pub fn exec(args: RunArgs) -> Result<u8, Error> {
     if let Some(file) = png_out {
         match &report.outcome {
             Outcome::Found(tour) => {
-                let r = file.write(|w| gif::tour_png(w, &scene, tour, &gif_opts));
-                if let Some(c) = super::gif::failed_still("PNG", &args.png, r) {
+                let r = file.write(|w| gif::tour_png(w, &scene, tour, &gif_opts, &limits));
+                if let Some(c) = super::gif::failed("PNG", &args.png, r) {
                     return Ok(c);
                 }
             }
@@ -397,8 +396,8 @@ pub fn exec(args: RunArgs) -> Result<u8, Error> {
     if let Some(file) = svg_out {
         match &report.outcome {
             Outcome::Found(tour) => {
-                let r = file.write(|w| svg::write_svg(w, &scene, tour));
-                if let Some(c) = super::gif::failed_still("SVG", &args.svg, r) {
+                let r = file.write(|w| svg::write_svg(w, &scene, tour, &limits));
+                if let Some(c) = super::gif::failed("SVG", &args.svg, r) {
                     return Ok(c);
                 }
             }
@@ -433,9 +432,8 @@ pub fn exec(args: RunArgs) -> Result<u8, Error> {
     }
     if let (Some(file), Some((Some(rec), _, graph))) = (search_out, &recording) {
         let scene = scene.clone().with_graph(graph);
-        let r = file
-            .write(|w| gif::search_gif(w, &scene, rec, &report, &gif_opts, &interrupt::limits()));
-        if let Some(c) = super::gif::failed(&args.search_gif, r) {
+        let r = file.write(|w| gif::search_gif(w, &scene, rec, &report, &gif_opts, &limits));
+        if let Some(c) = super::gif::failed("GIF", &args.search_gif, r) {
             return Ok(c);
         }
     }
