@@ -1659,6 +1659,57 @@ fn stops_on_time(dir: &Path, args: &[&str], codes: &[i32]) {
 }
 
 #[test]
+fn stops_on_the_largest_boards_are_not_late() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    for (name, text) in [
+        // 1,286 and about 1,800 moves a square: the graph's building looks
+        // at the clock by moves, not only by squares.
+        ("rook.ron", "Puzzle(board: \"644x644\", piece: \"rook\")"),
+        ("queen.ron", "Puzzle(board: \"460x460\", piece: \"queen\")"),
+    ] {
+        std::fs::write(dir.path().join(name), text).unwrap_or_else(|e| panic!("{e}"));
+        for cmd in ["run", "check", "count"] {
+            stops_on_time(dir.path(), &[cmd, name, "--time-limit", "0.5"], &[3]);
+        }
+    }
+    // No square has a move: Warnsdorff's repairs sweep 16 million squares,
+    // looking at the clock between their passes. (A proof that comes in
+    // time is an answer too.)
+    std::fs::write(
+        dir.path().join("none.ron"),
+        "Puzzle(board: \"4096x4096\", piece: \"leaper 5000 5000\")",
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    for cmd in ["run", "check", "count"] {
+        stops_on_time(dir.path(), &[cmd, "none.ron", "--time-limit", "1.2"], &[0, 1, 3]);
+    }
+    std::fs::write(
+        dir.path().join("genetic.ron"),
+        "Puzzle(board: \"4096x4096\", piece: \"knight\", solver: Genetic(population: 20))",
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    stops_on_time(dir.path(), &["run", "genetic.ron", "--time-limit", "2"], &[3]);
+    // A search writing its whole path at every step to a trace: it looks
+    // at the clock more often when each step is watched.
+    stops_on_time(
+        dir.path(),
+        &[
+            "run",
+            "--board",
+            "64x64",
+            "--closed",
+            "--solver",
+            "backtrack",
+            "--trace",
+            "t.jsonl",
+            "--time-limit",
+            "1",
+        ],
+        &[3],
+    );
+}
+
+#[test]
 fn ctrl_c_while_pictures_are_drawn_keeps_the_users_files() {
     let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
     for (flag, file) in [("--png", "w.png"), ("--svg", "w.svg")] {

@@ -119,7 +119,7 @@ impl BacktrackOptions {
             limits: &limits,
             progress: run.progress,
         };
-        let mut cadence = Cadence::new(&halt, 0);
+        let mut cadence = Cadence::watched(&halt, 0, O::ACTIVE);
         let mut nodes = 0u64;
         for (i, &s) in starts.iter().enumerate() {
             if i > 0 {
@@ -441,7 +441,7 @@ impl<'e, 'a: 'e, O: Observer> ProbeJob<'e> for InRounds<'a, O> {
             group: self.group,
             aim: self.aim,
             nodes: 0,
-            cadence: Cadence::new(self.halt, 0),
+            cadence: Cadence::watched(self.halt, 0, O::ACTIVE),
             best: Vec::new(),
             stats: Stats::default(),
         };
