@@ -398,10 +398,12 @@ struct RoundsEnd {
     held: usize,
 }
 
-/// One start square's search in [`Rounds`].
+/// One start square's search in [`Rounds`]. Its probe, when open, is
+/// boxed: a board of 16 million squares has as many slots, and a probe
+/// held in each would take hundreds of bytes a square.
 struct Slot<'e, R: Rules> {
     start: u32,
-    probe: Option<Probe<'e, R>>,
+    probe: Option<Box<Probe<'e, R>>>,
     done: bool,
 }
 
@@ -534,7 +536,7 @@ impl<'e> Rounds<'e> {
                         obs.event(Event::Restart, &[]);
                     }
                     searched += 1;
-                    slots[i].probe = Some(self.probe(slots[i].start, &forbidden));
+                    slots[i].probe = Some(Box::new(self.probe(slots[i].start, &forbidden)));
                     shown = Some(i);
                 } else if shown != Some(i) {
                     if let Some(p) = &slots[i].probe {
