@@ -38,20 +38,26 @@ pub fn within<T: Send + 'static>(
                 let _ = tx.send(work());
             }
         });
-    if started.is_err() {
-        let work = slot.lock().ok().and_then(|mut w| w.take());
-        return match work {
-            Some(work) => Ok(work()),
-            None => Err(Stop::Cancelled),
-        };
-    }
+    let worker = match started {
+        Ok(worker) => worker,
+        Err(_) => {
+            let work = slot.lock().ok().and_then(|mut w| w.take());
+            return match work {
+                Some(work) => Ok(work()),
+                None => Err(Stop::Cancelled),
+            };
+        }
+    };
     loop {
         match rx.recv_timeout(LOOK_EVERY) {
             Ok(done) => return Ok(done),
             Err(mpsc::RecvTimeoutError::Timeout) => limits.check()?,
-            // The worker ended without an answer: it panicked, and the
-            // panic hook has said so.
-            Err(mpsc::RecvTimeoutError::Disconnected) => return Err(Stop::Cancelled),
+            // The worker ended without an answer: it panicked; the panic
+            // goes on here, as if the work had run on this thread.
+            Err(mpsc::RecvTimeoutError::Disconnected) => match worker.join() {
+                Err(panic) => std::panic::resume_unwind(panic),
+                Ok(()) => return Err(Stop::Cancelled),
+            },
         }
     }
 }
