@@ -14,6 +14,7 @@ mod progress;
 pub mod run;
 mod source;
 mod unique;
+mod watch;
 pub mod usage;
 pub mod verify;
 
