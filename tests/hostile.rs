@@ -1122,7 +1122,12 @@ fn exits_within(dir: &Path, args: &[&str], code: i32, bound: Duration) -> (Strin
         let (got, out, err, took) = timed(engine_process().args(args).current_dir(dir));
         let what = format!("engine {}", shown(args));
         assert!(!err.contains("panicked"), "{what}: {err}");
-        assert_eq!(got, Some(code), "{what}: took {took:?}\n{}\n{err}", cut(&out));
+        assert_eq!(
+            got,
+            Some(code),
+            "{what}: took {took:?}\n{}\n{err}",
+            cut(&out)
+        );
         if took <= bound {
             return (out, err);
         }
@@ -1221,7 +1226,11 @@ fn clue_puzzles_on_big_boards_are_estimated_and_timed() {
     // million squares fit (4 GB), but take far longer than the limit.
     write(
         "c1000.ron",
-        &clue_map(1000, "knight", (0..1000).map(|i| (i, 0, 1 + 997 * u64::from(i)))),
+        &clue_map(
+            1000,
+            "knight",
+            (0..1000).map(|i| (i, 0, 1 + 997 * u64::from(i))),
+        ),
     );
     for args in [
         &["run", "c1000.ron", "--time-limit", "1"][..],
@@ -1297,7 +1306,12 @@ fn clue_puzzles_on_big_boards_are_estimated_and_timed() {
             .args(["check", "c1m.ron"])
             .current_dir(dir.path()),
         "INT",
-        || true,
+        // Once the engine has had time to start (and take Ctrl-C as its
+        // own) and is reading the map, which takes longer than this.
+        {
+            let started = Instant::now();
+            move || started.elapsed() > Duration::from_millis(300)
+        },
     );
     assert_eq!(code, Some(130), "{err}");
     assert!(took < LATE, "{took:?}");
@@ -1445,8 +1459,11 @@ fn a_fifo_swapped_in_for_the_puzzle_never_blocks() {
         dir.path().join("regular"),
         dir.path().join("fifo"),
     );
-    std::fs::write(&regular, "Puzzle(board: \"4x4\", piece: \"N\", tour: Closed)")
-        .unwrap_or_else(|e| panic!("{e}"));
+    std::fs::write(
+        &regular,
+        "Puzzle(board: \"4x4\", piece: \"N\", tour: Closed)",
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
     let made = Command::new("mkfifo")
         .arg(&fifo)
         .status()
@@ -1470,8 +1487,11 @@ fn a_fifo_swapped_in_for_the_puzzle_never_blocks() {
     let mut runs = 0;
     while runs < 300 && started.elapsed() < Duration::from_secs(20) {
         runs += 1;
-        let (code, out, err, took) =
-            timed(engine_process().args(["check", "p.ron"]).current_dir(dir.path()));
+        let (code, out, err, took) = timed(
+            engine_process()
+                .args(["check", "p.ron"])
+                .current_dir(dir.path()),
+        );
         assert!(code.is_some(), "run {runs}: blocked\n{out}{err}");
         assert!(took < LATE, "run {runs}: took {took:?}");
         // A proof (the 4x4 board), or the file refused or missing.
@@ -1623,8 +1643,7 @@ fn a_big_clue_picture_obeys_the_time_limit() {
         std::fs::write(dir.path().join("p.ron"), &text).unwrap_or_else(|e| panic!("{e}"));
         for cmd in ["run", "check", "count"] {
             let args = [cmd, "p.ron", "--time-limit", "0.5"];
-            let (code, _, err, took) =
-                timed(engine_process().args(args).current_dir(dir.path()));
+            let (code, _, err, took) = timed(engine_process().args(args).current_dir(dir.path()));
             assert!(
                 code.is_some_and(|c| codes.contains(&c)),
                 "{args:?}: {code:?} {err}"
@@ -1681,14 +1700,22 @@ fn stops_on_the_largest_boards_are_not_late() {
     )
     .unwrap_or_else(|e| panic!("{e}"));
     for cmd in ["run", "check", "count"] {
-        stops_on_time(dir.path(), &[cmd, "none.ron", "--time-limit", "1.2"], &[0, 1, 3]);
+        stops_on_time(
+            dir.path(),
+            &[cmd, "none.ron", "--time-limit", "1.2"],
+            &[0, 1, 3],
+        );
     }
     std::fs::write(
         dir.path().join("genetic.ron"),
         "Puzzle(board: \"4096x4096\", piece: \"knight\", solver: Genetic(population: 20))",
     )
     .unwrap_or_else(|e| panic!("{e}"));
-    stops_on_time(dir.path(), &["run", "genetic.ron", "--time-limit", "2"], &[3]);
+    stops_on_time(
+        dir.path(),
+        &["run", "genetic.ron", "--time-limit", "2"],
+        &[3],
+    );
     // A search writing its whole path at every step to a trace: it looks
     // at the clock more often when each step is watched.
     stops_on_time(

@@ -117,9 +117,8 @@ pub fn exec(cmd: ArchiveCommand) -> Result<u8, Error> {
                     interrupt::install();
                     let limits = interrupt::limits().with_time_from(started, time_limit);
                     let file = path.clone();
-                    match super::watch::within(&limits, move || {
-                        engine::puzzle::Puzzle::load(&file)
-                    }) {
+                    match super::watch::within(&limits, move || engine::puzzle::Puzzle::load(&file))
+                    {
                         Ok(p) => Some(p?),
                         Err(stop) => {
                             out::warn(format_args!(

@@ -14,9 +14,9 @@ mod progress;
 pub mod run;
 mod source;
 mod unique;
-mod watch;
 pub mod usage;
 pub mod verify;
+mod watch;
 
 use std::path::{Path, PathBuf};
 

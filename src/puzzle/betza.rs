@@ -33,8 +33,8 @@
 //! - capture and hopper modifiers (`m c p g` and the like) have no meaning in a
 //!   tour, which has one piece and no captures: they are errors that say so.
 
-use crate::error::ErrorKind;
 use super::piece::MAX_MOVES;
+use crate::error::ErrorKind;
 use crate::model::{Move, Piece, UNLIMITED};
 
 /// What is wrong with a Betza word: a byte range in the word, a message and

@@ -30,13 +30,20 @@ pub fn parse_picture<'a>(text: &'a str, base: usize) -> Result<(Board, Vec<Clue>
         text.split_inclusive('\n').filter_map(move |line| {
             let at = offset;
             offset += line.len();
-            line.split_whitespace().next().is_some().then_some((at, line))
+            line.split_whitespace()
+                .next()
+                .is_some()
+                .then_some((at, line))
         })
     };
     // Each token of a row with its offset in the file.
     let tokens = |(at, line): (usize, &'a str)| {
-        line.split_whitespace()
-            .map(move |t| (t, base + at + (t.as_ptr() as usize - line.as_ptr() as usize)))
+        line.split_whitespace().map(move |t| {
+            (
+                t,
+                base + at + (t.as_ptr() as usize - line.as_ptr() as usize),
+            )
+        })
     };
     let Some(first) = rows().next() else {
         return Err(LangError::new(

@@ -436,9 +436,12 @@ impl Puzzle {
             text,
             &loc,
         )?;
-        if let Some((message, help)) =
-            clues_too_big(&board, &piece, Goal { closed, start, end }, &constraints.clues)
-        {
+        if let Some((message, help)) = clues_too_big(
+            &board,
+            &piece,
+            Goal { closed, start, end },
+            &constraints.clues,
+        ) {
             let at = loc
                 .field_value("clues", 1)
                 .map_or(Span::new(0, 0), |(a, _)| Span::new(a, a + 1));

@@ -121,7 +121,12 @@ mod tests {
 
     #[test]
     fn text_wraps_between_words() {
-        let lines = wrap("a long caption that does not fit on one line", 2, 120, usize::MAX);
+        let lines = wrap(
+            "a long caption that does not fit on one line",
+            2,
+            120,
+            usize::MAX,
+        );
         assert!(lines.len() > 2, "{lines:?}");
         assert!(lines.iter().all(|l| text_width(l, 2) <= 120));
         assert_eq!(
