@@ -70,7 +70,7 @@ pub fn parse_picture<'a>(text: &'a str, base: usize) -> Result<(Board, Vec<Clue>
         let count = tokens(row).count();
         if count != width {
             let at = tokens(row).next().map_or(base + row.0, |(_, o)| o);
-            let end = tokens(row).last().map_or(at, |(t, o)| o + t.len());
+            let end = tokens(row).next_back().map_or(at, |(t, o)| o + t.len());
             return Err(LangError::new(ErrorKind::Syntax,
                 Span::new(at, end),
                 format!(
