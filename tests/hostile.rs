@@ -1357,3 +1357,436 @@ fn make_and_save_at_every_fill_of_a_small_disk() {
     assert!(made > 0 && kept > 0 && saved > 0 && unsaved > 0, "{said}");
     assert!(err.contains("No space left on device"), "{err}");
 }
+
+// ---------------------------------------------------------------------------
+// Riders on twisted boards: a ray goes straight on across every seam, over
+// its own square too, and ends at the edge, a removed square, its range, or
+// when it is back on a square it has been on heading the same way. The move
+// graph, the verifier, the genetic solver's move slots (its GIFs draw them),
+// `check`, the runner and every counter agree with a model of that rule
+// written here, on every board up to 5x5 of each topology.
+
+/// The topologies, as boards write them.
+const TOPOLOGIES: [&str; 5] = ["", " cylinder", " torus", " mobius", " klein"];
+
+/// Riders of every kind of direction set: whole, forward, sideways, one
+/// quarter, lame, with a range, and steps that cross a seam twice.
+const RIDERS: [&str; 16] = [
+    "R",
+    "B",
+    "Q",
+    "NN",
+    "fB",
+    "rB",
+    "frQ",
+    "fNN",
+    "fR",
+    "lbQ",
+    "nNN",
+    "R2",
+    "AA",
+    "ZZ",
+    "rider 1 2 max 3",
+    "rider 0 1 | jumps (1,1)",
+];
+
+/// A board by the rule of the guide, worked out here from coordinates:
+/// the plane it is folded from, and where each point of it lands.
+struct Folded {
+    w: i64,
+    h: i64,
+    /// 0 plain, 1 cylinder, 2 torus, 3 Möbius, 4 Klein.
+    topology: usize,
+    squares: Vec<Vec<bool>>,
+}
+
+impl Folded {
+    /// Where the point (x, y) of the plane lands: its cell and whether it
+    /// lies on a mirrored copy of the board; None off the board.
+    fn land(&self, x: i64, y: i64) -> Option<((i64, i64), bool)> {
+        let (w, h) = (self.w, self.h);
+        let inside = |v: i64, side: i64| (0..side).contains(&v);
+        let (cell, mirrored) = match self.topology {
+            0 => ((x, y), false),
+            1 => ((x.rem_euclid(w), y), false),
+            2 => ((x.rem_euclid(w), y.rem_euclid(h)), false),
+            3 => {
+                // Each crossing of the file seam turns the ranks over.
+                let odd = x.div_euclid(w) % 2 != 0;
+                let y = if odd { h - 1 - y } else { y };
+                ((x.rem_euclid(w), y), odd)
+            }
+            _ => {
+                // Each crossing of the rank seam turns the files over.
+                let odd = y.div_euclid(h) % 2 != 0;
+                let x = if odd { w - 1 - x } else { x };
+                ((x.rem_euclid(w), y.rem_euclid(h)), odd)
+            }
+        };
+        (inside(cell.0, w) && inside(cell.1, h)).then_some((cell, mirrored))
+    }
+
+    fn is_square(&self, (x, y): (i64, i64)) -> bool {
+        self.squares[y as usize][x as usize]
+    }
+
+    /// The heading on the board of a step (dx, dy) taken on a copy.
+    fn heading(&self, (dx, dy): (i64, i64), mirrored: bool) -> (i64, i64) {
+        match (mirrored, self.topology) {
+            (true, 3) => (dx, -dy),
+            (true, 4) => (-dx, dy),
+            _ => (dx, dy),
+        }
+    }
+
+    /// The squares a ride of step (dx, dy) reaches from `from`, at most
+    /// `range` steps, lame or not.
+    fn ride(
+        &self,
+        from: (i64, i64),
+        (dx, dy): (i64, i64),
+        range: u32,
+        lame: bool,
+    ) -> Vec<(i64, i64)> {
+        let mut seen = std::collections::HashSet::new();
+        seen.insert((from, (dx, dy)));
+        let mut out = Vec::new();
+        let (mut x, mut y) = from;
+        for _ in 0..range {
+            // A lame step passes the squares between: straight along its
+            // longer leg while the legs differ, then diagonally.
+            if lame {
+                let (ax, ay) = (dx.abs(), dy.abs());
+                let (long, short) = (ax.max(ay), ax.min(ay));
+                let mut between = Vec::new();
+                let (mut px, mut py) = (0, 0);
+                for k in 1..long {
+                    if k <= long - short {
+                        if ax >= ay {
+                            px += dx.signum();
+                        } else {
+                            py += dy.signum();
+                        }
+                    } else {
+                        px += dx.signum();
+                        py += dy.signum();
+                    }
+                    between.push((px, py));
+                }
+                let open = between.iter().all(|&(px, py)| {
+                    self.land(x + px, y + py)
+                        .is_some_and(|(c, _)| self.is_square(c))
+                });
+                if !open {
+                    break;
+                }
+            }
+            x += dx;
+            y += dy;
+            let Some((cell, mirrored)) = self.land(x, y) else {
+                break;
+            };
+            if !self.is_square(cell) || !seen.insert((cell, self.heading((dx, dy), mirrored))) {
+                break;
+            }
+            if cell != from && !out.contains(&cell) {
+                out.push(cell);
+            }
+            assert!(
+                seen.len() <= 2 * (self.w * self.h) as usize + 1,
+                "a ride that never ends"
+            );
+        }
+        out
+    }
+}
+
+/// The rider puzzles: every board up to 5x5 of each topology, whole and
+/// with a square removed, with each rider; the puzzle and its model.
+fn rider_cases() -> Vec<(String, engine::puzzle::Puzzle, Folded)> {
+    let mut out = Vec::new();
+    for w in 1..=5i64 {
+        for h in 1..=5i64 {
+            for (topology, name) in TOPOLOGIES.iter().enumerate() {
+                let holes: &[Option<(i64, i64)>] = if w * h > 2 {
+                    &[None, Some((w / 2, h / 2))]
+                } else {
+                    &[None]
+                };
+                for &hole in holes {
+                    let removed = hole.map_or(String::new(), |(x, y)| format!(" - ({x},{y})"));
+                    for piece in RIDERS {
+                        let board = format!("{w}x{h}{name}{removed}");
+                        let text = format!("Puzzle(board: {board:?}, piece: {piece:?})");
+                        let p = crate::util::puzzle(&text);
+                        let squares = (0..h)
+                            .map(|y| (0..w).map(|x| hole != Some((x, y))).collect())
+                            .collect();
+                        let folded = Folded {
+                            w,
+                            h,
+                            topology,
+                            squares,
+                        };
+                        out.push((format!("{piece} on {board}"), p, folded));
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The model's targets of each square of `p`, by square number.
+fn model_targets(p: &engine::puzzle::Puzzle, f: &Folded) -> Vec<std::collections::BTreeSet<u32>> {
+    let square = |(x, y): (i64, i64)| {
+        p.board
+            .square_at(engine::Cell::new(x as u32, y as u32))
+            .unwrap_or_else(|| panic!("({x},{y}) is not a square"))
+    };
+    (0..p.board.len() as u32)
+        .map(|s| {
+            let c = p.board.cell(s);
+            let from = (i64::from(c.x), i64::from(c.y));
+            p.piece
+                .moves()
+                .iter()
+                .flat_map(|m| f.ride(from, (i64::from(m.dx), i64::from(m.dy)), m.range, m.lame))
+                .map(square)
+                .collect()
+        })
+        .collect()
+}
+
+/// Directed open and closed tours of the graph `targets`, over every start,
+/// by a count over the subsets of squares.
+fn model_tours(targets: &[std::collections::BTreeSet<u32>]) -> (u128, u128) {
+    let n = targets.len();
+    let full = (1usize << n) - 1;
+    let (mut open, mut closed) = (0u128, 0u128);
+    for start in 0..n {
+        // ways[mask][v]: paths from `start` over `mask` ending on v.
+        let mut ways = vec![vec![0u128; n]; 1 << n];
+        ways[1 << start][start] = 1;
+        for mask in 0..=full {
+            for v in 0..n {
+                let k = ways[mask][v];
+                if k == 0 {
+                    continue;
+                }
+                for &t in &targets[v] {
+                    let t = t as usize;
+                    if mask & (1 << t) == 0 {
+                        ways[mask | (1 << t)][t] += k;
+                    }
+                }
+            }
+        }
+        for v in 0..n {
+            open += ways[full][v];
+            if n > 1 && targets[v].contains(&(start as u32)) {
+                closed += ways[full][v];
+            }
+        }
+    }
+    (open, closed)
+}
+
+#[test]
+fn riders_go_straight_on_across_twisted_seams() {
+    use engine::solve::genetic::MoveSlots;
+    use std::collections::BTreeSet;
+    let mut differ = Vec::new();
+    for (case, p, f) in rider_cases() {
+        let model = model_targets(&p, &f);
+        let n = p.board.len() as u32;
+        let g = crate::util::graph_of(&p);
+        let slots =
+            MoveSlots::of_piece(&p.board, &p.piece, &engine::Never).unwrap_or_else(|e| match e {});
+        for s in 0..n {
+            let graph: BTreeSet<u32> = g.targets(s).iter().copied().collect();
+            let verifier: BTreeSet<u32> = (0..n)
+                .filter(|&t| {
+                    engine::verify::legal(&p.board, &p.piece, p.board.cell(s), p.board.cell(t))
+                })
+                .collect();
+            let slotted: BTreeSet<u32> = slots.slots(s).flatten().collect();
+            if graph != model[s as usize]
+                || verifier != model[s as usize]
+                || slotted != model[s as usize]
+            {
+                differ.push(format!(
+                    "{case}, from {}: model {:?}, graph {:?}, verifier {:?}, genetic {:?}",
+                    p.board.name(s),
+                    names(&p, &model[s as usize]),
+                    names(&p, &graph),
+                    names(&p, &verifier),
+                    names(&p, &slotted)
+                ));
+                break;
+            }
+        }
+    }
+    assert!(
+        differ.is_empty(),
+        "{} cases differ:\n{}",
+        differ.len(),
+        differ.join("\n")
+    );
+}
+
+/// The names of `squares`.
+fn names(p: &engine::puzzle::Puzzle, squares: &std::collections::BTreeSet<u32>) -> Vec<String> {
+    squares.iter().map(|&s| p.board.name(s)).collect()
+}
+
+#[test]
+fn rider_tours_are_counted_alike_by_every_counter_and_the_model() {
+    use engine::count::{self, CountError, CountRequest, Method};
+    use engine::solve::Outcome;
+    let mut differ = Vec::new();
+    // Counts compared, by method: in all, and on twisted boards.
+    let (mut counted, mut twisted) = ([0; 3], [0usize; 3]);
+    for (case, p, f) in rider_cases() {
+        // Cheap: up to ten squares.
+        if p.board.len() > 10 {
+            continue;
+        }
+        let targets = model_targets(&p, &f);
+        let (open, closed) = model_tours(&targets);
+        for (closed_goal, want) in [(false, open), (true, closed)] {
+            let mut p = p.clone();
+            p.goal.closed = closed_goal;
+            let kind = if closed_goal { "closed" } else { "open" };
+            for method in [Method::Dfs, Method::Frontier, Method::Subset] {
+                // The search counts tour by tour: only where they are few.
+                if method == Method::Dfs && want > 100_000 {
+                    continue;
+                }
+                let job = count::Job {
+                    board: &p.board,
+                    piece: &p.piece,
+                    goal: p.goal,
+                    constraints: &p.constraints,
+                };
+                let request = CountRequest {
+                    method: Some(method),
+                    threads: Some(1),
+                    ..CountRequest::default()
+                };
+                let got = count::count_job(
+                    &job,
+                    &request,
+                    &engine::Limits::none(),
+                    &engine::progress::Progress::new(),
+                )
+                .map(|c| c.tours);
+                match got {
+                    // Refused: the frontier takes no one-way moves nor the
+                    // smallest boards, the subsets no boards of 1 or 2.
+                    Err(CountError::FrontierUnfit(_) | CountError::SubsetUnfit(_)) => {}
+                    Ok(tours) if tours == want => {
+                        counted[method as usize] += 1;
+                        twisted[method as usize] += usize::from(f.topology >= 3);
+                    }
+                    got => differ.push(format!(
+                        "{case}, {kind}: model {want}, {} {got:?}",
+                        method.name()
+                    )),
+                }
+            }
+            // The runner finds a tour (which the verifier passes) exactly
+            // when the model has one.
+            let found = match crate::util::solve(&p).outcome {
+                Outcome::Found(_) => true,
+                Outcome::Impossible(_) => false,
+                other => panic!("{case}, {kind}: {other:?}"),
+            };
+            if found != (want > 0) {
+                differ.push(format!(
+                    "{case}, {kind}: model {want}, the runner found a tour: {found}"
+                ));
+            }
+        }
+    }
+    // Each counter counted many of them, on the twisted boards too.
+    assert!(counted.iter().all(|&c| c > 500), "{counted:?}");
+    assert!(twisted[0] > 200 && twisted[2] > 200, "{twisted:?}");
+    assert!(
+        differ.is_empty(),
+        "{} counts differ:\n{}",
+        differ.len(),
+        differ.join("\n")
+    );
+}
+
+#[test]
+fn check_counts_the_riders_moves_of_the_model() {
+    let mut differ = Vec::new();
+    for (case, p, f) in rider_cases() {
+        // Every size and rider on the twisted boards, whole; the others
+        // are the move graph's, compared above.
+        let twisted = f.topology >= 3;
+        if !twisted || p.board.removed_count() > 0 {
+            continue;
+        }
+        let moves: usize = model_targets(&p, &f).iter().map(|t| t.len()).sum();
+        let out = engine_process()
+            .args([
+                "check",
+                "--format",
+                "json",
+                "--board",
+                &p.board_text,
+                "--piece",
+                &p.piece_text,
+            ])
+            .output()
+            .unwrap_or_else(|e| panic!("{e}"));
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout)
+            .unwrap_or_else(|e| panic!("{case}: {e}: {}", String::from_utf8_lossy(&out.stderr)));
+        if v["moves"] != moves {
+            differ.push(format!("{case}: model {moves} moves, check {}", v["moves"]));
+        }
+    }
+    assert!(
+        differ.is_empty(),
+        "{} differ:\n{}",
+        differ.len(),
+        differ.join("\n")
+    );
+}
+
+#[test]
+fn the_guides_picture_of_riders_shows_the_engines_moves() {
+    let svg = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/docs/riders-twisted.svg"
+    ))
+    .unwrap_or_else(|e| panic!("{e}"));
+    let attr = |tag: &str, key: &str| -> String {
+        let from = tag
+            .find(&format!("{key}=\""))
+            .unwrap_or_else(|| panic!("{key}: {tag}"));
+        let rest = &tag[from + key.len() + 2..];
+        rest[..rest.find('"').unwrap_or(rest.len())].to_string()
+    };
+    let mut panels = 0;
+    for tag in svg.split("<g ").skip(1) {
+        let tag = &tag[..tag.find('>').unwrap_or(tag.len())];
+        let text = format!(
+            "Puzzle(board: {:?}, piece: {:?})",
+            attr(tag, "data-board"),
+            attr(tag, "data-piece")
+        );
+        let p = crate::util::puzzle(&text);
+        let from = (0..p.board.len() as u32)
+            .find(|&s| p.board.name(s) == attr(tag, "data-from"))
+            .unwrap_or_else(|| panic!("{tag}"));
+        let g = crate::util::graph_of(&p);
+        let moves: Vec<String> = g.targets(from).iter().map(|&t| p.board.name(t)).collect();
+        assert_eq!(moves.join(" "), attr(tag, "data-moves"), "{tag}");
+        panels += 1;
+    }
+    assert_eq!(panels, 2);
+}
