@@ -62,12 +62,12 @@ pub fn largest_that_fits(lo: usize, hi: usize, fits: impl Fn(usize) -> bool) -> 
     Some(lo)
 }
 
-/// A size for people: `1.5 GiB`, or whole MiB below a GiB, whole KiB below
-/// a MiB, bytes below a KiB.
+/// A size for people: `1.5 GiB` (`10527.8 TiB` from a TiB on), or whole
+/// MiB below a GiB, whole KiB below a MiB, bytes below a KiB.
 pub fn bytes(b: u64) -> String {
     let (unit, name) = unit(b);
-    if unit == 1 << 30 {
-        format!("{:.1} GiB", b as f64 / unit as f64)
+    if unit >= 1 << 30 {
+        format!("{:.1} {name}", b as f64 / unit as f64)
     } else if unit == 1 {
         format!("{b} bytes")
     } else {
@@ -78,6 +78,7 @@ pub fn bytes(b: u64) -> String {
 /// The unit [`bytes`] writes `b` in, and its name.
 fn unit(b: u64) -> (u64, &'static str) {
     match b {
+        _ if b >= 1 << 40 => (1 << 40, "TiB"),
         _ if b >= 1 << 30 => (1 << 30, "GiB"),
         _ if b >= 1 << 20 => (1 << 20, "MiB"),
         _ if b >= 1 << 10 => (1 << 10, "KiB"),
@@ -142,6 +143,7 @@ mod tests {
     #[test]
     fn sizes_under_a_mebibyte_are_not_zero() {
         assert_eq!(bytes(3 << 30), "3.0 GiB");
+        assert_eq!(bytes((10_527 << 40) + (1 << 39)), "10527.5 TiB");
         assert_eq!(bytes(3 << 20), "3 MiB");
         assert_eq!(bytes(5_000), "5 KiB");
         assert_eq!(bytes(512), "512 bytes");

@@ -370,7 +370,7 @@ fn show_offers_no_steps() {
         .args(["archive", "show", "1", "--steps", "1..5000"])
         .assert()
         .code(2)
-        .stderr(predicate::str::contains("unexpected argument '--steps'"));
+        .stderr(predicate::str::contains("error: --steps: unknown flag"));
     // `run` still has it, for its search GIF.
     engine()
         .args(["run", "--help"])

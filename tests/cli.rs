@@ -219,7 +219,7 @@ fn large_boards_print_a_summary_unless_asked() {
 
 /// (file text, expected line:col, a fragment of the message)
 const BAD: &[(&str, &[u8], &str, &str)] = &[
-    ("syntax.ron", b"Puzzle(\n  board: \"8x8\"\n  piece: \"knight\",\n)", ":3:3", "Expected"),
+    ("syntax.ron", b"Puzzle(\n  board: \"8x8\"\n  piece: \"knight\",\n)", ":2:15", "a comma is missing at the end of this line"),
     ("unknown.ron", b"Puzzle(\n  board: \"8x8\",\n  piece: \"knight\",\n  colour: 3,\n)", ":4:3", "unknown field `colour`"),
     ("noboard.ron", b"Puzzle(\n  piece: \"knight\",\n)", ":", "missing field `board`"),
     ("leaper00.ron", b"Puzzle(board: \"8x8\", piece: \"leaper 0 0\")", ":1:30", "(0,0)"),
@@ -812,4 +812,162 @@ fn verify_reads_what_run_prints_and_says_what_is_wrong() {
         .stderr(predicate::str::contains(
             "cannot both come from standard input",
         ));
+}
+
+/// `check` names the two classes also when the board falls into parts
+/// (the ferz on 4x4: each colour is a part, and in each the files a, c
+/// and b, d alternate), and says a piece is colour-bound whether or not
+/// its board falls apart.
+#[test]
+fn check_names_classes_in_parts_and_colour_bound_pieces() {
+    let json = |board: &str, piece: &str| -> serde_json::Value {
+        let out = engine()
+            .args([
+                "check", "--board", board, "--piece", piece, "--format", "json",
+            ])
+            .output()
+            .unwrap();
+        serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{board} {piece}: {e}"))
+    };
+    let ferz = json("4x4", "ferz");
+    assert_eq!(ferz["parts"]["count"], 2);
+    assert_eq!(ferz["classes"]["kind"], "files");
+    assert_eq!(ferz["classes"]["sizes"], serde_json::json!([8, 8]));
+    assert_eq!(ferz["colour_bound"], true);
+    let text = engine()
+        .args(["check", "--board", "4x4", "--piece", "ferz"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&text.stdout);
+    assert!(
+        text.contains("Every move goes between the files a, c, e… and b, d, f…: 8 squares on files a, c, e… and 8 squares on files b, d, f…\n"),
+        "{text}"
+    );
+    assert!(text.contains("The piece (ferz) is colour-bound"), "{text}");
+    // The dabbaba falls apart on 6x6 (its parts' classes have no name), and
+    // is still colour-bound on four corners it joins into one part.
+    let apart = json("6x6", "dabbaba");
+    assert_eq!(apart["parts"]["count"], 4);
+    assert_eq!(apart["colour_bound"], true);
+    assert!(apart["classes"].is_null());
+    let joined = json("3x3 - b1 a2 b2 c2 b3", "dabbaba");
+    assert!(
+        joined["parts"].is_null() || joined["parts"]["count"] == 1,
+        "{joined}"
+    );
+    assert_eq!(joined["colour_bound"], true);
+    let text = engine()
+        .args([
+            "check",
+            "--board",
+            "3x3 - b1 a2 b2 c2 b3",
+            "--piece",
+            "dabbaba",
+        ])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&text.stdout);
+    assert!(text.contains("Connected parts: 1\n"), "{text}");
+    assert!(
+        text.contains("The piece (dabbaba) is colour-bound"),
+        "{text}"
+    );
+    // The knight is not colour-bound, in one part or several.
+    assert_eq!(json("3x3", "knight")["colour_bound"], false);
+    assert_eq!(json("3x3", "knight")["classes"]["kind"], "board_colours");
+    assert_eq!(json("5x5", "knight")["colour_bound"], false);
+}
+
+/// Above 40 squares a side, `run`'s text is a summary — the grid and the
+/// move list left out, with the flags that print them — and `--moves`
+/// prints the whole move list, a tour the verifier accepts.
+#[test]
+fn a_big_board_is_summed_up_unless_asked() {
+    let run = |args: &[&str]| -> String {
+        let out = engine()
+            .args(["run", "--quiet", "--solver", "warnsdorff", "--seed", "1"])
+            .args(args)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0), "{args:?}");
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let tour_line = |text: &str| -> String {
+        text.lines()
+            .find(|l| l.starts_with("Tour: "))
+            .unwrap_or_else(|| panic!("{text}"))
+            .to_string()
+    };
+    // 40 a side still shows everything.
+    let fits = run(&["--board", "40x40"]);
+    assert_eq!(tour_line(&fits).split(' ').count(), 1 + 1600);
+    assert!(fits.contains("40 |"), "the grid");
+
+    let summary = run(&["--board", "41x41"]);
+    assert!(
+        summary.contains("(the 41x41 grid is too large to print; --grid prints it anyway)\n"),
+        "{summary}"
+    );
+    let listed = run(&["--board", "41x41", "--moves"]);
+    let line = tour_line(&listed);
+    let names: Vec<&str> = line["Tour: ".len()..].split(' ').collect();
+    assert_eq!(names.len(), 41 * 41);
+    let p = crate::util::puzzle(r#"Puzzle(board: "41x41", piece: "knight")"#);
+    let tour: Vec<u32> = names
+        .iter()
+        .map(|n| engine::puzzle::lang::parse_square(n, 0, &p.board).unwrap())
+        .collect();
+    engine::verify::verify(&p.board, &p.piece, &p.goal, &tour).expect("a valid tour");
+    assert_eq!(
+        tour_line(&summary),
+        format!(
+            "Tour: {} … {} (1,681 squares; the move list is too long to print; --moves prints it anyway)",
+            names[0],
+            names[names.len() - 1]
+        )
+    );
+    assert!(summary.len() < 1000, "{summary}");
+    // --grid asks for the grid alone.
+    let grid = run(&["--board", "41x41", "--grid"]);
+    assert!(grid.contains("41 |"));
+    assert!(tour_line(&grid).contains("--moves prints it anyway"));
+}
+
+/// A search GIF shows the search's first events one by one only where a
+/// cell is large enough to see one square change: a hundred on small
+/// boards, ten on cells of 6 to 11 pixels, none below. The sampled trace
+/// holds the GIF's samples, each saying whether it is a step.
+#[test]
+fn the_search_gifs_default_steps_fit_the_board() {
+    let (dir, given) = crate::util::setup(
+        r#"Puzzle(board: "5x5", piece: "knight", start: "a1", solver: Backtrack(order: Given))"#,
+    );
+    let given = given.display().to_string();
+    let steps = |args: &[&str]| -> usize {
+        let trace = dir.path().join("t.jsonl");
+        engine()
+            .args(["run", "--quiet"])
+            .args(args)
+            .arg("--trace")
+            .arg(&trace)
+            .arg("--trace-sampled")
+            .assert()
+            .success();
+        let text = std::fs::read_to_string(&trace).unwrap();
+        text.lines()
+            .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+            .filter(|l| l["step"] == true)
+            .count()
+    };
+    // 640 pixels a side: 5x5 has 48-pixel cells, 60x60 10-pixel ones and
+    // 120x120 5-pixel ones.
+    assert_eq!(steps(&[given.as_str()]), 100);
+    assert_eq!(steps(&["--board", "60x60", "--solver", "warnsdorff"]), 10);
+    assert_eq!(steps(&["--board", "120x120", "--solver", "warnsdorff"]), 0);
+    let opts = engine::render::gif::GifOptions::default();
+    let board = |n| engine::model::Board::rectangle(n, n);
+    assert_eq!(opts.default_steps(&board(53)), 100);
+    assert_eq!(opts.default_steps(&board(54)), 10);
+    assert_eq!(opts.default_steps(&board(106)), 10);
+    assert_eq!(opts.default_steps(&board(107)), 0);
 }

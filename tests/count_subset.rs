@@ -72,7 +72,10 @@ proptest! {
         let holes: Vec<u32> = holes.into_iter().filter(|&i| i < w * h).collect();
         let goal = [", tour: Open", ", tour: Closed", r#", start: "a1""#, r#", start: "a1", end: "c3""#][goal];
         // A hole on a1 or c3 would drop a fixed end.
-        let holes: Vec<u32> = holes.into_iter().filter(|&i| i != 0 && i != 2 * w + 2).collect();
+        let mut holes: Vec<u32> = holes.into_iter().filter(|&i| i != 0 && i != 2 * w + 2).collect();
+        // A square removed twice is an error of the file, not a board.
+        holes.sort_unstable();
+        holes.dedup();
         let p = puzzle(&text(w, h, &holes, TOPOLOGIES[topology], PIECES[piece], goal));
         let Some(subset) = count_with(&p, Some(Method::Subset)) else {
             return Ok(());

@@ -181,3 +181,86 @@ fn a_sampled_trace_holds_the_search_gifs_samples() {
     }
     assert_eq!(lines[lines.len() - 1]["status"], "found");
 }
+
+/// Every event of a trace, counted by kind: advances, retreats, restarts,
+/// generations, and rewrites by how.
+#[derive(Debug, Default, PartialEq, Eq)]
+struct Counted {
+    advances: u64,
+    retreats: u64,
+    restarts: u64,
+    generations: u64,
+    rotations: u64,
+    splices: u64,
+    reversals: u64,
+}
+
+/// Runs `puzzle` with `--trace` and returns the counts of its trace's
+/// events and the run's stats (from its JSON), its tour verified.
+fn counted(puzzle: &str) -> (Counted, serde_json::Value) {
+    let (dir, file) = setup(puzzle);
+    let trace = dir.path().join("t.jsonl");
+    let out = engine()
+        .arg("run")
+        .arg(&file)
+        .args(["--quiet", "--format", "json", "--trace"])
+        .arg(&trace)
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stderr)));
+    let p = load(&file);
+    if v["status"] == "found" {
+        let tour = tour_from_json(&p, &v);
+        verify(&p.board, &p.piece, &p.goal, &tour).expect("a valid tour");
+    }
+    let text = std::fs::read_to_string(&trace).expect("the trace");
+    let mut c = Counted::default();
+    for l in text.lines().skip(1) {
+        let l: serde_json::Value = serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}"));
+        match (l["event"].as_str(), l["how"].as_str()) {
+            (Some("advance"), _) => c.advances += 1,
+            (Some("retreat"), _) => c.retreats += 1,
+            (Some("restart"), _) => c.restarts += 1,
+            (Some("generation"), _) => c.generations += 1,
+            (Some("rewrite"), Some("rotation")) => c.rotations += 1,
+            (Some("rewrite"), Some("splice")) => c.splices += 1,
+            (Some("rewrite"), Some("reversal")) => c.reversals += 1,
+            (Some("end"), _) => {}
+            other => panic!("unknown event {other:?}"),
+        }
+    }
+    (c, v["stats"].clone())
+}
+
+/// Every number of a run's stats line agrees with its trace, for each
+/// solver: the squares entered are the advances and splices, the steps
+/// back the retreats, the generations and rotations their events. The
+/// (2,5)-leaper on a holed 16x16 is stuck often, and its rotations
+/// include those of attempts that failed.
+#[test]
+fn every_stat_agrees_with_the_trace() {
+    let puzzles = [
+        r#"Puzzle(board: "5x5", piece: "knight", start: "a1", solver: Backtrack(order: Given))"#,
+        r#"Puzzle(board: "6x6 - a1", piece: "knight", solver: Backtrack())"#,
+        r#"Puzzle(board: "20x20", piece: "knight", tour: Closed, solver: Warnsdorff(tie_break: First))"#,
+        r#"Puzzle(board: "16x16 - a1", piece: "leaper 2 5", solver: Warnsdorff())"#,
+        r#"Puzzle(board: "6x6", piece: "knight", start: "a1", solver: Genetic(preset: Classic), seed: 3)"#,
+        r#"Puzzle(board: "6x6", piece: "knight", tour: Closed, symmetry: Rotate180, solver: Symmetric())"#,
+    ];
+    let mut rotated = 0;
+    for puzzle in puzzles {
+        let (c, stats) = counted(puzzle);
+        let stat = |k: &str| stats[k].as_u64().unwrap_or_else(|| panic!("{k}: {stats}"));
+        // The genetic solver's nodes are the squares of every walk it
+        // evaluates; its trace holds each generation's best walk alone.
+        if c.generations == 0 {
+            assert_eq!(stat("nodes"), c.advances + c.splices, "{puzzle}: {c:?}");
+        }
+        assert_eq!(stat("backtracks"), c.retreats, "{puzzle}: {c:?}");
+        assert_eq!(stat("generations"), c.generations, "{puzzle}: {c:?}");
+        assert_eq!(stat("rotations"), c.rotations, "{puzzle}: {c:?}");
+        rotated += c.rotations;
+    }
+    assert!(rotated > 0, "some puzzle is repaired by rotations");
+}

@@ -61,6 +61,11 @@ fn ctrl_c_during_every_solver() {
             );
         }
         assert_eq!(files(dir.path()), before, "{name}: no output file is left");
+        // And the files asked for are named as not written.
+        assert!(
+            err.contains("interrupted, so nothing was written to t.gif and s.gif"),
+            "{name}: {err}"
+        );
     }
 }
 

@@ -130,7 +130,10 @@ fn the_caret_lines_up_under_wide_characters() {
     let shown = e.to_string();
     let lines: Vec<&str> = shown.lines().collect();
     assert_eq!(lines[2], "1 | Puzzle(name: \"日本\", stat: 1)");
-    assert_eq!(lines[3], format!("  | {}^^^^", " ".repeat(21)));
+    assert_eq!(
+        lines[3],
+        format!("  | {}^^^^ did you mean `start`?", " ".repeat(21))
+    );
 }
 
 #[test]
@@ -220,8 +223,9 @@ fn a_file_that_ends_before_a_bracket_closes_says_so_at_its_end() {
     let e = error(text);
     assert_says(&e, "the `{` opened at line 1, column 42");
     // A missing comma before the end is still reported where it is.
+    // (At the end of the value before it, where the comma belongs.)
     let text = "Puzzle(board: \"8x8\" piece: \"knight\"";
-    assert_eq!(caret(text), (1, 21, "p".to_string()));
+    assert_eq!(caret(text), (1, 20, " ".to_string()));
 }
 
 #[test]
@@ -259,7 +263,7 @@ fn a_string_left_open_is_named_at_its_opening_quote() {
         p.name
     );
     let text = "Puzzle(\n  name: \"a,\nb\",\n  board: \"8x8\"\n  piece: \"knight\",\n)";
-    assert_eq!(caret(text), (5, 3, "p".to_string()));
+    assert_eq!(caret(text), (4, 15, String::new()));
 }
 
 #[test]

@@ -31,6 +31,7 @@ mod interrupt;
 mod layers;
 mod make;
 mod memory_limits;
+mod messages;
 mod player;
 mod positions;
 mod props;

@@ -31,14 +31,15 @@ pub struct Analysis {
     /// order of [`Analysis::classes`] when it names them.
     pub bipartite: Option<(usize, usize)>,
     /// What the two classes are on the board, when the graph is bipartite
-    /// and in one part.
+    /// (in several parts, only when one pattern names the classes of every
+    /// part).
     pub classes: Option<Classes>,
     /// Number of (weakly) connected parts.
     pub components: usize,
     /// The first [`LISTED`] parts in board order, when there are several.
     pub parts: Vec<Part>,
-    /// Every move keeps the colour of its square (found out only when the
-    /// graph falls apart, where it is the reason).
+    /// Every move keeps the colour of its square (where the graph falls
+    /// apart, that is the reason).
     pub colour_bound: bool,
     /// The first [`LISTED`] squares with no moves out (all of them are
     /// counted in `degree_histogram[0]`).
@@ -74,10 +75,21 @@ pub fn analyse<H: Halt>(
         }
     }
     let (components, colour) = walks::parts_and_colours(g, halt)?;
-    let classes = colour
-        .as_deref()
-        .filter(|_| components == 1 && n > 0)
-        .map(|c| shape::name_classes(board, c));
+    // Which squares are in which part, and why, only when it is the answer.
+    let labelled = if components > 1 {
+        Some(shape::parts(g, halt)?)
+    } else {
+        None
+    };
+    // In several parts, each part's colouring may be swapped: the classes
+    // are named when one pattern fits every part, and not otherwise.
+    let classes = colour.as_deref().filter(|_| n > 0).and_then(|c| {
+        let k = match &labelled {
+            None => shape::name_classes(board, c),
+            Some((label, parts)) => shape::name_classes_in_parts(board, c, label, parts.len()),
+        };
+        (labelled.is_none() || k != shape::Classes::Unnamed).then_some(k)
+    });
     let bipartite = colour.as_ref().map(|c| {
         let a = match classes {
             Some(k) => (0..n as u32)
@@ -87,14 +99,14 @@ pub fn analyse<H: Halt>(
         };
         (a, n - a)
     });
-    // Which squares are in which part, and why, only when it is the answer.
-    let (parts, colour_bound) = if components > 1 {
-        let (_, mut parts) = shape::parts(g, halt)?;
-        parts.truncate(LISTED);
-        (parts, shape::colour_bound(g, board, halt)?)
-    } else {
-        (Vec::new(), false)
+    let parts = match labelled {
+        Some((_, mut parts)) => {
+            parts.truncate(LISTED);
+            parts
+        }
+        None => Vec::new(),
     };
+    let colour_bound = shape::colour_bound(g, board, halt)?;
     // A symmetric graph is its own reverse.
     let reversed;
     let rev = if g.is_symmetric() {

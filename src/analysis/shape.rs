@@ -75,12 +75,32 @@ impl Classes {
 /// part: the first pattern that agrees with it on every square (or on none,
 /// the classes being swapped).
 pub fn name_classes(board: &Board, colour: &[u8]) -> Classes {
+    name_classes_in_parts(board, colour, &vec![0; colour.len()], 1)
+}
+
+/// Names the classes of `colour`, a 2-colouring of a move graph whose
+/// square `s` is in part `label[s]` of `parts`: the first pattern that
+/// agrees with it on every square of each part, or on none (each part's
+/// colouring may be swapped, as a 2-colouring of a part can be).
+pub fn name_classes_in_parts(board: &Board, colour: &[u8], label: &[u32], parts: usize) -> Classes {
     [Classes::BoardColours, Classes::Files, Classes::Ranks]
         .into_iter()
         .find(|&k| {
-            let flip = |s: u32| k.class_of(board, s, colour) ^ colour[s as usize];
-            let first = flip(0);
-            (0..colour.len() as u32).all(|s| flip(s) == first)
+            let mut flips: Vec<Option<u8>> = vec![None; parts];
+            (0..colour.len() as u32).all(|s| {
+                let flip = k.class_of(board, s, colour) ^ colour[s as usize];
+                match label
+                    .get(s as usize)
+                    .and_then(|&l| flips.get_mut(l as usize))
+                {
+                    Some(seen @ None) => {
+                        *seen = Some(flip);
+                        true
+                    }
+                    Some(Some(f)) => *f == flip,
+                    None => false,
+                }
+            })
         })
         .unwrap_or(Classes::Unnamed)
 }

@@ -72,6 +72,9 @@ pub enum ArchiveCommand {
         /// Print the numbered grid even for a large board.
         #[arg(long)]
         grid: bool,
+        /// Print the tour's move list even for a large board.
+        #[arg(long)]
+        moves: bool,
         #[command(flatten)]
         archive: ArchiveFlag,
         /// Write an animated GIF of the run's tour to OUT.
@@ -157,6 +160,7 @@ pub fn exec(cmd: ArchiveCommand) -> Result<u8, Error> {
         ArchiveCommand::Show {
             id,
             grid,
+            moves,
             archive,
             gif: gif_path,
             html: html_path,
@@ -201,7 +205,7 @@ pub fn exec(cmd: ArchiveCommand) -> Result<u8, Error> {
                             &p.board,
                             p.goal.closed,
                             &run.report,
-                            super::grid_choice(grid),
+                            super::grid_choice(grid, moves),
                         ),
                         escape_controls(&run.created),
                         escape_controls(&p.file)

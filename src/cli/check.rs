@@ -86,7 +86,7 @@ pub fn exec(args: CheckArgs) -> Result<u8, Error> {
     match args.format {
         Format::Text => {
             // Each square's part, to letter the grid, when there are parts.
-            let grid = super::grid_choice(args.grid);
+            let grid = super::grid_choice(args.grid, false);
             let parts = if a.components > 1 && grid.shows(&puzzle.board) {
                 match analysis::shape::parts(&graph, &limits) {
                     Ok((label, _)) => Some(label),

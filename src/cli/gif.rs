@@ -49,7 +49,8 @@ pub struct GifFlags {
 #[derive(clap::Args)]
 pub struct StepsFlag {
     /// The search's events drawn one by one in the search GIF, like 1..300
-    /// (the rest as a time-lapse), or `none` [default: 1..100].
+    /// (the rest as a time-lapse), or `none` [default: 1..100; 1..10 on
+    /// cells under 12 pixels, none under 6].
     #[arg(long, value_name = "A..B")]
     pub steps: Option<String>,
 }

@@ -181,12 +181,15 @@ pub fn title(p: &Puzzle) -> String {
     )
 }
 
-/// Whether a report prints the board's grid: always with `--grid`, else
-/// when it fits, saying where it does not that `--grid` prints it.
-pub fn grid_choice(grid: bool) -> engine::render::text::GridChoice<'static> {
+/// Whether a report prints the board's grid and the tour's move list:
+/// each always with its flag (`--grid`, `--moves`), else when the board
+/// fits, saying where it does not which flag prints it.
+pub fn grid_choice(grid: bool, moves: bool) -> engine::render::text::GridChoice<'static> {
     engine::render::text::GridChoice {
         always: grid,
         hint: Some("--grid prints it anyway"),
+        moves,
+        moves_hint: Some("--moves prints it anyway"),
     }
 }
 

@@ -59,6 +59,10 @@ pub struct RunArgs {
     /// Print the numbered grid even for a large board.
     #[arg(long)]
     grid: bool,
+    /// Print the tour's move list even for a large board (over 40 squares
+    /// a side, the text is a summary).
+    #[arg(long)]
+    moves: bool,
     /// No progress display.
     #[arg(long, short)]
     quiet: bool,
@@ -178,6 +182,7 @@ pub fn exec(args: RunArgs) -> Result<u8, Error> {
         let shown = super::unique::Shown {
             format: args.format,
             grid: args.grid,
+            moves: args.moves,
             quiet: args.quiet,
         };
         return super::unique::exec(&puzzle, limits, started, shown);
@@ -252,7 +257,7 @@ pub fn exec(args: RunArgs) -> Result<u8, Error> {
                 ));
             }
         };
-        let mut rec = record.then(|| gif_opts.recorder());
+        let mut rec = record.then(|| gif_opts.search_recorder(&puzzle.board));
         let mut played = play.then(|| super::player::recorder(&gif_opts));
         let solved = match full_trace {
             Some(file) => {
@@ -329,7 +334,7 @@ pub fn exec(args: RunArgs) -> Result<u8, Error> {
             &puzzle.board,
             puzzle.goal.closed,
             &report,
-            super::grid_choice(args.grid),
+            super::grid_choice(args.grid, args.moves),
         )
         .and_then(|()| match (&store, saved) {
             (Some(store), Some(id)) => {
@@ -355,7 +360,30 @@ pub fn exec(args: RunArgs) -> Result<u8, Error> {
     drop(stdout);
     let code = super::exit_code(&report.outcome);
     if matches!(report.outcome, Outcome::Interrupted { .. }) {
-        // No GIF after Ctrl-C: nothing has been written yet.
+        // No file after Ctrl-C: nothing has been written yet, and the
+        // files asked for are named, so that their absence is no surprise.
+        let asked: Vec<String> = [
+            &args.gif,
+            &args.search_gif,
+            &args.png,
+            &args.svg,
+            &args.trace,
+            &args.html,
+        ]
+        .into_iter()
+        .flatten()
+        .map(|p| p.display().to_string())
+        .collect();
+        if let Some((last, rest)) = asked.split_last() {
+            let files = if rest.is_empty() {
+                last.clone()
+            } else {
+                format!("{} and {last}", rest.join(", "))
+            };
+            out::warn(format_args!(
+                "interrupted, so nothing was written to {files}"
+            ));
+        }
         return Ok(code);
     }
     let scene = Scene::new(&puzzle);

@@ -21,6 +21,8 @@ pub struct Shown {
     pub format: Format,
     /// Print the numbered grid even for a large board.
     pub grid: bool,
+    /// Print the move list even for a large board.
+    pub moves: bool,
     /// No progress display.
     pub quiet: bool,
 }
@@ -82,7 +84,7 @@ pub fn exec(
     let name = |k: usize, t: &[u32]| t.get(k).map(|&s| board.name(s)).unwrap_or_default();
     let text = match shown.format {
         Format::Text => {
-            let grid = super::grid_choice(shown.grid);
+            let grid = super::grid_choice(shown.grid, shown.moves);
             let mut s = text::report_text(
                 &super::title(puzzle),
                 board,

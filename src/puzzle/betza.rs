@@ -5,8 +5,9 @@
 //! A word is a sequence of *parts*, each written `modifiers ATOM [ATOM] [range]`:
 //!
 //! - atoms `W F D N A H C Z G` (the leaps (0,1) (1,1) (0,2) (1,2) (2,2) (0,3)
-//!   (1,3) (2,3) (3,3)), and the compounds `K` = `WF`, `R` = `WW`, `B` = `FF`,
-//!   `Q` = `WWFF`;
+//!   (1,3) (2,3) (3,3)), with `L` for the camel `C` and `J` for the zebra `Z`
+//!   as some references write them, and the compounds `K` = `WF`, `R` = `WW`,
+//!   `B` = `FF`, `Q` = `WWFF`;
 //! - a doubled atom is its rider (`NN`, the nightrider); a number after an atom
 //!   or a rider limits its range (`R4`, `NN2`, `W3`); `1` is the leap itself;
 //! - direction modifiers before the atom select some of its moves, "forward"
@@ -68,6 +69,10 @@ impl BetzaError {
     }
 }
 
+/// The atoms and compounds, as a hint after a letter that is none of them.
+pub const ATOMS: &str =
+    "the atoms are W F D N A H C Z G, L for C and J for Z, and the compounds K R B Q";
+
 /// The largest range a number may give.
 pub const MAX_RANGE: u32 = 1 << 20;
 
@@ -101,8 +106,9 @@ fn atom(letter: u8) -> Option<&'static [(i32, i32)]> {
         b'N' => &[(1, 2)],
         b'A' => &[(2, 2)],
         b'H' => &[(0, 3)],
-        b'C' => &[(1, 3)],
-        b'Z' => &[(2, 3)],
+        // `L` and `J` are other references' letters for the camel and zebra.
+        b'C' | b'L' => &[(1, 3)],
+        b'Z' | b'J' => &[(2, 3)],
         b'G' => &[(3, 3)],
         b'K' | b'Q' => &[(0, 1), (1, 1)],
         _ => return None,
@@ -118,7 +124,7 @@ fn is_rider_letter(letter: u8) -> bool {
 fn is_doublable(letter: u8) -> bool {
     matches!(
         letter,
-        b'W' | b'F' | b'D' | b'N' | b'A' | b'H' | b'C' | b'Z' | b'G'
+        b'W' | b'F' | b'D' | b'N' | b'A' | b'H' | b'C' | b'Z' | b'G' | b'L' | b'J'
     )
 }
 
@@ -165,7 +171,7 @@ pub fn parse(word: &str) -> Result<Option<Piece>, BetzaError> {
                 i + 1,
                 format!("`{}` is not a Betza atom", letter as char),
             )
-            .help("the atoms are W F D N A H C Z G, and K R B Q"));
+            .help(ATOMS));
         };
         let atom_start = i;
         i += 1;
@@ -485,6 +491,10 @@ mod tests {
         assert!(moves("N2").iter().all(|m| m.2 == 2));
         assert_eq!(moves("N1"), moves("N"));
         assert!(moves("NN").iter().all(|m| m.2 == UNLIMITED));
+        // Other references' letters for the camel and the zebra.
+        assert_eq!(moves("L"), moves("C"));
+        assert_eq!(moves("J"), moves("Z"));
+        assert_eq!(moves("ffLLJ2"), moves("ffCCZ2"));
     }
 
     #[test]

@@ -38,8 +38,13 @@ pub fn parse_board(text: &str, base: usize) -> Result<Board, LangError> {
     if text.contains('\n') || matches!(first, Some('.' | '#' | '|')) {
         return parse_picture(text, base);
     }
-    let mut pairs =
-        BoardParser::parse(BRule::board, text).map_err(|e| pest_error(e, base, board_rule_name))?;
+    let mut pairs = BoardParser::parse(BRule::board, text).map_err(|e| {
+        let err = pest_error(e, base, board_rule_name);
+        match dash_range(text, err.span.start.saturating_sub(base)) {
+            Some(range) => err.with_help(format!("a range of squares is written `{range}`")),
+            None => err,
+        }
+    })?;
     let board = pairs
         .next()
         .ok_or_else(|| LangError::new(ErrorKind::Syntax, Span::new(base, base), "empty board"))?;
@@ -170,6 +175,19 @@ fn square_cell(p: &Pair<BRule>, base: usize, width: u32, height: u32) -> Result<
         ));
     }
     Ok(Cell::new(x as u32, y as u32))
+}
+
+/// The range `a..b` meant by a `-` at byte `at` of `text` between two
+/// squares (`b2-c3`, `(1,1)-(2,2)`), if that is what stands there.
+fn dash_range(text: &str, at: usize) -> Option<String> {
+    let rest = text.get(at..)?.strip_prefix('-')?;
+    let head = text.get(..at)?;
+    let square = |s: &str| BoardParser::parse(BRule::lone_square, s).is_ok();
+    // The square before: the longest run of non-spaces that is one.
+    let left = head.rsplit(' ').next()?;
+    let right_len = rest.find(' ').unwrap_or(rest.len());
+    let right = &rest[..right_len];
+    (square(left) && square(right)).then(|| format!("{left}..{right}"))
 }
 
 /// Parses one square (`b3` or `(1,2)`) on `board`: it must exist and not be removed.

@@ -214,7 +214,7 @@ const COMMON_BETZA: [&str; 12] = ["W", "F", "D", "N", "A", "C", "Z", "K", "Q", "
 
 /// Names close to `name` among `known` (case aside, or within two edits),
 /// closest first: the "did you mean" of an unknown piece.
-fn suggestions<'a>(name: &str, known: impl Iterator<Item = &'a str>) -> Vec<&'a str> {
+pub(super) fn suggestions<'a>(name: &str, known: impl Iterator<Item = &'a str>) -> Vec<&'a str> {
     let lower = name.to_lowercase();
     let mut close: Vec<(usize, &str)> = known
         .filter_map(|k| {
@@ -440,6 +440,16 @@ impl<'d> Resolver<'d> {
         let betza_word = super::betza::parse(name);
         if let Ok(Some(p)) = betza_word {
             return Ok(Rc::new(p));
+        }
+        // A capital letter alone is meant as a Betza atom: name the atoms,
+        // not the names one edit away (every other letter).
+        if name.len() == 1 && name.bytes().all(|b| b.is_ascii_uppercase()) {
+            return Err(LangError::new(
+                ErrorKind::UnknownName,
+                span,
+                format!("`{name}` is not a Betza atom"),
+            )
+            .with_help(super::betza::ATOMS));
         }
         let names = || {
             self.defs

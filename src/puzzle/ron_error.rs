@@ -102,6 +102,11 @@ pub(super) fn ron_error(file: &str, text: &str, e: &ron::error::SpannedError) ->
         .with_help(format!("close it with `{closer}`"));
     }
     let span = ron_span(text, e);
+    if matches!(e.code, ron::error::Error::ExpectedComma)
+        && let Some(err) = missing_comma(file, text, span.start)
+    {
+        return err;
+    }
     let mut err = match loc
         .field_name_at(span.start)
         .and_then(|name| wrong_type(name, &e.code, text.get(span.start..).unwrap_or_default()))
@@ -113,10 +118,84 @@ pub(super) fn ron_error(file: &str, text: &str, e: &ron::error::SpannedError) ->
                 None => err,
             }
         }
-        None => Error::at(ron_kind(&e.code), file, text, span, ron_message(&e.code)),
+        None => {
+            let field = loc.field_name_at(span.start);
+            let err = Error::at(
+                ron_kind(&e.code),
+                file,
+                text,
+                span,
+                ron_message(&e.code, field),
+            );
+            match ron_help(&e.code) {
+                Some(h) => err.with_help(h),
+                None => err,
+            }
+        }
     };
     as_written(&mut err);
     err
+}
+
+/// The error for a comma RON expected before the token at `next`: pointed
+/// at the end of the value before it, where the comma belongs (RON points
+/// at the next token, often on the next line).
+fn missing_comma(file: &str, text: &str, next: usize) -> Option<Error> {
+    let before = Locator::new(text.get(..next)?).last_token_end();
+    if before == 0 {
+        return None;
+    }
+    let message = if text[before..next].contains('\n') {
+        "a comma is missing at the end of this line"
+    } else {
+        "a comma is missing after this value"
+    };
+    Some(
+        Error::at(
+            ErrorKind::Syntax,
+            file,
+            text,
+            Span::new(before, before),
+            message,
+        )
+        .with_help("add `,` here"),
+    )
+}
+
+/// `names` in backquotes, the last joined with "or": `` `A`, `B` or `C` ``.
+fn one_of(names: &[&str]) -> String {
+    let quoted: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
+    match quoted.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+        _ => quoted.concat(),
+    }
+}
+
+/// "did you mean" for a name RON found where one of `known` belongs: the
+/// known names closest to it (case aside, or within two edits; `peice` is
+/// `piece`, not also `pieces`).
+fn did_you_mean(found: &str, known: &[&str]) -> Option<String> {
+    let lower = found.to_lowercase();
+    let distance = |k: &str| strsim::damerau_levenshtein(&lower, &k.to_lowercase());
+    let close = super::piece::suggestions(found, known.iter().copied());
+    let best = close.iter().map(|k| distance(k)).min()?;
+    let closest: Vec<&str> = close.into_iter().filter(|k| distance(k) == best).collect();
+    Some(format!("did you mean {}?", one_of(&closest)))
+}
+
+/// A hint for RON's error `code`: the name meant, for a misspelt field or
+/// value.
+fn ron_help(code: &ron::error::Error) -> Option<String> {
+    use ron::error::Error as E;
+    match code {
+        E::NoSuchStructField {
+            expected, found, ..
+        }
+        | E::NoSuchEnumVariant {
+            expected, found, ..
+        } => did_you_mean(found, expected),
+        _ => None,
+    }
 }
 
 /// The error for a string left open, when RON's error `code` at offset
@@ -335,10 +414,17 @@ fn ron_kind(code: &ron::error::Error) -> ErrorKind {
     }
 }
 
-/// RON's messages, with the common ones made friendlier.
-fn ron_message(code: &ron::error::Error) -> String {
+/// RON's messages, with the common ones made friendlier and no type of
+/// the program's named; `field` is the field whose value is wrong, if known.
+fn ron_message(code: &ron::error::Error, field: Option<&str>) -> String {
     use ron::error::Error as E;
     match code {
+        E::NoSuchEnumVariant {
+            expected, found, ..
+        } => match field {
+            Some(field) => format!("`{field}` is {}, not `{found}`", one_of(expected)),
+            None => format!("`{found}` is not one of {}", one_of(expected)),
+        },
         E::MissingStructField { field, .. } => {
             format!("missing field `{field}`: a puzzle needs at least `board` and `piece`")
         }

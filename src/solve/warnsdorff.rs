@@ -946,8 +946,9 @@ impl<'r, A: Adjacent, B: Adjacent, W: Word, O: Observer> Walker<'r, A, B, W, O> 
                 *d - 1
             };
         }
+        const ROTATIONS: u64 = 1024;
         let mut budget = Budget {
-            rotations: 1024,
+            rotations: ROTATIONS,
             work: 8 * self.path.len() as u64 + (1 << 20),
         };
         let r = close::rotate_end(
@@ -960,7 +961,8 @@ impl<'r, A: Adjacent, B: Adjacent, W: Word, O: Observer> Walker<'r, A, B, W, O> 
             &mut self.rng,
             &mut self.obs,
         );
-        self.rotations += r.unwrap_or(0);
+        // Every rotation made counts, those of an attempt that failed too.
+        self.rotations += ROTATIONS - budget.rotations;
         r.is_some()
     }
 
@@ -1040,8 +1042,9 @@ impl<'r, A: Adjacent, B: Adjacent, W: Word, O: Observer> Walker<'r, A, B, W, O> 
         for round in 0..4 {
             let dist = turned.as_deref().unwrap_or(&self.goal_dist);
             let from = dist[self.path[self.n - 1] as usize];
+            let allowed = 64 * u64::from(from) + 1024;
             let mut budget = Budget {
-                rotations: 64 * u64::from(from) + 1024,
+                rotations: allowed,
                 work: 16 * self.n as u64 + 65536,
             };
             let r = close::rotate_end(
@@ -1054,7 +1057,7 @@ impl<'r, A: Adjacent, B: Adjacent, W: Word, O: Observer> Walker<'r, A, B, W, O> 
                 &mut self.rng,
                 &mut self.obs,
             );
-            self.rotations += r.unwrap_or(0);
+            self.rotations += allowed - budget.rotations;
             if r.is_some() {
                 return true;
             }

@@ -242,9 +242,9 @@ pub trait Tally: Copy + Send + Sync + Default + Eq + std::fmt::Debug + 'static {
     fn wide(self) -> u128;
     /// Bytes of its little-endian form on disk.
     const BYTES: usize;
-    /// Writes its little-endian form into `out` ([`Count::BYTES`] long).
+    /// Writes its little-endian form into `out` ([`Tally::BYTES`] long).
     fn write_le(self, out: &mut [u8]);
-    /// The count written by [`Count::write_le`] into `b`.
+    /// The count written by [`Tally::write_le`] into `b`.
     fn read_le(b: &[u8]) -> Self;
 }
 

@@ -882,9 +882,10 @@ fn step_large<K: Key, C: Tally>(
 ) -> Result<bool, Failed> {
     let spills = opts.spill.is_some();
     // Room for the next states up front, but never more than the budget
-    // holds (a spilled step's states may be many times the budget).
+    // holds (a spilled step's states may be many times the budget): tables
+    // for a sixteenth of the budget's states take at most a sixth of it.
     let room = if spills {
-        held.min(opts.budget / (per_state * 4))
+        held.min(opts.budget / (per_state * 16))
     } else {
         held
     };
@@ -983,9 +984,11 @@ fn step_large<K: Key, C: Tally>(
         out.peak_bytes = out.peak_bytes.max(bytes);
         // The tables are written out through a sorted list of their
         // entries (at most three quarters of their slots), made while they
-        // are still held: spilled once they take four sevenths of what the
-        // budget leaves, tables and list stay within it.
-        if spills && next.bytes() > opts.budget.saturating_sub(held_bytes) / 7 * 4 {
+        // are still held: with tables of four sevenths of what the budget
+        // leaves, tables and list stay within it. The 64 tables fill alike
+        // and each doubles as it fills, so within one block they may all
+        // double: they are written out once they take half of that share.
+        if spills && next.bytes() * 2 > opts.budget.saturating_sub(held_bytes) / 7 * 4 {
             // Out of memory: the tables go to disk as a sorted run.
             let f = spill_folder(folder, opts)?;
             let list_bytes = next.len() as u64 * per_state;

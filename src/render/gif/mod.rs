@@ -80,8 +80,9 @@ pub struct GifOptions {
     pub max_frames: Option<usize>,
     /// How the path is drawn. Default: [`Style::readable`] at the cell size.
     pub style: Option<Style>,
-    /// The search's events drawn one by one, first and last, counted from
-    /// 1. Default: the first [`DEFAULT_STEPS`].
+    /// The search's events drawn one by one, first and last, counted
+    /// from 1. Default: the first [`DEFAULT_STEPS`] where one square's
+    /// change can be seen ([`GifOptions::default_steps`]).
     pub steps: Option<(u64, u64)>,
 }
 
@@ -98,6 +99,15 @@ pub const SEARCH_FRAMES: usize = 200;
 /// How many of the search's first events a search GIF shows one by one by
 /// default.
 pub const DEFAULT_STEPS: u64 = 100;
+/// The smallest cell, in pixels, on which a search GIF shows
+/// [`DEFAULT_STEPS`] steps by default: one square's change is plain to see.
+pub const STEP_CELL: u32 = 12;
+/// The smallest cell on which a search GIF shows any steps by default
+/// ([`FEW_STEPS`] of them): below it, a step changes a speck.
+pub const SPECK_CELL: u32 = 6;
+/// The steps a search GIF shows by default on cells from [`SPECK_CELL`] to
+/// [`STEP_CELL`] pixels.
+pub const FEW_STEPS: u64 = 10;
 
 impl GifOptions {
     /// The cell asked for, or the default for `board`.
@@ -127,6 +137,32 @@ impl GifOptions {
     /// The tour GIF's frame budget.
     pub fn tour_frames(&self) -> usize {
         self.max_frames.unwrap_or(TOUR_FRAMES).max(1)
+    }
+
+    /// How many of its first events a search GIF of `board` shows one by
+    /// one when `--steps` does not say: [`DEFAULT_STEPS`] on cells of
+    /// [`STEP_CELL`] pixels or more, [`FEW_STEPS`] on cells of
+    /// [`SPECK_CELL`] or more, and none on smaller ones, where a step
+    /// changes a speck and the time-lapse shows the search better.
+    pub fn default_steps(&self, board: &Board) -> u64 {
+        match self.cell_for(board) {
+            c if c >= STEP_CELL => DEFAULT_STEPS,
+            c if c >= SPECK_CELL => FEW_STEPS,
+            _ => 0,
+        }
+    }
+
+    /// The recorder a search GIF of `board` with these options needs: as
+    /// [`GifOptions::recorder`], the default window of steps fitted to the
+    /// board's cells ([`GifOptions::default_steps`]).
+    pub fn search_recorder(&self, board: &Board) -> crate::render::record::Recorder {
+        let samples = self.search_frames().saturating_sub(1) as u64;
+        let steps = self.default_steps(board).min(samples.div_ceil(2));
+        GifOptions {
+            steps: Some(self.steps.unwrap_or((1, steps))),
+            ..*self
+        }
+        .recorder()
     }
 
     /// The recorder a search GIF with these options needs: its events

@@ -20,8 +20,11 @@ pub(super) struct Page {
     height: u32,
     files: Vec<String>,
     ranks: Vec<String>,
-    /// Each square's cell, `[x, y]` from a1.
-    cells: Vec<[u32; 2]>,
+    /// Each square's cell, `[x, y]` from a1; left out when the board has
+    /// every cell, numbered rank by rank from a1 (a million-square board's
+    /// cells were 40 % of its page).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    cells: Option<Vec<[u32; 2]>>,
     /// The palette's colours as CSS, by index (proof fills, legends).
     colours: Vec<String>,
     runs: Vec<RunData>,
@@ -124,12 +127,21 @@ impl Page {
             height: board.height(),
             files: (0..board.width()).map(file_name).collect(),
             ranks: (1..=board.height()).map(|r| r.to_string()).collect(),
-            cells: (0..board.len() as u32)
-                .map(|s| {
-                    let c = board.cell(s);
-                    [c.x, c.y]
-                })
-                .collect(),
+            cells: {
+                let cells: Vec<[u32; 2]> = (0..board.len() as u32)
+                    .map(|s| {
+                        let c = board.cell(s);
+                        [c.x, c.y]
+                    })
+                    .collect();
+                let w = board.width();
+                let plain = cells.len() as u64 == u64::from(w) * u64::from(board.height())
+                    && cells
+                        .iter()
+                        .enumerate()
+                        .all(|(i, &[x, y])| i as u64 == u64::from(y) * u64::from(w) + u64::from(x));
+                (!plain).then_some(cells)
+            },
             colours: rgb
                 .chunks(3)
                 .map(|c| format!("#{:02x}{:02x}{:02x}", c[0], c[1], c[2]))

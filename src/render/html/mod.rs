@@ -7,7 +7,7 @@
 //! script (`player.js`, plain JavaScript written by hand) and the data: the
 //! board and, for each search, the samples its [`Recorder`] kept (the
 //! search GIF's sampling) with the search GIF's words for each
-//! ([`data`]). Everything from the puzzle file reaches the page as JSON in
+//! (the `data` module). Everything from the puzzle file reaches the page as JSON in
 //! a `<script type="application/json">` block, escaped so that no `<` can
 //! close it, and the page's own script writes it as text (never as HTML);
 //! the title, the one string written into the markup, is escaped as HTML.

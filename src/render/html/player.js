@@ -8,7 +8,10 @@
   const data = JSON.parse(document.getElementById('data').textContent);
   const W = data.width;
   const H = data.height;
-  const N = data.cells.length;
+  // Each square's cell; a board with every cell, numbered rank by rank,
+  // comes without them.
+  const cells = data.cells || Array.from({ length: W * H }, (_, s) => [s % W, Math.floor(s / W)]);
+  const N = cells.length;
   const CHECKPOINT = 32;
   // Boards of up to this many squares are drawn whole at every step;
   // larger ones pixel by pixel, changing only the squares that changed.
@@ -176,8 +179,8 @@
   }
 
   // ---- Drawing: coordinates.
-  const cellX = (s) => margin + data.cells[s][0] * cell;
-  const cellY = (s) => (H - 1 - data.cells[s][1]) * cell;
+  const cellX = (s) => margin + cells[s][0] * cell;
+  const cellY = (s) => (H - 1 - cells[s][1]) * cell;
   const centre = (s) => [cellX(s) + cell / 2, cellY(s) + cell / 2];
   const panels = runs.map((run, r) => makePanel(run, r));
 
@@ -207,7 +210,7 @@
   }
 
   function squareColour(s, visited) {
-    const [x, y] = data.cells[s];
+    const [x, y] = cells[s];
     const darkSq = (x + y) % 2 === 0;
     if (visited) return darkSq ? COLOURS.tintDark : COLOURS.tintLight;
     return darkSq ? COLOURS.dark : COLOURS.light;
@@ -225,7 +228,7 @@
     if (cell >= 8 && N < W * H) {
       // Removed squares crossed.
       const on = new Uint8Array(W * H);
-      for (const [x, y] of data.cells) on[y * W + x] = 1;
+      for (const [x, y] of cells) on[y * W + x] = 1;
       ctx.strokeStyle = COLOURS.cross;
       ctx.lineWidth = 1;
       for (let y = 0; y < H; y++) {

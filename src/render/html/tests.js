@@ -91,7 +91,8 @@
       const margin = 24;
       const cell = Math.floor((board.width - margin) / data.width);
       const tint = new Set(['207,224,243', '169,196,228']);
-      out.visitedDrawn = data.cells.map(([x, y]) => {
+      const cells = data.cells || Array.from({ length: data.width * data.height }, (_, s) => [s % data.width, Math.floor(s / data.width)]);
+      out.visitedDrawn = cells.map(([x, y]) => {
         const px = ctx.getImageData(margin + x * cell + 2, (data.height - 1 - y) * cell + 2, 1, 1).data;
         return tint.has(px[0] + ',' + px[1] + ',' + px[2]);
       });

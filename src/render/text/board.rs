@@ -12,21 +12,49 @@ use crate::model::{Board, Cell, file_name};
 /// unless the grid is asked for.
 pub const GRID_MAX_SIDE: u32 = 40;
 
-/// Whether a report prints a board's grid, and what it says where it
-/// leaves the grid out: the caller's `hint` on how to have it printed
-/// anyway (the command line names its flag).
+/// Whether a report prints a board's grid and its tour's move list, and
+/// what it says where it leaves them out: the caller's hints on how to have
+/// them printed anyway (the command line names its flags). Both are left
+/// out on boards more than [`GRID_MAX_SIDE`] squares a side, where the
+/// report is a summary.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct GridChoice<'h> {
     /// Print the grid whatever the board's size.
     pub always: bool,
     /// How to have a grid left out printed, said after the note that it is.
     pub hint: Option<&'h str>,
+    /// Print the move list whatever the board's size.
+    pub moves: bool,
+    /// How to have a move list left out printed.
+    pub moves_hint: Option<&'h str>,
 }
 
 impl GridChoice<'_> {
     /// Whether the grid of `board` is printed.
     pub fn shows(&self, board: &Board) -> bool {
         self.always || grid_fits(board)
+    }
+
+    /// Whether the move list of a tour of `board` is printed.
+    pub fn lists(&self, board: &Board) -> bool {
+        self.moves || grid_fits(board)
+    }
+
+    /// The line said in the move list's place: `Tour: a1 … c2 (N squares;
+    /// the move list is too long to print; HINT)`, for a path of `board`
+    /// labelled `label`.
+    pub fn moves_left_out(&self, board: &Board, label: &str, path: &[u32]) -> String {
+        let ends = match (path.first(), path.last()) {
+            (Some(&a), Some(&b)) => format!("{} … {}", board.name(a), board.name(b)),
+            _ => String::new(),
+        };
+        let count = crate::words::many(path.len() as u64, "square");
+        match self.moves_hint {
+            Some(hint) => {
+                format!("{label}: {ends} ({count}; the move list is too long to print; {hint})\n")
+            }
+            None => format!("{label}: {ends} ({count}; the move list is too long to print)\n"),
+        }
     }
 
     /// The line said in the grid's place: `(WHAT too large to print; HINT)`.
@@ -191,15 +219,21 @@ mod tests {
         assert!(
             GridChoice {
                 always: true,
-                hint: None
+                ..GridChoice::default()
             }
             .shows(&big)
         );
         assert_eq!(quiet.left_out("board"), "(board too large to print)\n");
         let hinted = GridChoice {
-            always: false,
             hint: Some("ask for it"),
+            moves_hint: Some("ask for them"),
+            ..GridChoice::default()
         };
+        assert!(!hinted.lists(&big));
+        assert_eq!(
+            hinted.moves_left_out(&big, "Tour", &[0, 1, 43]),
+            "Tour: a1 … c2 (3 squares; the move list is too long to print; ask for them)\n"
+        );
         assert_eq!(
             hinted.left_out("board"),
             "(board too large to print; ask for it)\n"

@@ -100,14 +100,14 @@ pub fn check_report(
         if a.components > a.parts.len() {
             let _ = writeln!(out, "  … and {} more", a.components - a.parts.len());
         }
-        if a.colour_bound {
-            let _ = writeln!(
-                out,
-                "The piece ({piece_text}) is colour-bound: every move keeps the colour of its square, so it never reaches the other colour."
-            );
-        }
     } else {
         let _ = writeln!(out, "Connected parts: 1");
+    }
+    if a.colour_bound {
+        let _ = writeln!(
+            out,
+            "The piece ({piece_text}) is colour-bound: every move keeps the colour of its square, so it never reaches the other colour."
+        );
     }
     if let (Some(k), Some((x, y))) = (a.classes, a.bipartite) {
         let mut moves = k.moves().to_string();

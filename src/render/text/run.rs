@@ -197,17 +197,22 @@ pub fn write_report_text(
         } else {
             "Path"
         };
-        let _ = write!(out, "\n{label}: ");
-        w.write_all(out.as_bytes())?;
-        out.clear();
-        let mut failed = Ok(());
-        each_move_list_part(board, path, |part| {
-            if failed.is_ok() {
-                failed = w.write_all(part.as_bytes());
-            }
-        });
-        failed?;
-        out.push('\n');
+        if shown.lists(board) {
+            let _ = write!(out, "\n{label}: ");
+            w.write_all(out.as_bytes())?;
+            out.clear();
+            let mut failed = Ok(());
+            each_move_list_part(board, path, |part| {
+                if failed.is_ok() {
+                    failed = w.write_all(part.as_bytes());
+                }
+            });
+            failed?;
+            out.push('\n');
+        } else {
+            out.push('\n');
+            out.push_str(&shown.moves_left_out(board, label, path));
+        }
         if let Some(line) = stuck_line(report, board, closed) {
             let _ = writeln!(out, "{line}");
         }
