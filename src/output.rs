@@ -19,6 +19,8 @@
 //!   their targets as one output — all of them, or (when a rename fails)
 //!   none, the targets renamed already put back as they were. Until the
 //!   renames, every target is untouched; a staged file dropped is removed.
+//!   The renames are one system call each, back to back: a process killed
+//!   outright between two of them leaves some targets new and some old.
 //! - [`discard_pending`] removes every temporary file still being written,
 //!   for a process about to exit without unwinding (a second Ctrl-C).
 //! - The target is a regular file or does not exist yet: a directory, a
@@ -447,6 +449,14 @@ impl Staged {
         self
     }
 
+    /// Puts the temporary's content on disk (fsync).
+    fn sync(&self) -> io::Result<()> {
+        match &self.tmp {
+            Some(tmp) => tmp.as_file().sync_all(),
+            None => Err(io::Error::other("the temporary file is gone")),
+        }
+    }
+
     /// Renames the temporary onto the target, replacing it at once.
     pub fn commit(mut self) -> io::Result<()> {
         let mut list = pending();
@@ -510,15 +520,23 @@ impl Drop for Staged {
 
 /// Renames each staged file onto its target, as one output: either all are
 /// renamed, or (when a rename fails) those renamed already are put back as
-/// they were and the error is returned, every target as before. The
-/// renames follow one another within a moment, during which a hard exit
-/// (a second Ctrl-C) waits; only a process killed outright in that moment
-/// can leave some targets old and some new.
+/// they were and the error is returned, every target as before. Each file
+/// is synced to disk and each old file kept before the first rename, so the
+/// renames follow one another with nothing between them, and a hard exit (a
+/// second Ctrl-C) waits for the last. POSIX renames one file at a time: a
+/// process killed outright between two of the renames leaves the targets
+/// renamed already new and the rest old.
 ///
 /// The old files are kept (as second names beside them) until the
 /// [`Committed`] is dropped, so that a step after the renames (printing the
 /// report) can still undo them ([`Committed::undo`]).
 pub fn commit_all(files: Vec<Staged>) -> io::Result<Committed> {
+    // Every file on disk before any is renamed: a file system that reports
+    // a failed write only then (NFS, a quota) fails here, every target as
+    // it was; and the renames that follow are the only work left.
+    for file in &files {
+        file.sync()?;
+    }
     // Held throughout, so that a hard exit finds every target old or new.
     let mut list = pending();
     // First every old file is kept, then the renames follow one another:

@@ -27,6 +27,13 @@ enum Ends {
 /// Runs `cmd` to its end or for ten seconds: the exit code, stdout, stderr
 /// and how long it took.
 fn timed(cmd: &mut Command) -> (Option<i32>, String, String, Duration) {
+    timed_for(cmd, Duration::from_secs(10))
+}
+
+/// Runs `cmd` to its end or for `bound`: the exit code (None when it was
+/// killed, by a signal or at the bound), stdout, stderr and how long it
+/// took.
+fn timed_for(cmd: &mut Command, bound: Duration) -> (Option<i32>, String, String, Duration) {
     let started = Instant::now();
     let mut child = cmd
         .stdin(Stdio::null())
@@ -50,7 +57,7 @@ fn timed(cmd: &mut Command) -> (Option<i32>, String, String, Duration) {
         if let Some(s) = child.try_wait().unwrap_or_else(|e| panic!("{e}")) {
             break Some(s);
         }
-        if started.elapsed() > Duration::from_secs(10) {
+        if started.elapsed() > bound {
             let _ = child.kill();
             let _ = child.wait();
             break None;
@@ -1107,7 +1114,8 @@ fn make_shows_progress_on_a_terminal() {
 // no new archive behind.
 
 /// Runs the shell `script` in a user and mount namespace, in `dir`, where it
-/// may mount a small file system; None when this machine has none.
+/// may mount a small file system; None when this machine has none. It must
+/// end within a minute.
 fn in_namespace(dir: &Path, script: &str) -> Option<(String, String)> {
     let probe = Command::new("unshare")
         .args(["-rm", "sh", "-c", "mount -t tmpfs tmpfs /mnt"])
@@ -1117,15 +1125,18 @@ fn in_namespace(dir: &Path, script: &str) -> Option<(String, String)> {
         eprintln!("skipped: no mount namespace (unshare -rm) on this machine");
         return None;
     }
-    let out = Command::new("unshare")
-        .args(["-rm", "sh", "-c", script])
-        .current_dir(dir)
-        .output()
-        .unwrap_or_else(|e| panic!("{e}"));
-    Some((
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    ))
+    let (code, out, err, took) = timed_for(
+        Command::new("unshare")
+            .args(["-rm", "sh", "-c", script])
+            .current_dir(dir),
+        Duration::from_secs(60),
+    );
+    assert!(
+        took < Duration::from_secs(60),
+        "still running after a minute:\n{out}{err}"
+    );
+    assert_eq!(code, Some(0), "the script failed:\n{out}{err}");
+    Some((out, err))
 }
 
 /// The three files of `make -o m.ron`, each holding `old`.
@@ -1145,7 +1156,10 @@ fn make_on_a_full_disk_replaces_none_of_the_users_files() {
          echo \"after make: $(ls -A | tr '\\n' ' ')\"; \
          {engine} run --board 5x5 --quiet --save --archive b.sqlite > /dev/null 2>> ../err.txt \
            || echo \"save exit $?\"; \
-         echo \"after save: $(ls -A | tr '\\n' ' ')\"",
+         echo \"after save: $(ls -A | tr '\\n' ' ')\"; \
+         {engine} run --board 5x5 --quiet --save --archive new/runs/b.sqlite > /dev/null \
+           2>> ../err.txt || echo \"save in folders exit $?\"; \
+         echo \"after save in folders: $(ls -A | tr '\\n' ' ')\"",
         made = MADE.join(" "),
     );
     let Some((said, err)) = in_namespace(dir.path(), &script) else {
@@ -1162,16 +1176,44 @@ fn make_on_a_full_disk_replaces_none_of_the_users_files() {
             "{f} was replaced:\n{said}{err}"
         );
     }
-    assert!(err.contains("No space left on device"), "{err}");
+    // The message names the file, the reason, and what was not written.
+    assert!(
+        err.contains(
+            "m.ron: cannot write the puzzle: No space left on device (os error 28); \
+             none of the three files was written"
+        ),
+        "{err}"
+    );
     // Nothing beside them: no temporary, no new archive, no journal.
     assert!(
         said.contains("after make: filler m-solution.svg m.ron m.svg \n"),
         "{said}"
     );
+    // A new archive, and one in new folders: neither is left, nor the
+    // folders, and the message says so.
     assert!(said.contains("save exit 2"), "{said}{err}");
     assert!(
         said.contains("after save: filler m-solution.svg m.ron m.svg \n"),
         "{said}{err}"
+    );
+    assert!(said.contains("save in folders exit 2"), "{said}{err}");
+    assert!(
+        said.contains("after save in folders: filler m-solution.svg m.ron m.svg \n"),
+        "{said}{err}"
+    );
+    for archive in ["b.sqlite", "new/runs/b.sqlite"] {
+        assert!(
+            err.contains(&format!(
+                "{archive}: cannot create the archive: database or disk is full"
+            )),
+            "{archive}: {err}"
+        );
+    }
+    assert_eq!(
+        err.matches("the run was not saved, and no archive was made")
+            .count(),
+        2,
+        "{err}"
     );
 }
 
@@ -1195,6 +1237,10 @@ fn make_with_a_failing_output_replaces_nothing() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{err}");
     assert!(err.contains("standard output"), "{err}");
+    assert!(
+        err.contains("the puzzle's three files were put back as they were"),
+        "{err}"
+    );
     for f in MADE {
         let text = std::fs::read_to_string(dir.path().join(f)).unwrap_or_default();
         assert_eq!(text, "old", "{f} was replaced");
@@ -1276,6 +1322,185 @@ fn make_killed_while_writing_leaves_the_old_files_or_the_new_ones() {
             assert!(svg.contains(&format!(": {clues}, ")), "{said}: {clues}");
         }
     }
+}
+
+/// Runs `engine make --board 6x6 --seed 1 -o m.ron --quiet` in `dir` under
+/// strace, which acts on the system calls `traced` as `injects` say
+/// (`-e inject=`: a signal sent as a call is made, a call held back) and
+/// writes them to `log` (a file in `dir`, or `/dev/null`). The exit code
+/// (None when killed), stdout and stderr; it must end within ten seconds.
+/// None when strace cannot run here.
+fn make_under_strace(
+    dir: &Path,
+    traced: &str,
+    injects: &[String],
+    log: &str,
+) -> Option<(Option<i32>, String, String)> {
+    let probe = Command::new("strace")
+        .args(["-f", "-qq", "-o", "/dev/null", "-e", "trace=flock"])
+        .args(["-e", "inject=flock:delay_enter=1", "true"])
+        .stderr(Stdio::null())
+        .status();
+    if !probe.is_ok_and(|s| s.success()) {
+        eprintln!("skipped: strace cannot trace a process on this machine");
+        return None;
+    }
+    let mut cmd = Command::new("strace");
+    cmd.args(["-f", "-qq", "-o", log, "-e", &format!("trace={traced}")]);
+    for inject in injects {
+        cmd.args(["-e", &format!("inject={inject}")]);
+    }
+    cmd.arg(env!("CARGO_BIN_EXE_engine"))
+        .args([
+            "make", "--board", "6x6", "--seed", "1", "-o", "m.ron", "--quiet",
+        ])
+        .current_dir(dir);
+    let (code, out, err, took) = timed(&mut cmd);
+    assert!(
+        took < Duration::from_secs(10),
+        "{injects:?}: still running after 10 s"
+    );
+    Some((code, out, err))
+}
+
+/// The system calls the tests of `make` under strace stop it at: a
+/// temporary's lock (one for each file as it is written, then one for each
+/// old file kept), the writes (the files' content, then the report) and
+/// the renames.
+const MAKE_CALLS: &str = "flock,write,?rename,?renameat,renameat2";
+
+/// A folder holding the three files of `make -o m.ron`, each `old`.
+fn old_files() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    for f in MADE {
+        std::fs::write(dir.path().join(f), "old").unwrap_or_else(|e| panic!("{e}"));
+    }
+    dir
+}
+
+/// The text of `make`'s three files in `dir` (empty for a missing one).
+fn made_files(dir: &Path) -> Vec<String> {
+    MADE.iter()
+        .map(|f| std::fs::read_to_string(dir.join(f)).unwrap_or_default())
+        .collect()
+}
+
+#[test]
+fn make_killed_at_each_step_of_its_writing_leaves_all_old_files_or_all_new() {
+    // A run left alone, traced: the new files, and the order of its calls.
+    let whole = old_files();
+    let Some((code, _, err)) = make_under_strace(whole.path(), MAKE_CALLS, &[], "calls.txt") else {
+        return;
+    };
+    assert_eq!(code, Some(0), "{err}");
+    let new = made_files(whole.path());
+    assert!(new.iter().all(|t| t != "old"), "not written: {new:?}");
+    let calls =
+        std::fs::read_to_string(whole.path().join("calls.txt")).unwrap_or_else(|e| panic!("{e}"));
+    // Each call: its name and its line (`PID name(args) = result`).
+    let calls: Vec<(&str, &str)> = calls
+        .lines()
+        .filter_map(|l| {
+            let call = l.split_whitespace().nth(1)?;
+            Some((call.split('(').next()?, call))
+        })
+        .collect();
+    let said = || format!("{calls:#?}");
+    // The i-th call's number among those of its name, as strace's `when`
+    // counts them.
+    let nth = |i: usize| calls[..=i].iter().filter(|c| c.0 == calls[i].0).count();
+    let locks = calls.iter().filter(|c| c.0 == "flock").count();
+    let first_rename = calls
+        .iter()
+        .position(|c| c.0.starts_with("rename"))
+        .unwrap_or_else(|| panic!("no rename: {}", said()));
+    let report = calls
+        .iter()
+        .position(|c| c.1.starts_with("write(1,"))
+        .unwrap_or_else(|| panic!("no report: {}", said()));
+    // A lock for each temporary, and one for each old file kept; the
+    // renames come after them all, and the report after the renames.
+    assert_eq!(locks, 2 * MADE.len(), "{}", said());
+    let before_renames = calls[..first_rename].iter().filter(|c| c.0 == "flock");
+    assert_eq!(before_renames.count(), locks, "{}", said());
+    let renames = calls[first_rename..report]
+        .iter()
+        .filter(|c| c.0.starts_with("rename"));
+    assert_eq!(renames.count(), MADE.len(), "{}", said());
+    // Killed as each file's temporary is locked (the files before it
+    // complete), as each old file is kept, and as the first rename is made:
+    // every old file stays. Killed as the report is printed, after the
+    // renames: every file is new, as the run left alone wrote it.
+    let mut kills: Vec<(String, bool)> = (1..=locks)
+        .map(|k| (format!("flock:signal=SIGKILL:when={k}"), true))
+        .collect();
+    kills.push((
+        format!(
+            "{}:signal=SIGKILL:when={}",
+            calls[first_rename].0,
+            nth(first_rename)
+        ),
+        true,
+    ));
+    kills.push((format!("write:signal=SIGKILL:when={}", nth(report)), false));
+    for (kill, old) in kills {
+        let dir = old_files();
+        let (code, _, err) =
+            make_under_strace(dir.path(), MAKE_CALLS, &[kill.clone()], "/dev/null")
+                .unwrap_or_else(|| panic!("strace ran once"));
+        assert_ne!(code, Some(0), "{kill}: not killed: {err}");
+        let now = made_files(dir.path());
+        if old {
+            assert!(now.iter().all(|t| t == "old"), "{kill}: replaced: {now:?}");
+        } else {
+            assert_eq!(now, new, "{kill}: not the new files whole");
+        }
+    }
+}
+
+#[test]
+fn make_interrupted_while_writing_replaces_nothing() {
+    // Ctrl-C as the puzzle file is written, and the solution's sheet held
+    // back a moment after, so that the handler has run by the time the three
+    // are complete: none is put in place, and no temporary is left.
+    let dir = old_files();
+    let injects = [
+        "write:signal=SIGINT:when=1".to_string(),
+        format!("flock:delay_enter=300000:when={}", MADE.len()),
+    ];
+    let Some((code, out, err)) = make_under_strace(dir.path(), MAKE_CALLS, &injects, "calls.txt")
+    else {
+        return;
+    };
+    // The first write is the puzzle file's: after its temporary's lock,
+    // before the next temporary's.
+    let calls =
+        std::fs::read_to_string(dir.path().join("calls.txt")).unwrap_or_else(|e| panic!("{e}"));
+    std::fs::remove_file(dir.path().join("calls.txt")).unwrap_or_else(|e| panic!("{e}"));
+    let at = |call: &str| {
+        calls
+            .lines()
+            .enumerate()
+            .filter(|(_, l)| l.contains(call))
+            .map(|(i, _)| i)
+            .collect::<Vec<_>>()
+    };
+    let (locks, writes) = (at(" flock("), at(" write("));
+    assert!(
+        locks.len() >= 2 && !writes.is_empty() && locks[0] < writes[0] && writes[0] < locks[1],
+        "{calls}"
+    );
+    assert!(calls.contains("SIGINT"), "{calls}");
+    assert_eq!(code, Some(130), "{out}{err}");
+    assert!(
+        out.contains("No puzzle: interrupted after one was made; nothing was written"),
+        "{out}"
+    );
+    assert_eq!(made_files(dir.path()), ["old"; 3]);
+    assert_eq!(
+        crate::util::files(dir.path()),
+        ["m-solution.svg", "m.ron", "m.svg"]
+    );
 }
 
 #[test]

@@ -536,9 +536,13 @@ impl Archive {
         let app_id: i32 = tx
             .pragma_query_value(None, "application_id", |r| r.get(0))
             .map_err(|e| db_error(&path, "is not a readable archive", open::sqlite_says(&e)))?;
-        let upgrade = |e: rusqlite::Error| {
-            db_error(&path, "cannot upgrade the archive", open::sqlite_says(&e))
+        // Version 0 is a new file: its schema is being made, not upgraded.
+        let what = if version == 0 {
+            "cannot create the archive"
+        } else {
+            "cannot upgrade the archive"
         };
+        let upgrade = |e: rusqlite::Error| db_error(&path, what, open::sqlite_says(&e));
         // All steps in the one transaction: a process killed mid-way leaves
         // the archive as it was.
         for (to, step) in MIGRATIONS.iter().filter(|(to, _)| *to > version) {
