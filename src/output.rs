@@ -23,6 +23,9 @@
 //!   outright between two of them leaves some targets new and some old.
 //! - [`discard_pending`] removes every temporary file still being written,
 //!   for a process about to exit without unwinding (a second Ctrl-C).
+//! - Once [`hold_outputs_on`]'s flag is set (the first Ctrl-C), no write
+//!   puts its file in place: a picture finished after a Ctrl-C never
+//!   replaces the user's file.
 //! - The target is a regular file or does not exist yet: a directory, a
 //!   device, a FIFO or a socket is refused by [`PendingFile::create`]. A
 //!   symbolic link is followed: the file it points to is replaced and the
@@ -41,10 +44,38 @@ use std::fs::File;
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 /// Temporary files being written, removed by [`discard_pending`].
 static PENDING: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+/// Set when no more outputs may be put in place (a Ctrl-C): see
+/// [`hold_outputs_on`].
+static HOLD: std::sync::OnceLock<&'static AtomicBool> = std::sync::OnceLock::new();
+
+/// From now on, an output finished after `flag` became true is not put in
+/// place: its temporary is removed and the write fails with
+/// [`io::ErrorKind::Interrupted`], so that a Ctrl-C while a picture is
+/// drawn or written leaves the user's file as it was. Set once per process
+/// (by the command line's Ctrl-C handler); later calls do nothing.
+pub fn hold_outputs_on(flag: &'static AtomicBool) {
+    let _ = HOLD.set(flag);
+}
+
+/// Whether outputs are held ([`hold_outputs_on`]): a writer of several
+/// files asks before it puts any of them in place.
+pub fn held() -> bool {
+    HOLD.get().is_some_and(|f| f.load(Ordering::SeqCst))
+}
+
+/// The error of a write refused because outputs are held.
+fn held_error() -> io::Error {
+    io::Error::new(
+        io::ErrorKind::Interrupted,
+        "interrupted: the file was not replaced",
+    )
+}
 
 fn pending() -> std::sync::MutexGuard<'static, Vec<PathBuf>> {
     PENDING.lock().unwrap_or_else(|e| e.into_inner())
@@ -457,8 +488,13 @@ impl Staged {
         }
     }
 
-    /// Renames the temporary onto the target, replacing it at once.
+    /// Renames the temporary onto the target, replacing it at once; once
+    /// the outputs are held ([`hold_outputs_on`]), removes it instead and
+    /// fails with [`io::ErrorKind::Interrupted`].
     pub fn commit(mut self) -> io::Result<()> {
+        if held() {
+            return Err(held_error());
+        }
         let mut list = pending();
         self.rename(true, &mut list)
     }
@@ -527,6 +563,9 @@ impl Drop for Staged {
 /// process killed outright between two of the renames leaves the targets
 /// renamed already new and the rest old.
 ///
+/// Once the outputs are held ([`hold_outputs_on`]), none is renamed: the
+/// staged files are removed and the error is [`io::ErrorKind::Interrupted`].
+///
 /// The old files are kept (as second names beside them) until the
 /// [`Committed`] is dropped, so that a step after the renames (printing the
 /// report) can still undo them ([`Committed::undo`]).
@@ -536,6 +575,10 @@ pub fn commit_all(files: Vec<Staged>) -> io::Result<Committed> {
     // it was; and the renames that follow are the only work left.
     for file in &files {
         file.sync()?;
+    }
+    // After a Ctrl-C none is put in place.
+    if held() {
+        return Err(held_error());
     }
     // Held throughout, so that a hard exit finds every target old or new.
     let mut list = pending();

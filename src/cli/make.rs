@@ -125,7 +125,12 @@ fn refusal(p: &Puzzle) -> Option<Error> {
 pub fn exec(args: MakeArgs) -> Result<u8, Error> {
     let started = Instant::now();
     super::interrupt::install();
-    let puzzle = args.source.load()?;
+    let budget = args.time_limit.unwrap_or(make::DEFAULT_SECONDS);
+    let limits = super::interrupt::limits().with_time_from(started, Some(budget));
+    let puzzle = match args.source.load_within(&limits) {
+        Ok(p) => p?,
+        Err(stop) => return Ok(args.source.stopped(stop)),
+    };
     if let Some(e) = refusal(&puzzle) {
         return Err(e);
     }
@@ -194,8 +199,6 @@ pub fn exec(args: MakeArgs) -> Result<u8, Error> {
         node_limit: args.node_limit,
         attempts: args.attempts,
     };
-    let budget = args.time_limit.unwrap_or(make::DEFAULT_SECONDS);
-    let limits = super::interrupt::limits().with_time_from(started, Some(budget));
     if !args.quiet && std::io::stderr().is_terminal() {
         out::warn(format_args!(
             "Making a puzzle within {budget} s{}",
@@ -337,19 +340,19 @@ pub fn exec(args: MakeArgs) -> Result<u8, Error> {
             return Ok(BAD_INPUT);
         }
     };
-    // A Ctrl-C while they were written: the user's files stay.
-    if super::interrupt::INTERRUPTED.load(std::sync::atomic::Ordering::SeqCst) {
-        drop(staged);
-        let reason = format!("{} after one was made", Stop::Interrupted);
-        unmade(
-            "interrupted",
-            format!("{reason}; nothing was written"),
-            reason,
-        )?;
-        return Ok(INTERRUPTED_CODE);
-    }
+    // After a Ctrl-C (while they were written) none is put in place: the
+    // outputs are held, and the user's files stay.
     let committed = match engine::output::commit_all(staged) {
         Ok(c) => c,
+        Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {
+            let reason = format!("{} after one was made", Stop::Interrupted);
+            unmade(
+                "interrupted",
+                format!("{reason}; nothing was written"),
+                reason,
+            )?;
+            return Ok(INTERRUPTED_CODE);
+        }
         Err(e) => {
             out::warn(cannot(e));
             return Ok(BAD_INPUT);
