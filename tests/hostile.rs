@@ -1438,9 +1438,13 @@ fn make_killed_at_each_step_of_its_writing_leaves_all_old_files_or_all_new() {
     kills.push((format!("write:signal=SIGKILL:when={}", nth(report)), false));
     for (kill, old) in kills {
         let dir = old_files();
-        let (code, _, err) =
-            make_under_strace(dir.path(), MAKE_CALLS, &[kill.clone()], "/dev/null")
-                .unwrap_or_else(|| panic!("strace ran once"));
+        let (code, _, err) = make_under_strace(
+            dir.path(),
+            MAKE_CALLS,
+            std::slice::from_ref(&kill),
+            "/dev/null",
+        )
+        .unwrap_or_else(|| panic!("strace ran once"));
         assert_ne!(code, Some(0), "{kill}: not killed: {err}");
         let now = made_files(dir.path());
         if old {
