@@ -76,11 +76,11 @@ pub enum Command {
     /// The local archive of tours saved with `run --save`.
     #[command(subcommand)]
     Archive(archive::ArchiveCommand),
-    /// The studio: a local web page to write puzzles and watch them solved.
-    Serve(serve::ServeArgs),
     /// Check a tour written elsewhere (squares by name, a grid of step
     /// numbers, or JSON) against a puzzle.
     Verify(verify::VerifyArgs),
+    /// The studio: a local web page to write puzzles and watch them solved.
+    Serve(serve::ServeArgs),
 }
 
 /// Output format.

@@ -121,7 +121,7 @@
     if (v.error) {
       flag(v.error);
       showStatus('bad', v.error.text);
-      $('check').textContent = '';
+      $('check').textContent = 'The puzzle has a mistake: once it is mended, what is known of it shows here.';
     } else {
       flag(null);
       showStatus('good', v.stopped ? v.stopped : v.impossible ? 'The puzzle is valid; a proof rules every tour out.' : 'The puzzle is valid.');
@@ -245,6 +245,7 @@
       data.page.runs = [run];
       history.replaceState(null, '', location.pathname);
       live = window.EnginePlayer.mount(data.page, true, BOARD);
+      $('watch').classList.add('played');
       state.run = 'running';
       runState('searching with ' + data.solver);
     });
