@@ -56,6 +56,10 @@ pub fn handle(studio: &Studio, request: Request) {
             Ok(id) => runs::stream(studio, request, id),
             Err(_) => http::refuse(request, no_run(id)),
         },
+        (Method::Get, ["api", "runs", id, file]) => match id.parse::<u64>() {
+            Ok(id) => super::keep::download(&studio.runs.kept, request, id, file, studio.runs.time_limit()),
+            Err(_) => http::refuse(request, no_run(id)),
+        },
         (Method::Post, ["api", "runs", id, action]) => match id.parse::<u64>() {
             Ok(id) => runs::steer(studio, request, id, action),
             Err(_) => http::refuse(request, no_run(id)),

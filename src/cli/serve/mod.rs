@@ -12,6 +12,7 @@
 
 mod api;
 mod http;
+mod keep;
 mod page;
 mod runs;
 

@@ -31,6 +31,7 @@ use tiny_http::Request;
 use super::Studio;
 use super::api::error_json;
 use super::http::{self, Refusal};
+use super::keep::{Finished, Kept};
 use crate::cli::run::{SolverName, spec_of};
 use crate::cli::{interrupt, player};
 
@@ -49,6 +50,8 @@ pub struct Runs {
     jobs: Mutex<HashMap<u64, Arc<Job>>>,
     slots: Slots,
     time_limit: f64,
+    /// The last searches, for their files.
+    pub kept: Kept,
 }
 
 /// A search handed in.
@@ -69,7 +72,13 @@ impl Runs {
             jobs: Mutex::new(HashMap::new()),
             slots: Slots::new(cores.max(1)),
             time_limit,
+            kept: Kept::default(),
         }
+    }
+
+    /// The seconds a search may run.
+    pub fn time_limit(&self) -> f64 {
+        self.time_limit
     }
 
     /// Stops every search (Ctrl-C).
@@ -246,14 +255,14 @@ pub fn stream(studio: &Studio, request: Request, id: u64) {
     }
     head.push_str("\r\n");
     if w.write_all(head.as_bytes()).and_then(|()| w.flush()).is_ok() {
-        watch(runs, &job, &mut *w);
+        watch(runs, id, &job, &mut *w);
     }
     runs.forget(id);
 }
 
 /// Queues the search, runs it and streams it to `w` until it ends or the
 /// page goes away.
-fn watch(runs: &Runs, job: &Job, w: &mut dyn Write) {
+fn watch(runs: &Runs, id: u64, job: &Job, w: &mut dyn Write) {
     let ticket = runs.slots.join();
     let mut shown = 0;
     let mut beat = Instant::now();
@@ -408,16 +417,33 @@ fn watch(runs: &Runs, job: &Job, w: &mut dyn Write) {
             best: best.clone(),
         };
     }
-    let _ = send_end(w, puzzle, &report, kept.as_ref(), runs.time_limit);
+    match kept {
+        Some((rec, graph)) => {
+            let done = Finished {
+                puzzle: puzzle.clone(),
+                report,
+                rec,
+                graph,
+            };
+            let files = runs.kept.keep(id, done);
+            if let Some(done) = files {
+                let _ = send_end(w, id, &done.puzzle, &done.report, Some((&done.rec, &done.graph)), runs.time_limit);
+            }
+        }
+        None => {
+            let _ = send_end(w, id, puzzle, &report, None, runs.time_limit);
+        }
+    }
 }
 
 /// The end of a stream: the command line's report, the whole search for
 /// the player, and `done`.
 fn send_end(
     w: &mut dyn Write,
+    id: u64,
     puzzle: &Puzzle,
     report: &Report,
-    kept: Option<&(engine::render::record::Recorder, engine::model::MoveGraph)>,
+    kept: Option<(&engine::render::record::Recorder, &engine::model::MoveGraph)>,
     time_limit: f64,
 ) -> std::io::Result<()> {
     let mut words = Vec::new();
@@ -440,6 +466,18 @@ fn send_end(
     if matches!(report.outcome, Outcome::GaveUp { limit: Limit::Time, .. }) {
         summary = format!("{summary} (the studio's time limit is {time_limit} s)");
     }
+    // The files the page may download (`GET /api/runs/ID/FILE`).
+    let mut files: Vec<String> = Vec::new();
+    if kept.is_some() {
+        if tour.is_some() {
+            files.extend(["tour.gif", "tour.png", "tour.svg"].map(String::from));
+        }
+        files.extend(["player.html", "trace.jsonl"].map(String::from));
+    }
+    let files: Vec<String> = files
+        .into_iter()
+        .map(|f| format!("/api/runs/{id}/{f}"))
+        .collect();
     let squares: Option<Vec<String>> = tour
         .as_ref()
         .map(|t| t.iter().map(|&s| puzzle.board.name(s)).collect());
@@ -452,6 +490,7 @@ fn send_end(
             "text": words,
             "tour": tour,
             "squares": squares,
+            "files": files,
         })
         .to_string(),
     )?;

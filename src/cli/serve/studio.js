@@ -220,6 +220,7 @@
     const seed = $('seed').value === '' ? null : Number($('seed').value);
     runState('starting…');
     $('report').textContent = '';
+    $('downloads').replaceChildren();
     const r = await call('POST', '/api/runs', { name: fileName, text: text.value, solver, seed });
     if (!r.ok) {
       runState((r.value.error && r.value.error.text) || r.value.error || 'the search cannot start', true);
@@ -273,6 +274,15 @@
       const d = JSON.parse(e.data);
       state.report = d;
       $('report').textContent = d.text;
+      const links = $('downloads');
+      links.replaceChildren();
+      for (const f of d.files || []) {
+        const link = document.createElement('a');
+        link.href = f;
+        link.download = '';
+        link.textContent = '\u2193 ' + f.split('/').pop();
+        links.append(link);
+      }
       runState(d.summary, d.status !== 'found');
     });
     es.addEventListener('player', (e) => {
