@@ -298,6 +298,27 @@ fn a_run_streams_its_search_and_ends_with_a_verified_tour() {
             let replayed: Vec<u32> = replay(&samples).iter().map(|&s| s as u32).collect();
             assert_eq!(replayed, tour);
         }
+        // Its files, made in memory: each what its name says.
+        let files: Vec<String> = report["files"]
+            .as_array()
+            .expect("the files")
+            .iter()
+            .filter_map(|f| f.as_str().map(String::from))
+            .collect();
+        assert_eq!(files.len(), 5, "{files:?}");
+        for f in &files {
+            let (status, head, body) = s.request("GET", f, &[], "");
+            assert_eq!(status, 200, "{f}: {body}");
+            assert!(head.contains("Content-Disposition: attachment"), "{head}");
+            let start = match f.rsplit('/').next().unwrap_or_default() {
+                "tour.gif" => "GIF89a",
+                "tour.png" => "\u{fffd}PNG",
+                "tour.svg" => "<svg",
+                "player.html" => "<!DOCTYPE html>",
+                _ => "{",
+            };
+            assert!(body.starts_with(start), "{f}: {}", &body[..body.len().min(40)]);
+        }
     }
     s.alive();
 }

@@ -229,7 +229,14 @@ pub fn steer(studio: &Studio, request: Request, id: u64, action: &str) {
 
 /// One Server-Sent Event; its data is one line of JSON.
 fn event(w: &mut dyn Write, name: &str, data: &str) -> std::io::Result<()> {
-    write!(w, "event: {name}\ndata: {data}\n\n")?;
+    chunk(w, &format!("event: {name}\ndata: {data}\n\n"))
+}
+
+/// Writes `text` as one chunk of the stream (`Transfer-Encoding:
+/// chunked`, so that a client knows where the stream ends; the empty
+/// chunk ends it) and sends it at once.
+fn chunk(w: &mut dyn Write, text: &str) -> std::io::Result<()> {
+    write!(w, "{:x}\r\n{text}\r\n", text.len())?;
     w.flush()
 }
 
@@ -249,13 +256,16 @@ pub fn stream(studio: &Studio, request: Request, id: u64) {
         );
     }
     let mut w = request.into_writer();
-    let mut head = String::from("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nConnection: close\r\n");
+    let mut head = String::from(
+        "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n",
+    );
     for h in http::common_headers() {
         head.push_str(&format!("{}: {}\r\n", h.field, h.value));
     }
     head.push_str("\r\n");
     if w.write_all(head.as_bytes()).and_then(|()| w.flush()).is_ok() {
         watch(runs, id, &job, &mut *w);
+        let _ = w.write_all(b"0\r\n\r\n").and_then(|()| w.flush());
     }
     runs.forget(id);
 }
@@ -275,7 +285,7 @@ fn watch(runs: &Runs, id: u64, job: &Job, w: &mut dyn Write) {
                     event(w, "queue", &json!({ "place": place }).to_string())
                 } else if beat.elapsed() >= HEARTBEAT {
                     beat = Instant::now();
-                    w.write_all(b": waiting\n\n").and_then(|()| w.flush())
+                    chunk(w, ": waiting\n\n")
                 } else {
                     Ok(())
                 };
@@ -380,7 +390,7 @@ fn watch(runs: &Runs, id: u64, job: &Job, w: &mut dyn Write) {
                 beat = Instant::now();
             } else if beat.elapsed() >= HEARTBEAT {
                 beat = Instant::now();
-                wrote = wrote.and_then(|()| w.write_all(b": running\n\n").and_then(|()| w.flush()));
+                wrote = wrote.and_then(|()| chunk(w, ": running\n\n"));
             }
             if wrote.is_err() {
                 // The page went away: its search stops.
