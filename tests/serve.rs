@@ -57,8 +57,17 @@ impl Studio {
         (status, head.to_string(), body.to_string())
     }
 
-    fn request(&self, method: &str, path: &str, headers: &[(&str, &str)], body: &str) -> (u16, String, String) {
-        let mut raw = format!("{method} {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n", self.addr);
+    fn request(
+        &self,
+        method: &str,
+        path: &str,
+        headers: &[(&str, &str)],
+        body: &str,
+    ) -> (u16, String, String) {
+        let mut raw = format!(
+            "{method} {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n",
+            self.addr
+        );
         for (k, v) in headers {
             raw.push_str(&format!("{k}: {v}\r\n"));
         }
@@ -73,7 +82,10 @@ impl Studio {
 
     fn post(&self, path: &str, body: &str) -> (u16, Value) {
         let (status, _, body) = self.request("POST", path, &[], body);
-        (status, serde_json::from_str(&body).unwrap_or_else(|e| panic!("{e}: {body}")))
+        (
+            status,
+            serde_json::from_str(&body).unwrap_or_else(|e| panic!("{e}: {body}")),
+        )
     }
 
     /// The server still answers.
@@ -207,7 +219,13 @@ fn replay(samples: &[Value]) -> Vec<u64> {
     let mut path: Vec<u64> = Vec::new();
     for s in samples {
         path.truncate(s["p"].as_u64().expect("p") as usize);
-        path.extend(s["t"].as_array().expect("t").iter().map(|v| v.as_u64().unwrap_or(0)));
+        path.extend(
+            s["t"]
+                .as_array()
+                .expect("t")
+                .iter()
+                .map(|v| v.as_u64().unwrap_or(0)),
+        );
     }
     path
 }
@@ -219,12 +237,20 @@ fn the_page_carries_its_policy_and_the_players_code() {
     let s = Studio::start(&[]);
     let (status, head, page) = s.request("GET", "/", &[], "");
     assert_eq!(status, 200);
-    assert!(head.contains("Content-Security-Policy: default-src 'none'"), "{head}");
+    assert!(
+        head.contains("Content-Security-Policy: default-src 'none'"),
+        "{head}"
+    );
     assert!(page.contains("window.EnginePlayer") && page.contains("id=\"text\""));
     // The puzzles of --puzzles (the repository's, by default) are listed.
     let (_, list) = s.get("/api/puzzles");
     let list: Value = serde_json::from_str(&list).expect("JSON");
-    assert!(list["puzzles"].as_array().expect("a list").contains(&json!("holed4x4.ron")));
+    assert!(
+        list["puzzles"]
+            .as_array()
+            .expect("a list")
+            .contains(&json!("holed4x4.ron"))
+    );
     let (status, body) = s.get("/api/puzzles/holed4x4.ron");
     assert_eq!(status, 200);
     let v: Value = serde_json::from_str(&body).expect("JSON");
@@ -238,7 +264,11 @@ fn a_bad_puzzle_is_answered_with_the_command_lines_message() {
     let (status, v) = s.post("/api/check?name=bad.ron", text);
     assert_eq!(status, 200);
     let e = &v["error"];
-    assert_eq!((e["line"].as_u64(), e["col"].as_u64()), (Some(3), Some(13)), "{v}");
+    assert_eq!(
+        (e["line"].as_u64(), e["col"].as_u64()),
+        (Some(3), Some(13)),
+        "{v}"
+    );
     // The same words and caret as `engine check` prints.
     let dir = tempfile::tempdir().expect("a folder");
     let file = dir.path().join("bad.ron");
@@ -250,7 +280,10 @@ fn a_bad_puzzle_is_answered_with_the_command_lines_message() {
         .expect("runs");
     assert_eq!(cli.status.code(), Some(2));
     let printed = String::from_utf8_lossy(&cli.stderr);
-    assert_eq!(e["text"].as_str().map(str::trim_end), Some(printed.trim_end()));
+    assert_eq!(
+        e["text"].as_str().map(str::trim_end),
+        Some(printed.trim_end())
+    );
     // A good one: what `engine check` prints.
     let (_, v) = s.post("/api/check?name=holed4x4.ron", HOLED);
     let cli = engine_process()
@@ -258,7 +291,10 @@ fn a_bad_puzzle_is_answered_with_the_command_lines_message() {
         .output()
         .expect("runs");
     assert!(cli.status.success());
-    assert_eq!(v["report"].as_str(), Some(&*String::from_utf8_lossy(&cli.stdout)));
+    assert_eq!(
+        v["report"].as_str(),
+        Some(&*String::from_utf8_lossy(&cli.stdout))
+    );
     s.alive();
 }
 
@@ -275,7 +311,11 @@ fn a_run_streams_its_search_and_ends_with_a_verified_tour() {
         let seen = s.events(id).all();
         let names: Vec<&str> = seen.iter().map(|(n, _)| n.as_str()).collect();
         assert_eq!(names.first(), Some(&"start"), "{names:?}");
-        assert_eq!(&names[names.len() - 3..], ["report", "player", "done"], "{names:?}");
+        assert_eq!(
+            &names[names.len() - 3..],
+            ["report", "player", "done"],
+            "{names:?}"
+        );
         let samples: Vec<Value> = seen
             .iter()
             .filter(|(n, _)| n == "samples")
@@ -317,7 +357,11 @@ fn a_run_streams_its_search_and_ends_with_a_verified_tour() {
                 "player.html" => "<!DOCTYPE html>",
                 _ => "{",
             };
-            assert!(body.starts_with(start), "{f}: {}", &body[..body.len().min(40)]);
+            assert!(
+                body.starts_with(start),
+                "{f}: {}",
+                &body[..body.len().min(40)]
+            );
         }
     }
     s.alive();
@@ -400,7 +444,10 @@ fn a_page_that_goes_away_stops_its_search_and_frees_its_slot() {
     let began = Instant::now();
     let seen = s.events(id).all();
     assert!(began.elapsed() < Duration::from_secs(30));
-    assert!(seen.iter().any(|(n, v)| n == "report" && v["status"] == json!("found")));
+    assert!(
+        seen.iter()
+            .any(|(n, v)| n == "report" && v["status"] == json!("found"))
+    );
 }
 
 #[test]
@@ -416,8 +463,14 @@ fn searches_past_the_cores_queue_with_their_place() {
     }
     let id = s.run(HOLED, None);
     let seen = s.events(id).all();
-    assert_eq!(seen.first().map(|(n, v)| (n.as_str(), v["place"].clone())), Some(("queue", json!(1))));
-    assert!(seen.iter().any(|(n, v)| n == "report" && v["status"] == json!("found")));
+    assert_eq!(
+        seen.first().map(|(n, v)| (n.as_str(), v["place"].clone())),
+        Some(("queue", json!(1)))
+    );
+    assert!(
+        seen.iter()
+            .any(|(n, v)| n == "report" && v["status"] == json!("found"))
+    );
     // The long ones stopped at the time limit.
     for ev in streams {
         let seen = ev.all();
@@ -430,13 +483,24 @@ fn searches_past_the_cores_queue_with_their_place() {
 fn hostile_requests_are_refused_and_the_server_goes_on() {
     let s = Studio::start(&[]);
     // Another name for this address (DNS rebinding).
-    let (status, _, body) = s.raw(b"GET / HTTP/1.1\r\nHost: evil.example:80\r\nConnection: close\r\n\r\n");
+    let (status, _, body) =
+        s.raw(b"GET / HTTP/1.1\r\nHost: evil.example:80\r\nConnection: close\r\n\r\n");
     assert_eq!(status, 421, "{body}");
     s.alive();
     // A write from another site.
-    let (status, _, body) = s.request("POST", "/api/check", &[("Origin", "http://evil.example")], HOLED);
+    let (status, _, body) = s.request(
+        "POST",
+        "/api/check",
+        &[("Origin", "http://evil.example")],
+        HOLED,
+    );
     assert_eq!(status, 403, "{body}");
-    let (status, _, _) = s.request("POST", "/api/check", &[("Sec-Fetch-Site", "cross-site")], HOLED);
+    let (status, _, _) = s.request(
+        "POST",
+        "/api/check",
+        &[("Sec-Fetch-Site", "cross-site")],
+        HOLED,
+    );
     assert_eq!(status, 403);
     s.alive();
     // A body over a puzzle file's size, announced or not.
@@ -446,7 +510,13 @@ fn hostile_requests_are_refused_and_the_server_goes_on() {
     assert_eq!(status, 413, "{body}");
     s.alive();
     // Paths out of the folder.
-    for path in ["/api/puzzles/..%2FCargo.toml", "/api/puzzles/%2Fetc%2Fpasswd", "/api/puzzles/..", "/api/puzzles/.hidden.ron", "/../Cargo.toml"] {
+    for path in [
+        "/api/puzzles/..%2FCargo.toml",
+        "/api/puzzles/%2Fetc%2Fpasswd",
+        "/api/puzzles/..",
+        "/api/puzzles/.hidden.ron",
+        "/../Cargo.toml",
+    ] {
         let (status, body) = s.get(path);
         assert!((400..500).contains(&status), "{path}: {status} {body}");
         assert!(!body.contains("[package]"), "{path}");
@@ -467,7 +537,11 @@ fn hostile_requests_are_refused_and_the_server_goes_on() {
     // Not UTF-8, and garbage for a request line.
     let (status, _, _) = s.request("POST", "/api/check", &[], "\u{0}");
     assert_eq!(status, 200);
-    let mut raw = format!("POST /api/check HTTP/1.1\r\nHost: {}\r\nConnection: close\r\nContent-Length: 2\r\n\r\n", s.addr).into_bytes();
+    let mut raw = format!(
+        "POST /api/check HTTP/1.1\r\nHost: {}\r\nConnection: close\r\nContent-Length: 2\r\n\r\n",
+        s.addr
+    )
+    .into_bytes();
     raw.extend([0xff, 0xfe]);
     assert_eq!(s.raw(&raw).0, 400);
     let mut sock = TcpStream::connect(&s.addr).expect("connects");
@@ -475,8 +549,15 @@ fn hostile_requests_are_refused_and_the_server_goes_on() {
     drop(sock);
     s.alive();
     // A hostile name is text in the JSON, never markup the page runs.
-    let (_, v) = s.post("/api/check", "Puzzle(name: \"</script><script>alert(1)</script>\", board: \"5x5\", piece: \"knight\")");
-    assert!(v["report"].as_str().is_some_and(|r| r.contains("</script><script>")));
+    let (_, v) = s.post(
+        "/api/check",
+        "Puzzle(name: \"</script><script>alert(1)</script>\", board: \"5x5\", piece: \"knight\")",
+    );
+    assert!(
+        v["report"]
+            .as_str()
+            .is_some_and(|r| r.contains("</script><script>"))
+    );
     s.alive();
 }
 
@@ -493,12 +574,19 @@ fn ctrl_c_stops_the_server_and_its_searches() {
         if let Ok(Some(status)) = s.child.try_wait() {
             break status;
         }
-        assert!(began.elapsed() < Duration::from_secs(10), "the server did not stop");
+        assert!(
+            began.elapsed() < Duration::from_secs(10),
+            "the server did not stop"
+        );
         std::thread::sleep(Duration::from_millis(20));
     };
     assert!(status.success());
     let seen = ev.all();
-    assert!(seen.iter().any(|(n, v)| n == "report" && v["status"] == json!("stopped")), "{seen:?}");
+    assert!(
+        seen.iter()
+            .any(|(n, v)| n == "report" && v["status"] == json!("stopped")),
+        "{seen:?}"
+    );
 }
 
 #[test]
@@ -510,7 +598,9 @@ fn a_bind_off_the_loopback_is_warned_about() {
         .spawn()
         .expect("starts");
     let mut line = String::new();
-    BufReader::new(child.stdout.as_mut().expect("out")).read_line(&mut line).expect("a line");
+    BufReader::new(child.stdout.as_mut().expect("out"))
+        .read_line(&mut line)
+        .expect("a line");
     ctrl_c(&child);
     let out = child.wait_with_output().expect("ends");
     let err = String::from_utf8_lossy(&out.stderr);
@@ -525,7 +615,10 @@ fn browse(url: &str) -> Option<String> {
         .unwrap_or_else(|| std::path::PathBuf::from("/usr/bin/chromium"));
     if !browser.exists() {
         assert!(std::env::var_os("CI").is_none(), "no Chromium in CI");
-        eprintln!("browser tests skipped: no Chromium at {}", browser.display());
+        eprintln!(
+            "browser tests skipped: no Chromium at {}",
+            browser.display()
+        );
         return None;
     }
     let dir = tempfile::tempdir().expect("a folder");
@@ -541,7 +634,10 @@ fn browse(url: &str) -> Option<String> {
             "--window-size=1280,900",
             "--virtual-time-budget=10000",
         ])
-        .arg(format!("--user-data-dir={}", dir.path().join("profile").display()))
+        .arg(format!(
+            "--user-data-dir={}",
+            dir.path().join("profile").display()
+        ))
         .arg("--dump-dom")
         .arg(url)
         .output()
@@ -551,7 +647,9 @@ fn browse(url: &str) -> Option<String> {
 
 /// The text of the element with id `id` in a dumped page.
 fn element_text(dom: &str, id: &str) -> String {
-    let at = dom.find(&format!("id=\"{id}\"")).unwrap_or_else(|| panic!("no #{id}"));
+    let at = dom
+        .find(&format!("id=\"{id}\""))
+        .unwrap_or_else(|| panic!("no #{id}"));
     let rest = &dom[at..];
     let start = rest.find('>').map_or(0, |i| i + 1);
     let end = rest.find("</").unwrap_or(rest.len());
@@ -579,7 +677,10 @@ fn in_a_browser_the_editor_flags_a_mistake_and_a_run_draws_its_tour() {
     // The command line's words and caret under the editor, the offending
     // characters marked in it and the message just under them.
     let status = element_text(&dom, "status");
-    assert!(status.starts_with("error: puzzle.ron:3:13: unknown piece `knigt`"), "{status}");
+    assert!(
+        status.starts_with("error: puzzle.ron:3:13: unknown piece `knigt`"),
+        "{status}"
+    );
     assert!(status.contains("^^^^^"), "{status}");
     assert!(dom.contains("<mark>knigt</mark>"), "no mark in the editor");
     assert!(element_text(&dom, "flag").starts_with("unknown piece `knigt`"));
@@ -590,7 +691,10 @@ fn in_a_browser_the_editor_flags_a_mistake_and_a_run_draws_its_tour() {
     // The report under the board, its tour through the verifier, and the
     // player at the search's end showing it.
     let report = element_text(&dom, "report");
-    assert!(report.contains("Found an open tour of 11 squares."), "{report}");
+    assert!(
+        report.contains("Found an open tour of 11 squares."),
+        "{report}"
+    );
     let p = puzzle(HOLED);
     let names: Vec<&str> = report
         .lines()

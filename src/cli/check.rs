@@ -99,13 +99,7 @@ pub fn findings(
     format: Format,
 ) -> Result<Result<Findings, Error>, Stop> {
     let graph = puzzle.graph(limits)?;
-    let a = analysis::analyse_board(
-        &graph,
-        &puzzle.goal,
-        &puzzle.board,
-        &puzzle.piece,
-        limits,
-    )?;
+    let a = analysis::analyse_board(&graph, &puzzle.goal, &puzzle.board, &puzzle.piece, limits)?;
     let report = match format {
         Format::Text => {
             // Each square's part, to letter the grid, when there are parts.

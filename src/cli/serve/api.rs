@@ -57,7 +57,13 @@ pub fn handle(studio: &Studio, request: Request) {
             Err(_) => http::refuse(request, no_run(id)),
         },
         (Method::Get, ["api", "runs", id, file]) => match id.parse::<u64>() {
-            Ok(id) => super::keep::download(&studio.runs.kept, request, id, file, studio.runs.time_limit()),
+            Ok(id) => super::keep::download(
+                &studio.runs.kept,
+                request,
+                id,
+                file,
+                studio.runs.time_limit(),
+            ),
             Err(_) => http::refuse(request, no_run(id)),
         },
         (Method::Post, ["api", "runs", id, action]) => match id.parse::<u64>() {
@@ -66,10 +72,7 @@ pub fn handle(studio: &Studio, request: Request) {
         },
         (_, ["api", ..]) | (_, [""]) => http::refuse(
             request,
-            Refusal::new(
-                405,
-                format!("{method} is not allowed on {}", shown(&path)),
-            ),
+            Refusal::new(405, format!("{method} is not allowed on {}", shown(&path))),
         ),
         _ => http::refuse(
             request,
@@ -98,16 +101,14 @@ fn decode(text: &str) -> String {
     while i < bytes.len() {
         let hex = |b: u8| (b as char).to_digit(16);
         match bytes[i] {
-            b'%' if i + 2 < bytes.len() => {
-                match (hex(bytes[i + 1]), hex(bytes[i + 2])) {
-                    (Some(a), Some(b)) => {
-                        out.push((a * 16 + b) as u8);
-                        i += 3;
-                        continue;
-                    }
-                    _ => out.push(b'%'),
+            b'%' if i + 2 < bytes.len() => match (hex(bytes[i + 1]), hex(bytes[i + 2])) {
+                (Some(a), Some(b)) => {
+                    out.push((a * 16 + b) as u8);
+                    i += 3;
+                    continue;
                 }
-            }
+                _ => out.push(b'%'),
+            },
             b'+' => out.push(b' '),
             b => out.push(b),
         }

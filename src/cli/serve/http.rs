@@ -187,7 +187,13 @@ pub fn send(request: Request, status: u16, content_type: &str, body: Vec<u8>, fi
 /// Answers with `value` as JSON.
 pub fn json(request: Request, status: u16, value: &serde_json::Value) {
     let body = serde_json::to_vec(value).unwrap_or_default();
-    send(request, status, "application/json; charset=utf-8", body, None);
+    send(
+        request,
+        status,
+        "application/json; charset=utf-8",
+        body,
+        None,
+    );
 }
 
 /// Answers with a refusal: its status and `{"error": message}`.

@@ -65,11 +65,21 @@ impl Kept {
 fn file_stem(name: &str) -> String {
     let stem: String = name
         .chars()
-        .map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' { c } else { '-' })
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                c
+            } else {
+                '-'
+            }
+        })
         .take(60)
         .collect();
     let stem = stem.trim_matches('-').to_lowercase();
-    if stem.is_empty() { "tour".to_string() } else { stem }
+    if stem.is_empty() {
+        "tour".to_string()
+    } else {
+        stem
+    }
 }
 
 /// `GET /api/runs/ID/FILE`: makes the file of search `id` and sends it.
@@ -79,7 +89,9 @@ pub fn download(kept: &Kept, request: Request, id: u64, file: &str, time_limit: 
             request,
             Refusal::new(
                 404,
-                format!("search {id} is not kept: the studio keeps the files of its last {KEPT} searches"),
+                format!(
+                    "search {id} is not kept: the studio keeps the files of its last {KEPT} searches"
+                ),
             ),
         );
     };
@@ -116,8 +128,9 @@ pub fn download(kept: &Kept, request: Request, id: u64, file: &str, time_limit: 
                             .map(|_| "image/gif"),
                         "tour.png" => gif::tour_png(&mut bytes, &scene, t, &opts, &limits)
                             .map(|_| "image/png"),
-                        _ => svg::write_svg(&mut bytes, &scene, t, &limits)
-                            .map(|()| "image/svg+xml"),
+                        _ => {
+                            svg::write_svg(&mut bytes, &scene, t, &limits).map(|()| "image/svg+xml")
+                        }
                     }
                     .map_err(failed)
                 })

@@ -53,7 +53,11 @@ mod tests {
         for key in ["PLAYER_STYLE", "STYLE", "CONTROLS", "PLAYER", "SCRIPT"] {
             assert_eq!(PAGE.matches(&format!("{{{{{key}}}}}")).count(), 1, "{key}");
         }
-        assert_eq!(PAGE.matches("{{").count(), 5, "a key the page does not fill");
+        assert_eq!(
+            PAGE.matches("{{").count(),
+            5,
+            "a key the page does not fill"
+        );
         for part in [SCRIPT, STYLE] {
             assert!(!part.to_ascii_lowercase().contains("</script"));
             assert!(!part.to_ascii_lowercase().contains("</style"));

@@ -180,7 +180,10 @@ pub fn create(studio: &Studio, mut request: Request) {
         created: Instant::now(),
     });
     let Ok(mut jobs) = runs.jobs.lock() else {
-        return http::refuse(request, Refusal::new(500, "the studio's list of runs broke"));
+        return http::refuse(
+            request,
+            Refusal::new(500, "the studio's list of runs broke"),
+        );
     };
     let waiting: Vec<(u64, Instant)> = jobs
         .iter()
@@ -263,7 +266,10 @@ pub fn stream(studio: &Studio, request: Request, id: u64) {
         head.push_str(&format!("{}: {}\r\n", h.field, h.value));
     }
     head.push_str("\r\n");
-    if w.write_all(head.as_bytes()).and_then(|()| w.flush()).is_ok() {
+    if w.write_all(head.as_bytes())
+        .and_then(|()| w.flush())
+        .is_ok()
+    {
         watch(runs, id, &job, &mut *w);
         let _ = w.write_all(b"0\r\n\r\n").and_then(|()| w.flush());
     }
@@ -289,11 +295,16 @@ fn watch(runs: &Runs, id: u64, job: &Job, w: &mut dyn Write) {
                 } else {
                     Ok(())
                 };
-                let stopped = job.control.is_stopped() || interrupt::INTERRUPTED.load(Ordering::SeqCst);
+                let stopped =
+                    job.control.is_stopped() || interrupt::INTERRUPTED.load(Ordering::SeqCst);
                 if gone.is_err() || stopped {
                     runs.slots.leave(ticket);
                     if stopped {
-                        let _ = event(w, "failed", &json!({ "error": "stopped before it started" }).to_string());
+                        let _ = event(
+                            w,
+                            "failed",
+                            &json!({ "error": "stopped before it started" }).to_string(),
+                        );
                         let _ = event(w, "done", "{}");
                     }
                     return;
@@ -329,10 +340,7 @@ fn watch(runs: &Runs, id: u64, job: &Job, w: &mut dyn Write) {
                 let scene = Scene::new(puzzle);
                 let board = html::page_json(&scene, &[]).unwrap_or_default();
                 let solver = puzzle.solver.kind();
-                let _ = start_tx.send(format!(
-                    "{{\"solver\":{},\"page\":{board}}}",
-                    json!(solver)
-                ));
+                let _ = start_tx.send(format!("{{\"solver\":{},\"page\":{board}}}", json!(solver)));
                 let mut tap = Tap::new(&puzzle.board, control, tx);
                 let mut rec = player::recorder(&GifOptions::default());
                 let report = runner::solve(
@@ -379,7 +387,8 @@ fn watch(runs: &Runs, id: u64, job: &Job, w: &mut dyn Write) {
             }
             if control.is_paused() != paused {
                 paused = !paused;
-                wrote = wrote.and_then(|()| event(w, "paused", &json!({ "paused": paused }).to_string()));
+                wrote = wrote
+                    .and_then(|()| event(w, "paused", &json!({ "paused": paused }).to_string()));
             }
             if !batch.is_empty() && (ended || last.elapsed() >= BATCH || paused) {
                 let events = batch.last().map_or(0, |s| s.l + 1);
@@ -405,7 +414,11 @@ fn watch(runs: &Runs, id: u64, job: &Job, w: &mut dyn Write) {
     });
     drop(slot);
     let Some(((solved, kept), gone)) = solved else {
-        let _ = event(w, "failed", &json!({ "error": "the search failed" }).to_string());
+        let _ = event(
+            w,
+            "failed",
+            &json!({ "error": "the search failed" }).to_string(),
+        );
         return;
     };
     if gone {
@@ -414,7 +427,11 @@ fn watch(runs: &Runs, id: u64, job: &Job, w: &mut dyn Write) {
     let mut report = match solved {
         Ok(r) => r,
         Err(bug) => {
-            let _ = event(w, "failed", &json!({ "error": bug.to_string() }).to_string());
+            let _ = event(
+                w,
+                "failed",
+                &json!({ "error": bug.to_string() }).to_string(),
+            );
             let _ = event(w, "done", "{}");
             return;
         }
@@ -437,7 +454,14 @@ fn watch(runs: &Runs, id: u64, job: &Job, w: &mut dyn Write) {
             };
             let files = runs.kept.keep(id, done);
             if let Some(done) = files {
-                let _ = send_end(w, id, &done.puzzle, &done.report, Some((&done.rec, &done.graph)), runs.time_limit);
+                let _ = send_end(
+                    w,
+                    id,
+                    &done.puzzle,
+                    &done.report,
+                    Some((&done.rec, &done.graph)),
+                    runs.time_limit,
+                );
             }
         }
         None => {
@@ -473,7 +497,13 @@ fn send_end(
         Outcome::Interrupted { .. } => ("stopped", None),
     };
     let mut summary = words.lines().nth(1).unwrap_or_default().to_string();
-    if matches!(report.outcome, Outcome::GaveUp { limit: Limit::Time, .. }) {
+    if matches!(
+        report.outcome,
+        Outcome::GaveUp {
+            limit: Limit::Time,
+            ..
+        }
+    ) {
         summary = format!("{summary} (the studio's time limit is {time_limit} s)");
     }
     // The files the page may download (`GET /api/runs/ID/FILE`).

@@ -108,6 +108,8 @@ impl Control {
 
     /// Waits, in the search's thread, until the search may take its next
     /// event: resumed, stepped or stopped.
+    #[cold]
+    #[inline(never)]
     fn hold(&self) {
         let began = Instant::now();
         let Ok(mut steps) = self.steps.lock() else {
@@ -238,6 +240,8 @@ impl<'a> Tap<'a> {
 
     /// The sample of `event` (the newest), standing for the events since
     /// the last sample.
+    #[cold]
+    #[inline(never)]
     fn sample(&mut self, event: Event, path: &[u32], single: bool) -> LiveSample {
         let keep = self
             .sent
@@ -299,6 +303,8 @@ impl<'a> Tap<'a> {
         sample
     }
 
+    #[cold]
+    #[inline(never)]
     fn send(&mut self, event: Event, path: &[u32], single: bool) {
         self.flush();
         let sample = self.sample(event, path, single);
@@ -310,7 +316,21 @@ impl<'a> Tap<'a> {
     }
 }
 
+impl Tap<'_> {
+    /// A look at the clock, every [`LOOK_EVERY`] events: a sample if
+    /// [`INTERVAL`] has passed.
+    #[cold]
+    #[inline(never)]
+    fn look(&mut self, event: Event, path: &[u32]) {
+        self.next_look = self.events + LOOK_EVERY;
+        if self.last_sent.elapsed() >= INTERVAL {
+            self.send(event, path, false);
+        }
+    }
+}
+
 impl Observer for Tap<'_> {
+    #[inline]
     fn event(&mut self, event: Event, path: &[u32]) {
         match event {
             Event::Advance => self.advances += 1,
@@ -333,10 +353,7 @@ impl Observer for Tap<'_> {
         } else if self.events <= STEP_WINDOW {
             self.send(event, path, true);
         } else if self.events >= self.next_look || matches!(event, Event::Generation { .. }) {
-            self.next_look = self.events + LOOK_EVERY;
-            if self.last_sent.elapsed() >= INTERVAL {
-                self.send(event, path, false);
-            }
+            self.look(event, path);
         }
     }
 
@@ -395,7 +412,11 @@ mod tests {
         assert_eq!(replay(&samples), path);
         // Intervals cover the events in order, without gaps.
         for w in samples.windows(2) {
-            assert!(w[1].f <= w[1].l && w[1].f == w[0].l + 1, "{:?}", (w[0].l, w[1].f));
+            assert!(
+                w[1].f <= w[1].l && w[1].f == w[0].l + 1,
+                "{:?}",
+                (w[0].l, w[1].f)
+            );
         }
     }
 
