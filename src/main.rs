@@ -21,6 +21,7 @@ fn main() -> ExitCode {
         cli::Command::Make(a) => cli::make::exec(a),
         cli::Command::Verify(a) => cli::verify::exec(a),
         cli::Command::Archive(a) => cli::archive::exec(a),
+        cli::Command::Serve(a) => cli::serve::exec(a),
     };
     match code {
         Ok(code) => ExitCode::from(code),

@@ -37,6 +37,7 @@ mod positions;
 mod props;
 mod published;
 mod scripting;
+mod serve;
 mod symmetric;
 mod symmetric_count;
 mod warnsdorff;

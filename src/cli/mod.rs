@@ -12,6 +12,7 @@ pub mod out;
 mod player;
 mod progress;
 pub mod run;
+pub mod serve;
 mod source;
 mod unique;
 pub mod usage;
@@ -78,6 +79,8 @@ pub enum Command {
     /// Check a tour written elsewhere (squares by name, a grid of step
     /// numbers, or JSON) against a puzzle.
     Verify(verify::VerifyArgs),
+    /// The studio: a local web page to write puzzles and watch them solved.
+    Serve(serve::ServeArgs),
 }
 
 /// Output format.

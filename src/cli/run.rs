@@ -115,7 +115,7 @@ pub struct RunArgs {
 }
 
 /// The solver a name stands for, with its default options.
-fn spec_of(name: SolverName) -> SolverSpec {
+pub fn spec_of(name: SolverName) -> SolverSpec {
     match name {
         SolverName::Auto => SolverSpec::Auto,
         SolverName::Backtrack => SolverSpec::Backtrack(Default::default()),

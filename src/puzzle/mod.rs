@@ -32,7 +32,7 @@ mod rules;
 pub mod tour;
 
 pub use doc::{Solutions, TourKind};
-pub use load::genetic_too_big;
+pub use load::{genetic_too_big, read_text};
 pub use rules::{SAVE_OR_DRAW, Use};
 
 /// Where one of a puzzle's settings came from: its file, a caller outside
