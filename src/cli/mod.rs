@@ -154,6 +154,7 @@ impl Names for Flags {
             "save" => "--save",
             "method" => "--method",
             "shard" => "--shard",
+            "list" => "--list",
             "node_limit" => "--node-limit",
             "make" => "engine make",
             "run" => "engine run",
