@@ -1,7 +1,8 @@
 //! Budgets: the most memory each large allocation may take, the search for
 //! the largest setting that fits, and the most worker threads. Each component estimates its own bytes
 //! before it allocates ([`MoveGraph::estimate_bytes`](crate::model::MoveGraph::estimate_bytes),
-//! [`genetic::memory_bytes`](crate::solve::genetic::memory_bytes), the GIF
+//! [`genetic::memory_bytes`](crate::solve::genetic::memory_bytes),
+//! [`clued::estimate_bytes`](crate::solve::clued::estimate_bytes), the GIF
 //! module's `memory`, the recorder's `max_bytes`); callers compare the
 //! estimate with the budget here and word the refusal.
 
@@ -10,6 +11,16 @@ pub const GRAPH: u64 = 4 << 30;
 
 /// The most memory the genetic solver may take besides the move graph.
 pub const GENETIC: u64 = 4 << 30;
+
+/// The most memory the search over the steps of a clue puzzle may take
+/// (the distance from every square to each clue, mostly).
+pub const CLUES: u64 = 4 << 30;
+
+/// The most memory the deductions of a clue puzzle may take for the
+/// clause-learning search (a row of bits per square for its moves each
+/// way, and per step for its candidate squares): past it, that search is
+/// out of reach and the search over the steps goes on.
+pub const DEDUCTIONS: u64 = 1 << 30;
 
 /// The most memory a run's GIFs may take, the search's snapshots included.
 pub const GIF: u64 = 4 << 30;

@@ -279,6 +279,23 @@ impl Cadence {
         Cadence::with_every(halt, work, Self::EVERY)
     }
 
+    /// Work between two looks when each unit of work is watched (an
+    /// observer records every step: a trace writes the whole path at each,
+    /// so a few thousand steps can be a hundred megabytes).
+    pub const WATCHED_EVERY: u64 = 1 << 6;
+
+    /// A cadence for `halt`, with `work` done so far, looking every
+    /// [`Cadence::WATCHED_EVERY`] units when `watched` (each step is
+    /// observed), else every [`Cadence::EVERY`].
+    pub fn watched<H: Halt + ?Sized>(halt: &H, work: u64, watched: bool) -> Cadence {
+        let every = if watched {
+            Self::WATCHED_EVERY
+        } else {
+            Self::EVERY
+        };
+        Cadence::with_every(halt, work, every)
+    }
+
     /// A cadence looking every `every` units of work (for loops whose look
     /// costs more, like the counter's, which reports to other threads).
     pub fn with_every<H: Halt + ?Sized>(halt: &H, work: u64, every: u64) -> Cadence {

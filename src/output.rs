@@ -16,6 +16,9 @@
 //!   and the target is left as it was: never created, or unchanged.
 //! - [`discard_pending`] removes every temporary file still being written,
 //!   for a process about to exit without unwinding (a second Ctrl-C).
+//! - Once [`hold_outputs_on`]'s flag is set (the first Ctrl-C), no write
+//!   puts its file in place: a picture finished after a Ctrl-C never
+//!   replaces the user's file.
 //! - The target is a regular file or does not exist yet: a directory, a
 //!   device, a FIFO or a socket is refused by [`PendingFile::create`]. A
 //!   symbolic link is followed: the file it points to is replaced and the
@@ -34,10 +37,38 @@ use std::fs::File;
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 /// Temporary files being written, removed by [`discard_pending`].
 static PENDING: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+/// Set when no more outputs may be put in place (a Ctrl-C): see
+/// [`hold_outputs_on`].
+static HOLD: std::sync::OnceLock<&'static AtomicBool> = std::sync::OnceLock::new();
+
+/// From now on, an output finished after `flag` became true is not put in
+/// place: its temporary is removed and the write fails with
+/// [`io::ErrorKind::Interrupted`], so that a Ctrl-C while a picture is
+/// drawn or written leaves the user's file as it was. Set once per process
+/// (by the command line's Ctrl-C handler); later calls do nothing.
+pub fn hold_outputs_on(flag: &'static AtomicBool) {
+    let _ = HOLD.set(flag);
+}
+
+/// Whether outputs are held ([`hold_outputs_on`]): a writer of several
+/// files asks before it puts any of them in place.
+pub fn held() -> bool {
+    HOLD.get().is_some_and(|f| f.load(Ordering::SeqCst))
+}
+
+/// The error of a write refused because outputs are held.
+fn held_error() -> io::Error {
+    io::Error::new(
+        io::ErrorKind::Interrupted,
+        "interrupted: the file was not replaced",
+    )
+}
 
 fn pending() -> std::sync::MutexGuard<'static, Vec<PathBuf>> {
     PENDING.lock().unwrap_or_else(|e| e.into_inner())
@@ -362,8 +393,12 @@ impl PendingFile {
                 Err(e) => Err(e),
             }
         };
-        // On error, dropping `tmp` removes the file.
+        // On error, dropping `tmp` removes the file; so it does when the
+        // outputs are held.
         let result = result.and_then(|v| {
+            if held() {
+                return Err(E::from(held_error()));
+            }
             tmp.persist(&self.path)
                 .map(|_| v)
                 .map_err(|e| E::from(e.error))

@@ -1100,3 +1100,677 @@ fn make_shows_progress_on_a_terminal() {
     assert!(shown.contains("clues tried"), "{shown}");
     assert!(shown.contains("within 1.5 s"), "{shown}");
 }
+
+// ---------------------------------------------------------------------------
+// Limits that hold on every path: work that grows with the input is
+// estimated before it starts and looks at the clock as it goes — reading
+// the input, the clue searches, drawing and writing included — so that
+// `--time-limit` and Ctrl-C hold within half a second. The bounds below
+// are generous, for a loaded machine; BENCHMARKS.md has the figures.
+
+/// The bound a stop must come within here (half a second on an idle
+/// machine; this leaves room for a loaded one).
+const LATE: Duration = Duration::from_millis(2500);
+
+/// Runs `engine ARGS` in `dir` and checks that it exits with `code` within
+/// `bound` (tried up to three times, for a moment of load): what it
+/// printed on stdout and stderr.
+fn exits_within(dir: &Path, args: &[&str], code: i32, bound: Duration) -> (String, String) {
+    let mut tries = 0;
+    loop {
+        tries += 1;
+        let (got, out, err, took) = timed(engine_process().args(args).current_dir(dir));
+        let what = format!("engine {}", shown(args));
+        assert!(!err.contains("panicked"), "{what}: {err}");
+        assert_eq!(
+            got,
+            Some(code),
+            "{what}: took {took:?}\n{}\n{err}",
+            cut(&out)
+        );
+        if took <= bound {
+            return (out, err);
+        }
+        assert!(tries < 3, "{what}: took {took:?}, three times");
+    }
+}
+
+/// Arguments for a message, each cut short.
+fn shown(args: &[&str]) -> String {
+    args.iter().map(|a| cut(a)).collect::<Vec<_>>().join(" ")
+}
+
+/// The first hundred characters of `s`.
+fn cut(s: &str) -> String {
+    s.chars().take(100).collect()
+}
+
+/// Starts `cmd` (stdin as set, or null), sends `signal` (`INT`, `TERM`,
+/// `HUP`) once `ready` says so (checked every few milliseconds, for at
+/// most ten seconds), and waits: the exit code, the time from the signal
+/// to the exit, and stderr.
+fn signal_when(
+    cmd: &mut Command,
+    signal: &str,
+    ready: impl Fn() -> bool,
+) -> (Option<i32>, Duration, String) {
+    let mut child = cmd
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("engine does not start: {e}"));
+    let mut err = child.stderr.take().unwrap_or_else(|| panic!("stderr"));
+    let reader = std::thread::spawn(move || {
+        let mut s = String::new();
+        let _ = err.read_to_string(&mut s);
+        s
+    });
+    let waited = Instant::now();
+    while !ready() && waited.elapsed() < Duration::from_secs(10) {
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    let sent = Command::new("kill")
+        .args([&format!("-{signal}"), &child.id().to_string()])
+        .status()
+        .unwrap_or_else(|e| panic!("kill: {e}"));
+    assert!(sent.success());
+    let signalled = Instant::now();
+    let status = loop {
+        if let Some(s) = child.try_wait().unwrap_or_else(|e| panic!("{e}")) {
+            break Some(s);
+        }
+        if signalled.elapsed() > Duration::from_secs(10) {
+            let _ = child.kill();
+            let _ = child.wait();
+            break None;
+        }
+        std::thread::sleep(Duration::from_millis(2));
+    };
+    let took = signalled.elapsed();
+    let err = reader.join().unwrap_or_default();
+    (status.and_then(|s| s.code()), took, err)
+}
+
+/// A clue map (`"(x,y)": step` entries) on a `side`x`side` board.
+fn clue_map(side: u32, piece: &str, clues: impl Iterator<Item = (u32, u32, u64)>) -> String {
+    let mut text = format!("Puzzle(board: \"{side}x{side}\", piece: \"{piece}\", clues: {{");
+    for (i, (x, y, step)) in clues.enumerate() {
+        if i > 0 {
+            text.push_str(", ");
+        }
+        text.push_str(&format!("\"({x},{y})\": {step}"));
+    }
+    text.push_str("})");
+    text
+}
+
+/// Every square of a `side`x`side` board clued with its step of the
+/// wazir's walk up and down the files (a tour of the wazir): one solution.
+fn snake_clues(side: u32) -> String {
+    let steps = (0..side).flat_map(move |x| {
+        (0..side).map(move |i| {
+            let y = if x % 2 == 0 { i } else { side - 1 - i };
+            (x, y, u64::from(x * side + i + 1))
+        })
+    });
+    clue_map(side, "W", steps)
+}
+
+#[test]
+fn clue_puzzles_on_big_boards_are_estimated_and_timed() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let write = |name: &str, text: &str| {
+        std::fs::write(dir.path().join(name), text).unwrap_or_else(|e| panic!("{e}"))
+    };
+    // 1,000 clues in a row, 997 steps apart: the distances from each to a
+    // million squares fit (4 GB), but take far longer than the limit.
+    write(
+        "c1000.ron",
+        &clue_map(
+            1000,
+            "knight",
+            (0..1000).map(|i| (i, 0, 1 + 997 * u64::from(i))),
+        ),
+    );
+    for args in [
+        &["run", "c1000.ron", "--time-limit", "1"][..],
+        &["run", "c1000.ron", "--time-limit", "1", "--unique"],
+        &["count", "c1000.ron", "--time-limit", "1"],
+    ] {
+        exits_within(dir.path(), args, 3, LATE);
+    }
+    // 3,000 and 40,000 would need 11 and 149 GiB: refused at once, with
+    // the most that fit, and never an abort under a memory cap.
+    write(
+        "c3000.ron",
+        &clue_map(
+            1000,
+            "knight",
+            (0..3000).map(|i| (i % 1000, i / 1000, 1 + 331 * u64::from(i))),
+        ),
+    );
+    write(
+        "c40000.ron",
+        &clue_map(
+            1000,
+            "knight",
+            (0..40_000).map(|i| (i % 1000, i / 1000, 1 + 25 * u64::from(i))),
+        ),
+    );
+    for file in ["c3000.ron", "c40000.ron"] {
+        for cmd in ["run", "check", "count"] {
+            let (_, err) = exits_within(dir.path(), &[cmd, file], 2, Duration::from_secs(2));
+            assert!(err.contains("more than the 4.0 GiB allowed"), "{err}");
+            assert!(err.contains("such clues fit on this board"), "{err}");
+        }
+    }
+    let capped = Command::new("sh")
+        .args([
+            "-c",
+            &format!(
+                "ulimit -v 1048576 && exec {} run c3000.ron",
+                env!("CARGO_BIN_EXE_engine")
+            ),
+        ])
+        .current_dir(dir.path())
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        capped.status.code(),
+        Some(2),
+        "under a 1 GiB cap: {}",
+        String::from_utf8_lossy(&capped.stderr)
+    );
+    // A million clues, every square's: the map is read under the limit and
+    // Ctrl-C (`check` says it was interrupted, exit 130)…
+    write(
+        "c1m.ron",
+        &clue_map(
+            1000,
+            "knight",
+            (0..1_000_000).map(|i| (i % 1000, i / 1000, 1 + u64::from(i))),
+        ),
+    );
+    let (_, err) = exits_within(
+        dir.path(),
+        &["check", "c1m.ron", "--time-limit", "0.5"],
+        3,
+        LATE,
+    );
+    assert!(
+        err.contains("c1m.ron: the time limit ran out before the puzzle was read"),
+        "{err}"
+    );
+    let (code, took, err) = signal_when(
+        engine_process()
+            .args(["check", "c1m.ron"])
+            .current_dir(dir.path()),
+        "INT",
+        // Once the engine has had time to start (and take Ctrl-C as its
+        // own) and is reading the map, which takes longer than this.
+        {
+            let started = Instant::now();
+            move || started.elapsed() > Duration::from_millis(300)
+        },
+    );
+    assert_eq!(code, Some(130), "{err}");
+    assert!(took < LATE, "{took:?}");
+    // …and a puzzle with every square clued keeps no distances: solved,
+    // and proven unique, on a quarter of a million squares.
+    write("snake.ron", &snake_clues(500));
+    let (out, _) = exits_within(
+        dir.path(),
+        &[
+            "run",
+            "snake.ron",
+            "--unique",
+            "--format",
+            "json",
+            "--time-limit",
+            "60",
+        ],
+        0,
+        Duration::from_secs(60),
+    );
+    let v: serde_json::Value =
+        serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {}", cut(&out)));
+    assert_eq!(v["status"], "unique");
+    let p = crate::util::load(&dir.path().join("snake.ron"));
+    crate::util::assert_verified(&p, &v);
+}
+
+#[test]
+fn a_clue_search_too_large_for_its_deductions_goes_on_without_them() {
+    // Every clue but two given on 1,000,000 squares: few pairs of a step
+    // and a square, but the deductions' rows would take 350 GiB. The
+    // clause-learning search is out of reach; the search over the steps
+    // settles it.
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let side = 1000u32;
+    let all = snake_clues(side);
+    // Steps 2 and 3 left out: two ways, at most, to fill them.
+    let text = all
+        .replacen("\"(0,1)\": 2, ", "", 1)
+        .replacen("\"(0,2)\": 3, ", "", 1);
+    assert!(text.len() < all.len());
+    std::fs::write(dir.path().join("p.ron"), &text).unwrap_or_else(|e| panic!("{e}"));
+    let (out, _) = exits_within(
+        dir.path(),
+        &[
+            "run",
+            "p.ron",
+            "--unique",
+            "--format",
+            "json",
+            "--time-limit",
+            "60",
+        ],
+        0,
+        Duration::from_secs(60),
+    );
+    let v: serde_json::Value =
+        serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {}", cut(&out)));
+    assert_eq!(v["status"], "unique");
+    assert_eq!(v["squares"][1], "a2");
+}
+
+#[test]
+fn standard_input_left_open_obeys_the_limits() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    std::fs::write(dir.path().join("tour.txt"), "a1").unwrap_or_else(|e| panic!("{e}"));
+    let silent = |args: &[&str]| {
+        let mut cmd = engine_process();
+        cmd.args(args).current_dir(dir.path()).stdin(Stdio::piped());
+        cmd
+    };
+    // Standard input held open with no data: each command stops at its limit.
+    for args in [
+        &["run", "-"][..],
+        &["check", "-"],
+        &["count", "-"],
+        &["make", "-", "-o", "m.ron"],
+        &["verify", "tour.txt", "-"],
+        &["verify", "-", "--board", "5x5"],
+    ] {
+        let mut args = args.to_vec();
+        args.extend(["--time-limit", "0.3"]);
+        let started = Instant::now();
+        let mut child = silent(&args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap_or_else(|e| panic!("{e}"));
+        // The pipe stays open (its writer held here) until the end.
+        let held = child.stdin.take();
+        let mut status = None;
+        while started.elapsed() < Duration::from_secs(10) {
+            if let Some(s) = child.try_wait().unwrap_or_else(|e| panic!("{e}")) {
+                status = Some(s);
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        let took = started.elapsed();
+        if status.is_none() {
+            let _ = child.kill();
+        }
+        let out = child.wait_with_output().unwrap_or_else(|e| panic!("{e}"));
+        drop(held);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(3), "{args:?}: {err}");
+        assert!(took < LATE, "{args:?}: took {took:?}");
+        assert!(
+            err.contains("<stdin>: the time limit ran out before the"),
+            "{args:?}: {err}"
+        );
+        assert!(out.stdout.is_empty(), "{args:?}");
+    }
+    assert_eq!(crate::util::files(dir.path()), ["tour.txt"]);
+    // And the first Ctrl-C, SIGTERM or SIGHUP stops them with no limit.
+    for signal in ["INT", "TERM", "HUP"] {
+        for args in [&["run", "-"][..], &["check", "-"], &["count", "-"]] {
+            let mut cmd = silent(args);
+            let mut child_stdin = None;
+            // The child's standard input: a pipe whose writer is kept open.
+            let (code, took, err) = {
+                let (r, w) = std::io::pipe().unwrap_or_else(|e| panic!("{e}"));
+                child_stdin.replace(w);
+                cmd.stdin(r);
+                let started = Instant::now();
+                signal_when(&mut cmd, signal, || {
+                    started.elapsed() > Duration::from_millis(300)
+                })
+            };
+            drop(child_stdin);
+            assert_eq!(code, Some(130), "{signal} {args:?}: {err}");
+            assert!(took < LATE, "{signal} {args:?}: {took:?}");
+            assert!(err.contains("before the puzzle was read"), "{err}");
+        }
+    }
+}
+
+#[test]
+fn a_fifo_swapped_in_for_the_puzzle_never_blocks() {
+    // Between looking at the file and opening it, the puzzle file becomes
+    // a FIFO with no writer, again and again: no open may wait for one.
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let (file, regular, fifo) = (
+        dir.path().join("p.ron"),
+        dir.path().join("regular"),
+        dir.path().join("fifo"),
+    );
+    std::fs::write(
+        &regular,
+        "Puzzle(board: \"4x4\", piece: \"N\", tour: Closed)",
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let made = Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap_or_else(|e| panic!("mkfifo: {e}"));
+    assert!(made.success());
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let swapper = {
+        let (stop, file) = (stop.clone(), file.clone());
+        std::thread::spawn(move || {
+            use std::sync::atomic::Ordering;
+            while !stop.load(Ordering::Relaxed) {
+                for other in [&regular, &fifo] {
+                    let _ = std::fs::rename(other, &file);
+                    std::thread::sleep(Duration::from_micros(50));
+                    let _ = std::fs::rename(&file, other);
+                }
+            }
+        })
+    };
+    let started = Instant::now();
+    let mut runs = 0;
+    while runs < 300 && started.elapsed() < Duration::from_secs(20) {
+        runs += 1;
+        let (code, out, err, took) = timed(
+            engine_process()
+                .args(["check", "p.ron"])
+                .current_dir(dir.path()),
+        );
+        assert!(code.is_some(), "run {runs}: blocked\n{out}{err}");
+        assert!(took < LATE, "run {runs}: took {took:?}");
+        // A proof (the 4x4 board), or the file refused or missing.
+        assert!(matches!(code, Some(1 | 2)), "run {runs}: {code:?}\n{err}");
+    }
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    let _ = swapper.join();
+    assert!(runs >= 50, "only {runs} runs");
+}
+
+#[test]
+fn long_betza_words_are_read_in_linear_time() {
+    // Every part a new move: refused once past 4,096, where it is.
+    let ranges: String = (1..80_000).map(|i| format!("W{i}")).collect();
+    each_command(
+        &format!("Puzzle(board: \"2x2\", piece: \"{ranges}\")"),
+        Ends::Refused("more than 4096 moves by this part: a piece may have at most 4096"),
+        "a Betza word of 80,000 ranges",
+    );
+    // 450 KB of repeats: nine moves, read at once (no move on 2x2).
+    let repeats: String = (0..150_000).map(|i| format!("NN{}", i % 9 + 1)).collect();
+    assert_eq!(repeats.len(), 450_000);
+    each_command(
+        &format!("Puzzle(board: \"2x2\", piece: \"{repeats}\")"),
+        Ends::Proof,
+        "a 450 KB Betza word",
+    );
+}
+
+#[test]
+fn long_names_are_cut_in_pictures() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let name = "word ".repeat(20_000);
+    std::fs::write(
+        dir.path().join("p.ron"),
+        format!("Puzzle(name: \"{name}\", board: \"6x6\", piece: \"knight\", tour: Closed)"),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let args = [
+        "run",
+        "p.ron",
+        "--quiet",
+        "--gif",
+        "t.gif",
+        "--png",
+        "t.png",
+        "--svg",
+        "t.svg",
+        "--search-gif",
+        "s.gif",
+        "--time-limit",
+        "3",
+    ];
+    exits_within(dir.path(), &args, 0, LATE);
+    // The pictures hold a few lines of the name, not thousands.
+    let png = std::fs::read(dir.path().join("t.png")).unwrap_or_else(|e| panic!("{e}"));
+    let height = u32::from_be_bytes([png[20], png[21], png[22], png[23]]);
+    assert!(height < 600, "a PNG {height} pixels high");
+    let gif = std::fs::read(dir.path().join("t.gif")).unwrap_or_else(|e| panic!("{e}"));
+    let height = u16::from_le_bytes([gif[8], gif[9]]);
+    assert!(height < 600, "a GIF {height} pixels high");
+    let svg = std::fs::read_to_string(dir.path().join("t.svg")).unwrap_or_else(|e| panic!("{e}"));
+    let caption = svg
+        .lines()
+        .filter(|l| l.starts_with("<text x=\"10\""))
+        .count();
+    assert!(caption <= 6, "{caption} caption lines");
+    assert!(svg.contains("word word...</text>"), "the name is cut");
+}
+
+#[test]
+fn drawing_a_search_gif_obeys_the_time_limit() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    std::fs::write(dir.path().join("s.gif"), "mine").unwrap_or_else(|e| panic!("{e}"));
+    // The largest --max-frames accepted on this board, as its refusal says.
+    let (_, err) = exits_within(
+        dir.path(),
+        &[
+            "run",
+            "--board",
+            "64x64",
+            "--search-gif",
+            "s.gif",
+            "--max-frames",
+            "100000000",
+        ],
+        2,
+        Duration::from_secs(2),
+    );
+    let most = err
+        .rsplit("--max-frames ")
+        .next()
+        .and_then(|s| s.split_whitespace().next())
+        .and_then(|s| s.parse::<u64>().ok())
+        .unwrap_or_else(|| panic!("no frames that fit in {err}"));
+    for frames in ["100000".to_string(), most.to_string()] {
+        let (_, err) = exits_within(
+            dir.path(),
+            &[
+                "run",
+                "--board",
+                "64x64",
+                "--search-gif",
+                "s.gif",
+                "--max-frames",
+                &frames,
+                "--time-limit",
+                "1",
+            ],
+            3,
+            LATE,
+        );
+        assert!(
+            err.contains("the time limit ran out: no GIF was written to s.gif"),
+            "{err}"
+        );
+        assert_eq!(crate::util::files(dir.path()), ["s.gif"]);
+        let kept = std::fs::read_to_string(dir.path().join("s.gif")).unwrap_or_default();
+        assert_eq!(kept, "mine");
+    }
+}
+
+/// A clue picture of `side` rows of `side` squares (`.`), with step
+/// `i + 1` on every `every`-th square (in reading order).
+fn clue_picture(side: usize, every: usize) -> String {
+    let mut text = String::with_capacity(2 * side * side + 64);
+    text.push_str("Puzzle(piece: \"knight\", clues: r#\"\n");
+    for i in 0..side * side {
+        if i % every == 0 {
+            text.push_str(&(i + 1).to_string());
+        } else {
+            text.push('.');
+        }
+        text.push(if (i + 1) % side == 0 { '\n' } else { ' ' });
+    }
+    text.push_str("\"#)");
+    text
+}
+
+#[test]
+fn a_big_clue_picture_obeys_the_time_limit() {
+    // 4,000 rows of 4,000 squares: 32 MB, read and searched under the
+    // limit, with one clue or with 125,000 (then refused, as their
+    // distances would need far more than the budget, if it is read in time).
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    for (every, codes) in [(16_000_000, &[3][..]), (128, &[2, 3])] {
+        let text = clue_picture(4000, every);
+        assert!(text.len() as u64 <= engine::puzzle::MAX_FILE_BYTES);
+        std::fs::write(dir.path().join("p.ron"), &text).unwrap_or_else(|e| panic!("{e}"));
+        for cmd in ["run", "check", "count"] {
+            let args = [cmd, "p.ron", "--time-limit", "0.5"];
+            let (code, _, err, took) = timed(engine_process().args(args).current_dir(dir.path()));
+            assert!(
+                code.is_some_and(|c| codes.contains(&c)),
+                "{args:?}: {code:?} {err}"
+            );
+            assert!(took < LATE, "{args:?}: took {took:?}");
+        }
+    }
+}
+
+/// Runs `engine ARGS` in `dir`, whose last argument is its time limit in
+/// seconds, and checks that it ends with one of `codes` within half a
+/// second of the limit (tried up to three times, for a moment of load).
+fn stops_on_time(dir: &Path, args: &[&str], codes: &[i32]) {
+    let limit: f64 = args
+        .last()
+        .and_then(|a| a.parse().ok())
+        .unwrap_or_else(|| panic!("{args:?}: no time limit last"));
+    let bound = Duration::from_secs_f64(limit + 0.5);
+    let mut tries = 0;
+    loop {
+        tries += 1;
+        let (code, _, err, took) = timed(engine_process().args(args).current_dir(dir));
+        assert!(
+            code.is_some_and(|c| codes.contains(&c)),
+            "{args:?}: {code:?} {err}"
+        );
+        if took <= bound {
+            return;
+        }
+        assert!(tries < 3, "{args:?}: took {took:?}, three times");
+    }
+}
+
+#[test]
+fn stops_on_the_largest_boards_are_not_late() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    for (name, text) in [
+        // 1,286 and about 1,800 moves a square: the graph's building looks
+        // at the clock by moves, not only by squares.
+        ("rook.ron", "Puzzle(board: \"644x644\", piece: \"rook\")"),
+        ("queen.ron", "Puzzle(board: \"460x460\", piece: \"queen\")"),
+    ] {
+        std::fs::write(dir.path().join(name), text).unwrap_or_else(|e| panic!("{e}"));
+        for cmd in ["run", "check", "count"] {
+            stops_on_time(dir.path(), &[cmd, name, "--time-limit", "0.5"], &[3]);
+        }
+    }
+    // No square has a move: Warnsdorff's repairs sweep 16 million squares,
+    // looking at the clock between their passes. (A proof that comes in
+    // time is an answer too.)
+    std::fs::write(
+        dir.path().join("none.ron"),
+        "Puzzle(board: \"4096x4096\", piece: \"leaper 5000 5000\")",
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    for cmd in ["run", "check", "count"] {
+        stops_on_time(
+            dir.path(),
+            &[cmd, "none.ron", "--time-limit", "1.2"],
+            &[0, 1, 3],
+        );
+    }
+    std::fs::write(
+        dir.path().join("genetic.ron"),
+        "Puzzle(board: \"4096x4096\", piece: \"knight\", solver: Genetic(population: 20))",
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    stops_on_time(
+        dir.path(),
+        &["run", "genetic.ron", "--time-limit", "2"],
+        &[3],
+    );
+    // A search writing its whole path at every step to a trace: it looks
+    // at the clock more often when each step is watched.
+    stops_on_time(
+        dir.path(),
+        &[
+            "run",
+            "--board",
+            "64x64",
+            "--closed",
+            "--solver",
+            "backtrack",
+            "--trace",
+            "t.jsonl",
+            "--time-limit",
+            "1",
+        ],
+        &[3],
+    );
+}
+
+#[test]
+fn ctrl_c_while_pictures_are_drawn_keeps_the_users_files() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    for (flag, file) in [("--png", "w.png"), ("--svg", "w.svg")] {
+        std::fs::write(dir.path().join(file), "mine").unwrap_or_else(|e| panic!("{e}"));
+        // The temporary appears when the drawing starts.
+        let temp = format!(".{file}.");
+        let folder = dir.path().to_path_buf();
+        let drawing = move || {
+            std::fs::read_dir(&folder).is_ok_and(|d| {
+                d.flatten()
+                    .any(|e| e.file_name().to_string_lossy().starts_with(&temp))
+            })
+        };
+        let (code, took, err) = signal_when(
+            engine_process()
+                .args([
+                    "run",
+                    "--board",
+                    "3000x3000",
+                    "--solver",
+                    "warnsdorff",
+                    "--quiet",
+                    flag,
+                    file,
+                ])
+                .current_dir(dir.path()),
+            "INT",
+            drawing,
+        );
+        assert_eq!(code, Some(130), "{flag}: {err}");
+        assert!(took < LATE, "{flag}: {took:?}");
+        assert!(err.contains("interrupted: no "), "{flag}: {err}");
+        let kept = std::fs::read_to_string(dir.path().join(file)).unwrap_or_default();
+        assert_eq!(kept, "mine", "{flag}: the user's file was replaced");
+    }
+    assert_eq!(crate::util::files(dir.path()), ["w.png", "w.svg"]);
+}

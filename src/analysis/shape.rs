@@ -140,6 +140,7 @@ pub fn parts<H: Halt>(g: &MoveGraph, halt: &H) -> Result<(Vec<u32>, Vec<Part>), 
     let mut label = vec![0u32; n];
     let mut parts: Vec<Part> = Vec::new();
     for s in 0..n as u32 {
+        halt::poll(halt, s as usize)?;
         let r = root(&mut parent, s);
         let l = if r == s {
             parts.push(Part { first: s, size: 0 });

@@ -32,8 +32,8 @@ pub enum ArchiveCommand {
         /// Output format: `json` prints the rows as one JSON object.
         #[arg(long, value_enum, default_value = "text")]
         format: Format,
-        /// Accepted as by every command; the figures are read at once, with
-        /// nothing to stop.
+        /// Stop reading the puzzle file after this many seconds (exit 3);
+        /// the figures are read at once, with nothing to stop.
         #[arg(long, value_name = "SECS", value_parser = super::seconds)]
         time_limit: Option<f64>,
         /// Print nothing: the exit code alone says whether the archive was
@@ -108,13 +108,32 @@ pub fn exec(cmd: ArchiveCommand) -> Result<u8, Error> {
             puzzle,
             archive,
             format,
-            time_limit: _,
+            time_limit,
             quiet,
         } => {
-            let only = puzzle
-                .as_deref()
-                .map(engine::puzzle::Puzzle::load)
-                .transpose()?;
+            // The puzzle file is read under the limit: it may be large.
+            let only = match puzzle {
+                Some(path) => {
+                    interrupt::install();
+                    let limits = interrupt::limits().with_time_from(started, time_limit);
+                    let file = path.clone();
+                    match super::watch::within(&limits, move || engine::puzzle::Puzzle::load(&file))
+                    {
+                        Ok(p) => Some(p?),
+                        Err(stop) => {
+                            out::warn(format_args!(
+                                "{}: {stop} before the puzzle was read",
+                                path.display()
+                            ));
+                            return Ok(match stop {
+                                engine::halt::Stop::Limit(_) => super::GAVE_UP,
+                                _ => super::INTERRUPTED_CODE,
+                            });
+                        }
+                    }
+                }
+                None => None,
+            };
             let store = archive.open_existing()?;
             let rows = store.stats(only.as_ref())?;
             skipped(&rows.skipped);
@@ -279,7 +298,7 @@ pub fn exec(cmd: ArchiveCommand) -> Result<u8, Error> {
                 let limits = interrupt::limits().with_time_from(started, time_limit);
                 let scene = Scene::new(p);
                 let r = file.write(|w| gif::tour_gif(w, &scene, tour, &gif_opts, &limits));
-                if let Some(c) = super::gif::failed(&gif_path, r) {
+                if let Some(c) = super::gif::failed("GIF", &gif_path, r) {
                     return Ok(c);
                 }
             }

@@ -39,11 +39,14 @@ pub struct CheckArgs {
 pub fn exec(args: CheckArgs) -> Result<u8, Error> {
     let started = Instant::now();
     interrupt::install();
-    let puzzle = args.source.load()?;
+    let limits = interrupt::limits().with_time_from(started, args.time_limit);
+    let puzzle = match args.source.load_within(&limits) {
+        Ok(p) => p?,
+        Err(stop) => return Ok(args.source.stopped(stop)),
+    };
     if let Some(e) = puzzle.refusal(Use::Read) {
         return Err(e);
     }
-    let limits = interrupt::limits().with_time_from(started, args.time_limit);
     let title = super::title(&puzzle);
     let print = |text: &str| if args.quiet { Ok(()) } else { out::print(text) };
     // The JSON report: the findings, or what stopped the checks.

@@ -186,7 +186,16 @@ pub fn exec(args: CountArgs) -> Result<u8, Error> {
     }
     let started = Instant::now();
     interrupt::install();
-    let puzzle = args.source.load()?;
+    // A shard's line is printed whatever the time limit (its setup is not
+    // cut short): only Ctrl-C stops its reading.
+    let reading = match args.shard {
+        Some(_) => interrupt::limits(),
+        None => interrupt::limits().with_time_from(started, args.time_limit),
+    };
+    let puzzle = match args.source.load_within(&reading) {
+        Ok(p) => p?,
+        Err(stop) => return Ok(args.source.stopped(stop)),
+    };
     // Which options combine is the puzzle's rule; the count's own refusals
     // below stand behind it for what the rules do not know.
     if let Some(e) = puzzle.refusal(Use::Count {

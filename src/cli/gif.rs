@@ -277,49 +277,35 @@ pub fn check_memory(
     Err(flag_error(ErrorKind::TooBig, "--cell", &cell, why("")).with_help("a smaller --cell fits"))
 }
 
-/// Reports a failed GIF write; the exit code to end with, if it failed.
-pub fn failed<T>(path: &Option<PathBuf>, r: Result<T, GifError>) -> Option<u8> {
+/// Reports a failed write of a picture (`what`: GIF, PNG or SVG); the
+/// exit code to end with, if it failed. A limit or Ctrl-C while it was
+/// drawn (or a Ctrl-C just before it was put in place) leaves no file:
+/// exit 3 or 130.
+pub fn failed<T>(what: &str, path: &Option<PathBuf>, r: Result<T, GifError>) -> Option<u8> {
     let name = path
         .as_deref()
         .map(|p| p.display().to_string())
         .unwrap_or_default();
+    let stopped = |stop: engine::halt::Stop| {
+        super::out::warn(format_args!("{stop}: no {what} was written to {name}"));
+        Some(match stop {
+            engine::halt::Stop::Limit(_) => GAVE_UP,
+            _ => INTERRUPTED_CODE,
+        })
+    };
     match r {
         Ok(_) => None,
-        Err(GifError::Stopped(stop)) => {
-            super::out::warn(format_args!("{stop}: no GIF was written to {name}"));
-            Some(match stop {
-                engine::halt::Stop::Limit(_) => GAVE_UP,
-                _ => INTERRUPTED_CODE,
-            })
+        Err(GifError::Stopped(stop)) => stopped(stop),
+        Err(GifError::Io(e)) if e.kind() == std::io::ErrorKind::Interrupted => {
+            stopped(engine::halt::Stop::Interrupted)
         }
         Err(GifError::Io(e)) => {
             super::out::warn(Error::about(
                 ErrorKind::Io,
                 &name,
-                format!("cannot write the GIF: {e}"),
+                format!("cannot write the {what}: {e}"),
             ));
             Some(BAD_INPUT)
         }
     }
-}
-
-/// Reports a failed write of a still picture (`what`: PNG or SVG); the exit
-/// code to end with, if it failed.
-pub fn failed_still<T, E: std::fmt::Display>(
-    what: &str,
-    path: &Option<PathBuf>,
-    r: Result<T, E>,
-) -> Option<u8> {
-    let name = path
-        .as_deref()
-        .map(|p| p.display().to_string())
-        .unwrap_or_default();
-    r.err().map(|e| {
-        super::out::warn(Error::about(
-            ErrorKind::Io,
-            &name,
-            format!("cannot write the {what}: {e}"),
-        ));
-        BAD_INPUT
-    })
 }

@@ -19,8 +19,10 @@ pub fn limits() -> Limits<'static> {
     }
 }
 
-/// Installs the handler (once per process; later calls do nothing).
+/// Installs the handler (once per process; later calls do nothing). After
+/// the first Ctrl-C no output is put in place.
 pub fn install() {
+    output::hold_outputs_on(&INTERRUPTED);
     let _ = ctrlc::set_handler(|| {
         if INTERRUPTED.swap(true, Ordering::SeqCst) {
             output::discard_pending();

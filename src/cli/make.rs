@@ -125,7 +125,12 @@ fn refusal(p: &Puzzle) -> Option<Error> {
 pub fn exec(args: MakeArgs) -> Result<u8, Error> {
     let started = Instant::now();
     super::interrupt::install();
-    let puzzle = args.source.load()?;
+    let budget = args.time_limit.unwrap_or(make::DEFAULT_SECONDS);
+    let limits = super::interrupt::limits().with_time_from(started, Some(budget));
+    let puzzle = match args.source.load_within(&limits) {
+        Ok(p) => p?,
+        Err(stop) => return Ok(args.source.stopped(stop)),
+    };
     if let Some(e) = refusal(&puzzle) {
         return Err(e);
     }
@@ -194,8 +199,6 @@ pub fn exec(args: MakeArgs) -> Result<u8, Error> {
         node_limit: args.node_limit,
         attempts: args.attempts,
     };
-    let budget = args.time_limit.unwrap_or(make::DEFAULT_SECONDS);
-    let limits = super::interrupt::limits().with_time_from(started, Some(budget));
     if !args.quiet && std::io::stderr().is_terminal() {
         out::warn(format_args!(
             "Making a puzzle within {budget} s{}",
@@ -315,6 +318,16 @@ pub fn exec(args: MakeArgs) -> Result<u8, Error> {
             })
         });
     if let Err(e) = written {
+        // A Ctrl-C while the files were written: none put in place after it.
+        if e.kind() == std::io::ErrorKind::Interrupted {
+            let reason = format!("{} while the files were written", Stop::Interrupted);
+            unmade(
+                "interrupted",
+                format!("{reason}; no file was replaced after it"),
+                reason,
+            )?;
+            return Ok(INTERRUPTED_CODE);
+        }
         out::warn(Error::about(
             ErrorKind::Io,
             &args.output.display().to_string(),

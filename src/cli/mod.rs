@@ -16,6 +16,7 @@ mod source;
 mod unique;
 pub mod usage;
 pub mod verify;
+mod watch;
 
 use std::path::{Path, PathBuf};
 

@@ -130,7 +130,13 @@ pub fn exec(args: RunArgs) -> Result<u8, Error> {
     let started = Instant::now();
     // First of all: reading a huge board takes a moment too.
     interrupt::install();
-    let mut puzzle = args.source.load()?;
+    let mut puzzle = match args
+        .source
+        .load_within(&interrupt::limits().with_time_from(started, args.time_limit))
+    {
+        Ok(p) => p?,
+        Err(stop) => return Ok(args.source.stopped(stop)),
+    };
     if let Some(seed) = args.seed {
         puzzle.seed = seed;
     }
@@ -390,9 +396,8 @@ pub fn exec(args: RunArgs) -> Result<u8, Error> {
     if let Some(file) = tour_out {
         match &report.outcome {
             Outcome::Found(tour) => {
-                let r =
-                    file.write(|w| gif::tour_gif(w, &scene, tour, &gif_opts, &interrupt::limits()));
-                if let Some(c) = super::gif::failed(&args.gif, r) {
+                let r = file.write(|w| gif::tour_gif(w, &scene, tour, &gif_opts, &limits));
+                if let Some(c) = super::gif::failed("GIF", &args.gif, r) {
                     return Ok(c);
                 }
             }
@@ -405,8 +410,8 @@ pub fn exec(args: RunArgs) -> Result<u8, Error> {
     if let Some(file) = png_out {
         match &report.outcome {
             Outcome::Found(tour) => {
-                let r = file.write(|w| gif::tour_png(w, &scene, tour, &gif_opts));
-                if let Some(c) = super::gif::failed_still("PNG", &args.png, r) {
+                let r = file.write(|w| gif::tour_png(w, &scene, tour, &gif_opts, &limits));
+                if let Some(c) = super::gif::failed("PNG", &args.png, r) {
                     return Ok(c);
                 }
             }
@@ -419,8 +424,8 @@ pub fn exec(args: RunArgs) -> Result<u8, Error> {
     if let Some(file) = svg_out {
         match &report.outcome {
             Outcome::Found(tour) => {
-                let r = file.write(|w| svg::write_svg(w, &scene, tour));
-                if let Some(c) = super::gif::failed_still("SVG", &args.svg, r) {
+                let r = file.write(|w| svg::write_svg(w, &scene, tour, &limits));
+                if let Some(c) = super::gif::failed("SVG", &args.svg, r) {
                     return Ok(c);
                 }
             }
@@ -455,9 +460,8 @@ pub fn exec(args: RunArgs) -> Result<u8, Error> {
     }
     if let (Some(file), Some((Some(rec), _, graph))) = (search_out, &recording) {
         let scene = scene.clone().with_graph(graph);
-        let r = file
-            .write(|w| gif::search_gif(w, &scene, rec, &report, &gif_opts, &interrupt::limits()));
-        if let Some(c) = super::gif::failed(&args.search_gif, r) {
+        let r = file.write(|w| gif::search_gif(w, &scene, rec, &report, &gif_opts, &limits));
+        if let Some(c) = super::gif::failed("GIF", &args.search_gif, r) {
             return Ok(c);
         }
     }

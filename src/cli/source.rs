@@ -6,10 +6,13 @@
 use std::path::PathBuf;
 
 use engine::error::{Error, ErrorKind};
+use engine::halt::{Limits, Stop};
 use engine::puzzle::Puzzle;
 
+use super::{GAVE_UP, INTERRUPTED_CODE, out, watch};
+
 /// The puzzle and the flags that change it.
-#[derive(clap::Args)]
+#[derive(clap::Args, Clone)]
 pub struct PuzzleArgs {
     /// The puzzle file (RON), or `-` for standard input; may be left out
     /// when --board or --piece is given (the other then defaults to 8x8 or
@@ -55,6 +58,33 @@ impl PuzzleArgs {
             (_, Some(p)) => Some(("--piece", p)),
             (Some(b), None) => Some(("--board", b)),
             (None, None) => None,
+        }
+    }
+
+    /// [`PuzzleArgs::load`] under `limits`: the puzzle is read and checked on
+    /// a thread of its own, so that standard input left open, a slow
+    /// device or a file that takes long to check stops at the time limit
+    /// or Ctrl-C like the work after it. `Err` when the limits stopped the
+    /// reading (the caller ends with [`PuzzleArgs::stopped`]).
+    pub fn load_within(&self, limits: &Limits<'_>) -> Result<Result<Puzzle, Error>, Stop> {
+        let args = self.clone();
+        watch::within(limits, move || args.load())
+    }
+
+    /// Says that `stop` came before the puzzle was read (on standard error:
+    /// there is no report to print), and gives the exit code.
+    pub fn stopped(&self, stop: Stop) -> u8 {
+        let name = match &self.puzzle {
+            Some(p) if p.as_os_str() == "-" => engine::puzzle::STDIN_NAME.to_string(),
+            Some(p) => p.display().to_string(),
+            None => "the puzzle".to_string(),
+        };
+        out::warn(format_args!(
+            "{name}: {stop} before the puzzle was read; nothing is proven"
+        ));
+        match stop {
+            Stop::Limit(_) => GAVE_UP,
+            Stop::Interrupted | Stop::Cancelled => INTERRUPTED_CODE,
         }
     }
 

@@ -9,7 +9,7 @@ use engine::puzzle::{Use, tour};
 use engine::verify::{verify, verify_constraints};
 
 use super::source::PuzzleArgs;
-use super::{DONE, Format, out};
+use super::{DONE, Format, GAVE_UP, INTERRUPTED_CODE, interrupt, out, watch};
 
 /// The exit code of a tour that is not one of the puzzle.
 const NOT_A_TOUR: u8 = 1;
@@ -27,7 +27,8 @@ pub struct VerifyArgs {
     /// Output format: `json` prints `valid`, `reason` and `squares`.
     #[arg(long, value_enum, default_value = "text")]
     format: Format,
-    /// Accepted as by every command; a check takes no time worth a limit.
+    /// Stop reading the puzzle or the tour after this many seconds (exit 3;
+    /// the check itself takes no time worth a limit).
     #[arg(long, value_name = "SECS", value_parser = super::seconds)]
     time_limit: Option<f64>,
     /// Print nothing (errors excepted): the exit code alone says whether it
@@ -58,11 +59,31 @@ pub fn exec(args: VerifyArgs) -> Result<u8, Error> {
             "the tour and the puzzle cannot both come from standard input",
         ));
     }
-    let puzzle = args.source.load()?;
+    let started = std::time::Instant::now();
+    interrupt::install();
+    let limits = interrupt::limits().with_time_from(started, args.time_limit);
+    let puzzle = match args.source.load_within(&limits) {
+        Ok(p) => p?,
+        Err(stop) => return Ok(args.source.stopped(stop)),
+    };
     if let Some(e) = puzzle.refusal(Use::Read) {
         return Err(e);
     }
-    let path = tour::read_tour(&args.tour, &puzzle.board)?;
+    let (file, board) = (args.tour.clone(), puzzle.board.clone());
+    let path = match watch::within(&limits, move || tour::read_tour(&file, &board)) {
+        Ok(p) => p?,
+        Err(stop) => {
+            let name = match args.tour.as_os_str() {
+                s if s == "-" => engine::puzzle::STDIN_NAME.to_string(),
+                _ => args.tour.display().to_string(),
+            };
+            out::warn(format_args!("{name}: {stop} before the tour was read"));
+            return Ok(match stop {
+                engine::halt::Stop::Limit(_) => GAVE_UP,
+                _ => INTERRUPTED_CODE,
+            });
+        }
+    };
     let board = &puzzle.board;
     let wrong = missed(board, &path)
         .or_else(|| verify(board, &puzzle.piece, &puzzle.goal, &path).err())

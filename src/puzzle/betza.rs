@@ -33,6 +33,7 @@
 //! - capture and hopper modifiers (`m c p g` and the like) have no meaning in a
 //!   tour, which has one piece and no captures: they are errors that say so.
 
+use super::piece::MAX_MOVES;
 use crate::error::ErrorKind;
 use crate::model::{Move, Piece, UNLIMITED};
 
@@ -147,7 +148,11 @@ pub fn parse(word: &str) -> Result<Option<Piece>, BetzaError> {
         return Ok(None);
     }
     let b = word.as_bytes();
-    let mut piece = Piece::default();
+    // The moves in order, each once: a long word (or one of many ranges)
+    // is read in time linear in its length, and refused once it has more
+    // moves than a piece may.
+    let mut moves: Vec<Move> = Vec::new();
+    let mut seen: std::collections::HashSet<Move> = std::collections::HashSet::new();
     let mut i = 0;
     while i < b.len() {
         let mods_start = i;
@@ -252,16 +257,29 @@ pub fn parse(word: &str) -> Result<Option<Piece>, BetzaError> {
                 Shape::Oblique
             };
             for (dx, dy) in sel.moves(shape, a, bb) {
-                piece.extend([Move {
+                let m = Move {
                     dx,
                     dy,
                     range,
                     lame: sel.lame,
-                }]);
+                };
+                if seen.insert(m) {
+                    moves.push(m);
+                }
             }
         }
+        if moves.len() > MAX_MOVES {
+            return Err(BetzaError::new(
+                ErrorKind::TooBig,
+                mods_start,
+                i,
+                format!(
+                    "more than {MAX_MOVES} moves by this part: a piece may have at most {MAX_MOVES}"
+                ),
+            ));
+        }
     }
-    Ok(Some(piece))
+    Ok(Some(Piece::new(moves)))
 }
 
 /// What a part's modifiers select.

@@ -21,32 +21,39 @@ pub struct Clue {
 /// spaces — `.` a square, `#` a removed square, a number a square with its
 /// step. Blank lines are ignored; every line has the same number of
 /// tokens. Returns the board (plain) and the clues.
-pub fn parse_picture(text: &str, base: usize) -> Result<(Board, Vec<Clue>), LangError> {
-    // (token, offset) per row, top row first.
-    let mut rows: Vec<Vec<(&str, usize)>> = Vec::new();
-    let mut offset = 0;
-    for line in text.split_inclusive('\n') {
-        let mut row = Vec::new();
-        let mut at = 0;
-        for token in line.split_whitespace() {
-            let i = at + line[at..].find(token).unwrap_or(0);
-            row.push((token, base + offset + i));
-            at = i + token.len();
-        }
-        if !row.is_empty() {
-            rows.push(row);
-        }
-        offset += line.len();
-    }
-    let Some(first) = rows.first() else {
+pub fn parse_picture<'a>(text: &'a str, base: usize) -> Result<(Board, Vec<Clue>), LangError> {
+    // The rows with a token, top row first, each with its offset in `text`;
+    // read twice (their size, then their tokens), never stored whole: a
+    // picture of 4,000 rows of 4,000 squares is 16 million tokens.
+    let rows = || {
+        let mut offset = 0;
+        text.split_inclusive('\n').filter_map(move |line| {
+            let at = offset;
+            offset += line.len();
+            line.split_whitespace()
+                .next()
+                .is_some()
+                .then_some((at, line))
+        })
+    };
+    // Each token of a row with its offset in the file.
+    let tokens = |(at, line): (usize, &'a str)| {
+        line.split_whitespace().map(move |t| {
+            (
+                t,
+                base + at + (t.as_ptr() as usize - line.as_ptr() as usize),
+            )
+        })
+    };
+    let Some(first) = rows().next() else {
         return Err(LangError::new(
             ErrorKind::BadValue,
             Span::new(base, base + text.len()),
             "the clue picture has no squares",
         ));
     };
-    let width = first.len();
-    let height = rows.len();
+    let width = tokens(first).count();
+    let height = rows().count();
     if width > crate::model::MAX_SIDE as usize || height > crate::model::MAX_SIDE as usize {
         return Err(LangError::new(
             ErrorKind::BadValue,
@@ -59,21 +66,21 @@ pub fn parse_picture(text: &str, base: usize) -> Result<(Board, Vec<Clue>), Lang
     }
     let mut present = vec![true; width * height];
     let mut numbers: Vec<(u64, Cell, Span)> = Vec::new();
-    for (r, row) in rows.iter().enumerate() {
-        if row.len() != width {
-            let (_, at) = row[0];
-            let end = row.last().map_or(at, |&(t, o)| o + t.len());
+    for (r, row) in rows().enumerate() {
+        let count = tokens(row).count();
+        if count != width {
+            let at = tokens(row).next().map_or(base + row.0, |(_, o)| o);
+            let end = tokens(row).next_back().map_or(at, |(t, o)| o + t.len());
             return Err(LangError::new(ErrorKind::Syntax,
                 Span::new(at, end),
                 format!(
-                    "this row has {} squares, the first row {width}: every row of a clue picture has one token per square",
-                    row.len()
+                    "this row has {count} squares, the first row {width}: every row of a clue picture has one token per square"
                 ),
             )
             .with_help("`.` a square, `#` a removed square, a number a clue"));
         }
         let y = (height - 1 - r) as u32;
-        for (x, &(token, at)) in row.iter().enumerate() {
+        for (x, (token, at)) in tokens(row).enumerate() {
             let span = Span::new(at, at + token.len());
             match token {
                 "." => {}

@@ -15,6 +15,7 @@ use super::{Given, MAX_FILE_BYTES, Origins, Puzzle, STDIN_NAME, Use, clues};
 use crate::budget;
 use crate::error::{Error, ErrorKind, Span, escape_controls, line_col};
 use crate::model::{Board, Constraints, MoveGraph, Piece};
+use crate::solve::clued;
 use crate::solve::genetic::{self, GeneticOptions};
 use crate::solve::{Goal, SolverSpec};
 
@@ -43,6 +44,48 @@ pub(super) fn graph_too_big(board: &Board, piece: &Piece) -> Option<String> {
             budget::bytes(budget::GRAPH)
         )
     })
+}
+
+/// Why the search over the steps of a puzzle with `clues` (`(step,
+/// square)`) on `board` with `piece` for `goal` would not fit in
+/// [`budget::CLUES`]: the message and a hint, or None if it fits (or has no
+/// clues). Its distances dominate: one per square for each clue next to an
+/// unclued step.
+pub(super) fn clues_too_big(
+    board: &Board,
+    piece: &Piece,
+    goal: Goal,
+    clues: &[(u32, u32)],
+) -> Option<(String, String)> {
+    if clues.is_empty() {
+        return None;
+    }
+    let n = board.len();
+    let mut steps: Vec<u32> = clues.iter().map(|&(k, _)| k).collect();
+    if goal.start.is_some() {
+        steps.push(1);
+    }
+    if goal.end.is_some() && !goal.closed {
+        steps.push(n as u32);
+    }
+    let moves = MoveGraph::estimate_bytes(board, piece) / 4;
+    let keeping = clued::distance_clues(n, &steps);
+    let need = |c: usize| clued::estimate_bytes(n, moves, c);
+    if need(keeping) <= budget::CLUES {
+        return None;
+    }
+    let message = format!(
+        "the search over the steps keeps the distance from every square to each clue next to an unclued step: {keeping} such clues on {n} squares would need about {}, more than the {} allowed",
+        budget::bytes_over(need(keeping), budget::CLUES),
+        budget::bytes(budget::CLUES)
+    );
+    let help = match budget::largest_that_fits(0, keeping, |c| need(c) <= budget::CLUES) {
+        Some(most) => format!(
+            "at most {most} such clues fit on this board (clues on consecutive steps keep none between them), or a smaller board"
+        ),
+        None => "no clues fit a board this large".to_string(),
+    };
+    Some((message, help))
 }
 
 pub(super) const GRAPH_HELP: &str = "a smaller board, or a `max` on the rider, fits";
@@ -97,11 +140,15 @@ fn constraints(
         _ => Vec::new(),
     };
     let steps = clues::check(board, &written, &place).map_err(|e| at(e.kind, e.span, e.message))?;
+    // Each step is given once (checked): its place, looked up in a map, as
+    // a file may give a million clues.
+    let places: std::collections::HashMap<u64, Span> =
+        written.iter().map(|c| (c.step, c.span)).collect();
     let span_of = |step: u32| {
-        written
-            .iter()
-            .find(|c| c.step == u64::from(step))
-            .map_or(Span::new(0, 0), |c| c.span)
+        places
+            .get(&u64::from(step))
+            .copied()
+            .unwrap_or(Span::new(0, 0))
     };
     let n = board.len() as u32;
     let ends = [
@@ -389,6 +436,17 @@ impl Puzzle {
             text,
             &loc,
         )?;
+        if let Some((message, help)) = clues_too_big(
+            &board,
+            &piece,
+            Goal { closed, start, end },
+            &constraints.clues,
+        ) {
+            let at = loc
+                .field_value("clues", 1)
+                .map_or(Span::new(0, 0), |(a, _)| Span::new(a, a + 1));
+            return Err(Error::at(ErrorKind::TooBig, file, text, at, message).with_help(help));
+        }
         let name = doc.name.unwrap_or_else(|| {
             Path::new(file).file_stem().map_or_else(
                 || "puzzle".to_string(),
@@ -537,11 +595,44 @@ pub fn genetic_too_big(
     Some((message, help))
 }
 
+/// Opens `path` (named `file` in messages) for reading only if it is a
+/// regular file, as the command's `what`. The open does not wait (a FIFO
+/// put in the file's place after it was looked at would block an ordinary
+/// open until a writer comes), and what was opened is looked at again.
+fn open_regular(path: &Path, file: &str, what: &str) -> Result<std::fs::File, Error> {
+    let mut open = std::fs::OpenOptions::new();
+    open.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        open.custom_flags(rustix::fs::OFlags::NONBLOCK.bits() as i32);
+    }
+    let f = open.open(path).map_err(|e| cannot_read(file, &e))?;
+    let meta = f.metadata().map_err(|e| cannot_read(file, &e))?;
+    if !meta.is_file() {
+        return Err(not_a_file(file, &meta, what));
+    }
+    Ok(f)
+}
+
+/// A path that is not a regular file: what it is, and what was wanted.
+fn not_a_file(file: &str, meta: &std::fs::Metadata, what: &str) -> Error {
+    Error::about(
+        ErrorKind::Io,
+        file,
+        format!(
+            "is {}, not {what} (`-` reads standard input)",
+            crate::output::kind_of(meta)
+        ),
+    )
+}
+
 /// Reads the text file at `path` (`-`: standard input) as the command's
 /// `what` (`a puzzle file`): its name for messages, and its text. Only a
 /// regular file (or standard input) is read, and at most
 /// [`MAX_FILE_BYTES`] of it: a directory, a device or a FIFO is refused
-/// before it is opened, so nothing blocks or reads forever.
+/// before it is opened, and opening never waits, so nothing blocks or reads
+/// forever (standard input, which may, is read on the command's terms).
 pub(crate) fn read_text(path: &Path, what: &str) -> Result<(String, String), Error> {
     let (file, bytes) = if path.as_os_str() == "-" {
         let file = STDIN_NAME.to_string();
@@ -551,19 +642,12 @@ pub(crate) fn read_text(path: &Path, what: &str) -> Result<(String, String), Err
         let file = path.display().to_string();
         let meta = std::fs::metadata(path).map_err(|e| cannot_read(&file, &e))?;
         if !meta.is_file() {
-            return Err(Error::about(
-                ErrorKind::Io,
-                &file,
-                format!(
-                    "is {}, not {what} (`-` reads standard input)",
-                    crate::output::kind_of(&meta)
-                ),
-            ));
+            return Err(not_a_file(&file, &meta, what));
         }
         if meta.len() > MAX_FILE_BYTES {
             return Err(too_big(&file, meta.len()));
         }
-        let f = std::fs::File::open(path).map_err(|e| cannot_read(&file, &e))?;
+        let f = open_regular(path, &file, what)?;
         let bytes = read_capped(f, &file)?;
         (file, bytes)
     };

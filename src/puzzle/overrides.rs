@@ -7,7 +7,7 @@
 //! ([`Error::named`]).
 
 use super::lang::{self, LangError};
-use super::load::{GRAPH_HELP, graph_too_big};
+use super::load::{GRAPH_HELP, clues_too_big, graph_too_big};
 use super::rules::Facts;
 use super::{FLAGS_NAME, Given, Puzzle, Solutions, Use, locate};
 use crate::error::{Error, ErrorKind, Names, Span, Wording, called, escape_controls, line_col};
@@ -83,7 +83,20 @@ impl Puzzle {
         self.goal.start = Some(s);
         self.given.start = Given::Outside(value.to_string());
         self.check_clue_end("start", value)?;
+        self.check_clue_size("start", value)?;
         self.check_start_end(Some("start"))
+    }
+
+    /// A start or end (`option`) given outside the file is one more clue to
+    /// the search over the steps: refused at the value given when that
+    /// search would no longer fit its memory.
+    fn check_clue_size(&self, option: &'static str, value: &str) -> Result<(), Error> {
+        match clues_too_big(&self.board, &self.piece, self.goal, &self.constraints.clues) {
+            Some((message, help)) => {
+                Err(at_given(ErrorKind::TooBig, option, value, message).with_help(help))
+            }
+            None => Ok(()),
+        }
     }
 
     /// A start or end (`option`) given outside the file must agree with
@@ -161,6 +174,7 @@ impl Puzzle {
         self.goal.end = Some(s);
         self.given.end = given;
         self.check_clue_end("end", value)?;
+        self.check_clue_size("end", value)?;
         self.check_start_end(Some("end"))
     }
 

@@ -209,6 +209,18 @@ pub fn betza(word: &str) -> Option<Piece> {
     super::betza::parse(word).ok().flatten()
 }
 
+/// The most characters of a name or word a message quotes.
+const QUOTED: usize = 40;
+
+/// `name` as a message quotes it: whole, or its start and `…` when long
+/// (the caret under it in the file shows where it is).
+fn abridged(name: &str) -> String {
+    match name.char_indices().nth(QUOTED) {
+        Some((i, _)) => format!("{}…", &name[..i]),
+        None => name.to_string(),
+    }
+}
+
 /// Betza words a misspelt name is compared with, for suggestions.
 const COMMON_BETZA: [&str; 12] = ["W", "F", "D", "N", "A", "C", "Z", "K", "Q", "R", "B", "NN"];
 
@@ -486,7 +498,7 @@ impl<'d> Resolver<'d> {
             let err = LangError::new(
                 e.kind,
                 at,
-                format!("in the Betza word `{name}`: {}", e.message),
+                format!("in the Betza word `{}`: {}", abridged(name), e.message),
             );
             return Err(match e.help {
                 Some(h) => err.with_help(h),
@@ -502,7 +514,7 @@ impl<'d> Resolver<'d> {
         Err(LangError::new(
             ErrorKind::UnknownName,
             span,
-            format!("unknown piece `{name}`"),
+            format!("unknown piece `{}`", abridged(name)),
         )
         .with_help(help))
     }

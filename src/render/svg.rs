@@ -7,10 +7,14 @@
 //! path alone (no dots, no numbers), so a 1000x1000 tour stays one path of
 //! a million points rather than millions of elements.
 
-use std::io::{self, Write};
+use std::io::Write;
 
+use crate::halt::{Halt, Stop};
 use crate::model::{Board, Cell, file_name};
-use crate::render::gif::{SQUARES_MAX_SIDE, Scene};
+use crate::render::gif::{GifError, SQUARES_MAX_SIDE, Scene};
+
+/// Squares written between two looks at the halt.
+const LOOK_EVERY: usize = 1 << 16;
 
 /// Units per square.
 pub const CELL: i64 = 40;
@@ -41,7 +45,23 @@ const SUBTITLE_SIZE: i64 = 13;
 /// closing move, dashed. Moves that cross a wrapping edge leave the board
 /// on one side and come back in on the other, as in the GIFs: the path is
 /// broken there (a new `M` in its `d`).
-pub fn write_svg<W: Write>(w: &mut W, scene: &Scene, tour: &[u32]) -> io::Result<()> {
+///
+/// `halt` is looked at as the board and the path are written (every
+/// [`LOOK_EVERY`] squares): a stop ends the writing with
+/// [`GifError::Stopped`].
+pub fn write_svg<W: Write>(
+    w: &mut W,
+    scene: &Scene,
+    tour: &[u32],
+    halt: &impl Halt<Stop = Stop>,
+) -> Result<(), GifError> {
+    let look = |i: usize| {
+        if i.is_multiple_of(LOOK_EVERY) {
+            halt.check().map_err(GifError::Stopped)
+        } else {
+            Ok(())
+        }
+    };
     let board = scene.board;
     let (cols, rows) = (i64::from(board.width()), i64::from(board.height()));
     let (bw, bh) = (cols * CELL, rows * CELL);
@@ -100,6 +120,7 @@ pub fn write_svg<W: Write>(w: &mut W, scene: &Scene, tour: &[u32]) -> io::Result
     }
     // Removed squares: dark, crossed.
     for y in 0..rows {
+        halt.check().map_err(GifError::Stopped)?;
         for x in 0..cols {
             if board.is_square(Cell::new(x as u32, y as u32)) {
                 continue;
@@ -174,7 +195,8 @@ pub fn write_svg<W: Write>(w: &mut W, scene: &Scene, tour: &[u32]) -> io::Result
     let stroke = if small { 3 } else { CELL / 8 };
     let mut d = String::new();
     let mut pen: Option<(f64, f64)> = None;
-    for m in tour.windows(2) {
+    for (i, m) in tour.windows(2).enumerate() {
+        look(i)?;
         for (a, b) in segments(board, m[0], m[1], &centre)
             .into_iter()
             .filter_map(|s| clip(s, (ox, oy), (ox + bw, oy + bh)))
@@ -217,7 +239,8 @@ pub fn write_svg<W: Write>(w: &mut W, scene: &Scene, tour: &[u32]) -> io::Result
     // Dots and step numbers.
     if small {
         writeln!(w, r##"<g fill="#173f73">"##)?;
-        for &s in tour {
+        for (i, &s) in tour.iter().enumerate() {
+            look(i)?;
             let c = board.cell(s);
             let (cx, cy) = centre(i64::from(c.x), i64::from(c.y));
             writeln!(w, r#"<circle cx="{cx}" cy="{cy}" r="3.5"/>"#)?;
@@ -264,7 +287,8 @@ pub fn write_svg<W: Write>(w: &mut W, scene: &Scene, tour: &[u32]) -> io::Result
         )?;
         y += subtitle_size / 3;
     }
-    writeln!(w, "</svg>")
+    writeln!(w, "</svg>")?;
+    Ok(())
 }
 
 /// A line between two points, in picture units.
@@ -337,34 +361,58 @@ fn num(v: f64) -> String {
     }
 }
 
-/// `text` in lines of at most `width` characters, broken at spaces where
-/// there are any (a longer word is broken inside).
+/// The most lines of the caption's title or subtitle: a longer one is cut
+/// with `...` (a picture shows no more).
+const CAPTION_LINES: usize = 3;
+
+/// `text` in at most [`CAPTION_LINES`] lines of at most `width` characters,
+/// broken at spaces where there are any (a longer word is broken inside);
+/// text past the last line is left out, and the line ends in `...`.
 fn wrap(text: &str, width: usize) -> Vec<String> {
-    let mut lines = Vec::new();
-    let mut line = String::new();
-    for word in text.split(' ') {
-        let mut word: Vec<char> = word.chars().collect();
+    let width = width.max(4);
+    let mut lines: Vec<String> = Vec::new();
+    let mut line: Vec<char> = Vec::new();
+    let mut cut = false;
+    'words: for word in text.split(' ') {
+        let mut word = word.chars();
+        let mut rest: Vec<char> = Vec::new();
         loop {
-            let have = line.chars().count();
-            let gap = usize::from(have > 0);
-            if have + gap + word.len() <= width {
+            // As much of the word as a line can hold, and no more.
+            rest.extend(word.by_ref().take(width + 1 - rest.len().min(width + 1)));
+            let gap = usize::from(!line.is_empty());
+            if line.len() + gap + rest.len() <= width {
                 if gap == 1 {
                     line.push(' ');
                 }
-                line.extend(word.iter());
+                line.append(&mut rest);
                 break;
             }
-            if have > 0 {
-                lines.push(std::mem::take(&mut line));
+            if lines.len() + 1 >= CAPTION_LINES {
+                if line.is_empty() {
+                    line = rest;
+                }
+                cut = true;
+                break 'words;
+            }
+            if !line.is_empty() {
+                lines.push(std::mem::take(&mut line).into_iter().collect());
                 continue;
             }
-            let rest = word.split_off(width);
-            lines.push(word.iter().collect());
-            word = rest;
+            let tail = rest.split_off(width);
+            lines.push(rest.into_iter().collect());
+            rest = tail;
         }
     }
+    if cut {
+        // The last line, its end making room for `...`.
+        line.truncate(width - 3);
+        while line.last() == Some(&' ') {
+            line.pop();
+        }
+        line.extend("...".chars());
+    }
     if !line.is_empty() || lines.is_empty() {
-        lines.push(line);
+        lines.push(line.into_iter().collect());
     }
     lines
 }
@@ -395,6 +443,16 @@ mod tests {
         assert_eq!(wrap("a bb ccc", 4), ["a bb", "ccc"]);
         assert_eq!(wrap("abcdefghij", 4), ["abcd", "efgh", "ij"]);
         assert_eq!(wrap("", 4), [""]);
+        // A caption longer than its lines is cut, in time linear in what
+        // is shown.
+        let long = "x".repeat(1_000_000);
+        let lines = wrap(&long, 10);
+        assert_eq!(lines.len(), CAPTION_LINES);
+        assert_eq!(lines[2], "xxxxxxx...");
+        let words = "word ".repeat(200_000);
+        let lines = wrap(&words, 12);
+        assert_eq!(lines, ["word word", "word word", "word word..."]);
+        assert_eq!(wrap("a b c d e f g h", 4), ["a b", "c d", "e..."]);
         assert_eq!(
             escape("a<b & \"c\"\u{1b}"),
             "a&lt;b &amp; &quot;c&quot;\\u{1b}"

@@ -119,7 +119,7 @@ impl BacktrackOptions {
             limits: &limits,
             progress: run.progress,
         };
-        let mut cadence = Cadence::new(&halt, 0);
+        let mut cadence = Cadence::watched(&halt, 0, O::ACTIVE);
         let mut nodes = 0u64;
         for (i, &s) in starts.iter().enumerate() {
             if i > 0 {
@@ -398,10 +398,12 @@ struct RoundsEnd {
     held: usize,
 }
 
-/// One start square's search in [`Rounds`].
+/// One start square's search in [`Rounds`]. Its probe, when open, is
+/// boxed: a board of 16 million squares has as many slots, and a probe
+/// held in each would take hundreds of bytes a square.
 struct Slot<'e, R: Rules> {
     start: u32,
-    probe: Option<Probe<'e, R>>,
+    probe: Option<Box<Probe<'e, R>>>,
     done: bool,
 }
 
@@ -441,7 +443,7 @@ impl<'e, 'a: 'e, O: Observer> ProbeJob<'e> for InRounds<'a, O> {
             group: self.group,
             aim: self.aim,
             nodes: 0,
-            cadence: Cadence::new(self.halt, 0),
+            cadence: Cadence::watched(self.halt, 0, O::ACTIVE),
             best: Vec::new(),
             stats: Stats::default(),
         };
@@ -534,7 +536,7 @@ impl<'e> Rounds<'e> {
                         obs.event(Event::Restart, &[]);
                     }
                     searched += 1;
-                    slots[i].probe = Some(self.probe(slots[i].start, &forbidden));
+                    slots[i].probe = Some(Box::new(self.probe(slots[i].start, &forbidden)));
                     shown = Some(i);
                 } else if shown != Some(i) {
                     if let Some(p) = &slots[i].probe {

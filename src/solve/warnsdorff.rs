@@ -448,6 +448,9 @@ struct Walker<'r, A, B, W, O> {
     repairs: u64,
     rotations: u64,
     best: Vec<u32>,
+    /// Why a repair stopped, when the limits stopped it between its passes
+    /// over the board (the walk then ends with it).
+    stopped: Option<Stop>,
 }
 
 impl<'r, A: Adjacent, B: Adjacent, W: Word, O: Observer> Walker<'r, A, B, W, O> {
@@ -477,10 +480,11 @@ impl<'r, A: Adjacent, B: Adjacent, W: Word, O: Observer> Walker<'r, A, B, W, O> 
             progress: run.progress,
             obs: run.observer,
             nodes: 0,
-            cadence: Cadence::new(&limits, 0),
+            cadence: Cadence::watched(&limits, 0, O::ACTIVE),
             repairs: 0,
             rotations: 0,
             best: Vec::new(),
+            stopped: None,
         }
     }
 
@@ -785,6 +789,9 @@ impl<'r, A: Adjacent, B: Adjacent, W: Word, O: Observer> Walker<'r, A, B, W, O> 
                     break t;
                 }
                 if !(self.symmetric && self.policy.repair && self.repair()) {
+                    if let Some(stop) = self.stopped.take() {
+                        return WalkEnd::Stopped(stop);
+                    }
                     return WalkEnd::Stuck;
                 }
                 let end = self.path[self.path.len() - 1];
@@ -843,7 +850,7 @@ impl<'r, A: Adjacent, B: Adjacent, W: Word, O: Observer> Walker<'r, A, B, W, O> 
         if self.repair_end() {
             return true;
         }
-        if !self.free_start {
+        if !self.free_start || self.stopped.is_some() {
             return false;
         }
         self.path.reverse();
@@ -860,8 +867,23 @@ impl<'r, A: Adjacent, B: Adjacent, W: Word, O: Observer> Walker<'r, A, B, W, O> 
         self.repair_end()
     }
 
-    /// [`Self::repair`] at the current end only.
+    /// Whether the limits say stop, between two of a repair's passes over
+    /// the board (on large boards only); the stop is kept for the walk.
+    fn stop_between_passes(&mut self) -> bool {
+        if let Err(stop) = halt::between_passes(&self.limits, self.n) {
+            self.stopped = Some(stop);
+        }
+        self.stopped.is_some()
+    }
+
+    /// [`Self::repair`] at the current end only. Each of its passes over
+    /// the board is a fraction of a second on the largest boards: it looks
+    /// at the limits between them, and gives up (with the stop kept) when
+    /// they say stop.
     fn repair_end(&mut self) -> bool {
+        if self.stop_between_passes() {
+            return false;
+        }
         self.repairs += 1;
         self.index_path();
         if self.dist.len() != self.n {
@@ -895,9 +917,15 @@ impl<'r, A: Adjacent, B: Adjacent, W: Word, O: Observer> Walker<'r, A, B, W, O> 
         if near.is_empty() {
             near.extend((0..self.n as u32).filter(|&s| state[s as usize].is_free()));
         }
+        if self.stop_between_passes() {
+            return false;
+        }
         // Squares with no unvisited neighbour can only be spliced in.
         let mut absorbed = false;
-        for &u in &near {
+        for (i, &u) in near.iter().enumerate() {
+            if halt::poll(&self.limits, i).is_err() && self.stop_between_passes() {
+                return false;
+            }
             if self.state[u as usize].count() == 0 && self.splice(u) {
                 absorbed = true;
                 self.index_path();
@@ -916,6 +944,9 @@ impl<'r, A: Adjacent, B: Adjacent, W: Word, O: Observer> Walker<'r, A, B, W, O> 
             if open {
                 return true;
             }
+        }
+        if self.stop_between_passes() {
+            return false;
         }
         let state = &self.state;
         let local = !near.is_empty();
@@ -946,6 +977,10 @@ impl<'r, A: Adjacent, B: Adjacent, W: Word, O: Observer> Walker<'r, A, B, W, O> 
                 *d - 1
             };
         }
+        if self.stop_between_passes() {
+            return false;
+        }
+        let state = &self.state;
         const ROTATIONS: u64 = 1024;
         let mut budget = Budget {
             rotations: ROTATIONS,

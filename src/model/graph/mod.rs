@@ -10,6 +10,10 @@ pub mod walks;
 use super::{Board, Piece, Topology};
 use crate::halt::{self, Halt, Never};
 
+/// Moves a graph's building adds between two looks at its halt, besides
+/// the look every [`halt::POLL_EVERY`] squares (some twenty milliseconds).
+const MOVES_BETWEEN_LOOKS: usize = 1 << 22;
+
 /// Squares `0..n` with ordered target lists.
 ///
 /// Two layouts, chosen by [`MoveGraph::build`]:
@@ -265,8 +269,15 @@ impl MoveGraph {
         // stamp[t] == s + 1 means t is already a target of s.
         let mut stamp = vec![0u32; n];
         offsets.push(0u32);
+        // Dense pieces (riders on large boards) look by moves as well as by
+        // squares: a rook on 644x644 has 1,286 moves a square.
+        let mut next_look = MOVES_BETWEEN_LOOKS;
         for s in 0..n as u32 {
             halt::poll(halt, s as usize)?;
+            if targets.len() >= next_look {
+                halt.check()?;
+                next_look = targets.len() + MOVES_BETWEEN_LOOKS;
+            }
             for m in piece.moves() {
                 for t in board.ray(s, m) {
                     if stamp[t as usize] != s + 1 {

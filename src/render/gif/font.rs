@@ -39,25 +39,47 @@ pub(super) fn text_width(s: &str, scale: i64) -> i64 {
     (w - 1).max(0) * scale
 }
 
-/// `s` cut to fit `max` pixels at `scale`, with `...` when cut.
-pub(super) fn fit(s: &str, scale: i64, max: i64) -> String {
-    if text_width(s, scale) <= max {
-        return s.to_string();
-    }
-    let mut out: String = s.to_string();
-    while !out.is_empty() && text_width(&format!("{out}..."), scale) > max {
-        out.pop();
-    }
-    let trimmed = out.trim_end();
-    format!("{trimmed}...")
+/// Whether text whose advances add up to `w` fits `max` pixels at `scale`.
+fn fits(w: i64, scale: i64, max: i64) -> bool {
+    (w - 1).max(0) * scale <= max
 }
 
-/// `s` broken into lines of at most `max` pixels at `scale`, between
-/// words; a word longer than a line is cut with `...`.
-pub(super) fn wrap(s: &str, scale: i64, max: i64) -> Vec<String> {
+/// `s` cut to fit `max` pixels at `scale`, with `...` when cut. Only what
+/// fits is measured: a name of a hundred thousand characters costs no more
+/// than a short one.
+pub(super) fn fit(s: &str, scale: i64, max: i64) -> String {
+    let mut w = 0;
+    if s.chars().all(|c| {
+        w += advance(c);
+        fits(w, scale, max)
+    }) {
+        return s.to_string();
+    }
+    let dots: i64 = "...".chars().map(advance).sum();
+    let (mut w, mut end) = (0, 0);
+    for (i, c) in s.char_indices() {
+        let next = w + advance(c);
+        if !fits(next + dots, scale, max) {
+            break;
+        }
+        w = next;
+        end = i + c.len_utf8();
+    }
+    format!("{}...", s[..end].trim_end())
+}
+
+/// The most lines of a caption's title or subtitle: a longer one is cut.
+pub(super) const CAPTION_LINES: usize = 3;
+
+/// `s` broken into at most `most` lines (at least one) of at most `max`
+/// pixels at `scale`, between words; a word longer than a line is cut with
+/// `...`, and so is the last line when more text follows (what could not be
+/// seen is not laid out at all).
+pub(super) fn wrap(s: &str, scale: i64, max: i64, most: usize) -> Vec<String> {
     let mut lines: Vec<String> = Vec::new();
     let mut line = String::new();
-    for word in s.split_whitespace() {
+    let mut words = s.split_whitespace();
+    while let Some(word) = words.next() {
         let with = if line.is_empty() {
             word.to_string()
         } else {
@@ -69,6 +91,21 @@ pub(super) fn wrap(s: &str, scale: i64, max: i64) -> Vec<String> {
         }
         if !line.is_empty() {
             lines.push(std::mem::take(&mut line));
+        }
+        if lines.len() + 1 >= most {
+            // The last line: the rest of the text, as much as fits.
+            let mut rest = word.to_string();
+            for w in words.by_ref() {
+                if text_width(&rest, scale) > max {
+                    break;
+                }
+                rest.push(' ');
+                rest.push_str(w);
+            }
+            // Text is left out only when `rest` outgrew the line: then it
+            // is cut, with `...`.
+            lines.push(fit(&rest, scale, max));
+            return lines;
         }
         line = fit(word, scale, max);
     }
@@ -84,14 +121,34 @@ mod tests {
 
     #[test]
     fn text_wraps_between_words() {
-        let lines = wrap("a long caption that does not fit on one line", 2, 120);
+        let lines = wrap(
+            "a long caption that does not fit on one line",
+            2,
+            120,
+            usize::MAX,
+        );
         assert!(lines.len() > 2, "{lines:?}");
         assert!(lines.iter().all(|l| text_width(l, 2) <= 120));
         assert_eq!(
             lines.join(" "),
             "a long caption that does not fit on one line"
         );
-        assert_eq!(wrap("", 1, 100), [""]);
+        assert_eq!(wrap("", 1, 100, 1), [""]);
+    }
+
+    #[test]
+    fn long_text_is_cut_after_a_few_lines() {
+        let long = "word ".repeat(100_000);
+        let lines = wrap(&long, 2, 300, CAPTION_LINES);
+        assert_eq!(lines.len(), CAPTION_LINES, "{lines:?}");
+        assert!(lines.iter().all(|l| text_width(l, 2) <= 300));
+        assert!(lines[CAPTION_LINES - 1].ends_with("..."), "{lines:?}");
+        let one = "x".repeat(100_000);
+        let lines = wrap(&one, 2, 300, CAPTION_LINES);
+        assert_eq!(lines.len(), 1);
+        assert!(lines[0].ends_with("...") && text_width(&lines[0], 2) <= 300);
+        // Text that fits the lines is kept whole.
+        assert_eq!(wrap("a b c", 1, 300, CAPTION_LINES), ["a b c"]);
     }
 
     #[test]

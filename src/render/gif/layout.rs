@@ -4,7 +4,7 @@
 
 use crate::model::{Board, Cell};
 
-use super::font::{text_width, wrap};
+use super::font::{CAPTION_LINES, text_width, wrap};
 use super::{GifInfo, Style};
 
 /// Boards with more squares than this on a side are drawn path-only.
@@ -249,10 +249,10 @@ impl Layout {
             y += pad;
         }
         let room = width - 2 * pad;
-        let title = wrap(caption.title, 2, room);
+        let title = wrap(caption.title, 2, room, CAPTION_LINES);
         let title_y = y;
         y += title.len() as i64 * line_height(2);
-        let subtitle = wrap(caption.subtitle, 1, room);
+        let subtitle = wrap(caption.subtitle, 1, room, CAPTION_LINES);
         let subtitle_y = y;
         y += subtitle.len() as i64 * line_height(1) + pad;
         Layout {

@@ -312,7 +312,7 @@ impl Frame {
         let mut status = Vec::new();
         let mut colours = Vec::new();
         for (i, line) in self.status.iter().enumerate() {
-            for (j, part) in wrap(line, scale, room).into_iter().enumerate() {
+            for (j, part) in wrap(line, scale, room, usize::MAX).into_iter().enumerate() {
                 if i > 0 || j > 0 {
                     colours.push(if i == 0 {
                         super::palette::STATUS

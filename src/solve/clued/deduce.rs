@@ -19,8 +19,13 @@
 //! Each rule holds for every solution, so what they place is in every
 //! solution: when they place every step the puzzle has at most one.
 
+use crate::halt::{Halt, Never};
+
 /// A step's square not (yet) known.
 const NONE: u32 = u32::MAX;
+
+/// Words of bit rows the rules read between two looks at their halt.
+const LOOK_AFTER: usize = 1 << 20;
 
 /// What the deductions found on a puzzle.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -73,7 +78,8 @@ fn count(b: &Bits) -> u32 {
 pub fn deduce(graph: &crate::model::MoveGraph, closed: bool, clues: &[(u32, u32)]) -> Deduced {
     let rules = MoveRows::new(graph, closed);
     let mut cand = rules.start(clues);
-    let contradiction = !rules.propagate(&mut cand);
+    let Ok(fixed_point) = rules.propagate(&mut cand, &Never);
+    let contradiction = !fixed_point;
     Deduced {
         placed: (0..rules.n).map(|k| rules.single(&cand, k)).collect(),
         contradiction,
@@ -92,6 +98,19 @@ pub struct MoveRows {
 }
 
 impl MoveRows {
+    /// Bytes the rules take on a move graph of `n` squares, with the
+    /// candidates of every step: three tables of `n` rows of a bit per
+    /// square (the moves each way, the candidates) and the rules' own
+    /// rows and marks.
+    pub fn estimate_bytes(n: usize) -> u64 {
+        let n = n as u64;
+        let row = n.div_ceil(64).saturating_mul(8);
+        n.saturating_mul(row)
+            .saturating_mul(3)
+            .saturating_add(row.saturating_mul(4))
+            .saturating_add(n.saturating_mul(9))
+    }
+
     /// The rules on `graph`, for a closed tour or not.
     pub fn new(graph: &crate::model::MoveGraph, closed: bool) -> MoveRows {
         let n = graph.len();
@@ -175,20 +194,37 @@ impl MoveRows {
     }
 
     /// Runs the rules on `cand` to their fixed point; false when they
-    /// empty a step or leave a square no step (no solution).
-    pub fn propagate(&self, cand: &mut [u64]) -> bool {
+    /// empty a step or leave a square no step (no solution). `Err` when
+    /// `halt` stops them (they look at it every million words or so).
+    pub fn propagate<H: Halt + ?Sized>(&self, cand: &mut [u64], halt: &H) -> Result<bool, H::Stop> {
         let all: Vec<usize> = (0..self.n).collect();
-        self.propagate_from(cand, &all)
+        self.propagate_from(cand, &all, halt)
     }
 
     /// [`MoveRows::propagate`] on candidates that were at the rules' fixed
     /// point before the steps `changed` lost some: only the steps beside
     /// those need their neighbours rule run again at first.
-    pub fn propagate_from(&self, cand: &mut [u64], changed: &[usize]) -> bool {
+    pub fn propagate_from<H: Halt + ?Sized>(
+        &self,
+        cand: &mut [u64],
+        changed: &[usize],
+        halt: &H,
+    ) -> Result<bool, H::Stop> {
         let (n, words, closed) = (self.n, self.words, self.closed);
         if n == 0 {
-            return true;
+            return Ok(true);
         }
+        // Words of rows read since the last look at the halt.
+        let mut work = 0usize;
+        let mut look = |w: usize| {
+            work += w;
+            if work >= LOOK_AFTER {
+                work = 0;
+                halt.check()
+            } else {
+                Ok(())
+            }
+        };
         let mut reach = vec![0u64; words];
         let mut placed = vec![0u64; words];
         let mut once = vec![0u64; words];
@@ -211,6 +247,7 @@ impl MoveRows {
             // before and to the step after; each change is passed on.
             while let Some(m) = stale.pop() {
                 is_stale[m] = false;
+                look(words)?;
                 if n == 1 {
                     continue;
                 }
@@ -221,6 +258,7 @@ impl MoveRows {
                 for (k, nb) in links.into_iter().flatten() {
                     reach.fill(0);
                     for p in ones(&cand[m * words..(m + 1) * words]) {
+                        look(words)?;
                         let row = &nb[p as usize * words..(p as usize + 1) * words];
                         for (r, x) in reach.iter_mut().zip(row) {
                             *r |= x;
@@ -241,14 +279,15 @@ impl MoveRows {
             // its square is no other step's (two steps on one square: no
             // solution).
             placed.fill(0);
+            look(n * words)?;
             for k in 0..n {
                 let set = &cand[k * words..(k + 1) * words];
                 match count(set) {
-                    0 => return false,
+                    0 => return Ok(false),
                     1 => {
                         for (p, x) in placed.iter_mut().zip(set) {
                             if *p & x != 0 {
-                                return false;
+                                return Ok(false);
                             }
                             *p |= x;
                         }
@@ -256,6 +295,7 @@ impl MoveRows {
                     _ => {}
                 }
             }
+            look(n * words)?;
             for k in 0..n {
                 let set = &mut cand[k * words..(k + 1) * words];
                 if count(set) > 1 && set.iter().zip(&placed).any(|(c, p)| c & p != 0) {
@@ -270,6 +310,7 @@ impl MoveRows {
             }
             // One step: a square only one step may stand on is that step's
             // (every square holds some step; none: no solution).
+            look(2 * n * words)?;
             once.fill(0);
             twice.fill(0);
             for k in 0..n {
@@ -280,7 +321,7 @@ impl MoveRows {
                 }
             }
             if count(&once) as usize != n {
-                return false;
+                return Ok(false);
             }
             for (o, t) in once.iter_mut().zip(&twice) {
                 *o &= !t;
@@ -297,7 +338,7 @@ impl MoveRows {
                     };
                     if let Some(s) = first {
                         if second.is_some() {
-                            return false;
+                            return Ok(false);
                         }
                         self.place(cand, k, s);
                         mark(k, &mut stale, &mut is_stale);
@@ -305,7 +346,7 @@ impl MoveRows {
                 }
             }
             if stale.is_empty() {
-                return true;
+                return Ok(true);
             }
         }
     }

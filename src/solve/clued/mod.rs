@@ -26,7 +26,7 @@ pub mod sat;
 
 use super::backtrack::{BacktrackOptions, Searching};
 use super::{Goal, Outcome, Report, Run, Solver, Stats, Stop, Task};
-use crate::halt::{Cadence, Limit};
+use crate::halt::{Cadence, Halt, Limit, POLL_EVERY, between_passes, poll};
 use crate::model::MoveGraph;
 use crate::progress::Unit;
 use crate::search::Pace;
@@ -79,7 +79,14 @@ struct Clues<'g> {
 }
 
 impl<'g> Clues<'g> {
-    fn new(g: &'g MoveGraph, goal: Goal, clues: &[(u32, u32)]) -> Clues<'g> {
+    /// The plan of `clues` on `g` for `goal`, looking at `halt` as it goes
+    /// (distances from a thousand clues on a million squares take seconds).
+    fn new<H: Halt + ?Sized>(
+        g: &'g MoveGraph,
+        goal: Goal,
+        clues: &[(u32, u32)],
+        halt: &H,
+    ) -> Result<Clues<'g>, H::Stop> {
         let n = g.len();
         let mut fixed = vec![NONE; n];
         for &(step, sq) in clues {
@@ -111,21 +118,28 @@ impl<'g> Clues<'g> {
         }
         let mut preds: Vec<Vec<u32>> = vec![Vec::new(); n];
         for s in 0..n as u32 {
+            poll(halt, s as usize)?;
             for t in g.neighbours(s) {
                 preds[t as usize].push(s);
             }
         }
+        // Distances from the clues next to an unclued step: the others
+        // bound no step (see `keeps_distances`).
         let mut dist_to = Vec::new();
         let mut clue_index = vec![NONE; n];
+        let mut work = 0usize;
         for (k, &s) in fixed.iter().enumerate() {
-            if s == NONE {
+            if s == NONE || !keeps_distances(&fixed, k) {
                 continue;
             }
+            between_passes(halt, n)?;
             clue_index[k] = dist_to.len() as u32;
             let mut d = vec![NONE; n];
             let mut queue = VecDeque::from([s]);
             d[s as usize] = 0;
             while let Some(v) = queue.pop_front() {
+                work += 1;
+                poll(halt, work)?;
                 for &u in &preds[v as usize] {
                     if d[u as usize] == NONE {
                         d[u as usize] = d[v as usize] + 1;
@@ -135,6 +149,7 @@ impl<'g> Clues<'g> {
             }
             dist_to.push(d);
         }
+        let colour = colours(g, &preds, halt)?;
         let mut plan = Clues {
             g,
             goal,
@@ -143,14 +158,24 @@ impl<'g> Clues<'g> {
             next_clue,
             dist_to,
             clue_index,
-            colour: colours(g, &preds),
+            colour,
             undirected: g.is_symmetric(),
             due: Vec::new(),
         };
         if plan.undirected {
-            plan.due = plan.due_steps();
+            plan.due = plan.due_steps(halt)?;
         }
-        plan
+        Ok(plan)
+    }
+
+    /// The distance from square `v` to the square of clued step `k`, or
+    /// `NONE` for a clue that keeps no distances.
+    #[inline(always)]
+    fn dist(&self, k: usize, v: usize) -> u32 {
+        match self.clue_index[k] {
+            NONE => NONE,
+            i => self.dist_to[i as usize][v],
+        }
     }
 
     /// [`Clues::due`]: a square `u` can stand at step `j` between clues
@@ -159,25 +184,37 @@ impl<'g> Clues<'g> {
     /// be made back); its latest step is the largest such `j` over all
     /// gaps between clues (the last gap, after the last clue of an open
     /// tour with no fixed end, reaches step `n - 1`). A square with no
-    /// possible step is due at step 0.
-    fn due_steps(&self) -> Vec<Vec<u32>> {
+    /// possible step is due at step 0. Gaps with no step in them bound
+    /// nothing and are passed over.
+    fn due_steps<H: Halt + ?Sized>(&self, halt: &H) -> Result<Vec<Vec<u32>>, H::Stop> {
         let n = self.g.len();
         let clued: Vec<usize> = (0..n).filter(|&k| self.fixed[k] != NONE).collect();
-        let dist = |k: usize, u: usize| self.dist_to[self.clue_index[k] as usize][u];
+        // Gaps: before the first clue, between clues, after the last; only
+        // those with an unclued step.
+        let mut bounds: Vec<(Option<usize>, Option<usize>)> = Vec::new();
+        bounds.push((None, clued.first().copied()));
+        bounds.extend(clued.windows(2).map(|w| (Some(w[0]), Some(w[1]))));
+        bounds.push((clued.last().copied(), None));
+        bounds.retain(|&(a, b)| {
+            let first = a.map_or(0, |a| a + 1);
+            let end = b.unwrap_or(n);
+            first < end
+        });
         let mut due = vec![Vec::new(); n];
+        let mut work = 0usize;
         for u in 0..n {
             if self.clue_of[u] != NONE {
                 continue;
             }
+            work += bounds.len() + 1;
+            if work >= POLL_EVERY {
+                work = 0;
+                halt.check()?;
+            }
             let mut latest: Option<usize> = None;
-            // Gaps: before the first clue, between clues, after the last.
-            let mut bounds: Vec<(Option<usize>, Option<usize>)> = Vec::new();
-            bounds.push((None, clued.first().copied()));
-            bounds.extend(clued.windows(2).map(|w| (Some(w[0]), Some(w[1]))));
-            bounds.push((clued.last().copied(), None));
-            for (a, b) in bounds {
+            for &(a, b) in &bounds {
                 let hi = match b {
-                    Some(b) => match dist(b, u) {
+                    Some(b) => match self.dist(b, u) {
                         NONE => continue,
                         d => match b.checked_sub(d as usize) {
                             Some(j) => j,
@@ -187,7 +224,7 @@ impl<'g> Clues<'g> {
                     None => n - 1,
                 };
                 let lo = match a {
-                    Some(a) => match dist(a, u) {
+                    Some(a) => match self.dist(a, u) {
                         NONE => continue,
                         d => a + d as usize,
                     },
@@ -204,7 +241,7 @@ impl<'g> Clues<'g> {
             }
             due[latest.unwrap_or(0)].push(u as u32);
         }
-        due
+        Ok(due)
     }
 
     /// Whether `v` at step `j` can still make the next clue in time.
@@ -214,7 +251,7 @@ impl<'g> Clues<'g> {
             return true;
         }
         let k = k as usize;
-        let d = self.dist_to[self.clue_index[k] as usize][v as usize];
+        let d = self.dist(k, v as usize);
         let left = (k - j) as u32;
         if d == NONE || d > left {
             return false;
@@ -235,11 +272,64 @@ impl<'g> Clues<'g> {
     }
 }
 
+/// Whether clued step `k` (from 0) of `fixed` keeps its distances: when a
+/// step beside it has no clue. A square's distance to clue `k` bounds the
+/// unclued steps of the gaps on either side of it (the next clue's, for a
+/// step before it; the latest step, for the gaps around it); a clue between
+/// two clued steps (or the board's end) has no such gap.
+fn keeps_distances(fixed: &[u32], k: usize) -> bool {
+    let unclued = |j: Option<usize>| j.and_then(|j| fixed.get(j)).is_some_and(|&s| s == NONE);
+    unclued(k.checked_sub(1)) || unclued(Some(k + 1))
+}
+
+/// Bytes per square of the search over the steps besides the distances:
+/// the reversed moves' lists (24), the plan's steps, clues, next clues and
+/// distance indexes (4 each), the colours (1), the due lists (28), and the
+/// search's path, availability (4 each), visits (1) and candidates (32).
+const BYTES_PER_SQUARE: u64 = 24 + 16 + 1 + 28 + 8 + 1 + 32;
+
+/// Bytes the search over the steps takes on a move graph of `squares`
+/// squares and `moves` moves when `distances` clues keep their distances
+/// ([`distance_clues`]): a distance to each of them per square (4 bytes),
+/// the reversed moves (4 bytes a move) and [`BYTES_PER_SQUARE`].
+pub fn estimate_bytes(squares: usize, moves: u64, distances: usize) -> u64 {
+    let n = squares as u64;
+    (distances as u64)
+        .saturating_mul(n)
+        .saturating_mul(4)
+        .saturating_add(moves.saturating_mul(4))
+        .saturating_add(n.saturating_mul(BYTES_PER_SQUARE))
+}
+
+/// How many clues keep their distances in the search over the steps of a
+/// tour of `squares` squares with clues on `steps` (from 1, any order; the
+/// start as step 1 and a fixed end as the last step count as clues): those
+/// next to a step with no clue.
+pub fn distance_clues(squares: usize, steps: &[u32]) -> usize {
+    let mut sorted: Vec<usize> = steps
+        .iter()
+        .filter(|&&k| k >= 1 && k as usize <= squares)
+        .map(|&k| k as usize - 1)
+        .collect();
+    sorted.sort_unstable();
+    sorted.dedup();
+    let clued = |j: usize| sorted.binary_search(&j).is_ok();
+    sorted
+        .iter()
+        .filter(|&&k| (k > 0 && !clued(k - 1)) || (k + 1 < squares && !clued(k + 1)))
+        .count()
+}
+
 /// Each square's colour when the moves (either way round) make a bipartite
 /// graph, else `None`.
-fn colours(g: &MoveGraph, preds: &[Vec<u32>]) -> Option<Vec<u8>> {
+fn colours<H: Halt + ?Sized>(
+    g: &MoveGraph,
+    preds: &[Vec<u32>],
+    halt: &H,
+) -> Result<Option<Vec<u8>>, H::Stop> {
     let n = g.len();
     let mut c = vec![u8::MAX; n];
+    let mut work = 0usize;
     for root in 0..n {
         if c[root] != u8::MAX {
             continue;
@@ -247,6 +337,8 @@ fn colours(g: &MoveGraph, preds: &[Vec<u32>]) -> Option<Vec<u8>> {
         c[root] = 0;
         let mut queue = VecDeque::from([root as u32]);
         while let Some(v) = queue.pop_front() {
+            work += 1;
+            poll(halt, work)?;
             let cv = c[v as usize];
             for u in g.neighbours(v).chain(preds[v as usize].iter().copied()) {
                 match c[u as usize] {
@@ -254,13 +346,13 @@ fn colours(g: &MoveGraph, preds: &[Vec<u32>]) -> Option<Vec<u8>> {
                         c[u as usize] = cv ^ 1;
                         queue.push_back(u);
                     }
-                    cu if cu == cv => return None,
+                    cu if cu == cv => return Ok(None),
                     _ => {}
                 }
             }
         }
     }
-    Some(c)
+    Ok(Some(c))
 }
 
 /// The rules of the search over the steps: the path, the squares on it,
@@ -516,7 +608,6 @@ pub(super) fn search<O: Observer>(
     run: &mut Searching,
     obs: &mut O,
 ) -> Result<Found, (Stop, Found)> {
-    let plan = Clues::new(g, goal, clues);
     let n = g.len();
     let cap = cap.max(1);
     let mut found = Found {
@@ -525,6 +616,10 @@ pub(super) fn search<O: Observer>(
         nodes: 0,
         backtracks: 0,
         best: Vec::new(),
+    };
+    let plan = match Clues::new(g, goal, clues, run.limits) {
+        Ok(plan) => plan,
+        Err(stop) => return Err((stop, found)),
     };
     if n == 0 {
         return Ok(found);
@@ -749,7 +844,7 @@ fn solve_up_to<O: Observer>(
     let mut searching = Searching {
         limits: &limits,
         progress: run.progress,
-        cadence: Cadence::new(&limits, 0),
+        cadence: Cadence::watched(&limits, 0, O::ACTIVE),
     };
     let result = search(
         task.graph,

@@ -104,7 +104,10 @@ pub fn solutions<H: Halt>(
     halt: &H,
 ) -> Result<(Answer, u64), H::Stop> {
     let n = graph.len();
-    if n.saturating_mul(n.saturating_sub(clues.len())) > MAX_VARIABLES {
+    // Out of reach: too many variables, or deductions too large to hold.
+    if n.saturating_mul(n.saturating_sub(clues.len())) > MAX_VARIABLES
+        || MoveRows::estimate_bytes(n) > crate::budget::DEDUCTIONS
+    {
         return Ok((Answer::OutOfNodes, 0));
     }
     let rules = MoveRows::new(graph, closed);
@@ -112,7 +115,7 @@ pub fn solutions<H: Halt>(
     if let Some((step, s)) = not {
         rules.exclude(&mut cand, step as usize - 1, s);
     }
-    if n == 0 || !rules.propagate(&mut cand) {
+    if n == 0 || !rules.propagate(&mut cand, halt)? {
         return Ok((Answer::Tours(Vec::new()), 0));
     }
     let variables: usize = (0..n).map(|k| rules.count(&cand, k) as usize).sum();

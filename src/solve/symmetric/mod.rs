@@ -106,7 +106,7 @@ impl Solver for SymmetricOptions {
         let mut searching = Searching {
             limits: &limits,
             progress: run.progress,
-            cadence: Cadence::new(&limits, 0),
+            cadence: Cadence::watched(&limits, 0, O::ACTIVE),
         };
         let outcome = match Orbits::new(task, sym, &limits) {
             Err(stop) => Outcome::stopped(stop, Vec::new()),
