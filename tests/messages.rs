@@ -100,6 +100,28 @@ fn a_number_flag_says_what_it_takes() {
         err,
         "error: --fps: a frame rate is a whole number from 0 to 4294967295\n |\n | --fps -3\n |       ^^\n"
     );
+    // A negative number after a flag, with a space, is the flag's value:
+    // its own check answers it, not the parser's advice to write `-- -5`.
+    for (args, said) in [
+        (
+            &["count", "puzzles/holed4x4.ron", "--memory", "-5"][..],
+            "error: --memory: a size is a whole number of bytes, or of KiB, MiB, GiB or TiB (like 512MiB or 16GiB)\n |\n | --memory -5\n |          ^^\n",
+        ),
+        (
+            &["count", "puzzles/holed4x4.ron", "--threads", "-2"][..],
+            "error: --threads: a number of threads is a whole number from 0 to 18446744073709551615\n |\n | --threads -2\n |           ^^\n",
+        ),
+        (
+            &["run", "puzzles/holed4x4.ron", "--seed", "-1"][..],
+            "error: --seed: a seed is a whole number from 0 to 18446744073709551615\n |\n | --seed -1\n |        ^^\n",
+        ),
+        (
+            &["run", "puzzles/holed4x4.ron", "--time-limit", "-3"][..],
+            "error: --time-limit: a time limit is a non-negative number of seconds\n |\n | --time-limit -3\n |              ^^\n",
+        ),
+    ] {
+        assert_eq!(message(manifest(), args), said, "{args:?}");
+    }
 }
 
 #[test]
@@ -288,5 +310,28 @@ fn a_range_written_with_a_dash_is_answered_with_dots() {
     assert_eq!(
         err,
         "error: puzzle.ron:2:27: expected end of the board, `torus`, `cylinder`, `mobius` or `klein`, or a square like `b3` or `(1,2)`\n  |\n2 |     board: \"6x6 - a1 (2,2)-(3,3)\",\n  |                           ^ a range of squares is written `(2,2)..(3,3)`\n"
+    );
+}
+
+#[test]
+fn a_range_given_for_one_square_says_one_square_is_asked() {
+    let err = message(
+        manifest(),
+        &["run", "puzzles/knight4x4.ron", "--start", "b2-c3"],
+    );
+    assert_eq!(
+        err,
+        "error: --start: expected the end of the square\n |\n | --start b2-c3\n |           ^ one square is asked here; a range like `b2..c3` is written where squares are taken off a board\n"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("p.ron"),
+        "Puzzle(board: \"4x4\", piece: \"knight\", start: \"a1-b2\")\n",
+    )
+    .unwrap();
+    let err = message(dir.path(), &["run", "p.ron"]);
+    assert_eq!(
+        err,
+        "error: p.ron:1:49: expected the end of the square\n  |\n1 | Puzzle(board: \"4x4\", piece: \"knight\", start: \"a1-b2\")\n  |                                                 ^ one square is asked here; a range like `a1..b2` is written where squares are taken off a board\n"
     );
 }

@@ -154,6 +154,27 @@ impl Puzzle {
         }
     }
 
+    /// The piece as a solver can read it without the file: `piece_text`
+    /// with each of the file's named pieces (`pieces`) replaced by its
+    /// expression in brackets, and `name = …` before it when the piece
+    /// itself is one (`emperor = knight | (leaper 0 1)`); the piece as
+    /// written when it names none.
+    pub fn piece_spelled(&self) -> String {
+        let spelled = spell(&self.piece_text, &self.defs, self.defs.len());
+        if spelled == self.piece_text {
+            spelled
+        } else if self.defs.iter().any(|d| d.name == self.piece_text.trim()) {
+            let inner = spelled.trim();
+            let inner = inner
+                .strip_prefix('(')
+                .and_then(|s| s.strip_suffix(')'))
+                .unwrap_or(inner);
+            format!("{} = {inner}", self.piece_text.trim())
+        } else {
+            spelled
+        }
+    }
+
     /// The file's named pieces (`pieces`): name and expression, in file
     /// order.
     pub fn piece_defs(&self) -> impl Iterator<Item = (&str, &str)> {
@@ -206,4 +227,31 @@ impl Puzzle {
             seed: self.seed,
         }
     }
+}
+
+/// `text` with every name of `defs` in it replaced by its expression in
+/// brackets, to `depth` levels (the file's names refer only to earlier
+/// ones, so as many levels as names spell them all out).
+fn spell(text: &str, defs: &[PieceDef], depth: usize) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(start) = rest.find(|c: char| c.is_ascii_alphabetic() || c == '_') {
+        out.push_str(&rest[..start]);
+        let word = &rest[start..];
+        let end = word
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '-'))
+            .unwrap_or(word.len());
+        let (name, after) = word.split_at(end);
+        match defs.iter().find(|d| d.name == name) {
+            Some(d) if depth > 0 => {
+                out.push('(');
+                out.push_str(spell(&d.text, defs, depth - 1).trim());
+                out.push(')');
+            }
+            _ => out.push_str(name),
+        }
+        rest = after;
+    }
+    out.push_str(rest);
+    out
 }
