@@ -17,6 +17,9 @@ $ENGINE run docs/genetic.ron -q --search-gif docs/genetic.gif
 $ENGINE run docs/plain-search.ron -q --search-gif docs/plain-search.gif
 # No tour exists: `run` exits 1 after drawing the proof.
 $ENGINE run docs/proof.ron -q --search-gif docs/proof.gif || test $? -eq 1
+# The guide's picture of riders on twisted boards, worked out from coordinates
+# (tests/hostile.rs checks the moves it lists against the engine's).
+python3 docs/riders.py > docs/riders-twisted.svg
 # The player: its page drawn by headless Chromium (a picture, so it is not
 # compared byte for byte; the player itself is tested in tests/player.rs).
 player() { $ENGINE run "$@"; }

@@ -14,6 +14,13 @@
 //! - When the writing fails (the closure returns an error, or writing,
 //!   flushing or renaming fails) or panics, the temporary file is removed
 //!   and the target is left as it was: never created, or unchanged.
+//! - [`PendingFile::stage`] writes a temporary the same way but leaves the
+//!   rename for later: [`commit_all`] renames several staged files onto
+//!   their targets as one output — all of them, or (when a rename fails)
+//!   none, the targets renamed already put back as they were. Until the
+//!   renames, every target is untouched; a staged file dropped is removed.
+//!   The renames are one system call each, back to back: a process killed
+//!   outright between two of them leaves some targets new and some old.
 //! - [`discard_pending`] removes every temporary file still being written,
 //!   for a process about to exit without unwinding (a second Ctrl-C).
 //! - Once [`hold_outputs_on`]'s flag is set (the first Ctrl-C), no write
@@ -457,34 +464,40 @@ impl PendingFile {
             .collect()
     }
 
-    /// A new temporary beside the target, `.<name>.<random>.<mark>.part`.
-    fn temp(&self) -> io::Result<tempfile::NamedTempFile> {
+    /// A name for a temporary beside the target,
+    /// `.<name>.<random>.<mark>.part`, varied by `tries`.
+    fn temp_name(&self, tries: u32) -> PathBuf {
         use std::hash::{BuildHasher, Hasher};
         const CHARS: &[u8] = b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+        // Random enough for a name: std's hasher keys are random per
+        // process, and the time and a counter vary within one.
+        let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+        h.write_u128(
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_nanos()),
+        );
+        h.write_u32(tries);
+        let mut bits = h.finish();
+        let random: String = (0..TEMP_RANDOM)
+            .map(|_| {
+                let c = CHARS[(bits % CHARS.len() as u64) as usize] as char;
+                bits /= CHARS.len() as u64;
+                c
+            })
+            .collect();
+        self.dir.join(format!(
+            "{}{random}.{}.part",
+            self.prefix,
+            self.mark(&random)
+        ))
+    }
+
+    /// A new temporary beside the target ([`PendingFile::temp_name`]).
+    fn temp(&self) -> io::Result<tempfile::NamedTempFile> {
         let mut tries = 0;
         loop {
-            // Random enough for a name: std's hasher keys are random per
-            // process, and the time and a counter vary within one.
-            let mut h = std::collections::hash_map::RandomState::new().build_hasher();
-            h.write_u128(
-                std::time::SystemTime::now()
-                    .duration_since(std::time::UNIX_EPOCH)
-                    .map_or(0, |d| d.as_nanos()),
-            );
-            h.write_u32(tries);
-            let mut bits = h.finish();
-            let random: String = (0..TEMP_RANDOM)
-                .map(|_| {
-                    let c = CHARS[(bits % CHARS.len() as u64) as usize] as char;
-                    bits /= CHARS.len() as u64;
-                    c
-                })
-                .collect();
-            let path = self.dir.join(format!(
-                "{}{random}.{}.part",
-                self.prefix,
-                self.mark(&random)
-            ));
+            let path = self.temp_name(tries);
             let mut open = std::fs::OpenOptions::new();
             open.write(true).read(true).create_new(true);
             #[cfg(unix)]
@@ -522,32 +535,343 @@ impl PendingFile {
         self,
         f: impl FnOnce(&mut BufWriter<&File>) -> Result<T, E>,
     ) -> Result<T, E> {
+        let (v, staged) = self.stage(f)?;
+        staged.commit()?;
+        Ok(v)
+    }
+
+    /// Writes the content with `f` to a temporary file, complete and
+    /// flushed, and leaves it there: the target is untouched until the
+    /// [`Staged`] file is committed ([`Staged::commit`], or with others by
+    /// [`commit_all`]), and dropping it removes the temporary. On an error
+    /// from `f` or from the writing, the temporary is removed at once.
+    pub fn stage<T, E: From<io::Error>>(
+        self,
+        f: impl FnOnce(&mut BufWriter<&File>) -> Result<T, E>,
+    ) -> Result<(T, Staged), E> {
+        let staged = self.reserve()?;
+        let Some(tmp) = &staged.tmp else {
+            return Err(E::from(io::Error::other("the temporary file is gone")));
+        };
+        let mut w = BufWriter::with_capacity(1 << 16, tmp.as_file());
+        let v = f(&mut w)?;
+        w.flush()?;
+        drop(w);
+        Ok((v, staged))
+    }
+
+    /// An empty temporary file beside the target, locked and ready for a
+    /// writer that needs a file by name (SQLite): the target is untouched
+    /// until it is committed, and dropping it removes the temporary.
+    pub fn reserve(self) -> io::Result<Staged> {
         self.sweep();
         let tmp = self.temp()?;
         // Held until the file is renamed or removed: a sweep by another
         // process leaves it alone.
         tmp.as_file().lock()?;
-        let tmp_path = tmp.path().to_path_buf();
-        pending().push(tmp_path.clone());
-        let result = {
-            let mut w = BufWriter::with_capacity(1 << 16, tmp.as_file());
-            match f(&mut w) {
-                Ok(v) => w.flush().map(|_| v).map_err(E::from),
-                Err(e) => Err(e),
-            }
+        let path = tmp.path().to_path_buf();
+        pending().push(path.clone());
+        Ok(Staged {
+            tmp: Some(tmp),
+            path,
+            origin: self,
+            sidecars: Vec::new(),
+        })
+    }
+}
+
+/// A complete temporary file beside its target, waiting to be renamed onto
+/// it ([`Staged::commit`], [`Staged::commit_new`], or with others by
+/// [`commit_all`]). Dropped uncommitted, it is removed, and with it any
+/// files named after it ([`Staged::with_sidecars`]); until then
+/// [`discard_pending`] removes it before a hard exit.
+#[derive(Debug)]
+pub struct Staged {
+    /// The temporary; None once it is renamed onto the target.
+    tmp: Option<tempfile::NamedTempFile>,
+    /// The temporary's path.
+    path: PathBuf,
+    /// The target, its folder and its temporaries' prefix.
+    origin: PendingFile,
+    /// Files named after the temporary that go with it.
+    sidecars: Vec<PathBuf>,
+}
+
+impl Staged {
+    /// The temporary file's path (to hand to a writer that needs a name).
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The target it will be renamed onto.
+    pub fn target(&self) -> &Path {
+        &self.origin.path
+    }
+
+    /// Also removes, with the temporary, the files named after it with each
+    /// of `suffixes` (SQLite's `-wal`, `-shm` and `-journal` beside a
+    /// database), at once on a hard exit too.
+    pub fn with_sidecars(mut self, suffixes: &[&str]) -> Staged {
+        let mut list = pending();
+        for s in suffixes {
+            let mut name = self.path.clone().into_os_string();
+            name.push(s);
+            let p = PathBuf::from(name);
+            list.push(p.clone());
+            self.sidecars.push(p);
+        }
+        self
+    }
+
+    /// Puts the temporary's content on disk (fsync).
+    fn sync(&self) -> io::Result<()> {
+        match &self.tmp {
+            Some(tmp) => tmp.as_file().sync_all(),
+            None => Err(io::Error::other("the temporary file is gone")),
+        }
+    }
+
+    /// Renames the temporary onto the target, replacing it at once; once
+    /// the outputs are held ([`hold_outputs_on`]), removes it instead and
+    /// fails with [`io::ErrorKind::Interrupted`].
+    pub fn commit(mut self) -> io::Result<()> {
+        if held() {
+            return Err(held_error());
+        }
+        let mut list = pending();
+        self.rename(true, &mut list)
+    }
+
+    /// Renames the temporary onto the target only if there is no file
+    /// there: true when it was; false when a file is there (perhaps made
+    /// meanwhile by another process), which stays, and the temporary is
+    /// removed.
+    pub fn commit_new(mut self) -> io::Result<bool> {
+        let mut list = pending();
+        match self.rename(false, &mut list) {
+            Ok(()) => Ok(true),
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => Ok(false),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Renames the temporary onto the target (over a file there when
+    /// `replace`) and takes it and its sidecars off the pending `list`; on
+    /// an error the temporary stays, for `Drop` to remove.
+    fn rename(&mut self, replace: bool, list: &mut Vec<PathBuf>) -> io::Result<()> {
+        let Some(tmp) = self.tmp.take() else {
+            return Err(io::Error::other("the temporary file is gone"));
         };
-        // On error, dropping `tmp` removes the file; so it does when the
-        // outputs are held.
-        let result = result.and_then(|v| {
-            if held() {
-                return Err(E::from(held_error()));
+        let target = &self.origin.path;
+        let done = if replace {
+            tmp.persist(target).map(drop)
+        } else {
+            tmp.persist_noclobber(target).map(drop)
+        };
+        match done {
+            Ok(()) => {
+                for p in &self.sidecars {
+                    let _ = std::fs::remove_file(p);
+                }
+                list.retain(|p| *p != self.path && !self.sidecars.contains(p));
+                Ok(())
             }
-            tmp.persist(&self.path)
-                .map(|_| v)
-                .map_err(|e| E::from(e.error))
-        });
-        pending().retain(|p| *p != tmp_path);
-        result
+            Err(e) => {
+                self.tmp = Some(e.file);
+                Err(e.error)
+            }
+        }
+    }
+}
+
+impl Drop for Staged {
+    fn drop(&mut self) {
+        // Committed: nothing is left to remove.
+        let Some(tmp) = self.tmp.take() else { return };
+        // Dropping the temporary removes it.
+        drop(tmp);
+        for p in &self.sidecars {
+            let _ = std::fs::remove_file(p);
+        }
+        pending().retain(|p| *p != self.path && !self.sidecars.contains(p));
+    }
+}
+
+/// Renames each staged file onto its target, as one output: either all are
+/// renamed, or (when a rename fails) those renamed already are put back as
+/// they were and the error is returned, every target as before. Each file
+/// is synced to disk and each old file kept before the first rename, so the
+/// renames follow one another with nothing between them, and a hard exit (a
+/// second Ctrl-C) waits for the last. POSIX renames one file at a time: a
+/// process killed outright between two of the renames leaves the targets
+/// renamed already new and the rest old.
+///
+/// Once the outputs are held ([`hold_outputs_on`]), none is renamed: the
+/// staged files are removed and the error is [`io::ErrorKind::Interrupted`].
+///
+/// The old files are kept (as second names beside them) until the
+/// [`Committed`] is dropped, so that a step after the renames (printing the
+/// report) can still undo them ([`Committed::undo`]).
+pub fn commit_all(files: Vec<Staged>) -> io::Result<Committed> {
+    // Every file on disk before any is renamed: a file system that reports
+    // a failed write only then (NFS, a quota) fails here, every target as
+    // it was; and the renames that follow are the only work left.
+    for file in &files {
+        file.sync()?;
+    }
+    // After a Ctrl-C none is put in place.
+    if held() {
+        return Err(held_error());
+    }
+    // Held throughout, so that a hard exit finds every target old or new.
+    let mut list = pending();
+    // First every old file is kept, then the renames follow one another:
+    // the moment in which the targets are part old, part new is short.
+    let mut olds = Vec::with_capacity(files.len());
+    for file in &files {
+        match Old::keep(&file.origin) {
+            Ok(old) => {
+                if let Old::Kept { name, .. } = &old {
+                    list.push(name.clone());
+                }
+                olds.push(old);
+            }
+            Err(e) => {
+                for old in olds {
+                    old.forget(&mut list);
+                }
+                // Before the staged files drop, which takes the list.
+                drop(list);
+                return Err(e);
+            }
+        }
+    }
+    let mut done = Committed {
+        undo: Vec::with_capacity(files.len()),
+    };
+    let mut olds = olds.into_iter();
+    for (mut file, old) in files.into_iter().zip(olds.by_ref()) {
+        match file.rename(true, &mut list) {
+            Ok(()) => done.undo.push((file.origin.path.clone(), old)),
+            Err(e) => {
+                // Its own target is untouched, and those after it: only
+                // their old files' second names go.
+                old.forget(&mut list);
+                for old in olds {
+                    old.forget(&mut list);
+                }
+                done.restore(&mut list).ok();
+                drop(list);
+                drop(file);
+                return Err(e);
+            }
+        }
+    }
+    Ok(done)
+}
+
+/// What a target held before [`commit_all`] renamed a file onto it.
+#[derive(Debug)]
+enum Old {
+    /// Nothing: the target was new.
+    Absent,
+    /// A file, kept under a second name (and locked, so a sweep leaves it).
+    Kept {
+        /// The second name.
+        name: PathBuf,
+        /// Its lock, held while it is kept.
+        _lock: Option<File>,
+    },
+    /// A file that could not be kept (the file system has no hard links).
+    Lost,
+}
+
+impl Old {
+    /// Keeps the file at the target of `origin`, if there is one, under a
+    /// temporary's name beside it (a hard link), so that it survives the
+    /// rename onto the target.
+    fn keep(origin: &PendingFile) -> io::Result<Old> {
+        if std::fs::symlink_metadata(&origin.path).is_err() {
+            return Ok(Old::Absent);
+        }
+        for tries in 0..100 {
+            let name = origin.temp_name(tries);
+            match std::fs::hard_link(&origin.path, &name) {
+                Ok(()) => {
+                    let lock = File::open(&name).ok().filter(|f| f.try_lock().is_ok());
+                    return Ok(Old::Kept { name, _lock: lock });
+                }
+                Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
+                Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                    // Gone meanwhile: nothing to keep.
+                    return Ok(Old::Absent);
+                }
+                Err(_) => return Ok(Old::Lost),
+            }
+        }
+        Ok(Old::Lost)
+    }
+
+    /// Removes the second name (the new file stays).
+    fn forget(self, list: &mut Vec<PathBuf>) {
+        if let Old::Kept { name: kept, .. } = self {
+            let _ = std::fs::remove_file(&kept);
+            list.retain(|p| *p != kept);
+        }
+    }
+}
+
+/// Files [`commit_all`] renamed into place. Dropped, the old files they
+/// replaced are removed; [`Committed::undo`] puts them back instead.
+#[derive(Debug)]
+#[must_use = "dropping it at once keeps the new files; `undo` puts the old ones back"]
+pub struct Committed {
+    /// Each target and what it held before.
+    undo: Vec<(PathBuf, Old)>,
+}
+
+impl Committed {
+    /// Puts every target back as it was before [`commit_all`]: the old file,
+    /// or none where there was none. An error is the first that failed
+    /// (the rest are still put back); a file system without hard links
+    /// cannot keep old files, and its new ones stay.
+    pub fn undo(mut self) -> io::Result<()> {
+        let mut list = pending();
+        self.restore(&mut list)
+    }
+
+    fn restore(&mut self, list: &mut Vec<PathBuf>) -> io::Result<()> {
+        let mut first = Ok(());
+        for (target, old) in self.undo.drain(..).rev() {
+            let r = match &old {
+                Old::Kept { name: kept, .. } => {
+                    list.retain(|p| p != kept);
+                    std::fs::rename(kept, &target)
+                }
+                Old::Absent => std::fs::remove_file(&target),
+                Old::Lost => Err(io::Error::other(
+                    "the file system keeps no second name for the old file",
+                )),
+            };
+            if let Err(e) = r
+                && first.is_ok()
+            {
+                first = Err(e);
+            }
+        }
+        first
+    }
+}
+
+impl Drop for Committed {
+    fn drop(&mut self) {
+        if self.undo.is_empty() {
+            return;
+        }
+        let mut list = pending();
+        for (_, old) in self.undo.drain(..) {
+            old.forget(&mut list);
+        }
     }
 }
 
@@ -612,5 +936,72 @@ mod tests {
         assert!(r.is_err());
         assert_eq!(listing(dir.path()), ["out.txt"]);
         assert_eq!(std::fs::read(&out).expect("read"), vec![b'x'; 1 << 17]);
+    }
+
+    /// Stages `text` for `path`.
+    fn staged(path: &Path, text: &str) -> Staged {
+        let f = PendingFile::create(path).expect("writable");
+        f.stage(|w| w.write_all(text.as_bytes())).expect("staged").1
+    }
+
+    #[test]
+    fn a_group_is_renamed_whole_or_not_at_all() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let (a, b, c) = (
+            dir.path().join("a"),
+            dir.path().join("b"),
+            dir.path().join("c"),
+        );
+        std::fs::write(&a, "old a").expect("write");
+        std::fs::write(&c, "old c").expect("write");
+        let read = |p: &Path| std::fs::read_to_string(p).unwrap_or_else(|_| "-".into());
+        // Staged files touch no target; dropped, they leave nothing.
+        let group = vec![staged(&a, "new a"), staged(&b, "new b")];
+        assert_eq!(listing(dir.path()).len(), 4);
+        assert_eq!(read(&a), "old a");
+        drop(group);
+        assert_eq!(listing(dir.path()), ["a", "c"]);
+        // A rename that fails (its target became a directory) puts back
+        // those done before it: `a` old again, `b` gone again.
+        let group = vec![
+            staged(&a, "new a"),
+            staged(&b, "new b"),
+            staged(&c, "new c"),
+        ];
+        std::fs::remove_file(&c).expect("remove");
+        std::fs::create_dir(&c).expect("mkdir");
+        std::fs::write(c.join("inside"), "x").expect("write");
+        assert!(commit_all(group).is_err());
+        assert_eq!(listing(dir.path()), ["a", "c"]);
+        assert_eq!(read(&a), "old a");
+        std::fs::remove_dir_all(&c).expect("rmdir");
+        std::fs::write(&c, "old c").expect("write");
+        // Committed and undone: every target as before, nothing beside.
+        let group = vec![
+            staged(&a, "new a"),
+            staged(&b, "new b"),
+            staged(&c, "new c"),
+        ];
+        let done = commit_all(group).expect("committed");
+        assert_eq!(
+            (read(&a), read(&b), read(&c)),
+            ("new a".into(), "new b".into(), "new c".into())
+        );
+        done.undo().expect("undone");
+        assert_eq!(listing(dir.path()), ["a", "c"]);
+        assert_eq!((read(&a), read(&c)), ("old a".into(), "old c".into()));
+        // Committed and kept: the new files, and no old ones beside them.
+        let group = vec![
+            staged(&a, "new a"),
+            staged(&b, "new b"),
+            staged(&c, "new c"),
+        ];
+        drop(commit_all(group).expect("committed"));
+        assert_eq!(listing(dir.path()), ["a", "b", "c"]);
+        assert_eq!(
+            (read(&a), read(&b), read(&c)),
+            ("new a".into(), "new b".into(), "new c".into())
+        );
+        assert!(pending().iter().all(|p| !p.starts_with(dir.path())));
     }
 }

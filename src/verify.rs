@@ -166,30 +166,36 @@ pub fn legal(board: &Board, piece: &Piece, a: Cell, b: Cell) -> bool {
     }
     let (w, h) = (i64::from(board.width()), i64::from(board.height()));
     let topology = board.topology();
-    // The cell at (x, y), wrapped as the topology says; None off the board.
-    // A twisted seam (Möbius: the file seam; Klein: the rank seam) mirrors
-    // the other coordinate each time it is crossed.
-    let place = |x: i64, y: i64| -> Option<Cell> {
+    // The cell at (x, y), wrapped as the topology says, and whether (x, y)
+    // is a mirror image of it; None off the board. A twisted seam (Möbius:
+    // the file seam; Klein: the rank seam) mirrors the other coordinate
+    // each time it is crossed.
+    let placed = |x: i64, y: i64| -> Option<(Cell, bool)> {
         let (mut x, mut y) = (x, y);
         let laps = |v: i64, side: i64| (v - v.rem_euclid(side)) / side;
+        let mut mirror = false;
         match topology {
             Topology::Plain => {}
             Topology::Cylinder | Topology::Mobius => {
                 if topology == Topology::Mobius && laps(x, w).rem_euclid(2) == 1 {
                     y = (h - 1) - y;
+                    mirror = true;
                 }
                 x = x.rem_euclid(w);
             }
             Topology::Torus | Topology::Klein => {
                 if topology == Topology::Klein && laps(y, h).rem_euclid(2) == 1 {
                     x = (w - 1) - x;
+                    mirror = true;
                 }
                 x = x.rem_euclid(w);
                 y = y.rem_euclid(h);
             }
         }
-        ((0..w).contains(&x) && (0..h).contains(&y)).then(|| Cell::new(x as u32, y as u32))
+        ((0..w).contains(&x) && (0..h).contains(&y))
+            .then(|| (Cell::new(x as u32, y as u32), mirror))
     };
+    let place = |x: i64, y: i64| placed(x, y).map(|(c, _)| c);
     piece.moves().iter().any(|m| {
         let (dx, dy) = (i64::from(m.dx), i64::from(m.dy));
         let (mut x, mut y) = (i64::from(a.x), i64::from(a.y));
@@ -222,21 +228,30 @@ pub fn legal(board: &Board, piece: &Piece, a: Cell, b: Cell) -> bool {
                 !place(x + ox, y + oy).is_some_and(|c| board.is_square(c))
             })
         };
-        // A ride longer than the board's cell count revisits cells.
-        let steps = u64::from(m.range).min((w * h) as u64);
+        // A ride goes on over its own square when it comes back to it
+        // heading another way (mirrored by a twisted seam, which turns the
+        // step's other coordinate), and ends there heading as it set out.
+        // Cells and headings number at most 2wh, so it ends within as many
+        // steps.
+        let turned = match topology {
+            Topology::Mobius => dy != 0,
+            Topology::Klein => dx != 0,
+            _ => false,
+        };
+        let steps = u64::from(m.range).min(2 * (w * h) as u64);
         for _ in 0..steps {
             if m.lame && blocked(x, y) {
                 return false;
             }
             x += dx;
             y += dy;
-            let Some(c) = place(x, y) else {
+            let Some((c, mirror)) = placed(x, y) else {
                 return false;
             };
             if c == b {
                 return true;
             }
-            if !board.is_square(c) || c == a {
+            if !board.is_square(c) || (c == a && !(mirror && turned)) {
                 return false;
             }
         }
@@ -351,6 +366,23 @@ mod tests {
         }
         let other = Board::new(4, 4, Topology::Plain, |c| c != Cell::new(1, 1));
         assert!(legal(&other, &zebra, Cell::new(0, 0), Cell::new(2, 3)));
+    }
+
+    #[test]
+    fn rides_go_over_their_own_square_across_a_twisted_seam() {
+        // The bishop's (1,1) ray from b1 on a 3x3 Klein bottle comes back
+        // over b1 heading (-1,1) and goes on to a2 and c3; on a torus it
+        // ends at b1.
+        let bishop = Piece::new([crate::model::Move::ride(1, 1, u32::MAX)]);
+        let b1 = Cell::new(1, 0);
+        let klein = Board::new(3, 3, Topology::Klein, |_| true);
+        let torus = Board::new(3, 3, Topology::Torus, |_| true);
+        for (x, y) in [(2, 1), (0, 2), (0, 1), (2, 2)] {
+            assert!(legal(&klein, &bishop, b1, Cell::new(x, y)), "({x},{y})");
+        }
+        assert!(!legal(&klein, &bishop, b1, Cell::new(2, 0)));
+        assert!(legal(&torus, &bishop, b1, Cell::new(0, 2)));
+        assert!(!legal(&torus, &bishop, b1, Cell::new(0, 1)));
     }
 
     #[test]

@@ -27,6 +27,13 @@ enum Ends {
 /// Runs `cmd` to its end or for ten seconds: the exit code, stdout, stderr
 /// and how long it took.
 fn timed(cmd: &mut Command) -> (Option<i32>, String, String, Duration) {
+    timed_for(cmd, Duration::from_secs(10))
+}
+
+/// Runs `cmd` to its end or for `bound`: the exit code (None when it was
+/// killed, by a signal or at the bound), stdout, stderr and how long it
+/// took.
+fn timed_for(cmd: &mut Command, bound: Duration) -> (Option<i32>, String, String, Duration) {
     let started = Instant::now();
     let mut child = cmd
         .stdin(Stdio::null())
@@ -50,7 +57,7 @@ fn timed(cmd: &mut Command) -> (Option<i32>, String, String, Duration) {
         if let Some(s) = child.try_wait().unwrap_or_else(|e| panic!("{e}")) {
             break Some(s);
         }
-        if started.elapsed() > Duration::from_secs(10) {
+        if started.elapsed() > bound {
             let _ = child.kill();
             let _ = child.wait();
             break None;
@@ -1102,6 +1109,886 @@ fn make_shows_progress_on_a_terminal() {
 }
 
 // ---------------------------------------------------------------------------
+// `make`'s three files are one output: renamed into place only when all are
+// complete; none of the user's replaced otherwise. A failed `--save` leaves
+// no new archive behind.
+
+/// Runs the shell `script` in a user and mount namespace, in `dir`, where it
+/// may mount a small file system; None when this machine has none. It must
+/// end within a minute.
+fn in_namespace(dir: &Path, script: &str) -> Option<(String, String)> {
+    let probe = Command::new("unshare")
+        .args(["-rm", "sh", "-c", "mount -t tmpfs tmpfs /mnt"])
+        .stderr(Stdio::null())
+        .status();
+    if !probe.is_ok_and(|s| s.success()) {
+        eprintln!("skipped: no mount namespace (unshare -rm) on this machine");
+        return None;
+    }
+    let (code, out, err, took) = timed_for(
+        Command::new("unshare")
+            .args(["-rm", "sh", "-c", script])
+            .current_dir(dir),
+        Duration::from_secs(60),
+    );
+    assert!(
+        took < Duration::from_secs(60),
+        "still running after a minute:\n{out}{err}"
+    );
+    assert_eq!(code, Some(0), "the script failed:\n{out}{err}");
+    Some((out, err))
+}
+
+/// The three files of `make -o m.ron`, each holding `old`.
+const MADE: [&str; 3] = ["m.ron", "m.svg", "m-solution.svg"];
+
+#[test]
+fn make_on_a_full_disk_replaces_none_of_the_users_files() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let engine = env!("CARGO_BIN_EXE_engine");
+    // 16 pages: the old files take 3, the filler 10; the new puzzle file
+    // and blank sheet fit in the 3 left, the solution's sheet does not.
+    let script = format!(
+        "set -e; mkdir full; mount -t tmpfs -o size=64k tmpfs full; cd full; \
+         for f in {made}; do echo old > $f; done; head -c 40960 /dev/zero > filler; \
+         {engine} make --board 6x6 --seed 1 -o m.ron > /dev/null 2> ../err.txt || echo \"make exit $?\"; \
+         for f in {made}; do echo \"$f: $(head -c 20 $f)\"; done; \
+         echo \"after make: $(ls -A | tr '\\n' ' ')\"; \
+         {engine} run --board 5x5 --quiet --save --archive b.sqlite > /dev/null 2>> ../err.txt \
+           || echo \"save exit $?\"; \
+         echo \"after save: $(ls -A | tr '\\n' ' ')\"; \
+         {engine} run --board 5x5 --quiet --save --archive new/runs/b.sqlite > /dev/null \
+           2>> ../err.txt || echo \"save in folders exit $?\"; \
+         echo \"after save in folders: $(ls -A | tr '\\n' ' ')\"",
+        made = MADE.join(" "),
+    );
+    let Some((said, err)) = in_namespace(dir.path(), &script) else {
+        return;
+    };
+    let err = format!(
+        "{err}{}",
+        std::fs::read_to_string(dir.path().join("err.txt")).unwrap_or_default()
+    );
+    assert!(said.contains("make exit 2"), "{said}{err}");
+    for f in MADE {
+        assert!(
+            said.contains(&format!("{f}: old")),
+            "{f} was replaced:\n{said}{err}"
+        );
+    }
+    // The message names the file, the reason, and what was not written.
+    assert!(
+        err.contains(
+            "m.ron: cannot write the puzzle: No space left on device (os error 28); \
+             none of the three files was written"
+        ),
+        "{err}"
+    );
+    // Nothing beside them: no temporary, no new archive, no journal.
+    assert!(
+        said.contains("after make: filler m-solution.svg m.ron m.svg \n"),
+        "{said}"
+    );
+    // A new archive, and one in new folders: neither is left, nor the
+    // folders, and the message says so.
+    assert!(said.contains("save exit 2"), "{said}{err}");
+    assert!(
+        said.contains("after save: filler m-solution.svg m.ron m.svg \n"),
+        "{said}{err}"
+    );
+    assert!(said.contains("save in folders exit 2"), "{said}{err}");
+    assert!(
+        said.contains("after save in folders: filler m-solution.svg m.ron m.svg \n"),
+        "{said}{err}"
+    );
+    for archive in ["b.sqlite", "new/runs/b.sqlite"] {
+        assert!(
+            err.contains(&format!(
+                "{archive}: cannot create the archive: database or disk is full"
+            )),
+            "{archive}: {err}"
+        );
+    }
+    assert_eq!(
+        err.matches("the run was not saved, and no archive was made")
+            .count(),
+        2,
+        "{err}"
+    );
+}
+
+#[test]
+fn make_with_a_failing_output_replaces_nothing() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    for f in MADE {
+        std::fs::write(dir.path().join(f), "old").unwrap_or_else(|e| panic!("{e}"));
+    }
+    let full = std::fs::File::options().write(true).open("/dev/full");
+    let Ok(full) = full else {
+        eprintln!("skipped: no /dev/full");
+        return;
+    };
+    let out = engine_process()
+        .args(["make", "--board", "6x6", "--seed", "1", "-o", "m.ron"])
+        .current_dir(dir.path())
+        .stdout(full)
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("standard output"), "{err}");
+    assert!(
+        err.contains("the puzzle's three files were put back as they were"),
+        "{err}"
+    );
+    for f in MADE {
+        let text = std::fs::read_to_string(dir.path().join(f)).unwrap_or_default();
+        assert_eq!(text, "old", "{f} was replaced");
+    }
+    assert_eq!(
+        crate::util::files(dir.path()),
+        ["m-solution.svg", "m.ron", "m.svg"]
+    );
+}
+
+#[test]
+fn make_killed_while_writing_leaves_the_old_files_or_the_new_ones() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    // The largest board `make` takes: its sheets take a moment to write
+    // once the time limit has stopped the making.
+    let args = [
+        "make",
+        "--board",
+        "32x32",
+        "-o",
+        "m.ron",
+        "--time-limit",
+        "0.05",
+        "--quiet",
+    ];
+    let run = || {
+        engine_process()
+            .args(args)
+            .current_dir(dir.path())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap_or_else(|e| panic!("{e}"))
+    };
+    // When it writes: at the end of a run left alone (the quicker of two).
+    let mut whole = Duration::MAX;
+    for _ in 0..2 {
+        let started = Instant::now();
+        let status = run().wait().unwrap_or_else(|e| panic!("{e}"));
+        assert!(status.success(), "{status}");
+        whole = whole.min(started.elapsed());
+    }
+    // Killed at moments spread over the last 40 ms before that end and
+    // 20 ms after it: the files are all old or all new, and new ones whole.
+    for try_no in 0..30u32 {
+        for f in MADE {
+            std::fs::write(dir.path().join(f), "old").unwrap_or_else(|e| panic!("{e}"));
+        }
+        let at = (whole + Duration::from_millis(20) * try_no / 10)
+            .saturating_sub(Duration::from_millis(40));
+        let started = Instant::now();
+        let mut child = run();
+        std::thread::sleep(at.saturating_sub(started.elapsed()));
+        let _ = child.kill();
+        let _ = child.wait();
+        let now: Vec<String> = MADE
+            .iter()
+            .map(|f| std::fs::read_to_string(dir.path().join(f)).unwrap_or_default())
+            .collect();
+        let olds: Vec<bool> = now.iter().map(|t| t == "old").collect();
+        let said = format!("try {try_no}, killed after {at:?} of {whole:?}: old {olds:?}");
+        if olds.iter().all(|&o| o) {
+            continue;
+        }
+        assert!(
+            olds.iter().all(|&o| !o),
+            "{said}: some files are old, some new"
+        );
+        // New: whole, and the pictures of the puzzle in the file.
+        assert!(now[0].ends_with(")\n"), "{said}: {}", now[0]);
+        let clues = now[0]
+            .lines()
+            .nth(1)
+            .and_then(|l| l.strip_prefix("// "))
+            .and_then(|l| l.split(" on ").next())
+            .unwrap_or_else(|| panic!("{said}: {}", now[0]));
+        for svg in &now[1..] {
+            assert!(svg.trim_end().ends_with("</svg>"), "{said}");
+            assert!(svg.contains(&format!(": {clues}, ")), "{said}: {clues}");
+        }
+    }
+}
+
+/// Runs `engine make --board 6x6 --seed 1 -o m.ron --quiet` in `dir` under
+/// strace, which acts on the system calls `traced` as `injects` say
+/// (`-e inject=`: a signal sent as a call is made, a call held back) and
+/// writes them to `log` (a file in `dir`, or `/dev/null`). The exit code
+/// (None when killed), stdout and stderr; it must end within ten seconds.
+/// None when strace cannot run here.
+fn make_under_strace(
+    dir: &Path,
+    traced: &str,
+    injects: &[String],
+    log: &str,
+) -> Option<(Option<i32>, String, String)> {
+    let probe = Command::new("strace")
+        .args(["-f", "-qq", "-o", "/dev/null", "-e", "trace=flock"])
+        .args(["-e", "inject=flock:delay_enter=1", "true"])
+        .stderr(Stdio::null())
+        .status();
+    if !probe.is_ok_and(|s| s.success()) {
+        eprintln!("skipped: strace cannot trace a process on this machine");
+        return None;
+    }
+    let mut cmd = Command::new("strace");
+    cmd.args(["-f", "-qq", "-o", log, "-e", &format!("trace={traced}")]);
+    for inject in injects {
+        cmd.args(["-e", &format!("inject={inject}")]);
+    }
+    cmd.arg(env!("CARGO_BIN_EXE_engine"))
+        .args([
+            "make", "--board", "6x6", "--seed", "1", "-o", "m.ron", "--quiet",
+        ])
+        .current_dir(dir);
+    let (code, out, err, took) = timed(&mut cmd);
+    assert!(
+        took < Duration::from_secs(10),
+        "{injects:?}: still running after 10 s"
+    );
+    Some((code, out, err))
+}
+
+/// The system calls the tests of `make` under strace stop it at: a
+/// temporary's lock (one for each file as it is written, then one for each
+/// old file kept), the writes (the files' content, then the report) and
+/// the renames.
+const MAKE_CALLS: &str = "flock,write,?rename,?renameat,renameat2";
+
+/// A folder holding the three files of `make -o m.ron`, each `old`.
+fn old_files() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    for f in MADE {
+        std::fs::write(dir.path().join(f), "old").unwrap_or_else(|e| panic!("{e}"));
+    }
+    dir
+}
+
+/// The text of `make`'s three files in `dir` (empty for a missing one).
+fn made_files(dir: &Path) -> Vec<String> {
+    MADE.iter()
+        .map(|f| std::fs::read_to_string(dir.join(f)).unwrap_or_default())
+        .collect()
+}
+
+#[test]
+fn make_killed_at_each_step_of_its_writing_leaves_all_old_files_or_all_new() {
+    // A run left alone, traced: the new files, and the order of its calls.
+    let whole = old_files();
+    let Some((code, _, err)) = make_under_strace(whole.path(), MAKE_CALLS, &[], "calls.txt") else {
+        return;
+    };
+    assert_eq!(code, Some(0), "{err}");
+    let new = made_files(whole.path());
+    assert!(new.iter().all(|t| t != "old"), "not written: {new:?}");
+    let calls =
+        std::fs::read_to_string(whole.path().join("calls.txt")).unwrap_or_else(|e| panic!("{e}"));
+    // Each call: its name and its line (`PID name(args) = result`).
+    let calls: Vec<(&str, &str)> = calls
+        .lines()
+        .filter_map(|l| {
+            let call = l.split_whitespace().nth(1)?;
+            Some((call.split('(').next()?, call))
+        })
+        .collect();
+    let said = || format!("{calls:#?}");
+    // The i-th call's number among those of its name, as strace's `when`
+    // counts them.
+    let nth = |i: usize| calls[..=i].iter().filter(|c| c.0 == calls[i].0).count();
+    let locks = calls.iter().filter(|c| c.0 == "flock").count();
+    let first_rename = calls
+        .iter()
+        .position(|c| c.0.starts_with("rename"))
+        .unwrap_or_else(|| panic!("no rename: {}", said()));
+    let report = calls
+        .iter()
+        .position(|c| c.1.starts_with("write(1,"))
+        .unwrap_or_else(|| panic!("no report: {}", said()));
+    // At least a lock for each file's temporary.
+    assert!(locks >= MADE.len(), "{}", said());
+    // Killed as each file's temporary is locked (the files before it
+    // complete), as each old file is kept, and as the first rename is made:
+    // every old file stays. Killed as the report is printed, after the
+    // renames: every file is new, as the run left alone wrote it.
+    let mut kills: Vec<(String, bool)> = (1..=locks)
+        .map(|k| (format!("flock:signal=SIGKILL:when={k}"), true))
+        .collect();
+    kills.push((
+        format!(
+            "{}:signal=SIGKILL:when={}",
+            calls[first_rename].0,
+            nth(first_rename)
+        ),
+        true,
+    ));
+    kills.push((format!("write:signal=SIGKILL:when={}", nth(report)), false));
+    for (kill, old) in kills {
+        let dir = old_files();
+        let (code, _, err) = make_under_strace(
+            dir.path(),
+            MAKE_CALLS,
+            std::slice::from_ref(&kill),
+            "/dev/null",
+        )
+        .unwrap_or_else(|| panic!("strace ran once"));
+        assert_ne!(code, Some(0), "{kill}: not killed: {err}");
+        let now = made_files(dir.path());
+        if old {
+            assert!(now.iter().all(|t| t == "old"), "{kill}: replaced: {now:?}");
+        } else {
+            assert_eq!(now, new, "{kill}: not the new files whole");
+        }
+    }
+    // So every step before the renames was tried: a lock for each
+    // temporary, and one for each old file kept, all before the renames;
+    // the report after them.
+    assert_eq!(locks, 2 * MADE.len(), "{}", said());
+    let before_renames = calls[..first_rename].iter().filter(|c| c.0 == "flock");
+    assert_eq!(before_renames.count(), locks, "{}", said());
+    let renames = calls[first_rename..report]
+        .iter()
+        .filter(|c| c.0.starts_with("rename"));
+    assert_eq!(renames.count(), MADE.len(), "{}", said());
+}
+
+#[test]
+fn make_interrupted_while_writing_replaces_nothing() {
+    // Ctrl-C as the puzzle file is written, and the solution's sheet held
+    // back a moment after, so that the handler has run by the time the three
+    // are complete: none is put in place, and no temporary is left.
+    let dir = old_files();
+    let injects = [
+        "write:signal=SIGINT:when=1".to_string(),
+        format!("flock:delay_enter=300000:when={}", MADE.len()),
+    ];
+    let Some((code, out, err)) = make_under_strace(dir.path(), MAKE_CALLS, &injects, "calls.txt")
+    else {
+        return;
+    };
+    // The first write is the puzzle file's: after its temporary's lock,
+    // before the next temporary's.
+    let calls =
+        std::fs::read_to_string(dir.path().join("calls.txt")).unwrap_or_else(|e| panic!("{e}"));
+    std::fs::remove_file(dir.path().join("calls.txt")).unwrap_or_else(|e| panic!("{e}"));
+    let at = |call: &str| {
+        calls
+            .lines()
+            .enumerate()
+            .filter(|(_, l)| l.contains(call))
+            .map(|(i, _)| i)
+            .collect::<Vec<_>>()
+    };
+    let (locks, writes) = (at(" flock("), at(" write("));
+    assert!(
+        locks.len() >= 2 && !writes.is_empty() && locks[0] < writes[0] && writes[0] < locks[1],
+        "{calls}"
+    );
+    assert!(calls.contains("SIGINT"), "{calls}");
+    assert_eq!(code, Some(130), "{out}{err}");
+    assert!(
+        out.contains("No puzzle: interrupted after one was made; nothing was written"),
+        "{out}"
+    );
+    assert_eq!(made_files(dir.path()), ["old"; 3]);
+    assert_eq!(
+        crate::util::files(dir.path()),
+        ["m-solution.svg", "m.ron", "m.svg"]
+    );
+}
+
+#[test]
+fn make_and_save_at_every_fill_of_a_small_disk() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let engine = env!("CARGO_BIN_EXE_engine");
+    // A 128 KB disk holding the old files and 0 to 124 KB more: at each
+    // fill `make` writes its three files or none (the old ones stay), and
+    // `run --save` makes a whole archive (one run in it) or none.
+    let script = format!(
+        "set -e; mkdir full; mount -t tmpfs -o size=128k tmpfs full; cd full; \
+         for k in $(seq 0 4 124); do \
+           rm -f -- * .??*; \
+           for f in {made}; do echo old > $f; done; \
+           head -c ${{k}}k /dev/zero > filler 2> /dev/null || true; \
+           code=0; {engine} make --board 6x6 --seed 1 -o m.ron > /dev/null 2>> ../err.txt || code=$?; \
+           echo \"make $k: $code: $(ls -A | tr '\\n' ' '): $(for f in {made}; do head -c 3 $f; echo -n ' '; done)\"; \
+           code=0; {engine} run --board 5x5 --quiet --save --archive b.sqlite > /dev/null 2>> ../err.txt || code=$?; \
+           runs=none; if [ -e b.sqlite ]; then \
+             runs=$({engine} archive stats --archive b.sqlite --format json 2>&1 | grep -o '\"runs\":[0-9]*' || true); fi; \
+           echo \"save $k: $code: $(ls -A | tr '\\n' ' '): $runs\"; \
+         done",
+        made = MADE.join(" "),
+    );
+    let Some((said, err)) = in_namespace(dir.path(), &script) else {
+        return;
+    };
+    let err = format!(
+        "{err}{}",
+        std::fs::read_to_string(dir.path().join("err.txt")).unwrap_or_default()
+    );
+    let lines: Vec<&str> = said.lines().collect();
+    assert_eq!(lines.len(), 64, "{said}{err}");
+    let (mut made, mut kept, mut saved, mut unsaved) = (0, 0, 0, 0);
+    for line in lines {
+        let parts: Vec<&str> = line.split(": ").collect();
+        let [what, code, listing, rest] = parts[..] else {
+            panic!("{line}\n{said}{err}")
+        };
+        if what.starts_with("make") {
+            assert_eq!(
+                listing, "filler m-solution.svg m.ron m.svg ",
+                "{line}\n{err}"
+            );
+            match code {
+                "0" => {
+                    made += 1;
+                    assert!(!rest.contains("old"), "{line}");
+                }
+                "2" => {
+                    kept += 1;
+                    assert_eq!(rest, "old old old ", "{line}");
+                }
+                _ => panic!("{line}\n{err}"),
+            }
+        } else {
+            match code {
+                "0" => {
+                    saved += 1;
+                    assert_eq!(
+                        listing, "b.sqlite filler m-solution.svg m.ron m.svg ",
+                        "{line}\n{err}"
+                    );
+                    assert_eq!(rest, "\"runs\":1", "{line}\n{err}");
+                }
+                "2" => {
+                    unsaved += 1;
+                    assert_eq!(
+                        listing, "filler m-solution.svg m.ron m.svg ",
+                        "{line}\n{err}"
+                    );
+                    assert_eq!(rest, "none", "{line}");
+                }
+                _ => panic!("{line}\n{err}"),
+            }
+        }
+    }
+    // Both ends were reached: the disk had room, then had none.
+    assert!(made > 0 && kept > 0 && saved > 0 && unsaved > 0, "{said}");
+    assert!(err.contains("No space left on device"), "{err}");
+}
+
+// ---------------------------------------------------------------------------
+// Riders on twisted boards: a ray goes straight on across every seam, over
+// its own square too, and ends at the edge, a removed square, its range, or
+// when it is back on a square it has been on heading the same way. The move
+// graph, the verifier, the genetic solver's move slots (its GIFs draw them),
+// `check`, the runner and every counter agree with a model of that rule
+// written here, on every board up to 5x5 of each topology.
+
+/// The topologies, as boards write them.
+const TOPOLOGIES: [&str; 5] = ["", " cylinder", " torus", " mobius", " klein"];
+
+/// Riders of every kind of direction set: whole, forward, sideways, one
+/// quarter, lame, with a range, and steps that cross a seam twice.
+const RIDERS: [&str; 16] = [
+    "R",
+    "B",
+    "Q",
+    "NN",
+    "fB",
+    "rB",
+    "frQ",
+    "fNN",
+    "fR",
+    "lbQ",
+    "nNN",
+    "R2",
+    "AA",
+    "ZZ",
+    "rider 1 2 max 3",
+    "rider 0 1 | jumps (1,1)",
+];
+
+/// A board by the rule of the guide, worked out here from coordinates:
+/// the plane it is folded from, and where each point of it lands.
+struct Folded {
+    w: i64,
+    h: i64,
+    /// 0 plain, 1 cylinder, 2 torus, 3 Möbius, 4 Klein.
+    topology: usize,
+    squares: Vec<Vec<bool>>,
+}
+
+impl Folded {
+    /// Where the point (x, y) of the plane lands: its cell and whether it
+    /// lies on a mirrored copy of the board; None off the board.
+    fn land(&self, x: i64, y: i64) -> Option<((i64, i64), bool)> {
+        let (w, h) = (self.w, self.h);
+        let inside = |v: i64, side: i64| (0..side).contains(&v);
+        let (cell, mirrored) = match self.topology {
+            0 => ((x, y), false),
+            1 => ((x.rem_euclid(w), y), false),
+            2 => ((x.rem_euclid(w), y.rem_euclid(h)), false),
+            3 => {
+                // Each crossing of the file seam turns the ranks over.
+                let odd = x.div_euclid(w) % 2 != 0;
+                let y = if odd { h - 1 - y } else { y };
+                ((x.rem_euclid(w), y), odd)
+            }
+            _ => {
+                // Each crossing of the rank seam turns the files over.
+                let odd = y.div_euclid(h) % 2 != 0;
+                let x = if odd { w - 1 - x } else { x };
+                ((x.rem_euclid(w), y.rem_euclid(h)), odd)
+            }
+        };
+        (inside(cell.0, w) && inside(cell.1, h)).then_some((cell, mirrored))
+    }
+
+    fn is_square(&self, (x, y): (i64, i64)) -> bool {
+        self.squares[y as usize][x as usize]
+    }
+
+    /// The heading on the board of a step (dx, dy) taken on a copy.
+    fn heading(&self, (dx, dy): (i64, i64), mirrored: bool) -> (i64, i64) {
+        match (mirrored, self.topology) {
+            (true, 3) => (dx, -dy),
+            (true, 4) => (-dx, dy),
+            _ => (dx, dy),
+        }
+    }
+
+    /// The squares a ride of step (dx, dy) reaches from `from`, at most
+    /// `range` steps, lame or not.
+    fn ride(
+        &self,
+        from: (i64, i64),
+        (dx, dy): (i64, i64),
+        range: u32,
+        lame: bool,
+    ) -> Vec<(i64, i64)> {
+        let mut seen = std::collections::HashSet::new();
+        seen.insert((from, (dx, dy)));
+        let mut out = Vec::new();
+        let (mut x, mut y) = from;
+        for _ in 0..range {
+            // A lame step passes the squares between: straight along its
+            // longer leg while the legs differ, then diagonally.
+            if lame {
+                let (ax, ay) = (dx.abs(), dy.abs());
+                let (long, short) = (ax.max(ay), ax.min(ay));
+                let mut between = Vec::new();
+                let (mut px, mut py) = (0, 0);
+                for k in 1..long {
+                    if k <= long - short {
+                        if ax >= ay {
+                            px += dx.signum();
+                        } else {
+                            py += dy.signum();
+                        }
+                    } else {
+                        px += dx.signum();
+                        py += dy.signum();
+                    }
+                    between.push((px, py));
+                }
+                let open = between.iter().all(|&(px, py)| {
+                    self.land(x + px, y + py)
+                        .is_some_and(|(c, _)| self.is_square(c))
+                });
+                if !open {
+                    break;
+                }
+            }
+            x += dx;
+            y += dy;
+            let Some((cell, mirrored)) = self.land(x, y) else {
+                break;
+            };
+            if !self.is_square(cell) || !seen.insert((cell, self.heading((dx, dy), mirrored))) {
+                break;
+            }
+            if cell != from && !out.contains(&cell) {
+                out.push(cell);
+            }
+            assert!(
+                seen.len() <= 2 * (self.w * self.h) as usize + 1,
+                "a ride that never ends"
+            );
+        }
+        out
+    }
+}
+
+/// The rider puzzles: every board up to 5x5 of each topology, whole and
+/// with a square removed, with each rider; the puzzle and its model.
+fn rider_cases() -> Vec<(String, engine::puzzle::Puzzle, Folded)> {
+    let mut out = Vec::new();
+    for w in 1..=5i64 {
+        for h in 1..=5i64 {
+            for (topology, name) in TOPOLOGIES.iter().enumerate() {
+                let holes: &[Option<(i64, i64)>] = if w * h > 2 {
+                    &[None, Some((w / 2, h / 2))]
+                } else {
+                    &[None]
+                };
+                for &hole in holes {
+                    let removed = hole.map_or(String::new(), |(x, y)| format!(" - ({x},{y})"));
+                    for piece in RIDERS {
+                        let board = format!("{w}x{h}{name}{removed}");
+                        let text = format!("Puzzle(board: {board:?}, piece: {piece:?})");
+                        let p = crate::util::puzzle(&text);
+                        let squares = (0..h)
+                            .map(|y| (0..w).map(|x| hole != Some((x, y))).collect())
+                            .collect();
+                        let folded = Folded {
+                            w,
+                            h,
+                            topology,
+                            squares,
+                        };
+                        out.push((format!("{piece} on {board}"), p, folded));
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The model's targets of each square of `p`, by square number.
+fn model_targets(p: &engine::puzzle::Puzzle, f: &Folded) -> Vec<std::collections::BTreeSet<u32>> {
+    let square = |(x, y): (i64, i64)| {
+        p.board
+            .square_at(engine::Cell::new(x as u32, y as u32))
+            .unwrap_or_else(|| panic!("({x},{y}) is not a square"))
+    };
+    (0..p.board.len() as u32)
+        .map(|s| {
+            let c = p.board.cell(s);
+            let from = (i64::from(c.x), i64::from(c.y));
+            p.piece
+                .moves()
+                .iter()
+                .flat_map(|m| f.ride(from, (i64::from(m.dx), i64::from(m.dy)), m.range, m.lame))
+                .map(square)
+                .collect()
+        })
+        .collect()
+}
+
+/// Directed open and closed tours of the graph `targets`, over every start,
+/// by a count over the subsets of squares.
+fn model_tours(targets: &[std::collections::BTreeSet<u32>]) -> (u128, u128) {
+    let n = targets.len();
+    let full = (1usize << n) - 1;
+    let (mut open, mut closed) = (0u128, 0u128);
+    for start in 0..n {
+        // ways[mask][v]: paths from `start` over `mask` ending on v.
+        let mut ways = vec![vec![0u128; n]; 1 << n];
+        ways[1 << start][start] = 1;
+        for mask in 0..=full {
+            for v in 0..n {
+                let k = ways[mask][v];
+                if k == 0 {
+                    continue;
+                }
+                for &t in &targets[v] {
+                    let t = t as usize;
+                    if mask & (1 << t) == 0 {
+                        ways[mask | (1 << t)][t] += k;
+                    }
+                }
+            }
+        }
+        for v in 0..n {
+            open += ways[full][v];
+            if n > 1 && targets[v].contains(&(start as u32)) {
+                closed += ways[full][v];
+            }
+        }
+    }
+    (open, closed)
+}
+
+#[test]
+fn riders_go_straight_on_across_twisted_seams() {
+    use engine::solve::genetic::MoveSlots;
+    use std::collections::BTreeSet;
+    let mut differ = Vec::new();
+    for (case, p, f) in rider_cases() {
+        let model = model_targets(&p, &f);
+        let n = p.board.len() as u32;
+        let g = crate::util::graph_of(&p);
+        let slots =
+            MoveSlots::of_piece(&p.board, &p.piece, &engine::Never).unwrap_or_else(|e| match e {});
+        for s in 0..n {
+            let graph: BTreeSet<u32> = g.targets(s).iter().copied().collect();
+            let verifier: BTreeSet<u32> = (0..n)
+                .filter(|&t| {
+                    engine::verify::legal(&p.board, &p.piece, p.board.cell(s), p.board.cell(t))
+                })
+                .collect();
+            let slotted: BTreeSet<u32> = slots.slots(s).flatten().collect();
+            if graph != model[s as usize]
+                || verifier != model[s as usize]
+                || slotted != model[s as usize]
+            {
+                differ.push(format!(
+                    "{case}, from {}: model {:?}, graph {:?}, verifier {:?}, genetic {:?}",
+                    p.board.name(s),
+                    names(&p, &model[s as usize]),
+                    names(&p, &graph),
+                    names(&p, &verifier),
+                    names(&p, &slotted)
+                ));
+                break;
+            }
+        }
+    }
+    assert!(
+        differ.is_empty(),
+        "{} cases differ:\n{}",
+        differ.len(),
+        differ.join("\n")
+    );
+}
+
+/// The names of `squares`.
+fn names(p: &engine::puzzle::Puzzle, squares: &std::collections::BTreeSet<u32>) -> Vec<String> {
+    squares.iter().map(|&s| p.board.name(s)).collect()
+}
+
+#[test]
+fn rider_tours_are_counted_alike_by_every_counter_and_the_model() {
+    use engine::count::{self, CountError, CountRequest, Method};
+    use engine::solve::Outcome;
+    let mut differ = Vec::new();
+    // Counts compared, by method: in all, and on twisted boards.
+    let (mut counted, mut twisted) = ([0; 3], [0usize; 3]);
+    for (case, p, f) in rider_cases() {
+        // Cheap: up to ten squares.
+        if p.board.len() > 10 {
+            continue;
+        }
+        let targets = model_targets(&p, &f);
+        let (open, closed) = model_tours(&targets);
+        for (closed_goal, want) in [(false, open), (true, closed)] {
+            let mut p = p.clone();
+            p.goal.closed = closed_goal;
+            let kind = if closed_goal { "closed" } else { "open" };
+            for method in [Method::Dfs, Method::Frontier, Method::Subset] {
+                // The search counts tour by tour: only where they are few.
+                if method == Method::Dfs && want > 100_000 {
+                    continue;
+                }
+                let job = count::Job {
+                    board: &p.board,
+                    piece: &p.piece,
+                    goal: p.goal,
+                    constraints: &p.constraints,
+                };
+                let request = CountRequest {
+                    method: Some(method),
+                    threads: Some(1),
+                    ..CountRequest::default()
+                };
+                let got = count::count_job(
+                    &job,
+                    &request,
+                    &engine::Limits::none(),
+                    &engine::progress::Progress::new(),
+                )
+                .map(|c| c.tours);
+                match got {
+                    // Refused: the frontier takes no one-way moves nor the
+                    // smallest boards, the subsets no boards of 1 or 2.
+                    Err(CountError::FrontierUnfit(_) | CountError::SubsetUnfit(_)) => {}
+                    Ok(tours) if tours == want => {
+                        counted[method as usize] += 1;
+                        twisted[method as usize] += usize::from(f.topology >= 3);
+                    }
+                    got => differ.push(format!(
+                        "{case}, {kind}: model {want}, {} {got:?}",
+                        method.name()
+                    )),
+                }
+            }
+            // The runner finds a tour (which the verifier passes) exactly
+            // when the model has one.
+            let found = match crate::util::solve(&p).outcome {
+                Outcome::Found(_) => true,
+                Outcome::Impossible(_) => false,
+                other => panic!("{case}, {kind}: {other:?}"),
+            };
+            if found != (want > 0) {
+                differ.push(format!(
+                    "{case}, {kind}: model {want}, the runner found a tour: {found}"
+                ));
+            }
+        }
+    }
+    // Each counter counted many of them, on the twisted boards too.
+    assert!(counted.iter().all(|&c| c > 500), "{counted:?}");
+    assert!(twisted[0] > 200 && twisted[2] > 200, "{twisted:?}");
+    assert!(
+        differ.is_empty(),
+        "{} counts differ:\n{}",
+        differ.len(),
+        differ.join("\n")
+    );
+}
+
+#[test]
+fn check_counts_the_riders_moves_of_the_model() {
+    let mut differ = Vec::new();
+    for (case, p, f) in rider_cases() {
+        // Every size and rider on the twisted boards, whole; the others
+        // are the move graph's, compared above.
+        let twisted = f.topology >= 3;
+        if !twisted || p.board.removed_count() > 0 {
+            continue;
+        }
+        let moves: usize = model_targets(&p, &f).iter().map(|t| t.len()).sum();
+        let out = engine_process()
+            .args([
+                "check",
+                "--format",
+                "json",
+                "--board",
+                &p.board_text,
+                "--piece",
+                &p.piece_text,
+            ])
+            .output()
+            .unwrap_or_else(|e| panic!("{e}"));
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout)
+            .unwrap_or_else(|e| panic!("{case}: {e}: {}", String::from_utf8_lossy(&out.stderr)));
+        if v["moves"] != moves {
+            differ.push(format!("{case}: model {moves} moves, check {}", v["moves"]));
+        }
+    }
+    assert!(
+        differ.is_empty(),
+        "{} differ:\n{}",
+        differ.len(),
+        differ.join("\n")
+    );
+}
+
 // Limits that hold on every path: work that grows with the input is
 // estimated before it starts and looks at the clock as it goes — reading
 // the input, the clue searches, drawing and writing included — so that
@@ -1519,6 +2406,40 @@ fn long_betza_words_are_read_in_linear_time() {
         Ends::Proof,
         "a 450 KB Betza word",
     );
+}
+
+#[test]
+fn the_guides_picture_of_riders_shows_the_engines_moves() {
+    let svg = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/docs/riders-twisted.svg"
+    ))
+    .unwrap_or_else(|e| panic!("{e}"));
+    let attr = |tag: &str, key: &str| -> String {
+        let from = tag
+            .find(&format!("{key}=\""))
+            .unwrap_or_else(|| panic!("{key}: {tag}"));
+        let rest = &tag[from + key.len() + 2..];
+        rest[..rest.find('"').unwrap_or(rest.len())].to_string()
+    };
+    let mut panels = 0;
+    for tag in svg.split("<g ").skip(1) {
+        let tag = &tag[..tag.find('>').unwrap_or(tag.len())];
+        let text = format!(
+            "Puzzle(board: {:?}, piece: {:?})",
+            attr(tag, "data-board"),
+            attr(tag, "data-piece")
+        );
+        let p = crate::util::puzzle(&text);
+        let from = (0..p.board.len() as u32)
+            .find(|&s| p.board.name(s) == attr(tag, "data-from"))
+            .unwrap_or_else(|| panic!("{tag}"));
+        let g = crate::util::graph_of(&p);
+        let moves: Vec<String> = g.targets(from).iter().map(|&t| p.board.name(t)).collect();
+        assert_eq!(moves.join(" "), attr(tag, "data-moves"), "{tag}");
+        panels += 1;
+    }
+    assert_eq!(panels, 2);
 }
 
 #[test]

@@ -151,10 +151,18 @@ fn time_limits_cover_setup_on_the_largest_boards() {
             .output()
             .unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(out.status.code(), Some(3), "{text}");
-        let v: serde_json::Value =
-            serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{text}: {e}"));
-        assert_eq!(v["status"], "gave_up", "{text}");
-        assert_eq!(v["reason"], "time limit", "{text}");
+        // On a loaded machine the limit can run out while the file is still
+        // being read: then nothing is claimed on standard output, and
+        // standard error says so.
+        let err = String::from_utf8_lossy(&out.stderr);
+        if out.stdout.is_empty() {
+            assert!(err.contains("before the puzzle was read"), "{text}: {err}");
+        } else {
+            let v: serde_json::Value =
+                serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{text}: {e}"));
+            assert_eq!(v["status"], "gave_up", "{text}");
+            assert_eq!(v["reason"], "time limit", "{text}");
+        }
         // Generous, as above: without the limit each runs for many seconds.
         assert!(
             t.elapsed() < Duration::from_secs(4),
@@ -169,7 +177,12 @@ fn time_limits_cover_setup_on_the_largest_boards() {
             .output()
             .unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(out.status.code(), Some(3), "{text}");
-        assert!(String::from_utf8_lossy(&out.stdout).contains("lower bound"));
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            String::from_utf8_lossy(&out.stdout).contains("lower bound")
+                || err.contains("before the puzzle was read"),
+            "{text}: {err}"
+        );
         assert!(
             t.elapsed() < Duration::from_secs(4),
             "{text}: {:?}",

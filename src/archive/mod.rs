@@ -190,13 +190,18 @@ fn check_path(path: &Path) -> Result<bool, Error> {
 
 /// The archive `run --save` saves to. One that exists is opened before the
 /// search, so a bad archive fails at once. One that does not is made only
-/// when a run is saved into it, so a run that saves nothing (an interrupted
-/// one) leaves no new archive behind, nor its folders; before the search
-/// its folder is made, checked to take a new file, and removed again.
+/// when a run is saved into it, and made whole: in a temporary file beside
+/// it, moved into place with the run saved in it; so a run that saves
+/// nothing (an interrupted one), or fails to (a full disk), leaves no new
+/// archive behind, nor its folders. Before the search its folder is made,
+/// checked to take a new file, and removed again.
 pub struct SaveTo {
     path: PathBuf,
     archive: Option<Archive>,
 }
+
+/// The files SQLite keeps beside a database, by the suffix of their names.
+const SIDECARS: [&str; 3] = ["-wal", "-shm", "-journal"];
 
 impl SaveTo {
     /// Opens the archive at `path`, or, if there is none, checks that it
@@ -236,16 +241,63 @@ impl SaveTo {
 
     /// Saves the run as [`Archive::record`] does, making the archive (and
     /// its folders) if it is new; an interrupted run is not saved, and makes
-    /// nothing.
+    /// nothing, nor does a run that cannot be saved.
     pub fn record(&mut self, puzzle: &Puzzle, report: &Report) -> Result<Option<i64>, Error> {
         if matches!(report.outcome, Outcome::Interrupted { .. }) {
             return Ok(None);
         }
-        let archive = match &mut self.archive {
-            Some(a) => a,
-            None => self.archive.insert(Archive::open(&self.path)?),
-        };
-        archive.record(puzzle, report)
+        if let Some(archive) = &mut self.archive {
+            return archive.record(puzzle, report);
+        }
+        // Made meanwhile by another process: saved to as any archive.
+        if check_path(&self.path)? {
+            return self
+                .archive
+                .insert(Archive::open(&self.path)?)
+                .record(puzzle, report);
+        }
+        let made = make_folders(&self.path)?;
+        let saved = self.record_new(puzzle, report);
+        if saved.is_err() {
+            for dir in made.iter().rev() {
+                let _ = std::fs::remove_dir(dir);
+            }
+        }
+        saved.map_err(|e| e.with_help("the run was not saved, and no archive was made"))
+    }
+
+    /// Makes the archive with the run saved in it, in a temporary file that
+    /// is moved onto the archive's path only when complete, and never over
+    /// a file: if another process made the archive meanwhile, the run is
+    /// saved to that one. On an error the temporary goes, with SQLite's
+    /// files beside it.
+    fn record_new(&mut self, puzzle: &Puzzle, report: &Report) -> Result<Option<i64>, Error> {
+        let cannot = |e| file_error(&self.path, "cannot create the archive", e);
+        let staged = crate::output::PendingFile::create(&self.path)
+            .and_then(crate::output::PendingFile::reserve)
+            .map_err(cannot)?
+            .with_sidecars(&SIDECARS);
+        let mut archive = Archive::connect(staged.path(), &self.path, Mode::Save)?;
+        let id = archive.record(puzzle, report)?;
+        archive.close()?;
+        // SQLite leaves no file beside a database it closed cleanly.
+        for suffix in SIDECARS {
+            let mut side = staged.path().as_os_str().to_owned();
+            side.push(suffix);
+            if std::fs::metadata(&side).is_ok_and(|m| m.len() > 0) {
+                return Err(db_error(
+                    &self.path,
+                    "cannot create the archive",
+                    "SQLite could not fold its log into the file",
+                ));
+            }
+        }
+        if staged.commit_new().map_err(cannot)? {
+            return Ok(id);
+        }
+        self.archive
+            .insert(Archive::open(&self.path)?)
+            .record(puzzle, report)
     }
 }
 
@@ -303,7 +355,7 @@ impl Archive {
         } else {
             made = make_folders(path)?;
         }
-        let opened = Archive::connect(path, mode);
+        let opened = Archive::connect(path, path, mode);
         if opened.is_err() && !existed {
             // Undo what was made for an archive that could not be: a file
             // SQLite left empty, and the folders made for it.
@@ -317,9 +369,10 @@ impl Archive {
         opened
     }
 
-    /// Connects to the archive at `path` and brings it up to date; SQLite
-    /// makes the file when saving to it.
-    fn connect(path: &Path, mode: Mode) -> Result<Archive, Error> {
+    /// Connects to the archive in `file`, known to the user as `path`
+    /// (they differ for a new archive made in a temporary file), and brings
+    /// it up to date; SQLite makes the file when saving to it.
+    fn connect(file: &Path, path: &Path, mode: Mode) -> Result<Archive, Error> {
         use rusqlite::OpenFlags;
         let mut flags = OpenFlags::SQLITE_OPEN_READ_WRITE
             | OpenFlags::SQLITE_OPEN_URI
@@ -333,7 +386,7 @@ impl Archive {
             Mode::Save => "mode=rwc",
             Mode::Read => "mode=rw",
         };
-        let conn = Connection::open_with_flags(open::uri(path, query), flags).map_err(cannot)?;
+        let conn = Connection::open_with_flags(open::uri(file, query), flags).map_err(cannot)?;
         conn.busy_timeout(Duration::from_secs(30)).map_err(cannot)?;
         let mut archive = Archive {
             conn,
@@ -391,6 +444,26 @@ impl Archive {
             Err(_) if !wal.exists() => attempt("mode=ro&immutable=1"),
             other => other,
         }
+    }
+
+    /// Folds the write-ahead log into the file and closes the archive,
+    /// reporting what a drop would not.
+    fn close(self) -> Result<(), Error> {
+        let Archive { conn, path } = self;
+        let cannot = |e: rusqlite::Error| {
+            db_error(&path, "cannot finish the archive", open::sqlite_says(&e))
+        };
+        let busy: i64 = conn
+            .query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |r| r.get(0))
+            .map_err(cannot)?;
+        if busy != 0 {
+            return Err(db_error(
+                &path,
+                "cannot finish the archive",
+                "another connection holds its log",
+            ));
+        }
+        conn.close().map_err(|(_, e)| cannot(e))
     }
 
     fn err(&self, what: &str, e: impl std::fmt::Display) -> Error {
@@ -463,9 +536,13 @@ impl Archive {
         let app_id: i32 = tx
             .pragma_query_value(None, "application_id", |r| r.get(0))
             .map_err(|e| db_error(&path, "is not a readable archive", open::sqlite_says(&e)))?;
-        let upgrade = |e: rusqlite::Error| {
-            db_error(&path, "cannot upgrade the archive", open::sqlite_says(&e))
+        // Version 0 is a new file: its schema is being made, not upgraded.
+        let what = if version == 0 {
+            "cannot create the archive"
+        } else {
+            "cannot upgrade the archive"
         };
+        let upgrade = |e: rusqlite::Error| db_error(&path, what, open::sqlite_says(&e));
         // All steps in the one transaction: a process killed mid-way leaves
         // the archive as it was.
         for (to, step) in MIGRATIONS.iter().filter(|(to, _)| *to > version) {

@@ -315,48 +315,97 @@ pub fn exec(args: MakeArgs) -> Result<u8, Error> {
         title: &name,
         subtitle: &subtitle,
     };
-    let written = ron
-        .write(|w| std::io::Write::write_all(w, text.as_bytes()))
-        .and_then(|()| blank.write(|w| svg::write_puzzle(w, &puzzle.board, &made.clues, &caption)))
-        .and_then(|()| {
-            solution.write(|w| {
-                svg::write_solution(
-                    w,
-                    &puzzle.board,
-                    &made.tour,
-                    &made.clues,
-                    puzzle.goal.closed,
-                    &caption,
-                )
-            })
+    // The three files are one output: each is written whole to a temporary,
+    // and only when all three are complete are they renamed into place, in
+    // one moment; a failure before then leaves every old file as it was.
+    let cannot = |e: std::io::Error| {
+        Error::about(
+            ErrorKind::Io,
+            &args.output.display().to_string(),
+            format!("cannot write the puzzle: {e}; none of the three files was written"),
+        )
+    };
+    let staged = ron
+        .stage(|w| std::io::Write::write_all(w, text.as_bytes()))
+        .and_then(|((), ron)| {
+            blank
+                .stage(|w| svg::write_puzzle(w, &puzzle.board, &made.clues, &caption))
+                .map(|((), blank)| [ron, blank])
+        })
+        .and_then(|[ron, blank]| {
+            solution
+                .stage(|w| {
+                    svg::write_solution(
+                        w,
+                        &puzzle.board,
+                        &made.tour,
+                        &made.clues,
+                        puzzle.goal.closed,
+                        &caption,
+                    )
+                })
+                .map(|((), solution)| vec![ron, blank, solution])
         });
-    if let Err(e) = written {
-        // A Ctrl-C while the files were written: none put in place after it.
-        if e.kind() == std::io::ErrorKind::Interrupted {
-            let reason = format!("{} while the files were written", Stop::Interrupted);
+    let staged = match staged {
+        Ok(s) => s,
+        Err(e) => {
+            out::warn(cannot(e));
+            return Ok(BAD_INPUT);
+        }
+    };
+    // After a Ctrl-C (while they were written) none is put in place: the
+    // outputs are held, and the user's files stay.
+    let committed = match engine::output::commit_all(staged) {
+        Ok(c) => c,
+        Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {
+            let reason = format!("{} after one was made", Stop::Interrupted);
             unmade(
                 "interrupted",
-                format!("{reason}; no file was replaced after it"),
+                format!("{reason}; nothing was written"),
                 reason,
             )?;
             return Ok(INTERRUPTED_CODE);
         }
-        out::warn(Error::about(
-            ErrorKind::Io,
-            &args.output.display().to_string(),
-            format!("cannot write the puzzle: {e}"),
-        ));
-        return Ok(BAD_INPUT);
+        Err(e) => {
+            out::warn(cannot(e));
+            return Ok(BAD_INPUT);
+        }
+    };
+    // The report says the files were written: if it cannot be printed,
+    // they are put back as they were.
+    let printed = report(&args, &puzzle, seed, &made, &name, &paths, &header, &title);
+    if let Err(e) = printed {
+        return Err(match committed.undo() {
+            Ok(()) => e.with_help("the puzzle's three files were put back as they were"),
+            Err(undo) => e.with_help(format!(
+                "the puzzle's three files were written, and could not be put back: {undo}"
+            )),
+        });
     }
+    drop(committed);
+    Ok(DONE)
+}
+
+/// Prints the report of a puzzle made and written to `paths`.
+#[allow(clippy::too_many_arguments)]
+fn report(
+    args: &MakeArgs,
+    puzzle: &Puzzle,
+    seed: u64,
+    made: &Made,
+    name: &str,
+    paths: &[PathBuf; 3],
+    header: &[String],
+    title: &str,
+) -> Result<(), Error> {
     if args.format == Format::Json {
-        out::print(&json_report(
-            &puzzle,
+        return out::print(&json_report(
+            puzzle,
             seed,
             "made",
             None,
-            Some((&made, &name, &paths)),
-        )?)?;
-        return Ok(DONE);
+            Some((made, name, paths)),
+        )?);
     }
     let mut report = format!("{title}\n");
     for line in &header[1..] {
@@ -371,8 +420,7 @@ pub fn exec(args: MakeArgs) -> Result<u8, Error> {
         paths[1].display(),
         paths[2].display()
     ));
-    out::print(&report)?;
-    Ok(DONE)
+    out::print(&report)
 }
 
 /// The report of `make --format json`, printed as one JSON object on one

@@ -204,8 +204,17 @@ impl Board {
     /// Möbius band each crossing of the file seam reverses the ranks; on a
     /// Klein bottle each crossing of the rank seam reverses the files.
     pub fn locate(&self, x: i64, y: i64) -> Option<Cell> {
+        self.land(x, y).map(|(c, _)| c)
+    }
+
+    /// [`Board::locate`], and whether (x, y) lies on a mirror image of the
+    /// board (an odd number of twisted seams away): there a step of the
+    /// plane is a mirrored step on the board, (dx, −dy) on a Möbius band
+    /// and (−dx, dy) on a Klein bottle.
+    pub fn land(&self, x: i64, y: i64) -> Option<(Cell, bool)> {
         let (w, h) = (i64::from(self.width), i64::from(self.height));
         let (mut x, mut y) = (x, y);
+        let mut mirrored = false;
         match self.topology {
             Topology::Plain => {}
             Topology::Cylinder => x = x.rem_euclid(w),
@@ -216,19 +225,21 @@ impl Board {
             Topology::Mobius => {
                 if x.div_euclid(w) % 2 != 0 {
                     y = h - 1 - y;
+                    mirrored = true;
                 }
                 x = x.rem_euclid(w);
             }
             Topology::Klein => {
                 if y.div_euclid(h) % 2 != 0 {
                     x = w - 1 - x;
+                    mirrored = true;
                 }
                 y = y.rem_euclid(h);
                 x = x.rem_euclid(w);
             }
         }
         if (0..w).contains(&x) && (0..h).contains(&y) {
-            Some(Cell::new(x as u32, y as u32))
+            Some((Cell::new(x as u32, y as u32), mirrored))
         } else {
             None
         }
@@ -278,14 +289,24 @@ impl Board {
 
     /// The squares move `m` reaches from square `s`, in order: the landing
     /// square of a leap; each square of a ride, until the edge, a removed
-    /// square or the move's range stops it, or it wraps back onto `s`
-    /// (a ride passes over every square whether visited or not). A lame
-    /// move is also stopped by a removed square (or the edge) on its path
-    /// ([`Move::path`]). A ride goes straight on in the plane the board is
-    /// folded from ([`Board::locate`]). The move graph and the genetic
+    /// square or the move's range stops it (a ride passes over every square
+    /// whether visited or not). A lame move is also stopped by a removed
+    /// square (or the edge) on its path ([`Move::path`]).
+    ///
+    /// A ride goes straight on in the plane the board is folded from
+    /// ([`Board::land`]), across every seam; across a twisted one it comes
+    /// back mirrored, and may pass its own square heading another way (it
+    /// goes on over it, as over any square, but never lands there). It
+    /// ends when it is back on its own square heading the way it set out:
+    /// from there it would go round the same squares again. (Each step
+    /// goes on from a square and a heading in one way only, and can be
+    /// retraced, so the first square and heading it meets again is the
+    /// one it set out with, within twice the board's cells.) A square
+    /// reached twice is given twice. The move graph and the genetic
     /// solver's move slots are both read off this walk.
     pub fn ray<'b>(&'b self, s: u32, m: &Move) -> Ray<'b> {
         let c = self.cell(s);
+        let cells = u64::from(self.width) * u64::from(self.height);
         Ray {
             board: self,
             from: s,
@@ -294,7 +315,7 @@ impl Board {
             dx: i64::from(m.dx),
             dy: i64::from(m.dy),
             path: if m.lame { m.path() } else { Vec::new() },
-            left: u64::from(m.range).min(u64::from(self.width) * u64::from(self.height)),
+            left: u64::from(m.range).min(2 * cells),
         }
     }
 
@@ -325,8 +346,8 @@ pub struct Ray<'b> {
     dy: i64,
     /// A lame move's path, relative to each step's start.
     path: Vec<(i32, i32)>,
-    /// Steps still allowed: the move's range, and never more than the
-    /// board's cells (a ride on a torus that never meets its own square).
+    /// Steps still allowed: the move's range, and never more than twice
+    /// the board's cells (the most a ride takes to come back round).
     left: u64,
 }
 
@@ -335,31 +356,38 @@ impl Iterator for Ray<'_> {
 
     #[inline]
     fn next(&mut self) -> Option<u32> {
-        if self.left == 0 {
-            return None;
-        }
-        let (x, y) = (self.x, self.y);
-        let open = |(px, py): &(i32, i32)| {
-            self.board
-                .locate(x + i64::from(*px), y + i64::from(*py))
-                .is_some_and(|c| self.board.is_square(c))
-        };
-        let t = (self.path.iter().all(open))
-            .then(|| self.board.locate(x + self.dx, y + self.dy))
-            .flatten()
-            .and_then(|c| self.board.square_at(c));
-        match t {
-            Some(t) if t != self.from => {
-                self.x += self.dx;
-                self.y += self.dy;
-                self.left -= 1;
-                Some(t)
+        while self.left > 0 {
+            let (x, y) = (self.x, self.y);
+            let open = |(px, py): &(i32, i32)| {
+                self.board
+                    .locate(x + i64::from(*px), y + i64::from(*py))
+                    .is_some_and(|c| self.board.is_square(c))
+            };
+            let landed = (self.path.iter().all(open))
+                .then(|| self.board.land(x + self.dx, y + self.dy))
+                .flatten()
+                .and_then(|(c, mirrored)| Some((self.board.square_at(c)?, mirrored)));
+            let Some((t, mirrored)) = landed else { break };
+            self.x += self.dx;
+            self.y += self.dy;
+            self.left -= 1;
+            if t != self.from {
+                return Some(t);
             }
-            _ => {
-                self.left = 0;
-                None
+            // Its own square: the ride ends there heading the way it set
+            // out, and goes on over it heading another way (on a mirror
+            // image, unless the mirror leaves the step as it is).
+            let turned = match self.board.topology {
+                Topology::Mobius => self.dy != 0,
+                Topology::Klein => self.dx != 0,
+                _ => false,
+            };
+            if !(mirrored && turned) {
+                break;
             }
         }
+        self.left = 0;
+        None
     }
 }
 
@@ -391,6 +419,34 @@ mod tests {
         assert_eq!(ride, [1, 2]);
         let diag: Vec<u32> = t.ray(0, &Move::ride(1, 2, u32::MAX)).collect();
         assert_eq!(diag.len(), 2);
+    }
+
+    #[test]
+    fn rays_go_over_their_own_square_heading_another_way() {
+        // The bishop's (1,1) ray from b1 on a 3x3 Klein bottle: c2, a3,
+        // over b1 heading (-1,1) (the rank seam turned the files over), a2,
+        // c3, and back on b1 heading (1,1), where it ends.
+        let k = Board::new(3, 3, Topology::Klein, |_| true);
+        let names: Vec<String> = k
+            .ray(1, &Move::ride(1, 1, u32::MAX))
+            .map(|t| k.name(t))
+            .collect();
+        assert_eq!(names, ["c2", "a3", "a2", "c3"]);
+        // A mirror that leaves the step as it is (a file step on a Möbius
+        // band) brings it back heading the same way: the middle rank's ride
+        // ends on its own square after one lap.
+        let m = Board::new(4, 3, Topology::Mobius, |_| true);
+        let lap: Vec<String> = m
+            .ray(4, &Move::ride(1, 0, u32::MAX))
+            .map(|t| m.name(t))
+            .collect();
+        assert_eq!(lap, ["b2", "c2", "d2"]);
+        // Off the middle rank it takes two laps, the second on the mirrored rank.
+        let two: Vec<String> = m
+            .ray(0, &Move::ride(1, 0, u32::MAX))
+            .map(|t| m.name(t))
+            .collect();
+        assert_eq!(two, ["b1", "c1", "d1", "a3", "b3", "c3", "d3"]);
     }
 
     #[test]

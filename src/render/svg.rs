@@ -47,7 +47,7 @@ const SUBTITLE_SIZE: i64 = 13;
 /// broken there (a new `M` in its `d`).
 ///
 /// `halt` is looked at as the board and the path are written (every
-/// [`LOOK_EVERY`] squares): a stop ends the writing with
+/// `LOOK_EVERY` squares): a stop ends the writing with
 /// [`GifError::Stopped`].
 pub fn write_svg<W: Write>(
     w: &mut W,

@@ -323,16 +323,21 @@ impl MoveGraph {
     }
 
     /// An upper bound on the moves of `piece` from one square of `board`:
-    /// each of its moves counted once per square it can ride to.
+    /// each of its moves counted once per step it can ride ([`Board::ray`]:
+    /// on a board that wraps, until it has passed every cell, on a twisted
+    /// one every cell heading either way).
     pub fn max_moves_per_square(board: &Board, piece: &Piece) -> u64 {
         let (w, h) = (u64::from(board.width()), u64::from(board.height()));
-        let wraps = board.topology() != Topology::Plain;
         piece
             .moves()
             .iter()
             .map(|m| {
                 let step = u64::from(m.dx.unsigned_abs().max(m.dy.unsigned_abs())).max(1);
-                let reach = if wraps { w * h } else { w.max(h) / step };
+                let reach = match board.topology() {
+                    Topology::Plain => w.max(h) / step,
+                    Topology::Cylinder | Topology::Torus => w * h,
+                    Topology::Mobius | Topology::Klein => 2 * w * h,
+                };
                 u64::from(m.range).min(reach.max(1))
             })
             .fold(0u64, u64::saturating_add)

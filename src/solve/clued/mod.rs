@@ -291,7 +291,7 @@ const BYTES_PER_SQUARE: u64 = 24 + 16 + 1 + 28 + 8 + 1 + 32;
 /// Bytes the search over the steps takes on a move graph of `squares`
 /// squares and `moves` moves when `distances` clues keep their distances
 /// ([`distance_clues`]): a distance to each of them per square (4 bytes),
-/// the reversed moves (4 bytes a move) and [`BYTES_PER_SQUARE`].
+/// the reversed moves (4 bytes a move) and `BYTES_PER_SQUARE`.
 pub fn estimate_bytes(squares: usize, moves: u64, distances: usize) -> u64 {
     let n = squares as u64;
     (distances as u64)
