@@ -7,10 +7,8 @@ mod cli;
 
 use std::process::ExitCode;
 
-use clap::Parser;
-
 fn main() -> ExitCode {
-    let args = match cli::Cli::try_parse() {
+    let args = match cli::Cli::parse_args() {
         Ok(args) => args,
         Err(e) => return ExitCode::from(cli::usage::report(&e)),
     };

@@ -9,7 +9,9 @@ use engine::make::Difficulty;
 use engine::puzzle::Puzzle;
 use engine::solve::clued::deduce::deduce;
 
-use crate::util::{assert_verified, engine, files, graph_of, load, setup, tour_from_json};
+use crate::util::{
+    assert_verified, engine, engine_process, files, graph_of, load, setup, tour_from_json,
+};
 
 const KNIGHT6: &str = r#"Puzzle(name: "Knight 6x6", board: "6x6", piece: "knight")"#;
 
@@ -199,11 +201,13 @@ fn the_same_seed_makes_the_same_files_and_another_seed_another_puzzle() {
     run("8", "c.ron");
     let bytes =
         |name: &str| std::fs::read(dir.path().join(name)).unwrap_or_else(|e| panic!("{name}: {e}"));
-    for (a, b) in [
-        ("a.ron", "b.ron"),
-        ("a.svg", "b.svg"),
-        ("a-solution.svg", "b-solution.svg"),
-    ] {
+    // Alike but for the command in the header's first line, which names
+    // the file it wrote.
+    let (a_ron, b_ron) = (bytes("a.ron"), bytes("b.ron"));
+    let rest = |b: &[u8]| b.splitn(2, |&c| c == b'\n').nth(1).map(<[u8]>::to_vec);
+    assert_eq!(rest(&a_ron), rest(&b_ron), "a.ron and b.ron");
+    assert!(rest(&a_ron).is_some_and(|r| !r.is_empty()));
+    for (a, b) in [("a.svg", "b.svg"), ("a-solution.svg", "b-solution.svg")] {
         assert_eq!(bytes(a), bytes(b), "{a} and {b}");
     }
     let (a, c) = (
@@ -369,4 +373,100 @@ fn messages_are_singular_for_one() {
         "{}",
         stdout(&o)
     );
+}
+
+/// The header's command makes the same three files again, byte for byte,
+/// run by a shell from where the first was run; the pictures name the
+/// piece by its moves, not only by the file's name for it.
+#[test]
+fn the_header_command_makes_the_files_again_and_the_sheets_spell_the_piece() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let d = dir.path();
+    std::fs::write(
+        d.join("emperor.ron"),
+        r#"Puzzle(name: "Emperor", board: "6x6", pieces: {"stepper": "leaper 0 1", "emperor": "knight | stepper"}, piece: "emperor", tour: Closed)"#,
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    for args in [
+        &[
+            "make",
+            "emperor.ron",
+            "--seed",
+            "3",
+            "-o",
+            "my made.ron",
+            "-q",
+        ][..],
+        &[
+            "make",
+            "emperor.ron",
+            "-o",
+            "my made.ron",
+            "--clues",
+            "20",
+            "-q",
+        ][..],
+        &[
+            "make",
+            "--board",
+            "5x6",
+            "--piece",
+            "knight",
+            "-q",
+            "-o",
+            "my made.ron",
+        ][..],
+    ] {
+        let out = engine_process()
+            .current_dir(d)
+            .args(args)
+            .output()
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        let names = ["my made.ron", "my made.svg", "my made-solution.svg"];
+        let first: Vec<Vec<u8>> = names
+            .iter()
+            .map(|n| std::fs::read(d.join(n)).unwrap_or_else(|e| panic!("{e}")))
+            .collect();
+        let text = String::from_utf8_lossy(&first[0]).into_owned();
+        let line = text.lines().next().unwrap_or_default();
+        let command = line
+            .split('`')
+            .nth(1)
+            .unwrap_or_else(|| panic!("no command in {line}"));
+        assert!(command.starts_with("engine make "), "{command}");
+        assert!(command.contains("--seed "), "{command}");
+        if args[1] == "emperor.ron" {
+            let sheet = String::from_utf8_lossy(&first[1]).into_owned();
+            assert!(
+                sheet.contains("emperor = knight | (leaper 0 1) on 6x6"),
+                "{sheet}"
+            );
+        }
+        for n in names {
+            std::fs::remove_file(d.join(n)).unwrap_or_else(|e| panic!("{e}"));
+        }
+        let bin = Path::new(env!("CARGO_BIN_EXE_engine"));
+        let path = format!(
+            "{}:{}",
+            bin.parent().unwrap_or(Path::new(".")).display(),
+            std::env::var("PATH").unwrap_or_default()
+        );
+        let again = std::process::Command::new("sh")
+            .args(["-c", command])
+            .current_dir(d)
+            .env("PATH", path)
+            .output()
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(
+            again.status.code(),
+            Some(0),
+            "{command}: {}",
+            stderr(&again)
+        );
+        for (n, before) in names.iter().zip(&first) {
+            let after = std::fs::read(d.join(n)).unwrap_or_else(|e| panic!("{e}"));
+            assert!(&after == before, "{command}: {n} differs");
+        }
+    }
 }

@@ -12,6 +12,7 @@ mod count;
 mod count_cli;
 mod count_entry;
 mod count_frontier;
+mod count_list;
 mod count_rules;
 mod count_shards;
 mod count_spill;

@@ -79,6 +79,11 @@ pub struct MakeArgs {
     /// No progress display.
     #[arg(long, short)]
     quiet: bool,
+    /// Replace an output file that exists even when it seems to be of
+    /// another kind (judged by its first bytes: a puzzle written by hand,
+    /// a database, a text…); without it such a file is refused.
+    #[arg(long)]
+    force: bool,
 }
 
 /// The three files `-o OUT` names: the puzzle, its blank picture and its
@@ -173,6 +178,14 @@ pub fn exec(args: MakeArgs) -> Result<u8, Error> {
         .map(|(f, p)| (*f, Some(p.as_path())))
         .collect();
     super::distinct_outputs(&named, &[("the puzzle file", args.source.file())])?;
+    for (i, (flag, path)) in flags.iter().zip(&paths).enumerate() {
+        let kind = if i == 0 {
+            make::file::KIND
+        } else {
+            engine::output::Kind::SVG
+        };
+        super::own_kind(flag, path, &kind, args.force)?;
+    }
     let mut files = Vec::with_capacity(3);
     for (flag, path) in flags.iter().zip(&paths) {
         files.push(PendingFile::create(path).map_err(|e| {
@@ -288,7 +301,7 @@ pub fn exec(args: MakeArgs) -> Result<u8, Error> {
     let clue_count = made.clues.len();
     let subtitle = format!(
         "{} on {}: {}, {}; fill in {}",
-        puzzle.piece_text,
+        puzzle.piece_spelled(),
         puzzle.board.describe(),
         counted(clue_count as u64, "clue"),
         made.difficulty.name(),
@@ -517,20 +530,33 @@ fn json_report(
         .map_err(|e| Error::about(ErrorKind::Internal, "the JSON output", e.to_string()))
 }
 
+/// The command that makes the file again, as a shell reads it: `engine`
+/// and the arguments given (`args`, from `make` on), with `--seed` added
+/// when the seed came from the file or the default. An argument with a
+/// line break or a NUL (which no comment line holds) is shown as `…`.
+fn command_line(args: impl Iterator<Item = std::ffi::OsString>, seed: u64) -> String {
+    let mut words: Vec<String> = args.map(|a| a.to_string_lossy().into_owned()).collect();
+    if !words
+        .iter()
+        .any(|a| a == "--seed" || a.starts_with("--seed="))
+    {
+        words.extend(["--seed".to_string(), seed.to_string()]);
+    }
+    let mut line = String::from("engine");
+    for word in &words {
+        line.push(' ');
+        match shlex::try_quote(word) {
+            Ok(quoted) if !word.contains(['\n', '\r']) => line.push_str(&quoted),
+            _ => line.push('…'),
+        }
+    }
+    line
+}
+
 /// The puzzle file's comment header, which `make` also prints (all but
 /// its first line): how it was made, its clues and proof, its difficulty.
 fn header(puzzle: &Puzzle, made: &Made, opts: &MakeOptions, n: usize) -> Vec<String> {
-    let mut how = format!("engine make --seed {}", opts.seed);
-    match opts.target {
-        Target::Minimal => how.push_str(" --minimal"),
-        Target::Clues(k) => how.push_str(&format!(" --clues {k}")),
-    }
-    if let Some(d) = opts.difficulty {
-        how.push_str(&format!(" --difficulty {}", d.name()));
-    }
-    if opts.node_limit != make::DEFAULT_NODE_LIMIT {
-        how.push_str(&format!(" --node-limit {}", opts.node_limit));
-    }
+    let how = command_line(std::env::args_os().skip(1), opts.seed);
     let c = &made.checks;
     let proof = match made.proof {
         make::Proof::Deductions => "proved by the deductions".to_string(),
