@@ -470,3 +470,114 @@ fn the_header_command_makes_the_files_again_and_the_sheets_spell_the_piece() {
         }
     }
 }
+
+/// `make --count K --sheet`: K puzzles, with the seeds from --seed on, each
+/// in its own three files and all on one sheet — the puzzles' pages with
+/// their clues, then the solutions' pages with every step, each a tour the
+/// verifier passes; as SVG (read back here) and as PDF (its pages and
+/// numbers).
+#[test]
+fn several_puzzles_on_one_sheet_with_their_verified_solutions() {
+    let (dir, file) = setup(
+        r#"Puzzle(name: "Set", board: "5x6", pieces: {"stepper": "leaper 0 1", "emperor": "knight | stepper"}, piece: "emperor")"#,
+    );
+    let d = dir.path();
+    let sheet_args = ["--count", "3", "--seed", "4", "--sheet"];
+    let out = engine_process()
+        .current_dir(d)
+        .arg("make")
+        .arg(&file)
+        .args(sheet_args)
+        .args(["s.svg", "-o", "set.ron", "-q"])
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(
+        stdout(&out).ends_with("Wrote s.svg (3 puzzles, 2 pages)\n"),
+        "{}",
+        stdout(&out)
+    );
+    let sheet = read(&d.join("s.svg"));
+    assert!(sheet.contains("emperor = knight | (leaper 0 1)"));
+    assert_eq!(sheet.matches("<g class=\"page\"").count(), 2);
+    for i in 1..=3u32 {
+        let p = load(&d.join(format!("set-{i}.ron")));
+        assert!(read(&d.join(format!("set-{i}.ron"))).contains(&format!("seed {}", 3 + i)));
+        let tag = format!("data-puzzle=\"{i}\" ");
+        let mine: String = sheet
+            .lines()
+            .filter(|l| l.contains(&tag))
+            .map(|l| l.replacen(&tag, "", 1) + "\n")
+            .collect();
+        let shown = numbers(&mine);
+        let mut pictured = vec![u32::MAX; p.board.len()];
+        let mut clues = Vec::new();
+        for (name, k, bold) in &shown {
+            let s = square_named(&p, name);
+            let at = &mut pictured[*k as usize - 1];
+            assert!(*at == u32::MAX || *at == s, "step {k} on two squares");
+            *at = s;
+            if *bold {
+                clues.push((*k, s));
+            }
+        }
+        assert_eq!(
+            engine::verify::verify(&p.board, &p.piece, &p.goal, &pictured),
+            Ok(()),
+            "puzzle {i}"
+        );
+        // Each clue twice (the puzzle and its solution), every other step once.
+        clues.sort_unstable();
+        clues.dedup();
+        assert_eq!(clues, p.constraints.clues, "puzzle {i}");
+        assert_eq!(shown.len(), p.board.len() + clues.len(), "puzzle {i}");
+    }
+    // The same as a PDF: A4 pages, the piece and the numbers shown.
+    let out = engine_process()
+        .current_dir(d)
+        .arg("make")
+        .arg(&file)
+        .args(sheet_args)
+        .args(["s.pdf", "-o", "set.ron", "-q"])
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let pdf = std::fs::read(d.join("s.pdf")).unwrap_or_else(|e| panic!("{e}"));
+    let text = String::from_utf8_lossy(&pdf);
+    assert!(pdf.starts_with(b"%PDF-"));
+    let pages = text.matches("/Type /Page").count() - text.matches("/Type /Pages").count();
+    assert_eq!(pages, 2, "{text}");
+    assert!(
+        text.contains("(The piece: emperor = knight | (leaper 0 1)) Tj"),
+        "{text}"
+    );
+    let p = load(&d.join("set-1.ron"));
+    for (k, _) in &p.constraints.clues {
+        assert!(text.contains(&format!("({k}) Tj")), "clue {k}");
+    }
+    // A sheet is a PDF or an SVG; several puzzles are 1 to 100.
+    for (args, said) in [
+        (
+            &["--count", "2", "--sheet", "s.png"][..],
+            "--sheet: a sheet is written as a PDF or an SVG",
+        ),
+        (&["--count", "0"][..], "--count"),
+        (&["--count", "101"][..], "--count"),
+    ] {
+        let out = engine_process()
+            .current_dir(d)
+            .arg("make")
+            .arg(&file)
+            .args(args)
+            .args(["-o", "x.ron", "-q"])
+            .output()
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(
+            stderr(&out).starts_with(&format!("error: {said}")),
+            "{}",
+            stderr(&out)
+        );
+        assert!(!d.join("x.ron").exists() && !d.join("x-1.ron").exists());
+    }
+}
