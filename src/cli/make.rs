@@ -386,7 +386,14 @@ pub fn exec(args: MakeArgs) -> Result<u8, Error> {
         Error::about(
             ErrorKind::Io,
             &args.output.display().to_string(),
-            format!("cannot write the puzzle: {e}; none of the files was written"),
+            format!(
+                "cannot write the puzzle: {e}; none of the {} was written",
+                if count == 1 && args.sheet.is_none() {
+                    "three files"
+                } else {
+                    "files"
+                }
+            ),
         )
     };
     let mut staged = Vec::with_capacity(3 * mades.len() + 1);
