@@ -447,6 +447,19 @@ fn panel(
         }
         let (cx, cy) = centre(s);
         let bold = given[s as usize];
+        if kind == Role::Step {
+            // A white ground, so that the path under it does not cross the
+            // number.
+            let wide = text_width(&k.to_string(), size) + size * 0.2;
+            page.marks.push(Mark::Rect {
+                x: cx - wide / 2.0,
+                y: cy - size * 0.42,
+                w: wide,
+                h: size * 0.84,
+                fill: Some(WHITE),
+                stroke: None,
+            });
+        }
         page.marks.push(Mark::Text {
             x: cx,
             y: cy + size * 0.36,
