@@ -260,9 +260,10 @@ pub fn legal(board: &Board, piece: &Piece, a: Cell, b: Cell) -> bool {
 }
 
 /// Checks that `tour` (already a tour, see [`verify`]) honours `c`: each
-/// clue's square is visited at its step, and the symmetry maps the tour onto
-/// itself (a closed tour's moves onto its moves; an open tour's i-th square
-/// onto its (n+1-i)-th). The images are computed here from coordinates.
+/// clue's square is visited at its step, the magic sums are equal (see
+/// [`verify_magic`]), and the symmetry maps the tour onto itself (a closed
+/// tour's moves onto its moves; an open tour's i-th square onto its
+/// (n+1-i)-th). The images are computed here from coordinates.
 pub fn verify_constraints(
     board: &Board,
     closed: bool,
@@ -281,6 +282,9 @@ pub fn verify_constraints(
             }
             None => return Err(format!("the tour has no step {step}")),
         }
+    }
+    if let Some(magic) = c.magic {
+        verify_magic(board, magic, tour)?;
     }
     let Some(sym) = c.symmetry else {
         return Ok(());
@@ -327,6 +331,66 @@ pub fn verify_constraints(
                     n - i,
                     board.name(tour[n - 1 - i])
                 ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Checks that the step numbers of `tour` (already a tour, see [`verify`];
+/// steps from 1) sum alike in every rank and every file of the board — to
+/// the whole board's sum shared among them — and, for [`Magic::Diagonal`],
+/// in both long diagonals too. The sums are added here from the squares'
+/// coordinates; the board must be a full rectangle.
+///
+/// [`Magic::Diagonal`]: crate::model::Magic::Diagonal
+pub fn verify_magic(board: &Board, magic: crate::model::Magic, tour: &[u32]) -> Result<(), String> {
+    let (w, h) = (board.width() as usize, board.height() as usize);
+    let n = tour.len() as u64;
+    if w * h != tour.len() || tour.iter().any(|&s| s as usize >= w * h) {
+        return Err("a magic tour numbers every square of a full rectangle".to_string());
+    }
+    let mut ranks = vec![0u64; h];
+    let mut files = vec![0u64; w];
+    let (mut diagonal, mut anti) = (0u64, 0u64);
+    for (i, &s) in tour.iter().enumerate() {
+        let Cell { x, y } = board.cell(s);
+        let step = i as u64 + 1;
+        ranks[y as usize] += step;
+        files[x as usize] += step;
+        if x == y {
+            diagonal += step;
+        }
+        if x as usize + y as usize + 1 == w {
+            anti += step;
+        }
+    }
+    let total = n * (n + 1) / 2;
+    let name = |what: &str, i: usize| match what {
+        "rank" => format!("rank {}", i + 1),
+        _ => format!("file {}", crate::model::file_name(i as u32)),
+    };
+    for (what, sums) in [("rank", &ranks), ("file", &files)] {
+        for (i, &sum) in sums.iter().enumerate() {
+            if sum * sums.len() as u64 != total {
+                return Err(format!(
+                    "{} sums to {sum}, not to {total}/{}",
+                    name(what, i),
+                    sums.len()
+                ));
+            }
+        }
+    }
+    if magic == crate::model::Magic::Diagonal {
+        if w != h {
+            return Err("a diagonally magic tour needs a square board".to_string());
+        }
+        for (what, sum) in [
+            ("the a1 diagonal", diagonal),
+            ("the other long diagonal", anti),
+        ] {
+            if sum * w as u64 != total {
+                return Err(format!("{what} sums to {sum}, not to {}", total / w as u64));
             }
         }
     }

@@ -32,10 +32,10 @@ pub use result::{
 
 use crate::analysis;
 use crate::halt::{Halt, Limits, Stop};
-use crate::model::{Board, Constraints, Goal, MoveGraph, Piece, Symmetries, TourSymmetry};
+use crate::model::{Board, Constraints, Goal, Magic, MoveGraph, Piece, Symmetries, TourSymmetry};
 use crate::progress::Progress;
 use crate::solve::symmetric::{self, SymmetricCount};
-use crate::solve::{Task, clued};
+use crate::solve::{self, Task, clued};
 
 /// What to count: the tours of a piece over a board, for a goal, with the
 /// constraints beyond it (clues, a symmetry).
@@ -106,6 +106,9 @@ pub enum OneSearch {
     Clues,
     /// The symmetric search counts a puzzle with this symmetry.
     Symmetry(TourSymmetry),
+    /// The magic search counts a puzzle asking for these sums (in shards
+    /// too, but never by the frontier or the subsets).
+    Magic(Magic),
 }
 
 /// The part of a [`CountRequest`] a refusal is about.
@@ -165,6 +168,14 @@ impl std::fmt::Display for CountError {
             CountError::FrontierOfOneSearch(OneSearch::Clues) => f.write_str(
                 "the frontier count does not take clues: a puzzle with clues is counted by the clue search",
             ),
+            CountError::OneSearchInShards(OneSearch::Magic(_)) => {
+                f.write_str("a magic count is split into shards by its prefix tasks")
+            }
+            CountError::FrontierOfOneSearch(OneSearch::Magic(magic)) => write!(
+                f,
+                "the frontier count does not take magic sums: a puzzle asking for a {} tour is counted by the magic search",
+                magic.describe()
+            ),
             CountError::FrontierOfOneSearch(OneSearch::Symmetry(sym)) => write!(
                 f,
                 "the frontier count does not take a symmetry: a puzzle with one is counted by the symmetric search ({} here)",
@@ -222,11 +233,15 @@ pub fn count_task(
         Ok(a) => a.impossible,
         Err(stop) => return not_begun(stop),
     };
-    if let Some(sym) = task.constraints.symmetry {
+    let magic = task.constraints.magic;
+    if let (Some(sym), None) = (task.constraints.symmetry, magic) {
         return Ok(count_symmetric(task, sym, proof, request, limits, progress));
     }
     if let Some(proof) = proof {
-        let method = request.method.unwrap_or(Method::Dfs).name();
+        let method = match magic {
+            Some(_) => MAGIC_METHOD,
+            None => request.method.unwrap_or(Method::Dfs).name(),
+        };
         return Ok(Count {
             tours: 0,
             cycles_x2: goal.closed.then_some(0),
@@ -246,6 +261,9 @@ pub fn count_task(
     }
     if let Err(stop) = setup.check() {
         return not_begun(stop);
+    }
+    if let Some(magic) = magic {
+        return Ok(count_magic(task, magic, request, limits, progress));
     }
     if !task.constraints.clues.is_empty() {
         return count_clued(task, request, limits, progress);
@@ -400,7 +418,17 @@ fn check_disk(
 /// shards, or be counted by the frontier.
 fn refuse_one_search(constraints: &Constraints, request: &CountRequest) -> Result<(), CountError> {
     // A symmetric count is refused before the move graph is built; a clue
-    // count after the proofs, which may settle it first.
+    // count after the proofs, which may settle it first. A magic count is
+    // the magic search's, in shards or not, whatever else the puzzle asks.
+    if let Some(magic) = constraints.magic {
+        return match request.method {
+            Some(Method::Frontier) => Err(CountError::FrontierOfOneSearch(OneSearch::Magic(magic))),
+            Some(Method::Subset) => Err(CountError::SubsetRefused(
+                "the subset count does not take magic sums: a puzzle asking for them is counted by the magic search",
+            )),
+            _ => Ok(()),
+        };
+    }
     let Some(sym) = constraints.symmetry else {
         return Ok(());
     };
@@ -423,12 +451,12 @@ fn refuse_one_search(constraints: &Constraints, request: &CountRequest) -> Resul
 /// symmetric search, with nothing found.
 fn not_begun(goal: Goal, constraints: &Constraints, request: &CountRequest, stop: Stop) -> Count {
     match constraints.symmetry {
-        Some(sym) => {
+        Some(sym) if constraints.magic.is_none() => {
             let mut c = SymmetricCount::none(goal.closed);
             c.stopped = Some(stop);
             symmetric_count(sym, c)
         }
-        None => Count {
+        _ => Count {
             tours: 0,
             cycles_x2: None,
             stopped: Some(stop),
@@ -521,6 +549,78 @@ fn symmetric_count(sym: TourSymmetry, c: SymmetricCount) -> Count {
             }),
         }),
     }
+}
+
+/// The method's name on a magic count's shard line.
+const MAGIC_METHOD: &str = "magic";
+
+/// The count of a task asking for `magic` sums, by the magic search: its
+/// prefix tasks on every core (or the threads asked), every N-th for a
+/// shard, with the check figure of the tasks counted.
+fn count_magic(
+    task: &Task<'_>,
+    magic: Magic,
+    request: &CountRequest,
+    limits: &Limits<'_>,
+    progress: &Progress,
+) -> Count {
+    let threads = request
+        .threads
+        .unwrap_or_else(rayon::current_num_threads)
+        .clamp(1, crate::budget::max_threads());
+    let split = solve::magic::Split {
+        shard: request.shard.map_or(1, |s| s.k()),
+        of: request.shard.map_or(1, |s| s.n()),
+        threads,
+    };
+    let c = solve::magic::count(task, split, limits, progress);
+    let check = c.counted.iter().fold(Check::default(), |acc, &(i, t)| {
+        acc.plus(Check::term(i as u64 + 1, t))
+    });
+    let (g, goal) = (task.graph, task.goal);
+    Count {
+        tours: c.tours,
+        cycles_x2: None,
+        stopped: c.stopped,
+        proof: None,
+        shard: request.shard,
+        method: Some(MethodUsed {
+            why: format!(
+                "the puzzle asks for a {} tour: the magic search counts them",
+                magic.describe()
+            ),
+            asked: false,
+            work: Work::Magic {
+                magic,
+                search: SearchWork {
+                    symmetries: c.symmetries,
+                    tasks: Some(c.tasks),
+                    tasks_done: c.tasks_done,
+                    tasks_all: Some(c.tasks_all),
+                    depth: c.depth,
+                    threads: c.threads,
+                    stats: c.stats,
+                },
+            },
+        }),
+        check: request.shard.map(|_| check),
+        split: request.shard.map(|_| Split {
+            method: MAGIC_METHOD,
+            fingerprint: shard::fingerprint(g, &goal, &magic_fingerprint(task.constraints), None),
+            covered: Vec::new(),
+            done: c.tasks_done,
+            units: c.tasks,
+        }),
+    }
+}
+
+/// What a magic count's shards share besides the move graph and the goal:
+/// the method, the sums, the clues and the symmetry, in words.
+fn magic_fingerprint(c: &Constraints) -> String {
+    format!(
+        "{MAGIC_METHOD} {:?} {:?} {:?}",
+        c.magic, c.clues, c.symmetry
+    )
 }
 
 /// The count of a task with clues, by the clue search (one thread, no

@@ -6,7 +6,7 @@
 use std::time::Duration;
 
 use crate::halt::Stop;
-use crate::model::TourSymmetry;
+use crate::model::{Magic, TourSymmetry};
 use crate::search::Stats;
 
 use super::check::Check;
@@ -118,6 +118,14 @@ pub enum Work {
     /// Dynamic programming over the subsets of squares (by steps, for a
     /// puzzle with clues).
     Subset(SubsetWork),
+    /// The magic search counted the tours whose sums are magic, in prefix
+    /// tasks.
+    Magic {
+        /// The sums.
+        magic: Magic,
+        /// The search.
+        search: SearchWork,
+    },
 }
 
 /// What a subset count did.
@@ -159,7 +167,7 @@ impl SubsetWork {
 
 impl Work {
     /// The method's name in the JSON report: `dfs`, `frontier`, `clues`,
-    /// `symmetric` or `subset`.
+    /// `symmetric`, `subset` or `magic`.
     pub fn name(&self) -> &'static str {
         match self {
             Work::Dfs(_) => "dfs",
@@ -167,6 +175,7 @@ impl Work {
             Work::Clues { .. } => "clues",
             Work::Symmetric(_) => "symmetric",
             Work::Subset(_) => "subset",
+            Work::Magic { .. } => "magic",
         }
     }
 
@@ -174,7 +183,7 @@ impl Work {
     /// frontier and the subsets).
     pub fn search(&self) -> Option<&SearchWork> {
         match self {
-            Work::Dfs(s) | Work::Clues { search: s, .. } => Some(s),
+            Work::Dfs(s) | Work::Clues { search: s, .. } | Work::Magic { search: s, .. } => Some(s),
             Work::Symmetric(s) => Some(&s.search),
             Work::Frontier(_) | Work::Subset(_) => None,
         }

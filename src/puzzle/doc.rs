@@ -8,7 +8,7 @@ use std::fmt;
 use serde::Deserialize;
 use serde::de::{MapAccess, Visitor};
 
-use crate::model::TourSymmetry;
+use crate::model::{Magic, TourSymmetry};
 use crate::solve::SolverSpec;
 
 /// Open or closed tour.
@@ -122,6 +122,8 @@ pub(super) struct Doc {
     pub(super) clues: Option<CluesDoc>,
     #[serde(default)]
     pub(super) symmetry: Option<TourSymmetry>,
+    #[serde(default)]
+    pub(super) magic: Option<Magic>,
 }
 
 /// The start of the message for a name given twice in `pieces`, which

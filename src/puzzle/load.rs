@@ -219,11 +219,20 @@ fn constraints(
             }
         }
     }
+    if let Some(magic) = doc.magic
+        && let Some(why) = magic.refusal(board)
+    {
+        let magic_at = loc
+            .field_value("magic", 1)
+            .map_or(Span::new(0, 0), |(a, b)| Span::new(a, b));
+        return Err(at(ErrorKind::Mismatch, magic_at, why));
+    }
     let spans = steps.iter().map(|&(step, _)| span_of(step)).collect();
     Ok((
         Constraints {
             clues: steps,
             symmetry,
+            magic: doc.magic,
         },
         spans,
     ))
@@ -554,6 +563,7 @@ fn origins(loc: &Locator, start: Option<Span>, end: Option<Span>) -> Origins {
         solutions: at("solutions"),
         symmetry: at("symmetry"),
         save: at("save"),
+        magic: at("magic"),
     }
 }
 

@@ -81,6 +81,8 @@ pub struct Origins {
     pub symmetry: Given,
     /// `save`.
     pub save: Given,
+    /// `magic` (only a file gives it).
+    pub magic: Given,
 }
 
 /// A checked puzzle: everything a solver and a renderer need.
@@ -98,7 +100,7 @@ pub struct Puzzle {
     pub piece_text: String,
     /// Open/closed, start, end.
     pub goal: Goal,
-    /// Clues and symmetry.
+    /// Clues, symmetry and magic sums.
     pub constraints: Constraints,
     /// Which solver, with options.
     pub solver: SolverSpec,
@@ -189,7 +191,7 @@ impl Puzzle {
     }
 
     /// Where the file gives `field` (`board`, `start`, `end`, `tour`,
-    /// `solver`, `clues`, `solutions`, `symmetry` or `save`), if it does and
+    /// `solver`, `clues`, `solutions`, `symmetry`, `save` or `magic`), if it does and
     /// no override replaced it (a board given outside the file replaces the
     /// file's, and its place).
     pub fn field_span(&self, field: &str) -> Option<Span> {
@@ -204,6 +206,7 @@ impl Puzzle {
             "solutions" => g.solutions.span(),
             "symmetry" => g.symmetry.span(),
             "save" => g.save.span(),
+            "magic" => g.magic.span(),
             _ => None,
         }
     }

@@ -192,6 +192,20 @@ impl Puzzle {
         if let Some(message) = graph_too_big(&board, &self.piece) {
             return Err(at_given(ErrorKind::TooBig, "board", value, message).with_help(GRAPH_HELP));
         }
+        if let Some(magic) = self.constraints.magic
+            && let Some(why) = magic.refusal(&board)
+        {
+            let asked = self.field_at("magic", self.given.magic.span());
+            return Err(at_given(
+                ErrorKind::Mismatch,
+                "board",
+                value,
+                format!(
+                    "{why} (the puzzle asks for a {} tour: {asked})",
+                    magic.describe()
+                ),
+            ));
+        }
         let replace = |given: &Given, square: Option<u32>| -> Result<Option<u32>, Error> {
             match (given, square) {
                 (Given::File(span), Some(_)) => {

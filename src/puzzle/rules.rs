@@ -79,7 +79,7 @@ type Rule = fn(&Facts<'_>, Use<'_>) -> Option<Error>;
 
 /// The rules, in the order they are asked: the first one broken is the
 /// refusal.
-pub(super) const RULES: [(&str, Rule); 9] = [
+pub(super) const RULES: [(&str, Rule); 10] = [
     ("a closed tour has no end", |f: &Facts<'_>, u: Use<'_>| {
         f.closed_end(u)
     }),
@@ -94,6 +94,10 @@ pub(super) const RULES: [(&str, Rule); 9] = [
     (
         "clues ask for the complete search, and no symmetry",
         |f: &Facts<'_>, u: Use<'_>| f.clues(u),
+    ),
+    (
+        "magic sums ask for the magic search, which is complete",
+        |f: &Facts<'_>, u: Use<'_>| f.magic(u),
     ),
     (
         "a proof of uniqueness asks for the complete search, and no symmetry",
@@ -206,6 +210,11 @@ impl<'p> Facts<'p> {
             Given::Outside(value) => Facts::at_given("solver", value, message),
             given => self.at(given.span(), message),
         };
+        if self.p.constraints.magic.is_some() {
+            // The magic search honours the symmetry; `magic` names the
+            // solvers it runs for.
+            return None;
+        }
         match (self.p.solver, self.p.constraints.symmetry) {
             (SolverSpec::Symmetric(_), None) => Some(
                 error("the symmetric solver searches for tours that a symmetry maps onto themselves, and this puzzle gives no `symmetry`".to_string())
@@ -269,6 +278,50 @@ impl<'p> Facts<'p> {
             }),
             _ => None,
         }
+    }
+
+    /// Magic sums are honoured by the magic search alone, which runs for
+    /// `Auto` and the complete search (`Backtrack`): any other solver is
+    /// refused at the solver when it was given outside the file, else at
+    /// `magic`. Its count is not the frontier's, nor the subsets'.
+    fn magic(&self, use_: Use<'_>) -> Option<Error> {
+        let magic = self.p.constraints.magic?;
+        let at = self.given.magic.span();
+        if let Use::Count { frontier: true, .. } = use_ {
+            return Some(Facts::at_given(
+                "method",
+                "frontier",
+                format!(
+                    "the frontier count does not take magic sums: a puzzle asking for a {} tour is counted by the magic search",
+                    magic.describe()
+                ),
+            ));
+        }
+        if !matches!(
+            self.p.solver,
+            SolverSpec::Warnsdorff(_) | SolverSpec::Genetic(_) | SolverSpec::Symmetric(_)
+        ) {
+            return None;
+        }
+        Some(match &self.given.solver {
+            Given::Outside(value) => {
+                let message = format!(
+                    "the {} solver does not honour the puzzle's `magic`{}: only the complete search does",
+                    self.solver(),
+                    self.p.place(at)
+                );
+                Facts::at_given("solver", value, &message)
+                    .worded(Said::UseBacktrack(message, Given::Outside(String::new())))
+            }
+            given => {
+                let message = format!(
+                    "the {} solver does not honour magic sums: only the complete search does",
+                    self.solver()
+                );
+                self.at(at, &message)
+                    .worded(Said::UseBacktrack(message, given.clone()))
+            }
+        })
     }
 
     /// A proof that a solution is unique asks for the complete search over

@@ -36,6 +36,9 @@ pub enum AutoPick {
     Symmetric,
     /// The puzzle has clues: the complete search, which honours them.
     Clues,
+    /// The puzzle asks for magic sums: the complete search, which honours
+    /// them (the magic search).
+    Magic,
 }
 
 /// Who produced a report.
@@ -52,6 +55,10 @@ pub struct SolverId {
     /// of `ran` and produced the outcome.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub clause_learning: bool,
+    /// The complete search ran as the magic search (numbering from both
+    /// ends with the lines' sums in hand).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub magic: bool,
 }
 
 impl SolverId {
@@ -171,6 +178,9 @@ impl fmt::Display for AutoPick {
             AutoPick::Clues => f.write_str(
                 "auto picked backtrack: the puzzle has clues, and the complete search honours them",
             ),
+            AutoPick::Magic => f.write_str(
+                "auto picked backtrack: the puzzle asks for a magic tour, and the complete search honours its sums",
+            ),
             AutoPick::Symmetric => f.write_str(
                 "auto picked symmetric: the puzzle asks for a symmetric tour, and the search of its half paths finds one or proves there is none",
             ),
@@ -192,6 +202,9 @@ impl fmt::Display for SolverId {
                 f.write_str(", then ")?;
             }
             write!(f, "{s}")?;
+        }
+        if self.magic {
+            f.write_str(" as the magic search")?;
         }
         if self.clause_learning {
             f.write_str(", then clause-learning search")?;

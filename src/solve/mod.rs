@@ -13,6 +13,7 @@ mod close;
 pub mod clued;
 pub mod genetic;
 mod identity;
+pub mod magic;
 pub mod runner;
 pub mod starts;
 pub mod symmetric;
@@ -134,10 +135,11 @@ pub struct Task<'t> {
     pub seed: u64,
 }
 
-/// No clues and no symmetry.
+/// No clues, no symmetry, no magic sums.
 pub static NO_CONSTRAINTS: Constraints = Constraints {
     clues: Vec::new(),
     symmetry: None,
+    magic: None,
 };
 
 impl<'t> Task<'t> {

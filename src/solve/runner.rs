@@ -7,6 +7,7 @@ use std::time::Instant;
 
 use super::backtrack::{BacktrackOptions, Order};
 use super::clued;
+use super::magic;
 use super::symmetric::SymmetricOptions;
 use super::warnsdorff::WarnsdorffOptions;
 use super::{AutoPick, Limit, Outcome, Report, Run, Solver, SolverId, SolverSpec, Stats, Task};
@@ -55,6 +56,12 @@ pub const AUTO_FIRST_NODES: u64 = 1 << 17;
 /// the backtracker if it gives up.
 pub fn auto_choice(task: &Task<'_>) -> (SolverSpec, AutoPick) {
     let squares = task.graph.len();
+    if task.constraints.magic.is_some() {
+        return (
+            SolverSpec::Backtrack(BacktrackOptions::default()),
+            AutoPick::Magic,
+        );
+    }
     if !task.constraints.clues.is_empty() {
         return (
             SolverSpec::Backtrack(BacktrackOptions::default()),
@@ -214,6 +221,15 @@ fn search<O: Observer>(spec: SolverSpec, task: &Task<'_>, mut run: Run<'_, O>) -
         }
         s => (s, None),
     };
+    if task.constraints.magic.is_some() {
+        let opts = match spec {
+            SolverSpec::Backtrack(o) => o,
+            _ => BacktrackOptions::default(),
+        };
+        let (mut report, _) = magic::solve(opts, task, run, 1);
+        report.solver.auto = pick;
+        return report;
+    }
     if !task.constraints.clues.is_empty() {
         let opts = match spec {
             SolverSpec::Backtrack(o) => o,
@@ -313,7 +329,11 @@ pub fn solve_unique<O: Observer>(
         SolverSpec::Backtrack(o) => o,
         _ => BacktrackOptions::default(),
     };
-    let (report, second) = clued::unique(opts, task, run);
+    let (report, second) = if task.constraints.magic.is_some() {
+        magic::unique(opts, task, run)
+    } else {
+        clued::unique(opts, task, run)
+    };
     let found = match &report.outcome {
         Outcome::Found(t) => Some(t),
         _ => None,

@@ -44,6 +44,13 @@ pub fn count_text(board: &Board, goal: &Goal, count: &Count) -> String {
         Work::Clues { search, .. } => clued(&what, count, search),
         Work::Symmetric(s) => symmetric(&what, count, s, &method.why),
         Work::Subset(s) => subset(&what, count, s, &method.why),
+        Work::Magic { search, .. } => {
+            let mut out = dfs(&what, count, search);
+            if count.shard.is_none() {
+                let _ = writeln!(out, "method: the magic search ({})", method.why);
+            }
+            out
+        }
     }
 }
 
@@ -141,6 +148,17 @@ pub fn subject(board: &Board, goal: &Goal, count: &Count, one: bool) -> String {
         Some(Work::Symmetric(s)) => symmetric_subject(board, goal, s.symmetry, one),
         Some(Work::Clues { clues, .. }) => clued_subject(goal.closed, *clues, one),
         Some(Work::Subset(s)) if s.clues > 0 => clued_subject(goal.closed, s.clues, one),
+        Some(Work::Magic { magic, .. }) => {
+            let plain = count_subject(board, goal, one);
+            let ends = plain.split_once(if one { " tour" } else { " tours" });
+            let tail = ends.map_or("", |(_, t)| t);
+            format!(
+                "directed {} {} {}{tail}",
+                magic.describe(),
+                if goal.closed { "closed" } else { "open" },
+                if one { "tour" } else { "tours" },
+            )
+        }
         _ => count_subject(board, goal, one),
     }
 }
