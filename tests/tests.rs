@@ -30,6 +30,7 @@ mod gif_trace;
 mod hostile;
 mod interrupt;
 mod layers;
+mod magic;
 mod make;
 mod memory_limits;
 mod messages;

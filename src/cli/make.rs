@@ -37,11 +37,25 @@ pub enum Level {
     Hard,
 }
 
+/// `--magic`.
+#[derive(Clone, Copy, ValueEnum)]
+pub enum Sums {
+    /// Every rank and every file sums alike.
+    Semi,
+    /// And both long diagonals (square boards).
+    Diagonal,
+}
+
 /// `engine make`'s flags.
 #[derive(clap::Args)]
 pub struct MakeArgs {
     #[command(flatten)]
     source: PuzzleArgs,
+    /// Make a "complete the magic tour" puzzle: its solution is a magic
+    /// tour (the magic search's first; the file's clues, if any, narrow it)
+    /// and its clues leave it the only magic one.
+    #[arg(long, value_enum, value_name = "SUMS")]
+    magic: Option<Sums>,
     /// Write the puzzle file here; the pictures go beside it (OUT.svg and
     /// OUT-solution.svg, without OUT's `.ron`).
     #[arg(long, short, value_name = "OUT.ron")]
@@ -182,10 +196,17 @@ pub fn exec(args: MakeArgs) -> Result<u8, Error> {
         .time_limit
         .unwrap_or(make::DEFAULT_SECONDS * f64::from(args.count));
     let limits = super::interrupt::limits().with_time_from(started, Some(budget));
-    let puzzle = match args.source.load_within(&limits) {
+    let mut puzzle = match args.source.load_within(&limits) {
         Ok(p) => p?,
         Err(stop) => return Ok(args.source.stopped(stop)),
     };
+    if let Some(sums) = args.magic {
+        let (magic, value) = match sums {
+            Sums::Semi => (engine::model::Magic::Semi, "semi"),
+            Sums::Diagonal => (engine::model::Magic::Diagonal, "diagonal"),
+        };
+        puzzle.ask_magic(magic, value)?;
+    }
     if let Some(e) = refusal(&puzzle) {
         return Err(e);
     }
@@ -679,6 +700,7 @@ fn json_report(
             make::Proof::Deductions => ("deductions", None),
             make::Proof::Sat(c) => ("clause-learning", Some(c)),
             make::Proof::Search(_) => ("search", None),
+            make::Proof::Magic(_) => ("magic", None),
         };
         MadeJson {
             name,
@@ -749,6 +771,10 @@ fn header(puzzle: &Puzzle, made: &Made, opts: &MakeOptions, n: usize) -> Vec<Str
             "proved by the clause-learning search in {}",
             many(conflicts, "conflict")
         ),
+        make::Proof::Magic(nodes) => format!(
+            "proved by the magic search when its last clue was taken out ({})",
+            many(nodes, "node")
+        ),
         make::Proof::Search(work) => format!(
             "proved by the search for a second solution when its last clue was taken out ({} and conflicts)",
             many(work, "node")
@@ -764,6 +790,12 @@ fn header(puzzle: &Puzzle, made: &Made, opts: &MakeOptions, n: usize) -> Vec<Str
         )
     } else if stopped_at_target {
         String::new()
+    } else if c.unknown > 0 && puzzle.constraints.magic.is_some() {
+        format!(
+            " Not proven minimal: {} stayed because the magic search for a second solution ran out of {}.",
+            counted(c.unknown as u64, "clue"),
+            many(opts.node_limit, "node")
+        )
     } else if c.unknown > 0 {
         format!(
             " Not proven minimal: {} stayed because the search for a second solution ran out of {} and {}.",

@@ -172,6 +172,7 @@ impl Names for Flags {
             "method" => "--method",
             "shard" => "--shard",
             "list" => "--list",
+            "magic" => "--magic",
             "node_limit" => "--node-limit",
             "make" => "engine make",
             "run" => "engine run",

@@ -592,6 +592,7 @@ fn count_magic(
             asked: false,
             work: Work::Magic {
                 magic,
+                clues: task.constraints.clues.len(),
                 search: SearchWork {
                     symmetries: c.symmetries,
                     tasks: Some(c.tasks),

@@ -123,6 +123,8 @@ pub enum Work {
     Magic {
         /// The sums.
         magic: Magic,
+        /// How many clues the puzzle has.
+        clues: usize,
         /// The search.
         search: SearchWork,
     },
@@ -351,6 +353,7 @@ impl Count {
     pub fn clues(&self) -> Option<usize> {
         match self.work() {
             Some(Work::Clues { clues, .. }) => Some(*clues),
+            Some(Work::Magic { clues, .. }) if *clues > 0 => Some(*clues),
             Some(Work::Subset(s)) if s.clues > 0 => Some(s.clues),
             _ => None,
         }

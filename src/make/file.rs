@@ -108,6 +108,9 @@ pub fn puzzle_text(puzzle: &Puzzle, made: &Made, name: &str, header: &[String]) 
     if puzzle.goal.closed {
         t.push_str("    tour: Closed,\n");
     }
+    if let Some(magic) = puzzle.constraints.magic {
+        t.push_str(&format!("    magic: {magic:?},\n"));
+    }
     t.push_str("    clues: r#\"\n");
     t.push_str(&picture(&puzzle.board, &made.clues, 4));
     t.push_str("\"#,\n)\n");

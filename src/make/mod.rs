@@ -19,6 +19,7 @@
 
 pub mod difficulty;
 pub mod file;
+mod magic;
 pub mod sheet;
 pub mod svg;
 pub mod tour;
@@ -136,6 +137,9 @@ pub enum Proof {
     /// in this many nodes and conflicts (a puzzle whose making the time
     /// limit stopped, and whose final proof did not run).
     Search(u64),
+    /// The magic search for a second magic solution when its last clue was
+    /// taken out, in this many nodes (a puzzle that asks for a magic tour).
+    Magic(u64),
 }
 
 /// Why no puzzle was made.
@@ -190,7 +194,8 @@ impl From<Stop> for Failure {
 
 /// Makes a puzzle of `puzzle` (its board, piece and goal; it has no clues
 /// and no symmetry) on its move graph `graph`, within `limits`; `progress`
-/// shows the searches' nodes.
+/// shows the searches' nodes. A puzzle that asks for a magic tour (which
+/// may give clues that narrow it) is made by [`magic`]'s rules.
 pub fn make(
     puzzle: &Puzzle,
     graph: &MoveGraph,
@@ -198,6 +203,9 @@ pub fn make(
     limits: Limits<'_>,
     progress: &Progress,
 ) -> Result<Made, Failure> {
+    if puzzle.constraints.magic.is_some() {
+        return magic::make(puzzle, graph, opts, limits, progress);
+    }
     let n = graph.len();
     let mut rng = ChaCha8Rng::seed_from_u64(opts.seed);
     let walk_nodes = (64 * n as u64).max(100_000);

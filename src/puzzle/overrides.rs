@@ -11,6 +11,7 @@ use super::load::{GRAPH_HELP, clues_too_big, graph_too_big};
 use super::rules::Facts;
 use super::{FLAGS_NAME, Given, Puzzle, Solutions, Use, locate};
 use crate::error::{Error, ErrorKind, Names, Span, Wording, called, escape_controls, line_col};
+use crate::model::Magic;
 use crate::solve::SolverSpec;
 
 /// A piece or board language error in the value given for `option`.
@@ -263,6 +264,17 @@ impl Puzzle {
     pub fn ask_unique(&mut self) {
         self.solutions = Solutions::Unique;
         self.given.solutions = Given::Outside(String::new());
+    }
+
+    /// Asks for `magic` sums (`magic:`; `make`'s `--magic` flag, given as
+    /// `value`): refused, at the value, when the board's sums cannot be met.
+    pub fn ask_magic(&mut self, magic: Magic, value: &str) -> Result<(), Error> {
+        if let Some(why) = magic.refusal(&self.board) {
+            return Err(at_given(ErrorKind::Mismatch, "magic", value, why));
+        }
+        self.constraints.magic = Some(magic);
+        self.given.magic = Given::Outside(value.to_string());
+        Ok(())
     }
 
     /// Asks to save the run (`save: true`; the `--save` flag).

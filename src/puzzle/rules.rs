@@ -400,14 +400,16 @@ impl<'p> Facts<'p> {
         }
     }
 
-    /// `make` makes the clues itself, and clue puzzles cannot also ask for
-    /// a symmetry: at the file's clues or symmetry.
+    /// `make` makes the clues itself (of a magic puzzle, from the magic
+    /// tour its clues narrow the search to), and clue puzzles cannot also
+    /// ask for a symmetry: at the file's clues or symmetry.
     fn make(&self, use_: Use<'_>) -> Option<Error> {
         if use_ != Use::Make {
             return None;
         }
         let c = &self.p.constraints;
-        if !c.clues.is_empty() {
+        // A magic puzzle's clues narrow the search for its tour.
+        if !c.clues.is_empty() && c.magic.is_none() {
             return Some(
                 self.at(self.given.clues.span(), "")
                     .worded(Said::MakeClues(c.clues.len())),

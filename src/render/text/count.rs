@@ -148,16 +148,17 @@ pub fn subject(board: &Board, goal: &Goal, count: &Count, one: bool) -> String {
         Some(Work::Symmetric(s)) => symmetric_subject(board, goal, s.symmetry, one),
         Some(Work::Clues { clues, .. }) => clued_subject(goal.closed, *clues, one),
         Some(Work::Subset(s)) if s.clues > 0 => clued_subject(goal.closed, s.clues, one),
-        Some(Work::Magic { magic, .. }) => {
-            let plain = count_subject(board, goal, one);
-            let ends = plain.split_once(if one { " tour" } else { " tours" });
-            let tail = ends.map_or("", |(_, t)| t);
-            format!(
-                "directed {} {} {}{tail}",
-                magic.describe(),
-                if goal.closed { "closed" } else { "open" },
-                if one { "tour" } else { "tours" },
-            )
+        Some(Work::Magic { magic, clues, .. }) => {
+            let plain = if *clues > 0 {
+                clued_subject(goal.closed, *clues, one)
+            } else {
+                count_subject(board, goal, one)
+            };
+            // `directed open tours…` as `directed semi-magic open tours…`.
+            match plain.strip_prefix("directed ") {
+                Some(rest) => format!("directed {} {rest}", magic.describe()),
+                None => plain,
+            }
         }
         _ => count_subject(board, goal, one),
     }
