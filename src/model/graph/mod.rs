@@ -80,20 +80,23 @@ impl Leaper {
                 }
             }
         }
-        // Row by row on every core: 16 million squares on the largest boards.
+        // Row by row on every core: 16 million squares on the largest boards
+        // (small boards here: starting the thread pool costs more).
         let mut masks = vec![0u8; width as usize * height as usize];
-        let edges: usize = masks
-            .par_chunks_mut(width.max(1) as usize)
-            .zip(ys.par_iter())
-            .map(|(row, &my)| {
-                let mut edges = 0;
-                for (m, &mx) in row.iter_mut().zip(&xs) {
-                    *m = mx & my;
-                    edges += m.count_ones() as usize;
-                }
-                edges
-            })
-            .sum();
+        let row = |(row, &my): (&mut [u8], &u8)| {
+            let mut edges = 0;
+            for (m, &mx) in row.iter_mut().zip(&xs) {
+                *m = mx & my;
+                edges += m.count_ones() as usize;
+            }
+            edges
+        };
+        let side = width.max(1) as usize;
+        let edges: usize = if masks.len() <= 1 << 16 {
+            masks.chunks_mut(side).zip(&ys).map(row).sum()
+        } else {
+            masks.par_chunks_mut(side).zip(ys.par_iter()).map(row).sum()
+        };
         Leaper {
             width,
             moves,

@@ -164,21 +164,29 @@ pub(crate) fn each_part(
     one: impl Fn(&mut String, Cell) + Sync,
     mut emit: impl FnMut(&str),
 ) {
+    const CHUNK: usize = 1 << 16;
+    let part = |b: usize, i: usize, chunk: &[u32]| {
+        let mut part = String::with_capacity(chunk.len() * 10);
+        for (j, &s) in chunk.iter().enumerate() {
+            // A separator before every square but the very first.
+            if b + i + j > 0 {
+                part.push_str(sep);
+            }
+            one(&mut part, board.cell(s));
+        }
+        part
+    };
+    // One chunk is written here: the thread pool is started only for work
+    // that can use it (starting it costs more than a short list).
+    if path.len() <= CHUNK {
+        emit(&part(0, 0, path));
+        return;
+    }
     for (b, batch) in path.chunks(1 << 20).enumerate() {
         let parts: Vec<String> = batch
-            .par_chunks(1 << 16)
+            .par_chunks(CHUNK)
             .enumerate()
-            .map(|(i, chunk)| {
-                let mut part = String::with_capacity(chunk.len() * 10);
-                for (j, &s) in chunk.iter().enumerate() {
-                    // A separator before every square but the very first.
-                    if b + i + j > 0 {
-                        part.push_str(sep);
-                    }
-                    one(&mut part, board.cell(s));
-                }
-                part
-            })
+            .map(|(i, chunk)| part(b, i, chunk))
             .collect();
         for part in &parts {
             emit(part);
