@@ -140,8 +140,10 @@ class Case:
     """One comparison: programs (label -> argv) run alternately; `read(label, out, err)`
     returns the program's own time (seconds) or None, and checks its answer."""
 
-    def __init__(self, name, programs, read=None):
+    def __init__(self, name, programs, read=None, codes=(0,)):
         self.name, self.programs, self.read = name, programs, read or (lambda *a: None)
+        self.codes = codes
+        self.gave_up = {}
 
     def run(self, rounds, tmp):
         labels = list(self.programs)
@@ -155,9 +157,14 @@ class Case:
                 wall, cpu, code = spawn(self.programs[k], out)
                 text = out.read_text(errors="replace")
                 err = Path(str(out) + ".err").read_text(errors="replace")
-                if code != 0:
+                if code not in self.codes:
                     raise SystemExit(f"{self.name}: {k} exited {code}: {err[-500:]}")
-                own = self.read(k, text, err)
+                if code != 0:
+                    # Gave up (exit 3): timed, but no tour to read.
+                    self.gave_up[k] = self.gave_up.get(k, 0) + 1
+                    own = None
+                else:
+                    own = self.read(k, text, err)
                 walls[k].append(wall)
                 cpus[k].append(cpu)
                 if own is not None:
@@ -178,7 +185,7 @@ def report(name, walls, cpus, owns, peer, per=None, unit=None):
     for k in walls:
         line = f"  {k:<34} whole {ms(walls[k])} (cpu {ms(cpus[k])})"
         if k != peer:
-            line += f"  ratio {walls[k] / walls[peer]:.2f}"
+            line += f"  ratio {walls[k] / walls[peer]:.2f} (cpu {cpus[k] / cpus[peer]:.2f})"
         if owns.get(k) is not None:
             if per:
                 line += f" | own {owns[k] * 1e9 / per:.1f} ns per {unit}"
@@ -221,9 +228,12 @@ def warnsdorff(engines, peers, sizes, rounds, tmp):
             for i, e in enumerate(engines):
                 progs[f"engine{i + 1 if len(engines) > 1 else ''}"] = [
                     e, "run", str(f), "--quiet", "--format", "json"]
-            w, c, o = Case(f"warnsdorff {n}x{n} {vname}", progs, engine_json(n * n)).run(rounds, tmp)
+            case = Case(f"warnsdorff {n}x{n} {vname}", progs, engine_json(n * n), codes=(0, 3))
+            w, c, o = case.run(rounds, tmp)
             report(f"Warnsdorff {n}x{n}, {vname} (C: open, ties in move order)", w, c, o,
                    "C walk (Rosetta)", per=n * n, unit="square")
+            for k, times in case.gave_up.items():
+                print(f"  {k} gave up (exit 3) in {times} of {rounds} runs")
 
 
 def naive(engines, peers, rounds, tmp):

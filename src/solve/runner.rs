@@ -1,4 +1,5 @@
-//! Solving a puzzle end to end: quick proofs first, then the chosen solver,
+//! Solving a puzzle end to end: a short search (a tour found settles it), then
+//! quick proofs, then the chosen solver,
 //! then the independent verifier on whatever tour comes out. This is the
 //! one place that chooses among solvers: `Auto` and its fallback live here.
 
@@ -100,7 +101,8 @@ pub fn auto_choice(task: &Task<'_>) -> (SolverSpec, AutoPick) {
 /// answer (a tour means no proof exists; a proof cancels the search).
 pub const PROOFS_BESIDE: usize = 1 << 18;
 
-/// Solves `task` with the solver `spec` within `run`: proofs first (or
+/// Solves `task` with the solver `spec` within `run`: a short search first
+/// ([`trial_nodes`]; a tour found there is the answer), then the proofs (or
 /// beside the search on large boards), then the solver. Every tour is
 /// verified before it is returned, its clues and symmetry included.
 ///
@@ -132,6 +134,17 @@ pub fn solve<O: Observer>(
             .map(|a| a.impossible)
     };
     let proven = |proof: String| proven_report(proof, started);
+    // A tour settles the puzzle (no proof can exist then): a short search
+    // first, and the proofs only when it finds none. Not with an observer
+    // of the search, which would see the first moves twice.
+    if !O::ACTIVE
+        && let Some(report) = first_try(spec, task, run.reborrow(), trial_nodes(graph.len()))
+    {
+        if let Outcome::Found(tour) = &report.outcome {
+            check_tour(task, &report.solver.to_string(), tour)?;
+        }
+        return Ok(report);
+    }
     let report = if graph.len() < PROOFS_BESIDE {
         let limits = run.limits;
         match proofs(&|| limits.check()) {
@@ -175,6 +188,67 @@ pub fn solve<O: Observer>(
         check_tour(task, &report.solver.to_string(), tour)?;
     }
     Ok(report)
+}
+
+/// The nodes of the search tried before the proofs ([`solve`]): a few
+/// thousand on a small board, where the proofs try thousands of cuts; twice
+/// the squares on a larger one, where they make passes over every square
+/// (one walk of Warnsdorff's rule, with room for its repairs).
+pub fn trial_nodes(squares: usize) -> u64 {
+    (2 * squares as u64).max(1 << 12)
+}
+
+/// The first stage of `spec` (as [`search`] runs it) alone, within
+/// `nodes`: its report, as [`search`] would give it, when it found a tour;
+/// None otherwise (the search is then run again from the start, after the
+/// proofs). Backtracking, Warnsdorff's rule, `Auto` and the clue search
+/// only: they find the same tour under a smaller budget, and their work is
+/// counted in nodes.
+fn first_try<O: Observer>(
+    spec: SolverSpec,
+    task: &Task<'_>,
+    run: Run<'_, O>,
+    nodes: u64,
+) -> Option<Report> {
+    let (spec, pick) = match spec {
+        SolverSpec::Auto => {
+            let (s, why) = auto_choice(task);
+            (s, Some(why))
+        }
+        s => (s, None),
+    };
+    let run = Run {
+        limits: run.limits.with_nodes(Some(nodes)),
+        ..run
+    };
+    let mut report = if !task.constraints.clues.is_empty() {
+        let opts = match spec {
+            SolverSpec::Backtrack(o) => o,
+            _ => BacktrackOptions::default(),
+        };
+        clued::solve(opts, task, run, 1).0
+    } else {
+        match first_stage(spec, pick.is_some()) {
+            s @ (SolverSpec::Backtrack(_) | SolverSpec::Warnsdorff(_)) => run_spec(s, task, run),
+            _ => return None,
+        }
+    };
+    if !matches!(report.outcome, Outcome::Found(_)) {
+        return None;
+    }
+    report.solver.auto = pick;
+    Some(report)
+}
+
+/// The solver [`search`] runs first for `spec` (`auto`: picked by `Auto`).
+fn first_stage(spec: SolverSpec, auto: bool) -> SolverSpec {
+    match spec {
+        SolverSpec::Backtrack(_) if auto => SolverSpec::Backtrack(BacktrackOptions {
+            order: Order::Warnsdorff,
+            node_limit: Some(AUTO_FIRST_NODES),
+        }),
+        s => s,
+    }
 }
 
 /// The verifier's answer on `tour`, its clues and symmetry included.
@@ -227,12 +301,7 @@ fn search<O: Observer>(spec: SolverSpec, task: &Task<'_>, mut run: Run<'_, O>) -
         order: Order::Warnsdorff,
         node_limit,
     };
-    let first = match (spec, pick) {
-        (SolverSpec::Backtrack(_), Some(_)) => {
-            SolverSpec::Backtrack(complete(Some(AUTO_FIRST_NODES)))
-        }
-        (s, _) => s,
-    };
+    let first = first_stage(spec, pick.is_some());
     let mut report = run_spec(first, task, run.reborrow());
     if pick.is_some() {
         // Each stage runs while the one before gave up on its own limit.
