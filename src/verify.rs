@@ -78,12 +78,14 @@ pub fn verify(board: &Board, piece: &Piece, goal: &Goal, tour: &[u32]) -> Result
         }
         None
     };
-    // A tour of one run is checked here: starting the thread pool would
-    // cost more than the check.
-    let bad = match steps.div_ceil(CHUNK) {
-        0 => None,
-        1 => run(0),
-        runs => (0..runs).into_par_iter().find_map_first(run),
+    // A tour of fewer than PARALLEL steps is checked here: starting the
+    // thread pool would cost more than the check (a few nanoseconds a step).
+    const PARALLEL: usize = 1 << 18;
+    let runs = steps.div_ceil(CHUNK);
+    let bad = if steps < PARALLEL {
+        (0..runs).find_map(run)
+    } else {
+        (0..runs).into_par_iter().find_map_first(run)
     };
     if let Some(i) = bad {
         return Err(format!(
