@@ -583,11 +583,7 @@ impl<'r, A: Adjacent, B: Adjacent, W: Word, O: Observer> Walker<'r, A, B, W, O> 
                 Some(s) => s,
                 None => {
                     if starts.is_empty() {
-                        starts = start_order(
-                            &self.fwd,
-                            &self.degrees,
-                            self.restarts as usize + 1,
-                        );
+                        starts = start_order(&self.fwd, &self.degrees, self.restarts as usize + 1);
                     }
                     starts[attempt as usize % starts.len()]
                 }
@@ -1275,9 +1271,14 @@ fn rim_depth_into<A: Adjacent, W: Word, H: Halt>(
         return Ok(());
     }
     state.fill(W::with_depth(FAR));
-    walks::each_distance(adj, (0..n).filter(|&s| adj.degree(s) < max), halt, |s, d| {
-        state[s as usize] = W::with_depth(d);
-    })
+    walks::each_distance(
+        adj,
+        (0..n).filter(|&s| adj.degree(s) < max),
+        halt,
+        |s, d| {
+            state[s as usize] = W::with_depth(d);
+        },
+    )
 }
 
 /// Up to `count` start squares: fewest moves first, then board order.

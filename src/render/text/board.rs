@@ -129,12 +129,7 @@ pub fn push_move_list(out: &mut String, board: &Board, path: &[u32]) {
 /// Hands the move list to `emit` in parts, in order (names separated by
 /// spaces).
 pub(crate) fn each_move_list_part(board: &Board, path: &[u32], emit: impl FnMut(&str)) {
-    let pieces = Pieces::new(
-        board,
-        |x| file_name(x),
-        |y| (y + 1).to_string(),
-        " ",
-    );
+    let pieces = Pieces::new(board, |x| file_name(x), |y| (y + 1).to_string(), " ");
     each_part(board, path, &pieces, emit);
 }
 
@@ -189,7 +184,14 @@ impl Pieces {
     /// square is among them, with no separator before it), and returns
     /// where the text ends. `buf` has room for [`Pieces::room`] bytes a
     /// square from `at`.
-    fn fill(&self, buf: &mut [u8], at: usize, board: &Board, squares: &[u32], first: bool) -> usize {
+    fn fill(
+        &self,
+        buf: &mut [u8],
+        at: usize,
+        board: &Board,
+        squares: &[u32],
+        first: bool,
+    ) -> usize {
         let mut pos = at;
         let mut put = |p: &Piece| {
             if let Some(block) = buf.get_mut(pos..pos + PIECE) {
