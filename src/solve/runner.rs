@@ -1,7 +1,8 @@
-//! Solving a puzzle end to end: a short search (a tour found settles it), then
-//! quick proofs, then the chosen solver,
-//! then the independent verifier on whatever tour comes out. This is the
-//! one place that chooses among solvers: `Auto` and its fallback live here.
+//! Solving a puzzle end to end: the proofs (with a short search before the
+//! slower ones where a tour found at once settles the puzzle), then the
+//! chosen solver, then the independent verifier on whatever tour comes
+//! out. This is the one place that chooses among solvers: `Auto` and its
+//! fallback live here.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
@@ -101,10 +102,12 @@ pub fn auto_choice(task: &Task<'_>) -> (SolverSpec, AutoPick) {
 /// answer (a tour means no proof exists; a proof cancels the search).
 pub const PROOFS_BESIDE: usize = 1 << 18;
 
-/// Solves `task` with the solver `spec` within `run`: a short search first
-/// ([`trial_nodes`]; a tour found there is the answer), then the proofs (or
-/// beside the search on large boards), then the solver. Every tour is
-/// verified before it is returned, its clues and symmetry included.
+/// Solves `task` with the solver `spec` within `run`: the proofs first (or
+/// beside the search on large boards; on a small board a search of
+/// [`TRIAL_NODES`] comes before the proof by a cut, on a middling one the
+/// first walk of Warnsdorff's rule before any proof, and a tour either
+/// finds is the answer), then the solver. Every tour is verified before it is
+/// returned, its clues and symmetry included.
 ///
 /// ```
 /// use engine::halt::Never;
@@ -134,11 +137,24 @@ pub fn solve<O: Observer>(
             .map(|a| a.impossible)
     };
     let proven = |proof: String| proven_report(proof, started);
-    // A tour settles the puzzle (no proof can exist then): a short search
-    // first, and the proofs only when it finds none. Not with an observer
-    // of the search, which would see the first moves twice.
-    if !O::ACTIVE
-        && let Some(report) = first_try(spec, task, run.reborrow(), trial_nodes(graph.len()))
+    // A tour settles the puzzle (no proof can exist then): on a board of
+    // more than 64 squares but too few for the proofs to run beside the
+    // search, where the proofs cost as much as a walk of Warnsdorff's rule,
+    // the rule's first walk comes first when it is the solver. Only where a
+    // walk can succeed — every move can be made back, every square has one,
+    // and no proof is in sight at once — so that a walk that gets stuck
+    // costs little before the proofs. Not with an observer of the search,
+    // which would see its first moves twice.
+    let n = graph.len();
+    if (65..PROOFS_BESIDE).contains(&n)
+        && !O::ACTIVE
+        && graph.is_symmetric()
+        && (0..n as u32).all(|s| graph.degree(s) > 0)
+        && matches!(
+            analysis::obstruction_in_sight(graph, &task.goal, task.board, task.piece, &run.limits),
+            Ok(false)
+        )
+        && let Some(report) = first_walk(spec, task, run.reborrow())
     {
         if let Outcome::Found(tour) = &report.outcome {
             check_tour(task, &report.solver.to_string(), tour)?;
@@ -147,9 +163,32 @@ pub fn solve<O: Observer>(
     }
     let report = if graph.len() < PROOFS_BESIDE {
         let limits = run.limits;
-        match proofs(&|| limits.check()) {
-            Ok(Some(proof)) => return Ok(proven(proof)),
-            Ok(None) => search(spec, task, run),
+        let halt = Checked(&|| limits.check());
+        let (goal, board) = (&task.goal, task.board);
+        match analysis::analyse_board_quick(graph, goal, board, task.piece, &halt) {
+            Ok(a) => {
+                if let Some(proof) = a.impossible {
+                    return Ok(proven(proof));
+                }
+                // On a small board the cut proof tries thousands of cuts,
+                // and a tour settles the puzzle (no proof exists then): a
+                // short search first. Not with an observer of the search,
+                // which would see its first moves twice.
+                if analysis::cuts_tried(graph, &a)
+                    && !O::ACTIVE
+                    && let Some(report) = first_try(spec, task, run.reborrow(), TRIAL_NODES)
+                {
+                    if let Outcome::Found(tour) = &report.outcome {
+                        check_tour(task, &report.solver.to_string(), tour)?;
+                    }
+                    return Ok(report);
+                }
+                match analysis::cut_proof(graph, goal, board, &a, &halt) {
+                    Ok(Some(proof)) => return Ok(proven(proof)),
+                    Ok(None) => search(spec, task, run),
+                    Err(stop) => Report::stopped(stop, started.elapsed(), SolverId::default()),
+                }
+            }
             Err(stop) => Report::stopped(stop, started.elapsed(), SolverId::default()),
         }
     } else {
@@ -190,13 +229,10 @@ pub fn solve<O: Observer>(
     Ok(report)
 }
 
-/// The nodes of the search tried before the proofs ([`solve`]): a few
-/// thousand on a small board, where the proofs try thousands of cuts; twice
-/// the squares on a larger one, where they make passes over every square
-/// (one walk of Warnsdorff's rule, with room for its repairs).
-pub fn trial_nodes(squares: usize) -> u64 {
-    (2 * squares as u64).max(1 << 12)
-}
+/// The nodes of the search tried, on a small board, before the proof by a
+/// cut ([`solve`]): a few thousand, a fraction of a millisecond, where the
+/// cut proof tries thousands of cuts.
+pub const TRIAL_NODES: u64 = 1 << 12;
 
 /// The first stage of `spec` (as [`search`] runs it) alone, within
 /// `nodes`: its report, as [`search`] would give it, when it found a tour;
@@ -233,6 +269,32 @@ fn first_try<O: Observer>(
             _ => return None,
         }
     };
+    if !matches!(report.outcome, Outcome::Found(_)) {
+        return None;
+    }
+    report.solver.auto = pick;
+    Some(report)
+}
+
+/// The first walk of Warnsdorff's rule, when `spec` (or `Auto`) runs the
+/// rule first: its report, as [`search`] would give it, when the walk found
+/// a tour with no repair ([`WarnsdorffOptions::first_walk`]); None
+/// otherwise.
+fn first_walk<O: Observer>(spec: SolverSpec, task: &Task<'_>, run: Run<'_, O>) -> Option<Report> {
+    let (spec, pick) = match spec {
+        SolverSpec::Auto => {
+            let (s, why) = auto_choice(task);
+            (s, Some(why))
+        }
+        s => (s, None),
+    };
+    let SolverSpec::Warnsdorff(opts) = spec else {
+        return None;
+    };
+    if !task.constraints.clues.is_empty() {
+        return None;
+    }
+    let mut report = opts.first_walk(task, run);
     if !matches!(report.outcome, Outcome::Found(_)) {
         return None;
     }

@@ -162,6 +162,23 @@ impl Solver for WarnsdorffOptions {
     }
 }
 
+impl WarnsdorffOptions {
+    /// The first walk of [`Solver::solve`] alone, with its repairs but no
+    /// restart: a walk that fails gives up at once. When it finds a tour,
+    /// the report is the one `solve` gives (its first walk, from the same
+    /// square with the same choices); for trying the rule before anything
+    /// slower.
+    pub fn first_walk<O: Observer>(&self, task: &Task<'_>, run: Run<'_, O>) -> Report {
+        let once = WarnsdorffOptions {
+            restarts: Some(0),
+            ..*self
+        };
+        let mut report = once.solve(task, run);
+        report.solver = self.id();
+        report
+    }
+}
+
 /// Runs the solver with an explicit policy (for measuring variants the
 /// puzzle file cannot ask for). The report's solver is Warnsdorff's with
 /// default options.
