@@ -9,68 +9,14 @@ use super::event::Why;
 use crate::model::MoveGraph;
 use crate::model::graph::walks::predecessors_mask;
 
-/// The squares on the path, as the plain rules keep them: a bit each in one
-/// word on boards of at most 64 squares (no bounds to check), a flag each
-/// on larger ones.
-pub trait Marks {
-    /// No square marked, on a board of `n` squares.
-    fn none(n: usize) -> Self;
-    /// Whether `s` is marked.
-    fn has(&self, s: u32) -> bool;
-    /// Marks `s`.
-    fn set(&mut self, s: u32);
-    /// Unmarks `s`.
-    fn unset(&mut self, s: u32);
-}
-
-/// A bit a square: boards of at most 64 squares.
-impl Marks for u64 {
-    #[inline(always)]
-    fn none(_: usize) -> u64 {
-        0
-    }
-    #[inline(always)]
-    fn has(&self, s: u32) -> bool {
-        *self >> s & 1 != 0
-    }
-    #[inline(always)]
-    fn set(&mut self, s: u32) {
-        *self |= 1 << s;
-    }
-    #[inline(always)]
-    fn unset(&mut self, s: u32) {
-        *self &= !(1 << s);
-    }
-}
-
-/// A flag a square: any board.
-impl Marks for Vec<bool> {
-    fn none(n: usize) -> Vec<bool> {
-        vec![false; n]
-    }
-    #[inline(always)]
-    fn has(&self, s: u32) -> bool {
-        self[s as usize]
-    }
-    #[inline(always)]
-    fn set(&mut self, s: u32) {
-        self[s as usize] = true;
-    }
-    #[inline(always)]
-    fn unset(&mut self, s: u32) {
-        self[s as usize] = false;
-    }
-}
-
 /// The plain rules for tours of one goal from one start square, in path
 /// mode. A node keeps the index of its next move in the graph's target
-/// lists, and where its square's list ends. `M` keeps the squares on the
-/// path (`u64` only on boards of at most 64 squares).
-pub struct PlainRules<'g, M = Vec<bool>> {
+/// lists, and where its square's list ends.
+pub struct PlainRules<'g> {
     off: &'g [u32],
     targets: &'g [u32],
     /// The squares on the path.
-    visited: M,
+    visited: Vec<bool>,
     /// Squares on the board.
     n: usize,
     path: Vec<u32>,
@@ -80,17 +26,16 @@ pub struct PlainRules<'g, M = Vec<bool>> {
     end: u32,
 }
 
-impl<'g, M: Marks> PlainRules<'g, M> {
+impl<'g> PlainRules<'g> {
     /// The rules for tours of `g` from `start`, closed or ending on `end`
-    /// (`g`'s target lists must be prepared; `M = u64` only on a board of
-    /// at most 64 squares).
-    pub fn new(g: &'g MoveGraph, start: u32, closed: bool, end: Option<u32>) -> PlainRules<'g, M> {
+    /// (`g`'s target lists must be prepared).
+    pub fn new(g: &'g MoveGraph, start: u32, closed: bool, end: Option<u32>) -> PlainRules<'g> {
         let n = g.len();
         let (off, targets) = g.raw();
-        let mut visited = M::none(n);
+        let mut visited = vec![false; n];
         let mut path = Vec::with_capacity(n);
         if (start as usize) < n {
-            visited.set(start);
+            visited[start as usize] = true;
             path.push(start);
         }
         PlainRules {
@@ -125,7 +70,7 @@ impl<'g, M: Marks> PlainRules<'g, M> {
     }
 }
 
-impl<M: Marks> Rules for PlainRules<'_, M> {
+impl Rules for PlainRules<'_> {
     const PATHS: bool = true;
     type Node = (u32, u32);
 
@@ -136,7 +81,7 @@ impl<M: Marks> Rules for PlainRules<'_, M> {
     #[inline(always)]
     fn next(&mut self, (pos, stop): &mut (u32, u32)) -> Option<u32> {
         // A fixed end may only be entered last.
-        let end = if self.end == u32::MAX || self.path.len() + 1 == self.n {
+        let end = if self.path.len() + 1 == self.n {
             u32::MAX
         } else {
             self.end
@@ -144,7 +89,7 @@ impl<M: Marks> Rules for PlainRules<'_, M> {
         let mut p = *pos;
         while p < *stop {
             let t = self.targets[p as usize];
-            if !self.visited.has(t) && t != end {
+            if !self.visited[t as usize] && t != end {
                 *pos = p;
                 return Some(t);
             }
@@ -161,7 +106,7 @@ impl<M: Marks> Rules for PlainRules<'_, M> {
 
     #[inline(always)]
     fn descend(&mut self, _: &(u32, u32), to: u32, _: Sofar) -> Verdict<(u32, u32)> {
-        self.visited.set(to);
+        self.visited[to as usize] = true;
         self.path.push(to);
         self.arrive()
     }
@@ -169,7 +114,7 @@ impl<M: Marks> Rules for PlainRules<'_, M> {
     #[inline(always)]
     fn ascend(&mut self) {
         if let Some(v) = self.path.pop() {
-            self.visited.unset(v);
+            self.visited[v as usize] = false;
         }
     }
 
@@ -195,7 +140,7 @@ impl<M: Marks> Rules for PlainRules<'_, M> {
         let (a, b) = (self.off[v as usize], self.off[v as usize + 1]);
         let open = self.targets[a as usize..b as usize]
             .iter()
-            .any(|&t| !self.visited.has(t) && t != end);
+            .any(|&t| !self.visited[t as usize] && t != end);
         if open { Why::Tried } else { Why::NoMoves }
     }
 }

@@ -126,24 +126,20 @@ impl BacktrackOptions {
                 stats.restarts += 1;
                 obs.event(Event::Restart, &[]);
             }
-            // A bit a square in one word where the board allows it.
-            let (pace, path, longest, first) = if g.len() <= 64 {
-                let rules = PlainRules::<u64>::new(g, s, goal.closed, goal.end);
-                plain(rules, &mut nodes, &mut cadence, &halt, &mut obs)
-            } else {
-                let rules = PlainRules::<Vec<bool>>::new(g, s, goal.closed, goal.end);
-                plain(rules, &mut nodes, &mut cadence, &halt, &mut obs)
-            };
+            let rules = PlainRules::new(g, s, goal.closed, goal.end);
+            let mut search = Driver::new(rules, 1, 1);
+            let pace = search.run(u64::MAX, &mut nodes, &mut cadence, &halt, &mut obs);
             // Every square entered was stepped back from, or is on the path.
-            stats.backtracks += nodes - stats.nodes - path as u64;
+            stats.backtracks += nodes - stats.nodes - search.path().len() as u64;
             stats.nodes = nodes;
+            let longest = search.longest();
             if longest.len() > best.len() {
                 best = longest;
             }
             match pace {
                 Pace::Done => {
-                    if let Some(t) = first {
-                        outcome = Some(Outcome::Found(t));
+                    if let Some(t) = search.first() {
+                        outcome = Some(Outcome::Found(t.to_vec()));
                         break;
                     }
                 }
@@ -670,19 +666,4 @@ pub(super) enum Search {
     /// Every branch tried; the longest path seen.
     Exhausted(Vec<u32>),
     Stopped(Stop, Vec<u32>),
-}
-/// The textbook search under the plain rules `rules`: how it ended, the
-/// length of the path it holds, its longest path and its tour, if it found
-/// one.
-fn plain<R: Rules, H: Halt, O: Observer>(
-    rules: R,
-    nodes: &mut u64,
-    cadence: &mut Cadence,
-    halt: &H,
-    obs: &mut O,
-) -> (Pace<H::Stop>, usize, Vec<u32>, Option<Vec<u32>>) {
-    let mut search = Driver::new(rules, 1, 1);
-    let pace = search.run(u64::MAX, nodes, cadence, halt, obs);
-    let first = search.first().map(<[u32]>::to_vec);
-    (pace, search.path().len(), search.longest(), first)
 }
