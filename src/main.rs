@@ -7,10 +7,8 @@ mod cli;
 
 use std::process::ExitCode;
 
-use clap::Parser;
-
 fn main() -> ExitCode {
-    let args = match cli::Cli::try_parse() {
+    let args = match cli::Cli::parse_args() {
         Ok(args) => args,
         Err(e) => return ExitCode::from(cli::usage::report(&e)),
     };
@@ -21,6 +19,7 @@ fn main() -> ExitCode {
         cli::Command::Make(a) => cli::make::exec(a),
         cli::Command::Verify(a) => cli::verify::exec(a),
         cli::Command::Archive(a) => cli::archive::exec(a),
+        cli::Command::Serve(a) => cli::serve::exec(a),
     };
     match code {
         Ok(code) => ExitCode::from(code),

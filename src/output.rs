@@ -30,6 +30,12 @@
 //!   device, a FIFO or a socket is refused by [`PendingFile::create`]. A
 //!   symbolic link is followed: the file it points to is replaced and the
 //!   link stays; a link to nothing is refused.
+//! - An existing target is replaced only when it is of the output's own
+//!   [`Kind`], judged by its first bytes (a GIF by `GIF89a`, an SVG by
+//!   `<svg`…), or empty: [`refuse_other_kind`] says what another file
+//!   seems to be ([`seems`]), so that a picture is never written over a
+//!   puzzle file or a database by a slip of the keyboard, unless the caller
+//!   forces it.
 //! - A temporary file is locked while it is written. A process killed
 //!   outright (SIGKILL, a power cut) cannot remove its own, so the next
 //!   write to the same target removes the temporaries of that target that
@@ -189,6 +195,143 @@ pub fn same_file(a: &Path, b: &Path) -> bool {
     match (identity(a), identity(b)) {
         (Some(x), Some(y)) => x == y,
         _ => false,
+    }
+}
+
+/// The kind of file an output is, to tell an existing file of its own kind
+/// (replaced) from one of another (refused unless forced): its name for
+/// messages and a test of the file's first bytes ([`HEAD`] of them, or
+/// fewer in a shorter file).
+#[derive(Clone, Copy, Debug)]
+pub struct Kind {
+    /// What the output is, with its article: "a GIF".
+    pub name: &'static str,
+    /// Whether a file that begins with these bytes is of this kind.
+    pub is: fn(&[u8]) -> bool,
+}
+
+/// How many of a file's first bytes [`Kind::is`] and [`seems`] look at.
+pub const HEAD: usize = 4096;
+
+impl Kind {
+    /// A GIF image.
+    pub const GIF: Kind = Kind {
+        name: "a GIF",
+        is: |b| b.starts_with(b"GIF87a") || b.starts_with(b"GIF89a"),
+    };
+    /// A PNG image.
+    pub const PNG: Kind = Kind {
+        name: "a PNG",
+        is: |b| b.starts_with(b"\x89PNG\r\n\x1a\n"),
+    };
+    /// An SVG picture (or another XML document).
+    pub const SVG: Kind = Kind {
+        name: "an SVG picture",
+        is: |b| starts_text(b, "<svg") || starts_text(b, "<?xml"),
+    };
+    /// An HTML page.
+    pub const HTML: Kind = Kind {
+        name: "an HTML page",
+        is: |b| starts_text(b, "<!doctype html") || starts_text(b, "<html"),
+    };
+    /// A PDF document.
+    pub const PDF: Kind = Kind {
+        name: "a PDF document",
+        is: |b| b.starts_with(b"%PDF-"),
+    };
+}
+
+/// Whether `b`, after a byte-order mark and white space, begins with
+/// `text` (ASCII letters in either case).
+pub fn starts_text(b: &[u8], text: &str) -> bool {
+    let b = b.strip_prefix(b"\xef\xbb\xbf").unwrap_or(b);
+    let start = b
+        .iter()
+        .position(|c| !c.is_ascii_whitespace())
+        .unwrap_or(b.len());
+    b[start..]
+        .get(..text.len())
+        .is_some_and(|head| head.eq_ignore_ascii_case(text.as_bytes()))
+}
+
+/// The first [`HEAD`] bytes of the regular file at `path`; None when there
+/// is no such file, it is of another type (a FIFO, a device: left for
+/// [`PendingFile::create`] to refuse) or it cannot be read. The open does
+/// not wait, as an ordinary open of a FIFO would until a writer comes.
+pub fn head(path: &Path) -> Option<Vec<u8>> {
+    use std::io::Read;
+    let mut open = std::fs::OpenOptions::new();
+    open.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        open.custom_flags(rustix::fs::OFlags::NONBLOCK.bits() as i32);
+    }
+    let file = open.open(path).ok()?;
+    if !file.metadata().ok()?.is_file() {
+        return None;
+    }
+    let mut bytes = Vec::with_capacity(HEAD);
+    file.take(HEAD as u64).read_to_end(&mut bytes).ok()?;
+    Some(bytes)
+}
+
+/// What a file beginning with `b` seems to be, for a message: "a GIF
+/// image", "an SQLite database", "a puzzle file", "a text file"…
+pub fn seems(b: &[u8]) -> &'static str {
+    let kinds = [
+        (Kind::GIF.is as fn(&[u8]) -> bool, "a GIF image"),
+        (Kind::PNG.is, "a PNG image"),
+        (Kind::PDF.is, "a PDF document"),
+        (
+            |b: &[u8]| b.starts_with(b"SQLite format 3\0"),
+            "an SQLite database",
+        ),
+        (Kind::HTML.is, "an HTML page"),
+        (|b: &[u8]| starts_text(b, "<svg"), "an SVG picture"),
+        (|b: &[u8]| starts_text(b, "<?xml"), "an XML document"),
+        (|b: &[u8]| starts_text(b, "{\"trace\":"), "a search trace"),
+        (
+            |b: &[u8]| starts_text(b, "{") || starts_text(b, "["),
+            "a JSON file",
+        ),
+        (|b: &[u8]| b.starts_with(b"PK\x03\x04"), "a ZIP archive"),
+        (|b: &[u8]| b.starts_with(b"\x7fELF"), "a program"),
+    ];
+    if let Some((_, name)) = kinds.iter().find(|(is, _)| is(b)) {
+        return name;
+    }
+    // Text: a puzzle file when `Puzzle(` comes before any other word.
+    match std::str::from_utf8(b) {
+        Ok(text) => {
+            let words = text
+                .lines()
+                .map(str::trim_start)
+                .filter(|l| !l.is_empty() && !l.starts_with("//"));
+            match words.clone().next() {
+                Some(l)
+                    if l.starts_with("Puzzle(")
+                        || l.starts_with("Puzzle (")
+                        || (l.starts_with('(') && text.contains("board")) =>
+                {
+                    "a puzzle file"
+                }
+                _ => "a text file",
+            }
+        }
+        // A cut in the middle of a character at the end is still text.
+        Err(e) if e.valid_up_to() + 4 > b.len() && e.error_len().is_none() => "a text file",
+        Err(_) => "a file of another kind",
+    }
+}
+
+/// Refuses to replace the file at `path` when it exists, is not empty and
+/// is not of `kind`: the error names what it seems to be. A file that
+/// cannot be read is left to [`PendingFile::create`] to judge.
+pub fn refuse_other_kind(path: &Path, kind: &Kind) -> Result<(), &'static str> {
+    match head(path) {
+        Some(b) if !b.is_empty() && !(kind.is)(&b) => Err(seems(&b)),
+        _ => Ok(()),
     }
 }
 

@@ -3,6 +3,11 @@
 
 /// `1234567` as `1,234,567`.
 pub fn thousands(n: u64) -> String {
+    big(u128::from(n))
+}
+
+/// [`thousands`] for numbers past 64 bits (counts of tours).
+pub fn big(n: u128) -> String {
     let digits = n.to_string();
     let mut out = String::with_capacity(digits.len() + digits.len() / 3);
     for (i, c) in digits.chars().enumerate() {

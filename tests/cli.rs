@@ -559,8 +559,8 @@ fn flag_errors_of_the_command_line_point_at_the_flag() {
         ),
         (
             &["count", "--board", "5x5", "--memory", "-5"],
-            "error: -5: unexpected argument '-5' found",
-            " | -5\n | ^^ to pass '-5' as a value, use '-- -5'\n",
+            "error: --memory: a size is a whole number of bytes, or of KiB, MiB, GiB or TiB",
+            " | --memory -5\n |          ^^\n",
         ),
     ];
     for (args, first, caret) in cases {

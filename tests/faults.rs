@@ -158,7 +158,7 @@ fn a_symbolic_link_is_followed() {
     let (dir, _) = setup(SMALL);
     let d = dir.path();
     std::fs::create_dir(d.join("real")).unwrap_or_else(|e| panic!("{e}"));
-    std::fs::write(d.join("real/t.gif"), b"old").unwrap_or_else(|e| panic!("{e}"));
+    std::fs::write(d.join("real/t.gif"), b"GIF89a old").unwrap_or_else(|e| panic!("{e}"));
     std::os::unix::fs::symlink("real/t.gif", d.join("link.gif")).unwrap_or_else(|e| panic!("{e}"));
     let (code, _, err) = run_in(d, &["run", "p.ron", "--gif", "link.gif"]);
     assert_eq!(code, Some(0), "{err}");
@@ -638,4 +638,165 @@ fn flags_are_reported_as_flags() {
             ))
             .stderr(predicates::str::contains(" | --time-limit 1e400\n"));
     }
+}
+
+/// Each output flag and the first bytes of a file of its own kind.
+const KINDS: [(&str, &[u8]); 6] = [
+    ("--gif", b"GIF89a"),
+    ("--search-gif", b"GIF89a"),
+    ("--png", b"\x89PNG\r\n\x1a\n"),
+    ("--svg", b"<svg"),
+    ("--html", b"<!DOCTYPE html>"),
+    ("--trace", br#"{"trace":"engine search events""#),
+];
+
+#[test]
+fn an_output_over_a_file_of_another_kind_is_refused_unless_forced() {
+    let (dir, _) = setup(SMALL);
+    let d = dir.path();
+    // Files of other kinds: a puzzle, an SQLite database, a text.
+    std::fs::write(d.join("other.ron"), SMALL).unwrap_or_else(|e| panic!("{e}"));
+    let (code, _, err) = run_in(d, &["run", "p.ron", "--save", "--archive", "x.db"]);
+    assert_eq!(code, Some(0), "{err}");
+    std::fs::write(d.join("notes.txt"), "my notes\n").unwrap_or_else(|e| panic!("{e}"));
+    for (i, (flag, mark)) in KINDS.into_iter().enumerate() {
+        for (target, seems) in [
+            ("other.ron", "a puzzle file"),
+            ("x.db", "an SQLite database"),
+            ("notes.txt", "a text file"),
+        ] {
+            let before = std::fs::read(d.join(target)).unwrap_or_else(|e| panic!("{e}"));
+            let (code, stdout, err) = run_in(d, &["run", "p.ron", flag, target]);
+            assert_eq!(code, Some(2), "{flag} {target}: {err}");
+            assert!(stdout.is_empty(), "no search ran");
+            assert!(
+                err.starts_with(&format!(
+                    "error: {flag}: `{target}` seems to be {seems}, not "
+                )),
+                "{err}"
+            );
+            assert!(err.contains("--force to replace it"), "{err}");
+            assert_eq!(std::fs::read(d.join(target)).ok(), Some(before));
+        }
+        // Forced, the file is replaced by one of the flag's kind.
+        let forced = format!("forced{i}.txt");
+        std::fs::write(d.join(&forced), "a text\n").unwrap_or_else(|e| panic!("{e}"));
+        let (code, _, err) = run_in(d, &["run", "p.ron", flag, &forced, "--force"]);
+        assert_eq!(code, Some(0), "{flag}: {err}");
+        let written = std::fs::read(d.join(&forced)).unwrap_or_else(|e| panic!("{e}"));
+        assert!(written.starts_with(mark), "{flag}");
+        // A file of its own kind (the one just written) or an empty one is
+        // replaced as before, without --force.
+        let (code, _, err) = run_in(d, &["run", "p.ron", flag, &forced]);
+        assert_eq!(code, Some(0), "{flag}: {err}");
+        std::fs::write(d.join("empty"), "").unwrap_or_else(|e| panic!("{e}"));
+        let (code, _, err) = run_in(d, &["run", "p.ron", flag, "empty"]);
+        assert_eq!(code, Some(0), "{flag}: {err}");
+        assert!(
+            std::fs::read(d.join("empty"))
+                .unwrap_or_default()
+                .starts_with(mark)
+        );
+        std::fs::remove_file(d.join("empty")).unwrap_or_else(|e| panic!("{e}"));
+    }
+    // A GIF is not a PNG, nor a PNG an SVG.
+    let (code, _, err) = run_in(d, &["run", "p.ron", "--png", "forced0.txt"]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("seems to be a GIF image, not a PNG"), "{err}");
+    // `archive show` draws under the same rule.
+    for (flag, mark) in [KINDS[0], KINDS[4]] {
+        let (code, _, err) = run_in(
+            d,
+            &[
+                "archive",
+                "show",
+                "1",
+                "--archive",
+                "x.db",
+                flag,
+                "other.ron",
+            ],
+        );
+        assert_eq!(code, Some(2), "{err}");
+        assert!(err.contains("seems to be a puzzle file"), "{err}");
+        let (code, _, err) = run_in(
+            d,
+            &[
+                "archive",
+                "show",
+                "1",
+                "--archive",
+                "x.db",
+                flag,
+                "notes.txt",
+                "--force",
+            ],
+        );
+        assert_eq!(code, Some(0), "{err}");
+        let written = std::fs::read(d.join("notes.txt")).unwrap_or_default();
+        assert!(written.starts_with(mark), "{flag}");
+        std::fs::write(d.join("notes.txt"), "my notes\n").unwrap_or_else(|e| panic!("{e}"));
+    }
+    assert_eq!(
+        std::fs::read(d.join("other.ron")).ok(),
+        Some(SMALL.as_bytes().to_vec())
+    );
+}
+
+#[test]
+fn make_writes_over_a_puzzle_it_made_and_not_over_one_written_by_hand() {
+    let (dir, _) = setup(SMALL);
+    let d = dir.path();
+    let make = |out: &str, force: bool| {
+        let mut args = vec![
+            "make", "--board", "4x5", "--seed", "3", "-o", out, "--quiet",
+        ];
+        if force {
+            args.push("--force");
+        }
+        run_in(d, &args)
+    };
+    // A puzzle written by hand, as the output or as a picture's place.
+    std::fs::write(d.join("mine.ron"), SMALL).unwrap_or_else(|e| panic!("{e}"));
+    let (code, stdout, err) = make("mine.ron", false);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(stdout.is_empty());
+    assert!(
+        err.starts_with(
+            "error: --output: `mine.ron` seems to be a puzzle file, not a puzzle made by `engine make`"
+        ),
+        "{err}"
+    );
+    std::fs::write(d.join("made.svg"), "my notes\n").unwrap_or_else(|e| panic!("{e}"));
+    let (code, _, err) = make("made.ron", false);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.starts_with("error: --output (its blank picture): `made.svg` seems to be a text file, not an SVG picture"),
+        "{err}"
+    );
+    assert_eq!(
+        files(d),
+        ["made.svg", "mine.ron", "p.ron"],
+        "nothing written"
+    );
+    // Forced, all three are written; made again, they are replaced.
+    let (code, _, err) = make("made.ron", true);
+    assert_eq!(code, Some(0), "{err}");
+    // The same puzzle; the header's command is the one that made it.
+    let after_command = |text: String| text.split_once('\n').map(|(_, rest)| rest.to_string());
+    let first = std::fs::read_to_string(d.join("made.ron")).unwrap_or_default();
+    let (code, _, err) = make("made.ron", false);
+    assert_eq!(code, Some(0), "{err}");
+    let again = std::fs::read_to_string(d.join("made.ron")).unwrap_or_default();
+    assert!(first.contains(" --force`") && !again.contains(" --force`"));
+    assert_eq!(after_command(again), after_command(first));
+    assert!(
+        std::fs::read(d.join("made-solution.svg"))
+            .unwrap_or_default()
+            .starts_with(b"<svg")
+    );
+    assert_eq!(
+        std::fs::read(d.join("mine.ron")).ok(),
+        Some(SMALL.as_bytes().to_vec())
+    );
 }

@@ -9,7 +9,9 @@ use engine::make::Difficulty;
 use engine::puzzle::Puzzle;
 use engine::solve::clued::deduce::deduce;
 
-use crate::util::{assert_verified, engine, files, graph_of, load, setup, tour_from_json};
+use crate::util::{
+    assert_verified, engine, engine_process, files, graph_of, load, setup, tour_from_json,
+};
 
 const KNIGHT6: &str = r#"Puzzle(name: "Knight 6x6", board: "6x6", piece: "knight")"#;
 
@@ -199,11 +201,13 @@ fn the_same_seed_makes_the_same_files_and_another_seed_another_puzzle() {
     run("8", "c.ron");
     let bytes =
         |name: &str| std::fs::read(dir.path().join(name)).unwrap_or_else(|e| panic!("{name}: {e}"));
-    for (a, b) in [
-        ("a.ron", "b.ron"),
-        ("a.svg", "b.svg"),
-        ("a-solution.svg", "b-solution.svg"),
-    ] {
+    // Alike but for the command in the header's first line, which names
+    // the file it wrote.
+    let (a_ron, b_ron) = (bytes("a.ron"), bytes("b.ron"));
+    let rest = |b: &[u8]| b.splitn(2, |&c| c == b'\n').nth(1).map(<[u8]>::to_vec);
+    assert_eq!(rest(&a_ron), rest(&b_ron), "a.ron and b.ron");
+    assert!(rest(&a_ron).is_some_and(|r| !r.is_empty()));
+    for (a, b) in [("a.svg", "b.svg"), ("a-solution.svg", "b-solution.svg")] {
         assert_eq!(bytes(a), bytes(b), "{a} and {b}");
     }
     let (a, c) = (
@@ -369,4 +373,211 @@ fn messages_are_singular_for_one() {
         "{}",
         stdout(&o)
     );
+}
+
+/// The header's command makes the same three files again, byte for byte,
+/// run by a shell from where the first was run; the pictures name the
+/// piece by its moves, not only by the file's name for it.
+#[test]
+fn the_header_command_makes_the_files_again_and_the_sheets_spell_the_piece() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let d = dir.path();
+    std::fs::write(
+        d.join("emperor.ron"),
+        r#"Puzzle(name: "Emperor", board: "6x6", pieces: {"stepper": "leaper 0 1", "emperor": "knight | stepper"}, piece: "emperor", tour: Closed)"#,
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    for args in [
+        &[
+            "make",
+            "emperor.ron",
+            "--seed",
+            "3",
+            "-o",
+            "my made.ron",
+            "-q",
+        ][..],
+        &[
+            "make",
+            "emperor.ron",
+            "-o",
+            "my made.ron",
+            "--clues",
+            "20",
+            "-q",
+        ][..],
+        &[
+            "make",
+            "--board",
+            "5x6",
+            "--piece",
+            "knight",
+            "-q",
+            "-o",
+            "my made.ron",
+        ][..],
+    ] {
+        let out = engine_process()
+            .current_dir(d)
+            .args(args)
+            .output()
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        let names = ["my made.ron", "my made.svg", "my made-solution.svg"];
+        let first: Vec<Vec<u8>> = names
+            .iter()
+            .map(|n| std::fs::read(d.join(n)).unwrap_or_else(|e| panic!("{e}")))
+            .collect();
+        let text = String::from_utf8_lossy(&first[0]).into_owned();
+        let line = text.lines().next().unwrap_or_default();
+        let command = line
+            .split('`')
+            .nth(1)
+            .unwrap_or_else(|| panic!("no command in {line}"));
+        assert!(command.starts_with("engine make "), "{command}");
+        assert!(command.contains("--seed "), "{command}");
+        if args[1] == "emperor.ron" {
+            let sheet = String::from_utf8_lossy(&first[1]).into_owned();
+            assert!(
+                sheet.contains("emperor = knight | (leaper 0 1) on 6x6"),
+                "{sheet}"
+            );
+        }
+        for n in names {
+            std::fs::remove_file(d.join(n)).unwrap_or_else(|e| panic!("{e}"));
+        }
+        let bin = Path::new(env!("CARGO_BIN_EXE_engine"));
+        let path = format!(
+            "{}:{}",
+            bin.parent().unwrap_or(Path::new(".")).display(),
+            std::env::var("PATH").unwrap_or_default()
+        );
+        let again = std::process::Command::new("sh")
+            .args(["-c", command])
+            .current_dir(d)
+            .env("PATH", path)
+            .output()
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(
+            again.status.code(),
+            Some(0),
+            "{command}: {}",
+            stderr(&again)
+        );
+        for (n, before) in names.iter().zip(&first) {
+            let after = std::fs::read(d.join(n)).unwrap_or_else(|e| panic!("{e}"));
+            assert!(&after == before, "{command}: {n} differs");
+        }
+    }
+}
+
+/// `make --count K --sheet`: K puzzles, with the seeds from --seed on, each
+/// in its own three files and all on one sheet — the puzzles' pages with
+/// their clues, then the solutions' pages with every step, each a tour the
+/// verifier passes; as SVG (read back here) and as PDF (its pages and
+/// numbers).
+#[test]
+fn several_puzzles_on_one_sheet_with_their_verified_solutions() {
+    let (dir, file) = setup(
+        r#"Puzzle(name: "Set", board: "5x6", pieces: {"stepper": "leaper 0 1", "emperor": "knight | stepper"}, piece: "emperor")"#,
+    );
+    let d = dir.path();
+    let sheet_args = ["--count", "3", "--seed", "4", "--sheet"];
+    let out = engine_process()
+        .current_dir(d)
+        .arg("make")
+        .arg(&file)
+        .args(sheet_args)
+        .args(["s.svg", "-o", "set.ron", "-q"])
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(
+        stdout(&out).ends_with("Wrote s.svg (3 puzzles, 2 pages)\n"),
+        "{}",
+        stdout(&out)
+    );
+    let sheet = read(&d.join("s.svg"));
+    assert!(sheet.contains("emperor = knight | (leaper 0 1)"));
+    assert_eq!(sheet.matches("<g class=\"page\"").count(), 2);
+    for i in 1..=3u32 {
+        let p = load(&d.join(format!("set-{i}.ron")));
+        assert!(read(&d.join(format!("set-{i}.ron"))).contains(&format!("seed {}", 3 + i)));
+        let tag = format!("data-puzzle=\"{i}\" ");
+        let mine: String = sheet
+            .lines()
+            .filter(|l| l.contains(&tag))
+            .map(|l| l.replacen(&tag, "", 1) + "\n")
+            .collect();
+        let shown = numbers(&mine);
+        let mut pictured = vec![u32::MAX; p.board.len()];
+        let mut clues = Vec::new();
+        for (name, k, bold) in &shown {
+            let s = square_named(&p, name);
+            let at = &mut pictured[*k as usize - 1];
+            assert!(*at == u32::MAX || *at == s, "step {k} on two squares");
+            *at = s;
+            if *bold {
+                clues.push((*k, s));
+            }
+        }
+        assert_eq!(
+            engine::verify::verify(&p.board, &p.piece, &p.goal, &pictured),
+            Ok(()),
+            "puzzle {i}"
+        );
+        // Each clue twice (the puzzle and its solution), every other step once.
+        clues.sort_unstable();
+        clues.dedup();
+        assert_eq!(clues, p.constraints.clues, "puzzle {i}");
+        assert_eq!(shown.len(), p.board.len() + clues.len(), "puzzle {i}");
+    }
+    // The same as a PDF: A4 pages, the piece and the numbers shown.
+    let out = engine_process()
+        .current_dir(d)
+        .arg("make")
+        .arg(&file)
+        .args(sheet_args)
+        .args(["s.pdf", "-o", "set.ron", "-q"])
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let pdf = std::fs::read(d.join("s.pdf")).unwrap_or_else(|e| panic!("{e}"));
+    let text = String::from_utf8_lossy(&pdf);
+    assert!(pdf.starts_with(b"%PDF-"));
+    let pages = text.matches("/Type /Page").count() - text.matches("/Type /Pages").count();
+    assert_eq!(pages, 2, "{text}");
+    assert!(
+        text.contains("(The piece: emperor = knight | (leaper 0 1)) Tj"),
+        "{text}"
+    );
+    let p = load(&d.join("set-1.ron"));
+    for (k, _) in &p.constraints.clues {
+        assert!(text.contains(&format!("({k}) Tj")), "clue {k}");
+    }
+    // A sheet is a PDF or an SVG; several puzzles are 1 to 100.
+    for (args, said) in [
+        (
+            &["--count", "2", "--sheet", "s.png"][..],
+            "--sheet: a sheet is written as a PDF or an SVG",
+        ),
+        (&["--count", "0"][..], "--count"),
+        (&["--count", "101"][..], "--count"),
+    ] {
+        let out = engine_process()
+            .current_dir(d)
+            .arg("make")
+            .arg(&file)
+            .args(args)
+            .args(["-o", "x.ron", "-q"])
+            .output()
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(
+            stderr(&out).starts_with(&format!("error: {said}")),
+            "{}",
+            stderr(&out)
+        );
+        assert!(!d.join("x.ron").exists() && !d.join("x-1.ron").exists());
+    }
 }

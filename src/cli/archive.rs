@@ -97,6 +97,11 @@ pub enum ArchiveCommand {
         /// alone says whether the run is there.
         #[arg(long, short)]
         quiet: bool,
+        /// Replace an output file that exists even when it seems to be of
+        /// another kind (judged by its first bytes: a puzzle file, a database,
+        /// a text…); without it such a file is refused.
+        #[arg(long)]
+        force: bool,
     },
 }
 
@@ -187,6 +192,7 @@ pub fn exec(cmd: ArchiveCommand) -> Result<u8, Error> {
             format,
             time_limit,
             quiet,
+            force,
         } => {
             let gif_opts = look.options(None)?;
             let number: i64 = id.trim().parse().map_err(|_| {
@@ -214,6 +220,7 @@ pub fn exec(cmd: ArchiveCommand) -> Result<u8, Error> {
                     ("--gif", gif_path.as_deref()),
                     ("--html", html_path.as_deref()),
                 ],
+                force,
             )?;
             if !quiet {
                 match format {

@@ -7,8 +7,8 @@ use std::time::Instant;
 
 use engine::analysis;
 use engine::error::{Error, ErrorKind};
-use engine::halt::Stop;
-use engine::puzzle::Use;
+use engine::halt::{Limits, Stop};
+use engine::puzzle::{Puzzle, Use};
 use engine::render::{json, text};
 
 use super::source::PuzzleArgs;
@@ -72,47 +72,72 @@ pub fn exec(args: CheckArgs) -> Result<u8, Error> {
             Stop::Interrupted | Stop::Cancelled => INTERRUPTED_CODE,
         })
     };
-    let graph = match puzzle.graph(&limits) {
-        Ok(g) => g,
+    let found = match findings(&puzzle, &limits, args.grid, args.format) {
+        Ok(found) => found?,
         Err(stop) => return stopped(stop),
     };
-    let a = match analysis::analyse_board(
-        &graph,
-        &puzzle.goal,
-        &puzzle.board,
-        &puzzle.piece,
-        &limits,
-    ) {
-        Ok(a) => a,
-        Err(stop) => return stopped(stop),
-    };
-    match args.format {
+    print(&found.report)?;
+    Ok(if found.impossible { IMPOSSIBLE } else { DONE })
+}
+
+/// What `engine check` prints of a puzzle.
+pub struct Findings {
+    /// The report, as text or as a JSON line.
+    pub report: String,
+    /// Whether a proof rules every tour out.
+    pub impossible: bool,
+}
+
+/// Builds `puzzle`'s move graph, runs the proofs and words what they found
+/// as `engine check` prints it (`grid`: the grid even for a large board);
+/// `Err` when `limits` stopped the checks. Shared with the studio, which
+/// shows the same report beside its editor.
+pub fn findings(
+    puzzle: &Puzzle,
+    limits: &Limits<'_>,
+    grid: bool,
+    format: Format,
+) -> Result<Result<Findings, Error>, Stop> {
+    let graph = puzzle.graph(limits)?;
+    let a = analysis::analyse_board(&graph, &puzzle.goal, &puzzle.board, &puzzle.piece, limits)?;
+    let report = match format {
         Format::Text => {
             // Each square's part, to letter the grid, when there are parts.
-            let grid = super::grid_choice(args.grid, false);
+            let grid = super::grid_choice(grid, false);
             let parts = if a.components > 1 && grid.shows(&puzzle.board) {
-                match analysis::shape::parts(&graph, &limits) {
-                    Ok((label, _)) => Some(label),
-                    Err(stop) => return stopped(stop),
-                }
+                Some(analysis::shape::parts(&graph, limits)?.0)
             } else {
                 None
             };
-            print(&text::check_report(
-                &title,
+            text::check_report(
+                &super::title(puzzle),
                 &puzzle.board,
                 &puzzle.piece_text,
                 &puzzle.piece,
                 &a,
                 parts.as_deref(),
                 grid,
-            ))?;
+            )
         }
-        Format::Json => print(&json(Ok(&a))?)?,
-    }
-    Ok(if a.impossible.is_some() {
-        IMPOSSIBLE
-    } else {
-        DONE
-    })
+        Format::Json => match json::line(&json::CheckJson::new(
+            &puzzle.name,
+            &puzzle.board,
+            &puzzle.piece_text,
+            &puzzle.piece,
+            Ok(&a),
+        )) {
+            Ok(line) => line,
+            Err(e) => {
+                return Ok(Err(Error::about(
+                    ErrorKind::Internal,
+                    "the JSON output",
+                    e.to_string(),
+                )));
+            }
+        },
+    };
+    Ok(Ok(Findings {
+        report,
+        impossible: a.impossible.is_some(),
+    }))
 }

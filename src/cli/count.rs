@@ -4,6 +4,7 @@
 use std::time::Instant;
 
 use engine::budget;
+use engine::count::list::{ListError, ListWant};
 use engine::count::{self, Method, frontier};
 use engine::error::{Error, ErrorKind};
 use engine::halt::Stop;
@@ -13,7 +14,7 @@ use engine::render::{json, text};
 
 use super::source::PuzzleArgs;
 use super::{
-    DONE, Format, GAVE_UP, INTERRUPTED_CODE, bad_flag, flag_error, interrupt, out, progress,
+    BUG, DONE, Format, GAVE_UP, INTERRUPTED_CODE, bad_flag, flag_error, interrupt, out, progress,
 };
 
 /// `engine count`'s flags.
@@ -40,7 +41,7 @@ pub struct CountArgs {
         long,
         value_name = "FILE",
         num_args = 0..,
-        conflicts_with_all = ["puzzle", "board", "piece", "closed", "open", "start", "end", "shard", "method", "memory", "spill", "threads", "time_limit"]
+        conflicts_with_all = ["puzzle", "board", "piece", "closed", "open", "start", "end", "shard", "method", "memory", "spill", "threads", "time_limit", "list"]
     )]
     merge: Option<Vec<std::path::PathBuf>>,
     /// Stop after this many seconds (exit 3; the count so far is a lower bound).
@@ -59,6 +60,10 @@ pub struct CountArgs {
     /// frontier: the system's folder for temporary files).
     #[arg(long, value_name = "DIR")]
     spill: Option<std::path::PathBuf>,
+    /// Also print the first N tours counted (`all`: every one, when there
+    /// are at most 10,000), one a line, each checked by the verifier.
+    #[arg(long, value_name = "N|all", conflicts_with = "shard")]
+    list: Option<String>,
     /// No progress bar.
     #[arg(long, short)]
     quiet: bool,
@@ -144,6 +149,23 @@ fn threads(text: &str) -> Result<usize, String> {
     }
 }
 
+/// Parses `--list N|all`: a whole number of tours from 1, or `all`.
+fn parse_list(text: &str) -> Result<ListWant, Error> {
+    let t = text.trim();
+    if t.eq_ignore_ascii_case("all") {
+        return Ok(ListWant::All);
+    }
+    match t.parse::<usize>() {
+        Ok(n) if n >= 1 => Ok(ListWant::First(n)),
+        Ok(_) => Err(bad_flag("--list", text, "a list holds at least 1 tour")),
+        Err(_) => Err(bad_flag(
+            "--list",
+            text,
+            "how many tours to list: a whole number, like 10, or `all`",
+        )),
+    }
+}
+
 /// Parses `--memory SIZE`.
 fn parse_memory(text: &str) -> Result<u64, Error> {
     budget::parse_bytes(text).map_err(|msg| bad_flag("--memory", text, msg))
@@ -179,9 +201,11 @@ pub fn exec(args: CountArgs) -> Result<u8, Error> {
     if let Some(e) = puzzle.refusal(Use::Count {
         frontier: matches!(args.method, Some(MethodFlag::Frontier)),
         shard: args.shard.as_deref(),
+        list: args.list.as_deref(),
     }) {
         return Err(e);
     }
+    let want = args.list.as_deref().map(parse_list).transpose()?;
     let request = count::CountRequest {
         method: args.method.map(|m| match m {
             MethodFlag::Dfs => Method::Dfs,
@@ -212,22 +236,101 @@ pub fn exec(args: CountArgs) -> Result<u8, Error> {
         Ok(c) => c,
         Err(e) => return refused(&args, &e),
     };
+    let listed = match want {
+        Some(want) if c.stopped.is_none() => match list(&args, &puzzle, &c, want, &limits)? {
+            Some(listed) => Some(listed),
+            None => return Ok(BUG),
+        },
+        _ => None,
+    };
     let out = match args.format {
-        Format::Text => format!(
-            "{}\n{}",
-            super::title(&puzzle),
-            text::count_text(&puzzle.board, &puzzle.goal, &c)
-        ),
-        Format::Json => json::line(&json::CountJson::new(
-            &puzzle.name,
-            &puzzle.board,
-            &puzzle.goal,
-            &c,
-        ))
-        .map_err(|e| Error::about(ErrorKind::Internal, "the JSON output", e.to_string()))?,
+        Format::Text => {
+            let mut out = format!(
+                "{}\n{}",
+                super::title(&puzzle),
+                text::count_text(&puzzle.board, &puzzle.goal, &c)
+            );
+            match (&listed, want) {
+                (Some(l), Some(want)) => {
+                    out.push_str(&text::listed_text(
+                        &puzzle.board,
+                        &l.tours,
+                        want,
+                        &c,
+                        l.stopped,
+                    ));
+                }
+                (None, Some(_)) => out.push_str("No tours listed: the count did not finish.\n"),
+                _ => {}
+            }
+            out
+        }
+        Format::Json => {
+            let mut report = json::CountJson::new(&puzzle.name, &puzzle.board, &puzzle.goal, &c);
+            if let Some(l) = &listed {
+                report = report.with_listed(&puzzle.board, &l.tours);
+            }
+            json::line(&report)
+                .map_err(|e| Error::about(ErrorKind::Internal, "the JSON output", e.to_string()))?
+        }
     };
     out::print(&out)?;
-    Ok(c.stopped.map_or(DONE, stopped_code))
+    let stopped = c.stopped.or(listed.and_then(|l| l.stopped));
+    Ok(stopped.map_or(DONE, stopped_code))
+}
+
+/// Lists the tours of the count `c` of `puzzle` that `want` asks for, each
+/// verified: refused at `--list` past the most a list of every tour holds;
+/// a tour that fails the verifier, or a list of every tour that is not as
+/// long as the count, is a bug, said here (None).
+fn list(
+    args: &CountArgs,
+    puzzle: &engine::puzzle::Puzzle,
+    c: &count::Count,
+    want: ListWant,
+    limits: &engine::halt::Limits<'_>,
+) -> Result<Option<count::list::Listed>, Error> {
+    let exact = (c.status() != count::Status::Stopped).then_some(c.tours);
+    let progress = Progress::new();
+    let listed = progress::shown("listing", &progress, args.quiet, || {
+        let graph = match puzzle.graph(limits) {
+            Ok(g) => g,
+            Err(stop) => {
+                return Ok(count::list::Listed {
+                    tours: Vec::new(),
+                    stopped: Some(stop),
+                });
+            }
+        };
+        count::list::list(&puzzle.task(&graph), want, exact, limits, &progress)
+    });
+    match listed {
+        Ok(listed) => Ok(Some(listed)),
+        Err(e) if matches!(e, ListError::TooMany(_) | ListError::Symmetric(_)) => {
+            let kind = match e {
+                ListError::TooMany(_) => ErrorKind::TooBig,
+                _ => ErrorKind::Conflict,
+            };
+            let error = flag_error(
+                kind,
+                "--list",
+                args.list.as_deref().unwrap_or_default(),
+                e.to_string(),
+            );
+            Err(match e {
+                ListError::TooMany(_) => error.with_help("--list 100 lists the first 100"),
+                _ => error,
+            })
+        }
+        Err(e) => {
+            out::warn(Error::about(
+                ErrorKind::Internal,
+                "count --list",
+                e.to_string(),
+            ));
+            Ok(None)
+        }
+    }
 }
 
 /// A count that gave no result: a request that cannot be met, refused at

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use engine::budget;
 use engine::error::{Error, ErrorKind};
-use engine::output::PendingFile;
+use engine::output::{Kind, PendingFile};
 use engine::puzzle::Puzzle;
 use engine::render::gif::{self, GifError, GifOptions, Layout, Style};
 
@@ -122,12 +122,15 @@ fn parse_steps(text: &str) -> Option<(u64, u64)> {
 /// The GIF output files the flags name (`(flag, path)`), checked before
 /// any work so a bad output fails at once, with nothing written: each must
 /// be a regular file or not exist yet (a symbolic link stands for the file
-/// it points to), and none may be the puzzle file, the archive (or its
-/// journal), or another output. They are written only at the end.
+/// it points to), none may be the puzzle file, the archive (or its
+/// journal), or another output, and an existing one must be of the flag's
+/// own kind unless `force` ([`super::own_kind`]). They are written only at
+/// the end.
 pub fn outputs<const N: usize>(
     puzzle: Option<&Path>,
     archives: &[Option<&Path>],
     flags: [(&str, Option<&Path>); N],
+    force: bool,
 ) -> Result<[Option<PendingFile>; N], Error> {
     // Standard input (`-`) is no file.
     let puzzle = puzzle.filter(|p| p.as_os_str() != "-");
@@ -144,6 +147,11 @@ pub fn outputs<const N: usize>(
     let inputs: Vec<(&str, Option<&Path>)> =
         inputs.iter().map(|(w, p)| (*w, p.as_deref())).collect();
     super::distinct_outputs(&flags, &inputs)?;
+    for (flag, path) in flags {
+        if let Some(path) = path {
+            super::own_kind(flag, path, &kind_of_flag(flag), force)?;
+        }
+    }
     let mut out = Vec::with_capacity(N);
     for (flag, path) in flags {
         out.push(
@@ -176,6 +184,17 @@ pub fn outputs<const N: usize>(
             "the outputs could not be listed",
         )
     })
+}
+
+/// The kind of file a drawing flag writes.
+fn kind_of_flag(flag: &str) -> Kind {
+    match flag {
+        "--trace" => engine::render::trace::KIND,
+        "--png" => Kind::PNG,
+        "--svg" => Kind::SVG,
+        "--html" => Kind::HTML,
+        _ => Kind::GIF,
+    }
 }
 
 /// Refuses GIFs that cannot be drawn as asked, before the search starts:

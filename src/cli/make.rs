@@ -79,6 +79,59 @@ pub struct MakeArgs {
     /// No progress display.
     #[arg(long, short)]
     quiet: bool,
+    /// Replace an output file that exists even when it seems to be of
+    /// another kind (judged by its first bytes: a puzzle written by hand,
+    /// a database, a text…); without it such a file is refused.
+    #[arg(long)]
+    force: bool,
+    /// Make this many puzzles (1 to 100), with the seeds from --seed on:
+    /// OUT-1.ron, OUT-2.ron… and their pictures.
+    #[arg(long, value_name = "K", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=MAX_COUNT as i64))]
+    count: u32,
+    /// Also print the puzzles on one sheet, SHEET.pdf (A4 pages) or
+    /// SHEET.svg: pages of puzzles with a legend of the piece's moves, then
+    /// their solutions.
+    #[arg(long, value_name = "SHEET")]
+    sheet: Option<PathBuf>,
+}
+
+/// The most puzzles one `make --count` makes.
+pub const MAX_COUNT: u32 = 100;
+
+/// What a sheet is written as, by its name's ending.
+#[derive(Clone, Copy, PartialEq)]
+enum SheetKind {
+    Pdf,
+    Svg,
+}
+
+/// The kind of the sheet at `path`, by its ending (`.pdf` or `.svg`, in
+/// either case).
+fn sheet_kind(path: &Path) -> Result<SheetKind, Error> {
+    let ext = path
+        .extension()
+        .map(|e| e.to_string_lossy().to_ascii_lowercase());
+    match ext.as_deref() {
+        Some("pdf") => Ok(SheetKind::Pdf),
+        Some("svg") => Ok(SheetKind::Svg),
+        _ => Err(bad_flag(
+            "--sheet",
+            &path.display().to_string(),
+            "a sheet is written as a PDF or an SVG: its name ends in .pdf or .svg",
+        )),
+    }
+}
+
+/// The files of the `i`-th puzzle (from 0) of `count` made to `out`: those
+/// of [`output_paths`], with `-1`, `-2`… after the stem when there are
+/// several.
+fn puzzle_paths(out: &Path, i: u32, count: u32) -> [PathBuf; 3] {
+    if count == 1 {
+        return output_paths(out);
+    }
+    let text = out.as_os_str().to_string_lossy();
+    let stem = text.strip_suffix(".ron").unwrap_or(&text);
+    output_paths(Path::new(&format!("{stem}-{}.ron", i + 1)))
 }
 
 /// The three files `-o OUT` names: the puzzle, its blank picture and its
@@ -125,7 +178,9 @@ fn refusal(p: &Puzzle) -> Option<Error> {
 pub fn exec(args: MakeArgs) -> Result<u8, Error> {
     let started = Instant::now();
     super::interrupt::install();
-    let budget = args.time_limit.unwrap_or(make::DEFAULT_SECONDS);
+    let budget = args
+        .time_limit
+        .unwrap_or(make::DEFAULT_SECONDS * f64::from(args.count));
     let limits = super::interrupt::limits().with_time_from(started, Some(budget));
     let puzzle = match args.source.load_within(&limits) {
         Ok(p) => p?,
@@ -161,29 +216,68 @@ pub fn exec(args: MakeArgs) -> Result<u8, Error> {
     if args.attempts == 0 {
         return Err(bad_flag("--attempts", "0", "at least 1 tour must be tried"));
     }
-    let paths = output_paths(&args.output);
+    let count = args.count;
+    let sheet_kind = args.sheet.as_deref().map(sheet_kind).transpose()?;
+    let all_paths: Vec<[PathBuf; 3]> = (0..count)
+        .map(|i| puzzle_paths(&args.output, i, count))
+        .collect();
     let flags = [
         "--output",
         "--output (its blank picture)",
         "--output (its solution's picture)",
     ];
-    let named: Vec<(&str, Option<&Path>)> = flags
+    let mut named: Vec<(&str, Option<&Path>)> = all_paths
         .iter()
-        .zip(&paths)
-        .map(|(f, p)| (*f, Some(p.as_path())))
+        .flat_map(|paths| {
+            flags
+                .iter()
+                .zip(paths)
+                .map(|(f, p)| (*f, Some(p.as_path())))
+        })
         .collect();
+    if let Some(sheet) = &args.sheet {
+        named.push(("--sheet", Some(sheet.as_path())));
+    }
     super::distinct_outputs(&named, &[("the puzzle file", args.source.file())])?;
-    let mut files = Vec::with_capacity(3);
-    for (flag, path) in flags.iter().zip(&paths) {
-        files.push(PendingFile::create(path).map_err(|e| {
+    for paths in &all_paths {
+        for (i, (flag, path)) in flags.iter().zip(paths).enumerate() {
+            let kind = if i == 0 {
+                make::file::KIND
+            } else {
+                engine::output::Kind::SVG
+            };
+            super::own_kind(flag, path, &kind, args.force)?;
+        }
+    }
+    if let (Some(sheet), Some(kind)) = (&args.sheet, sheet_kind) {
+        let kind = match kind {
+            SheetKind::Pdf => engine::output::Kind::PDF,
+            SheetKind::Svg => engine::output::Kind::SVG,
+        };
+        super::own_kind("--sheet", sheet, &kind, args.force)?;
+    }
+    let create = |flag: &str, path: &Path| {
+        PendingFile::create(path).map_err(|e| {
             flag_error(
                 ErrorKind::Io,
                 flag,
                 &path.display().to_string(),
                 format!("cannot write here: {e}"),
             )
-        })?);
+        })
+    };
+    let mut all_files = Vec::with_capacity(all_paths.len());
+    for paths in &all_paths {
+        let mut files = Vec::with_capacity(3);
+        for (flag, path) in flags.iter().zip(paths) {
+            files.push(create(flag, path)?);
+        }
+        all_files.push(files);
     }
+    let sheet_file = match &args.sheet {
+        Some(sheet) => Some(create("--sheet", sheet)?),
+        None => None,
+    };
     let seed = args.seed.unwrap_or(puzzle.seed);
     let opts = MakeOptions {
         seed,
@@ -201,156 +295,229 @@ pub fn exec(args: MakeArgs) -> Result<u8, Error> {
     };
     if !args.quiet && std::io::stderr().is_terminal() {
         out::warn(format_args!(
-            "Making a puzzle within {budget} s{}",
+            "Making {} within {budget} s{}",
+            if count == 1 {
+                "a puzzle".to_string()
+            } else {
+                format!("{count} puzzles")
+            },
             match args.time_limit {
                 Some(_) => "",
                 None => " (the default budget; --time-limit sets another)",
             }
         ));
     }
-    let prog = Progress::new();
-    let made = progress::shown("making", &prog, args.quiet, || {
-        let graph = puzzle.graph(&limits).map_err(Failure::Stopped)?;
-        make::make(&puzzle, &graph, &opts, limits, &prog)
-    });
     let title = super::title(&puzzle);
-    // No puzzle: the report says why (`reason`, a sentence) in text or JSON.
-    let unmade = |status: &str, text: String, reason: String| {
-        out::print(&match args.format {
-            Format::Text if text.starts_with("in the budget") => {
-                format!("{title}\nNo puzzle {text}\n")
-            }
-            Format::Text => format!("{title}\nNo puzzle: {text}\n"),
-            Format::Json => json_report(&puzzle, seed, status, Some(&reason), None)?,
-        })
-    };
-    let made = match made {
-        Ok(m) => m,
-        Err(Failure::NoTour(why)) => {
-            unmade(
-                "impossible",
-                format!("no tour exists, so there is nothing to make clues of: {why}"),
-                why,
-            )?;
-            return Ok(IMPOSSIBLE);
-        }
-        Err(Failure::Stopped(stop)) => {
-            let (status, code, reason) = match stop {
-                Stop::Limit(_) => (
-                    "gave_up",
-                    GAVE_UP,
-                    format!("{stop} after {budget} s before one was made"),
-                ),
-                Stop::Interrupted | Stop::Cancelled => (
-                    "interrupted",
-                    INTERRUPTED_CODE,
-                    format!("{stop} before one was made"),
-                ),
-            };
-            let text = match stop {
-                Stop::Limit(_) => format!("in the budget: {reason}; nothing was written"),
-                _ => format!("{reason}; nothing was written"),
-            };
-            unmade(status, text, reason)?;
-            return Ok(code);
-        }
-        Err(Failure::Missed(why)) => {
-            let why = why.words(&super::Flags);
-            unmade("gave_up", format!("{why}; nothing was written"), why)?;
-            return Ok(GAVE_UP);
-        }
-        Err(Failure::Bug(bug)) => {
-            out::warn(bug);
-            return Ok(BUG);
-        }
-    };
-    let header = header(&puzzle, &made, &opts, n);
-    let name = format!("{}, seed {seed}", puzzle.name);
-    let text = make::file::puzzle_text(&puzzle, &made, &name, &header);
-    // The file must read back as the puzzle made.
-    match Puzzle::parse(&paths[0].display().to_string(), &text) {
-        Ok(p) if p.constraints.clues == made.clues && p.board == puzzle.board => {}
-        Ok(_) => {
-            out::warn("internal error: the puzzle file written reads back as another puzzle");
-            return Ok(BUG);
-        }
-        Err(e) => {
-            out::warn(format_args!(
-                "internal error: the puzzle file written does not read back:\n{e}"
-            ));
-            return Ok(BUG);
-        }
-    }
-    let [ron, blank, solution] = match <[PendingFile; 3]>::try_from(files) {
-        Ok(f) => f,
-        Err(_) => return Ok(BUG),
-    };
-    let clue_count = made.clues.len();
-    let subtitle = format!(
-        "{} on {}: {}, {}; fill in {}",
-        puzzle.piece_text,
-        puzzle.board.describe(),
-        counted(clue_count as u64, "clue"),
-        made.difficulty.name(),
-        if n == 1 {
-            "step 1".to_string()
+    let mut mades = Vec::with_capacity(count as usize);
+    for i in 0..count {
+        let opts = MakeOptions {
+            seed: seed.wrapping_add(u64::from(i)),
+            ..opts
+        };
+        let prog = Progress::new();
+        let made = progress::shown("making", &prog, args.quiet, || {
+            let graph = puzzle.graph(&limits).map_err(Failure::Stopped)?;
+            make::make(&puzzle, &graph, &opts, limits, &prog)
+        });
+        // Which of several puzzles failed, in the report.
+        let which = if count == 1 {
+            String::new()
         } else {
-            format!("steps 1 to {n}")
-        }
-    );
-    let caption = svg::Legend {
-        title: &name,
-        subtitle: &subtitle,
-    };
-    // The three files are one output: each is written whole to a temporary,
-    // and only when all three are complete are they renamed into place, in
-    // one moment; a failure before then leaves every old file as it was.
+            format!("puzzle {} of {count} (seed {}): ", i + 1, opts.seed)
+        };
+        // No puzzle: the report says why (`reason`, a sentence) in text or JSON.
+        let unmade = |status: &str, text: String, reason: String| {
+            let reason = format!("{which}{reason}");
+            out::print(&match args.format {
+                Format::Text if which.is_empty() && text.starts_with("in the budget") => {
+                    format!("{title}\nNo puzzle {text}\n")
+                }
+                Format::Text => format!("{title}\nNo puzzle: {which}{text}\n"),
+                Format::Json => json_report(&puzzle, opts.seed, status, Some(&reason), None, None)?,
+            })
+        };
+        let made = match made {
+            Ok(m) => m,
+            Err(Failure::NoTour(why)) => {
+                unmade(
+                    "impossible",
+                    format!("no tour exists, so there is nothing to make clues of: {why}"),
+                    why,
+                )?;
+                return Ok(IMPOSSIBLE);
+            }
+            Err(Failure::Stopped(stop)) => {
+                let (status, code, reason) = match stop {
+                    Stop::Limit(_) => (
+                        "gave_up",
+                        GAVE_UP,
+                        format!("{stop} after {budget} s before one was made"),
+                    ),
+                    Stop::Interrupted | Stop::Cancelled => (
+                        "interrupted",
+                        INTERRUPTED_CODE,
+                        format!("{stop} before one was made"),
+                    ),
+                };
+                let text = match stop {
+                    Stop::Limit(_) => format!("in the budget: {reason}; nothing was written"),
+                    _ => format!("{reason}; nothing was written"),
+                };
+                unmade(status, text, reason)?;
+                return Ok(code);
+            }
+            Err(Failure::Missed(why)) => {
+                let why = why.words(&super::Flags);
+                unmade("gave_up", format!("{why}; nothing was written"), why)?;
+                return Ok(GAVE_UP);
+            }
+            Err(Failure::Bug(bug)) => {
+                out::warn(bug);
+                return Ok(BUG);
+            }
+        };
+        mades.push((opts, made));
+    }
+    // Each puzzle's three files, and the sheet, are one output: each is
+    // written whole to a temporary, and only when all are complete are they
+    // renamed into place, in one moment; a failure before then leaves every
+    // old file as it was.
     let cannot = |e: std::io::Error| {
         Error::about(
             ErrorKind::Io,
             &args.output.display().to_string(),
-            format!("cannot write the puzzle: {e}; none of the three files was written"),
+            format!(
+                "cannot write the puzzle: {e}; none of the {} was written",
+                if count == 1 && args.sheet.is_none() {
+                    "three files"
+                } else {
+                    "files"
+                }
+            ),
         )
     };
-    let staged = ron
-        .stage(|w| std::io::Write::write_all(w, text.as_bytes()))
-        .and_then(|((), ron)| {
-            blank
-                .stage(|w| svg::write_puzzle(w, &puzzle.board, &made.clues, &caption))
-                .map(|((), blank)| [ron, blank])
-        })
-        .and_then(|[ron, blank]| {
-            solution
-                .stage(|w| {
-                    svg::write_solution(
-                        w,
-                        &puzzle.board,
-                        &made.tour,
-                        &made.clues,
-                        puzzle.goal.closed,
-                        &caption,
-                    )
-                })
-                .map(|((), solution)| vec![ron, blank, solution])
-        });
-    let staged = match staged {
-        Ok(s) => s,
-        Err(e) => {
-            out::warn(cannot(e));
-            return Ok(BAD_INPUT);
+    let mut staged = Vec::with_capacity(3 * mades.len() + 1);
+    let mut written = Vec::with_capacity(mades.len());
+    for ((opts, made), (files, paths)) in mades.iter().zip(all_files.into_iter().zip(&all_paths)) {
+        let header = header(&puzzle, made, opts, n);
+        let name = format!("{}, seed {}", puzzle.name, opts.seed);
+        let text = make::file::puzzle_text(&puzzle, made, &name, &header);
+        // The file must read back as the puzzle made.
+        match Puzzle::parse(&paths[0].display().to_string(), &text) {
+            Ok(p) if p.constraints.clues == made.clues && p.board == puzzle.board => {}
+            Ok(_) => {
+                out::warn("internal error: the puzzle file written reads back as another puzzle");
+                return Ok(BUG);
+            }
+            Err(e) => {
+                out::warn(format_args!(
+                    "internal error: the puzzle file written does not read back:\n{e}"
+                ));
+                return Ok(BUG);
+            }
         }
-    };
+        let [ron, blank, solution] = match <[PendingFile; 3]>::try_from(files) {
+            Ok(f) => f,
+            Err(_) => return Ok(BUG),
+        };
+        let subtitle = format!(
+            "{} on {}: {}, {}; fill in {}",
+            puzzle.piece_spelled(),
+            puzzle.board.describe(),
+            counted(made.clues.len() as u64, "clue"),
+            made.difficulty.name(),
+            if n == 1 {
+                "step 1".to_string()
+            } else {
+                format!("steps 1 to {n}")
+            }
+        );
+        let caption = svg::Legend {
+            title: &name,
+            subtitle: &subtitle,
+        };
+        let three = ron
+            .stage(|w| std::io::Write::write_all(w, text.as_bytes()))
+            .and_then(|((), ron)| {
+                blank
+                    .stage(|w| svg::write_puzzle(w, &puzzle.board, &made.clues, &caption))
+                    .map(|((), blank)| [ron, blank])
+            })
+            .and_then(|[ron, blank]| {
+                solution
+                    .stage(|w| {
+                        svg::write_solution(
+                            w,
+                            &puzzle.board,
+                            &made.tour,
+                            &made.clues,
+                            puzzle.goal.closed,
+                            &caption,
+                        )
+                    })
+                    .map(|((), solution)| [ron, blank, solution])
+            });
+        match three {
+            Ok(three) => staged.extend(three),
+            Err(e) => {
+                out::warn(cannot(e));
+                return Ok(BAD_INPUT);
+            }
+        }
+        written.push((header, name));
+    }
+    let mut pages = None;
+    if let (Some(file), Some(kind)) = (sheet_file, sheet_kind) {
+        let sheet = make::sheet::Sheet {
+            title: format!(
+                "{}: {} on {}",
+                puzzle.name,
+                puzzle.piece_spelled(),
+                puzzle.board.describe()
+            ),
+            piece: puzzle.piece_spelled(),
+            moves: &puzzle.piece,
+            closed: puzzle.goal.closed,
+            puzzles: mades
+                .iter()
+                .zip(&written)
+                .map(|((_, made), (_, name))| make::sheet::Entry {
+                    title: name.clone(),
+                    board: &puzzle.board,
+                    clues: &made.clues,
+                    tour: &made.tour,
+                    band: made.difficulty.name(),
+                })
+                .collect(),
+        };
+        let done = file.stage(|w| match kind {
+            SheetKind::Pdf => make::sheet::write_pdf(w, &sheet),
+            SheetKind::Svg => make::sheet::write_svg(w, &sheet),
+        });
+        match done {
+            Ok((p, s)) => {
+                pages = Some(p);
+                staged.push(s);
+            }
+            Err(e) => {
+                out::warn(cannot(e));
+                return Ok(BAD_INPUT);
+            }
+        }
+    }
     // After a Ctrl-C (while they were written) none is put in place: the
     // outputs are held, and the user's files stay.
     let committed = match engine::output::commit_all(staged) {
         Ok(c) => c,
         Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {
             let reason = format!("{} after one was made", Stop::Interrupted);
-            unmade(
-                "interrupted",
-                format!("{reason}; nothing was written"),
-                reason,
-            )?;
+            let text = format!("{reason}; nothing was written");
+            out::print(&match args.format {
+                Format::Text => format!("{title}\nNo puzzle: {text}\n"),
+                Format::Json => {
+                    json_report(&puzzle, seed, "interrupted", Some(&reason), None, None)?
+                }
+            })?;
             return Ok(INTERRUPTED_CODE);
         }
         Err(e) => {
@@ -358,14 +525,39 @@ pub fn exec(args: MakeArgs) -> Result<u8, Error> {
             return Ok(BAD_INPUT);
         }
     };
+    let sheet_said = args.sheet.as_deref().zip(pages);
+    let mut printed = Ok(());
+    for (((opts, made), (header, name)), paths) in mades.iter().zip(&written).zip(&all_paths) {
+        printed = report(
+            &args, &puzzle, opts.seed, made, name, paths, header, &title, sheet_said,
+        );
+        if printed.is_err() {
+            break;
+        }
+    }
+    if printed.is_ok()
+        && args.format == Format::Text
+        && let Some((sheet, pages)) = sheet_said
+    {
+        printed = out::print(&format!(
+            "Wrote {} ({}, {})\n",
+            sheet.display(),
+            counted(u64::from(count), "puzzle"),
+            counted(pages as u64, "page")
+        ));
+    }
     // The report says the files were written: if it cannot be printed,
     // they are put back as they were.
-    let printed = report(&args, &puzzle, seed, &made, &name, &paths, &header, &title);
     if let Err(e) = printed {
+        let files = if count == 1 && args.sheet.is_none() {
+            "the puzzle's three files"
+        } else {
+            "the files"
+        };
         return Err(match committed.undo() {
-            Ok(()) => e.with_help("the puzzle's three files were put back as they were"),
+            Ok(()) => e.with_help(format!("{files} were put back as they were")),
             Err(undo) => e.with_help(format!(
-                "the puzzle's three files were written, and could not be put back: {undo}"
+                "{files} were written, and could not be put back: {undo}"
             )),
         });
     }
@@ -384,6 +576,7 @@ fn report(
     paths: &[PathBuf; 3],
     header: &[String],
     title: &str,
+    sheet: Option<(&Path, usize)>,
 ) -> Result<(), Error> {
     if args.format == Format::Json {
         return out::print(&json_report(
@@ -392,6 +585,7 @@ fn report(
             "made",
             None,
             Some((made, name, paths)),
+            sheet.map(|(path, _)| path),
         )?);
     }
     let mut report = format!("{title}\n");
@@ -430,6 +624,8 @@ struct MakeJson<'a> {
     reason: Option<&'a str>,
     /// The puzzle made, else null.
     made: Option<MadeJson<'a>>,
+    /// The sheet written with it (`--sheet`), else null.
+    sheet: Option<String>,
 }
 
 /// The puzzle `make` made, in [`MakeJson`].
@@ -475,6 +671,7 @@ fn json_report(
     status: &str,
     reason: Option<&str>,
     made: Option<(&Made, &str, &[PathBuf; 3])>,
+    sheet: Option<&Path>,
 ) -> Result<String, Error> {
     let board = &puzzle.board;
     let made = made.map(|(made, name, files)| {
@@ -512,25 +709,39 @@ fn json_report(
         status,
         reason,
         made,
+        sheet: sheet.map(|p| p.display().to_string()),
     };
     engine::render::json::line(&report)
         .map_err(|e| Error::about(ErrorKind::Internal, "the JSON output", e.to_string()))
 }
 
+/// The command that makes the file again, as a shell reads it: `engine`
+/// and the arguments given (`args`, from `make` on), with `--seed` added
+/// when the seed came from the file or the default. An argument with a
+/// line break or a NUL (which no comment line holds) is shown as `…`.
+fn command_line(args: impl Iterator<Item = std::ffi::OsString>, seed: u64) -> String {
+    let mut words: Vec<String> = args.map(|a| a.to_string_lossy().into_owned()).collect();
+    if !words
+        .iter()
+        .any(|a| a == "--seed" || a.starts_with("--seed="))
+    {
+        words.extend(["--seed".to_string(), seed.to_string()]);
+    }
+    let mut line = String::from("engine");
+    for word in &words {
+        line.push(' ');
+        match shlex::try_quote(word) {
+            Ok(quoted) if !word.contains(['\n', '\r']) => line.push_str(&quoted),
+            _ => line.push('…'),
+        }
+    }
+    line
+}
+
 /// The puzzle file's comment header, which `make` also prints (all but
 /// its first line): how it was made, its clues and proof, its difficulty.
 fn header(puzzle: &Puzzle, made: &Made, opts: &MakeOptions, n: usize) -> Vec<String> {
-    let mut how = format!("engine make --seed {}", opts.seed);
-    match opts.target {
-        Target::Minimal => how.push_str(" --minimal"),
-        Target::Clues(k) => how.push_str(&format!(" --clues {k}")),
-    }
-    if let Some(d) = opts.difficulty {
-        how.push_str(&format!(" --difficulty {}", d.name()));
-    }
-    if opts.node_limit != make::DEFAULT_NODE_LIMIT {
-        how.push_str(&format!(" --node-limit {}", opts.node_limit));
-    }
+    let how = command_line(std::env::args_os().skip(1), opts.seed);
     let c = &made.checks;
     let proof = match made.proof {
         make::Proof::Deductions => "proved by the deductions".to_string(),

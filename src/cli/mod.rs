@@ -12,6 +12,7 @@ pub mod out;
 mod player;
 mod progress;
 pub mod run;
+pub mod serve;
 mod source;
 mod unique;
 pub mod usage;
@@ -60,6 +61,19 @@ pub struct Cli {
     pub command: Command,
 }
 
+impl Cli {
+    /// Parses the process's arguments. A negative number is taken as the
+    /// value of the flag before it (`--memory -5`), so that the flag's own
+    /// check answers it, not the parser's advice to write `-- -5`.
+    pub fn parse_args() -> Result<Cli, clap::Error> {
+        fn negatives(c: clap::Command) -> clap::Command {
+            c.allow_negative_numbers(true).mut_subcommands(negatives)
+        }
+        let matches = negatives(<Cli as clap::CommandFactory>::command()).try_get_matches()?;
+        <Cli as clap::FromArgMatches>::from_arg_matches(&matches)
+    }
+}
+
 /// The subcommands.
 #[derive(Subcommand)]
 pub enum Command {
@@ -78,6 +92,8 @@ pub enum Command {
     /// Check a tour written elsewhere (squares by name, a grid of step
     /// numbers, or JSON) against a puzzle.
     Verify(verify::VerifyArgs),
+    /// The studio: a local web page to write puzzles and watch them solved.
+    Serve(serve::ServeArgs),
 }
 
 /// Output format.
@@ -155,6 +171,7 @@ impl Names for Flags {
             "save" => "--save",
             "method" => "--method",
             "shard" => "--shard",
+            "list" => "--list",
             "node_limit" => "--node-limit",
             "make" => "engine make",
             "run" => "engine run",
@@ -256,4 +273,32 @@ pub fn distinct_outputs(
         }
     }
     Ok(())
+}
+
+/// Refuses an output `path` (given to `flag`) that exists and is not of its
+/// own `kind` — a GIF asked over a puzzle file, a database, a text — unless
+/// `force`: the message names the file and what it seems to be. Run before
+/// any work, with [`distinct_outputs`].
+pub fn own_kind(
+    flag: &str,
+    path: &Path,
+    kind: &engine::output::Kind,
+    force: bool,
+) -> Result<(), Error> {
+    if force {
+        return Ok(());
+    }
+    engine::output::refuse_other_kind(path, kind).map_err(|seems| {
+        let shown = path.display().to_string();
+        flag_error(
+            ErrorKind::Conflict,
+            flag,
+            &shown,
+            format!(
+                "`{shown}` seems to be {seems}, not {}: writing it would destroy the file",
+                kind.name
+            ),
+        )
+        .with_help("give another file, or --force to replace it anyway")
+    })
 }

@@ -112,10 +112,15 @@ pub struct RunArgs {
     /// instead of the run's own search.
     #[arg(long, value_name = "SOLVERS", value_delimiter = ',', requires = "html")]
     compare: Option<Vec<SolverName>>,
+    /// Replace an output file that exists even when it seems to be of
+    /// another kind (judged by its first bytes: a puzzle file, a database,
+    /// a text…); without it such a file is refused.
+    #[arg(long)]
+    force: bool,
 }
 
 /// The solver a name stands for, with its default options.
-fn spec_of(name: SolverName) -> SolverSpec {
+pub fn spec_of(name: SolverName) -> SolverSpec {
     match name {
         SolverName::Auto => SolverSpec::Auto,
         SolverName::Backtrack => SolverSpec::Backtrack(Default::default()),
@@ -229,6 +234,7 @@ pub fn exec(args: RunArgs) -> Result<u8, Error> {
             ("--svg", args.svg.as_deref()),
             ("--html", args.html.as_deref()),
         ],
+        args.force,
     )?;
     // The archive is opened only when every output has passed its check,
     // and before any search, so a bad archive fails at once and a refused

@@ -170,6 +170,8 @@ fn whole_number(sub: &Sub, flag: &str, value: &str) -> Option<String> {
         "clues" => "a number of clues".to_string(),
         "attempts" => "a number of attempts".to_string(),
         "limit" => "a number of rows".to_string(),
+        "threads" => "a number of threads".to_string(),
+        "count" => "a number of puzzles".to_string(),
         other => format!("a {}", other.replace('-', " ")),
     };
     Some(format!("{noun} is a whole number from 0 to {max}"))

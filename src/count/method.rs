@@ -192,13 +192,15 @@ pub fn choose(
         Err(e) if forced.is_some() => return Err(e),
         Err(e) => {
             // The search's estimate is the knight's: for other pieces the
-            // subset method's own estimate decides alone.
-            let d = match estimates_unfitted(board, g) {
+            // subset method's own estimate decides alone. (Weighed only
+            // when the subset method fits: on a huge board the test of the
+            // moves is a pass over every square.)
+            let d = || match estimates_unfitted(board, g) {
                 Some(_) => SUBSET_UNFITTED_BELOW,
                 None => dfs_micros(g, goal.closed),
             };
             return Ok(match subset_micros {
-                Some(s) if s < d => subset_choice(format!("the search ({e})")),
+                Some(s) if s < d() => subset_choice(format!("the search ({e})")),
                 _ => dfs(e.to_string()),
             });
         }

@@ -16,6 +16,7 @@
 pub mod check;
 pub mod dfs;
 pub mod frontier;
+pub mod list;
 pub mod merge;
 pub mod method;
 mod result;

@@ -62,6 +62,24 @@ fn board_expression(board: &Board) -> Option<String> {
     Some(s)
 }
 
+/// What every made puzzle's first line says (see the header `engine
+/// make` writes): it marks the file as one `make` may write over.
+pub const MADE_MARK: &str = "made by `engine make";
+
+/// A made puzzle file, as an output: one whose first line is a comment
+/// with [`MADE_MARK`]. A hand-written puzzle is another kind, not replaced
+/// unless forced.
+pub const KIND: crate::output::Kind = crate::output::Kind {
+    name: "a puzzle made by `engine make`",
+    is: |b| {
+        let line = b.split(|&c| c == b'\n').next().unwrap_or_default();
+        line.starts_with(b"//")
+            && line
+                .windows(MADE_MARK.len())
+                .any(|w| w == MADE_MARK.as_bytes())
+    },
+};
+
 /// The text of the puzzle file: `header` as `//` comments, then the puzzle
 /// named `name`, with `puzzle`'s piece (and named pieces), tour kind and
 /// board, and `made`'s clues as a picture. Start and end are left out:

@@ -19,6 +19,7 @@
 
 pub mod difficulty;
 pub mod file;
+pub mod sheet;
 pub mod svg;
 pub mod tour;
 

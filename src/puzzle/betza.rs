@@ -6,10 +6,15 @@
 //!
 //! - atoms `W F D N A H C Z G` (the leaps (0,1) (1,1) (0,2) (1,2) (2,2) (0,3)
 //!   (1,3) (2,3) (3,3)), with `L` for the camel `C` and `J` for the zebra `Z`
-//!   as some references write them, and the compounds `K` = `WF`, `R` = `WW`,
-//!   `B` = `FF`, `Q` = `WWFF`;
+//!   as the extended notation of XBoard writes them, and the compounds
+//!   `K` = `WF`, `R` = `WW`, `B` = `FF`, `Q` = `WWFF`;
+//! - the longer leaps of the Chess Variant Pages' extended notation, an
+//!   atom and `X` (three squares further along its longer leg: `WX` (0,4),
+//!   `FX` (1,4) the giraffe, `DX NX AX HX CX ZX GX`) or `Y` (two squares
+//!   further each way: `DY` (2,4), `NY AY CY ZY`);
 //! - a doubled atom is its rider (`NN`, the nightrider); a number after an atom
-//!   or a rider limits its range (`R4`, `NN2`, `W3`); `1` is the leap itself;
+//!   or a rider limits its range (`R4`, `NN2`, `W3`); `1` is the leap itself,
+//!   and `0`, as in XBoard's notation, any number of steps (`N0` = `NN`);
 //! - direction modifiers before the atom select some of its moves, "forward"
 //!   meaning towards higher ranks and "right" towards higher files:
 //!   - on an orthogonal atom (`W D H R`): `f b l r` one direction each, `v` = `fb`,
@@ -30,8 +35,14 @@
 //!     an oblique leap (a,b) the orthogonal steps along the longer leg first,
 //!     then the diagonal ones (the xiangqi horse `nN` steps one square
 //!     orthogonally, then one diagonally);
+//!   - `h` (half) after a direction on an oblique atom changes nothing:
+//!     `fhN`, the four forward moves, is `fN`;
 //! - capture and hopper modifiers (`m c p g` and the like) have no meaning in a
-//!   tour, which has one piece and no captures: they are errors that say so.
+//!   tour, which has one piece and no captures, and castling (`O`) moves two
+//!   pieces: they are errors that say so; the modifiers of other extensions
+//!   (`o` wrapping round the board's edge, `a` and `t` moves of several legs,
+//!   `z` and `q` crooked and circular riders) are errors that say how to
+//!   write the move here.
 
 use super::piece::MAX_MOVES;
 use crate::error::ErrorKind;
@@ -71,8 +82,10 @@ impl BetzaError {
 }
 
 /// The atoms and compounds, as a hint after a letter that is none of them.
-pub const ATOMS: &str =
-    "the atoms are W F D N A H C Z G, L for C and J for Z, and the compounds K R B Q";
+pub const ATOMS: &str = "the atoms are W F D N A H C Z G, L for C and J for Z, the compounds K R B Q, and the longer leaps WX FX DX NX AX HX CX ZX GX DY NY AY CY ZY";
+
+/// The longer leaps of the extended notation, as a hint.
+const EXTENDED: &str = "the longer leaps are WX FX DX NX AX HX CX ZX GX (three squares further along the longer leg) and DY NY AY CY ZY (two squares further each way)";
 
 /// The largest range a number may give.
 pub const MAX_RANGE: u32 = 1 << 20;
@@ -81,10 +94,34 @@ pub const MAX_RANGE: u32 = 1 << 20;
 /// only modifier letters, atom letters and digits): such a word is read as
 /// Betza, and its errors are Betza errors.
 pub fn is_betza_word(word: &str) -> bool {
-    word.bytes().any(|b| atom(b).is_some())
-        && word
-            .bytes()
-            .all(|b| atom(b).is_some() || b.is_ascii_lowercase() || b.is_ascii_digit())
+    let letter = |b: u8| atom(b).is_some() || b == b'O';
+    word.bytes().any(letter)
+        && word.bytes().all(|b| {
+            letter(b) || matches!(b, b'X' | b'Y') || b.is_ascii_lowercase() || b.is_ascii_digit()
+        })
+}
+
+/// The leap (a, b), 0 ≤ a ≤ b, of an extended atom: `letter` then `X`
+/// (three squares further along the longer leg) or `Y` (two further each
+/// way), as the Chess Variant Pages' extended notation draws them.
+fn extended(letter: u8, suffix: u8) -> Option<(i32, i32)> {
+    Some(match (letter, suffix) {
+        (b'W', b'X') => (0, 4),
+        (b'F', b'X') => (1, 4),
+        (b'D', b'X') => (0, 5),
+        (b'N', b'X') => (1, 5),
+        (b'A', b'X') => (2, 5),
+        (b'H', b'X') => (0, 6),
+        (b'C' | b'L', b'X') => (1, 6),
+        (b'Z' | b'J', b'X') => (2, 6),
+        (b'G', b'X') => (3, 6),
+        (b'D', b'Y') => (2, 4),
+        (b'N', b'Y') => (3, 4),
+        (b'A', b'Y') => (4, 4),
+        (b'C' | b'L', b'Y') => (3, 5),
+        (b'Z' | b'J', b'Y') => (4, 5),
+        _ => return None,
+    })
 }
 
 /// The shape of an atom's moves, which decides what modifiers mean.
@@ -169,7 +206,28 @@ pub fn parse(word: &str) -> Result<Option<Piece>, BetzaError> {
             )
             .help("write the atom after them, like `fN` or `nN`"));
         };
-        let Some(leaps) = atom(letter) else {
+        if letter == b'O' {
+            return Err(BetzaError::new(
+                ErrorKind::BadValue,
+                i,
+                i + 1,
+                "`O` (castling) moves two pieces, the king and a rook; a tour has one piece",
+            )
+            .help("leave it out"));
+        }
+        if matches!(letter, b'X' | b'Y') {
+            return Err(BetzaError::new(
+                ErrorKind::UnknownName,
+                i,
+                i + 1,
+                format!(
+                    "`{}` lengthens the atom before it, and there is none",
+                    letter as char
+                ),
+            )
+            .help(EXTENDED));
+        }
+        let Some(plain) = atom(letter) else {
             return Err(BetzaError::new(
                 ErrorKind::UnknownName,
                 i,
@@ -180,8 +238,44 @@ pub fn parse(word: &str) -> Result<Option<Piece>, BetzaError> {
         };
         let atom_start = i;
         i += 1;
-        let mut rider = is_rider_letter(letter);
-        if b.get(i) == Some(&letter) {
+        // An extended atom: the letter and `X` or `Y`.
+        let long = match b.get(i) {
+            Some(&suffix @ (b'X' | b'Y')) => match extended(letter, suffix) {
+                Some(leap) => {
+                    i += 1;
+                    Some(leap)
+                }
+                None => {
+                    return Err(BetzaError::new(
+                        ErrorKind::UnknownName,
+                        atom_start,
+                        i + 1,
+                        format!("`{}` is not an atom", &word[atom_start..i + 1]),
+                    )
+                    .help(EXTENDED));
+                }
+            },
+            _ => None,
+        };
+        let long_leap = long.map(|leap| [leap]);
+        let leaps: &[(i32, i32)] = match &long_leap {
+            Some(one) => one,
+            None => plain,
+        };
+        if long.is_some() && b.get(i..i + 2) == Some(&b[atom_start..i]) {
+            let text = &word[atom_start..i];
+            return Err(BetzaError::new(
+                ErrorKind::Syntax,
+                atom_start,
+                i + 2,
+                format!("`{text}{text}` doubles an atom of two letters"),
+            )
+            .help(format!(
+                "its rider is `{text}0` (any number of steps) or `{text}3` (at most 3)"
+            )));
+        }
+        let mut rider = long.is_none() && is_rider_letter(letter);
+        if long.is_none() && b.get(i) == Some(&letter) {
             if !is_doublable(letter) {
                 return Err(BetzaError::new(
                     ErrorKind::Syntax,
@@ -223,14 +317,16 @@ pub fn parse(word: &str) -> Result<Option<Piece>, BetzaError> {
         let range = if range_start < i {
             let digits = &word[range_start..i];
             match digits.parse::<u32>() {
+                // XBoard's extended notation: any number of steps.
+                Ok(0) if digits.len() == 1 => UNLIMITED,
                 Ok(0) => {
                     return Err(BetzaError::new(
                         ErrorKind::BadValue,
                         range_start,
                         i,
-                        "a range of 0 allows no move",
+                        format!("`{digits}` is no range"),
                     )
-                    .help("a range is at least 1"));
+                    .help("a range is at least 1, or 0 for any number of steps"));
                 }
                 Ok(n) if n <= MAX_RANGE => n,
                 _ => {
@@ -338,8 +434,70 @@ impl Selection {
                         }
                     }
                 }
-                b'm' | b'c' | b'p' | b'g' | b'e' | b'i' | b'j' | b'a' | b't' | b'o' | b'u'
-                | b'k' | b'd' | b'x' | b'y' | b'z' | b'q' | b'w' => {
+                // `h` (half) after a direction: on an oblique atom, the
+                // four moves on that side, which the letter alone names here.
+                b'h' if oblique
+                    && i > 0
+                    && matches!(b[i - 1], b'f' | b'b' | b'l' | b'r')
+                    && tokens.last() == Some(&Token::One(b[i - 1])) =>
+                {
+                    i += 1;
+                }
+                b'h' => {
+                    return Err(BetzaError::new(
+                        ErrorKind::BadValue,
+                        at + i,
+                        at + i + 1,
+                        "`h` (half) goes after a direction on an oblique atom, like `fhN`: the four forward moves",
+                    )
+                    .help(if oblique {
+                        format!("write the direction before it, like `fh{atom_text}`, or `f{atom_text}`")
+                    } else {
+                        "on an orthogonal or diagonal atom the directions f b l r v s say it".to_string()
+                    }));
+                }
+                b'o' => {
+                    return Err(BetzaError::new(
+                        ErrorKind::BadValue,
+                        at + i,
+                        at + i + 1,
+                        "`o` (moves that leave the board on one side and come back on the other) is the board's topology here",
+                    )
+                    .help(format!(
+                        "write the board with `cylinder` (the files wrap) or `torus` (both edges wrap), like `8x8 cylinder`, and the piece as `{atom_text}`"
+                    )));
+                }
+                b'a' | b't' => {
+                    return Err(BetzaError::new(
+                        ErrorKind::BadValue,
+                        at + i,
+                        at + i + 1,
+                        format!(
+                            "`{}` joins the legs of a move of several steps, and such moves are not read here",
+                            c as char
+                        ),
+                    )
+                    .help("write the squares such a move reaches as `jumps (x,y), …`; a leap that a removed square blocks on its way is `n` (the xiangqi horse `nN`)"));
+                }
+                b'z' | b'q' => {
+                    return Err(BetzaError::new(
+                        ErrorKind::BadValue,
+                        at + i,
+                        at + i + 1,
+                        format!(
+                            "`{}` makes a {} rider, which is not read here",
+                            c as char,
+                            if c == b'z' {
+                                "crooked (zigzag)"
+                            } else {
+                                "circular"
+                            }
+                        ),
+                    )
+                    .help("write the squares it reaches as `jumps (x,y), …`"));
+                }
+                b'm' | b'c' | b'p' | b'g' | b'e' | b'i' | b'j' | b'u' | b'k' | b'd' | b'x'
+                | b'y' | b'w' => {
                     let (what, help) = match c {
                         b'm' => (
                             "`m` (move without capturing) changes nothing in a tour, which has one piece and captures nothing",
@@ -485,6 +643,13 @@ mod tests {
         }
     }
 
+    fn moves_of(p: &Piece) -> Vec<(i32, i32, u32, bool)> {
+        p.moves()
+            .iter()
+            .map(|m| (m.dx, m.dy, m.range, m.lame))
+            .collect()
+    }
+
     fn jumps(word: &str) -> Vec<(i32, i32)> {
         let mut v: Vec<(i32, i32)> = moves(word).iter().map(|m| (m.0, m.1)).collect();
         v.sort_unstable();
@@ -619,6 +784,74 @@ mod tests {
     }
 
     #[test]
+    fn the_longer_leaps_of_the_extended_notation() {
+        for (word, a, b) in [
+            ("WX", 0, 4),
+            ("FX", 1, 4),
+            ("DX", 0, 5),
+            ("NX", 1, 5),
+            ("AX", 2, 5),
+            ("HX", 0, 6),
+            ("CX", 1, 6),
+            ("LX", 1, 6),
+            ("ZX", 2, 6),
+            ("JX", 2, 6),
+            ("GX", 3, 6),
+            ("DY", 2, 4),
+            ("NY", 3, 4),
+            ("AY", 4, 4),
+            ("CY", 3, 5),
+            ("LY", 3, 5),
+            ("ZY", 4, 5),
+            ("JY", 4, 5),
+        ] {
+            assert_eq!(moves(word), moves_of(&Piece::leaper(a, b, 1)), "{word}");
+        }
+        // Directions, ranges and unions as on any atom.
+        assert_eq!(jumps("ffFX"), set(&[(1, 4), (-1, 4)]));
+        assert!(moves("FX0").iter().all(|m| m.2 == UNLIMITED));
+        assert!(moves("NY2").iter().all(|m| m.2 == 2));
+        assert_eq!(jumps("NFX").len(), 16);
+        let e = parse("WY").unwrap_err();
+        assert_eq!((e.start, e.end, e.kind), (0, 2, ErrorKind::UnknownName));
+        let e = parse("FXFX").unwrap_err();
+        assert_eq!((e.start, e.end), (0, 4));
+        assert!(e.help.unwrap_or_default().contains("`FX0`"));
+        let e = parse("NX1X").unwrap_err();
+        assert_eq!((e.start, e.end), (3, 4));
+    }
+
+    #[test]
+    fn half_after_a_direction_on_an_oblique_atom_changes_nothing() {
+        assert_eq!(moves("fhN"), moves("fN"));
+        assert_eq!(moves("bhC"), moves("bC"));
+        assert_eq!(moves("lhZ"), moves("lZ"));
+        assert_eq!(moves("rhNN"), moves("rNN"));
+        for word in ["hN", "fhW", "fhF", "ffhN"] {
+            let e = parse(word).unwrap_err();
+            assert!(e.message.contains("`h` (half)"), "{word}: {}", e.message);
+        }
+    }
+
+    #[test]
+    fn other_extensions_are_answered_with_how_to_write_them() {
+        for (word, at, said, help) in [
+            ("O", 0, "castling", "leave it out"),
+            ("KO", 1, "castling", "leave it out"),
+            ("oR", 0, "topology", "`8x8 cylinder`"),
+            ("afsW", 0, "several steps", "jumps (x,y)"),
+            ("WtR", 1, "several steps", "jumps (x,y)"),
+            ("zB", 0, "crooked", "jumps (x,y)"),
+            ("qN", 0, "circular", "jumps (x,y)"),
+        ] {
+            let e = parse(word).unwrap_err();
+            assert_eq!(e.start, at, "{word}");
+            assert!(e.message.contains(said), "{word}: {}", e.message);
+            assert!(e.help.unwrap_or_default().contains(help), "{word}");
+        }
+    }
+
+    #[test]
     fn lame_moves_are_marked() {
         assert!(moves("nN").iter().all(|m| m.3));
         assert!(moves("N").iter().all(|m| !m.3));
@@ -645,10 +878,12 @@ mod tests {
         );
         assert!(parse("pR").unwrap_err().message.contains("hopper"));
         assert_eq!(parse("Nf").map_err(|e| e.kind), Err(ErrorKind::Syntax));
-        assert_eq!(parse("hN").map_err(|e| e.kind), Err(ErrorKind::UnknownName));
-        let e = parse("W0").unwrap_err();
-        assert!(e.message.contains("range of 0"));
-        assert_eq!(e.kind, ErrorKind::BadValue);
+        // `h` (half) needs a direction before it.
+        assert_eq!(parse("hN").map_err(|e| e.kind), Err(ErrorKind::BadValue));
+        // `0` alone is any number of steps (XBoard's notation).
+        assert_eq!(moves("W0"), moves("WW"));
+        let e = parse("W00").unwrap_err();
+        assert_eq!((e.start, e.end, e.kind), (1, 3, ErrorKind::BadValue));
         assert!(
             parse("W99999999999")
                 .unwrap_err()

@@ -32,6 +32,15 @@ fn board_rule_name(r: &BRule) -> String {
     .to_string()
 }
 
+/// What the parser expected within a lone square (a start, an end, a
+/// clue's square): its end is the square's, not a board's.
+fn square_rule_name(r: &BRule) -> String {
+    match r {
+        BRule::EOI => "the end of the square".to_string(),
+        other => board_rule_name(other),
+    }
+}
+
 /// Parses a board expression (or a picture of `.` and `#`).
 pub fn parse_board(text: &str, base: usize) -> Result<Board, LangError> {
     let first = text.trim_start().chars().next();
@@ -192,13 +201,20 @@ fn dash_range(text: &str, at: usize) -> Option<String> {
 
 /// Parses one square (`b3` or `(1,2)`) on `board`: it must exist and not be removed.
 pub fn parse_square(text: &str, base: usize, board: &Board) -> Result<u32, LangError> {
-    let mut pairs = BoardParser::parse(BRule::lone_square, text.trim())
-        .map_err(|e| pest_error(e, base + leading_ws(text), board_rule_name))?;
+    let shifted = base + leading_ws(text);
+    let mut pairs = BoardParser::parse(BRule::lone_square, text.trim()).map_err(|e| {
+        let err = pest_error(e, shifted, square_rule_name);
+        match dash_range(text.trim(), err.span.start.saturating_sub(shifted)) {
+            Some(range) => err.with_help(format!(
+                "one square is asked here; a range like `{range}` is written where squares are taken off a board"
+            )),
+            None => err,
+        }
+    })?;
     let sq = pairs
         .next()
         .and_then(|p| p.into_inner().next())
         .ok_or_else(|| LangError::new(ErrorKind::Syntax, Span::new(base, base), "empty square"))?;
-    let shifted = base + leading_ws(text);
     let cell = square_cell(&sq, shifted, board.width(), board.height())?;
     board.square_at(cell).ok_or_else(|| {
         LangError::new(

@@ -633,7 +633,7 @@ fn not_a_file(file: &str, meta: &std::fs::Metadata, what: &str) -> Error {
 /// [`MAX_FILE_BYTES`] of it: a directory, a device or a FIFO is refused
 /// before it is opened, and opening never waits, so nothing blocks or reads
 /// forever (standard input, which may, is read on the command's terms).
-pub(crate) fn read_text(path: &Path, what: &str) -> Result<(String, String), Error> {
+pub fn read_text(path: &Path, what: &str) -> Result<(String, String), Error> {
     let (file, bytes) = if path.as_os_str() == "-" {
         let file = STDIN_NAME.to_string();
         let bytes = read_capped(std::io::stdin().lock(), &file)?;

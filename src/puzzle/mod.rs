@@ -32,7 +32,7 @@ mod rules;
 pub mod tour;
 
 pub use doc::{Solutions, TourKind};
-pub use load::genetic_too_big;
+pub use load::{genetic_too_big, read_text};
 pub use rules::{SAVE_OR_DRAW, Use};
 
 /// Where one of a puzzle's settings came from: its file, a caller outside
@@ -154,6 +154,34 @@ impl Puzzle {
         }
     }
 
+    /// The piece as a solver can read it without the file: `piece_text`
+    /// with each of the file's named pieces (`pieces`) replaced by its
+    /// expression in brackets, and `name = …` before it when the piece
+    /// itself is one (`emperor = knight | (leaper 0 1)`); the piece as
+    /// written when it names none, and with its number of moves when its
+    /// names would spell out too long.
+    pub fn piece_spelled(&self) -> String {
+        let named = self.defs.iter().any(|d| d.name == self.piece_text.trim());
+        match spell(&self.piece_text, &self.defs, SPELLED_DEPTH) {
+            Some(spelled) if spelled == self.piece_text => spelled,
+            Some(spelled) if named => {
+                let inner = spelled.trim();
+                let inner = inner
+                    .strip_prefix('(')
+                    .and_then(|s| s.strip_suffix(')'))
+                    .unwrap_or(inner);
+                format!("{} = {inner}", self.piece_text.trim())
+            }
+            Some(spelled) => spelled,
+            // Too long to spell: the name, and how many moves it has.
+            None => format!(
+                "{} ({})",
+                self.piece_text.trim(),
+                crate::words::counted(self.piece.moves().len() as u64, "move")
+            ),
+        }
+    }
+
     /// The file's named pieces (`pieces`): name and expression, in file
     /// order.
     pub fn piece_defs(&self) -> impl Iterator<Item = (&str, &str)> {
@@ -206,4 +234,43 @@ impl Puzzle {
             seed: self.seed,
         }
     }
+}
+
+/// The longest spelling [`Puzzle::piece_spelled`] gives: names nested in
+/// each other can spell out exponentially long.
+const SPELLED_MAX: usize = 200;
+
+/// The deepest names nest in a spelling (a chain of names is spelled by
+/// recursion, and nothing this deep spells out short).
+const SPELLED_DEPTH: usize = 32;
+
+/// `text` with every name of `defs` in it replaced by its expression in
+/// brackets, to `depth` levels; None as soon as it is longer than
+/// [`SPELLED_MAX`] or a name lies deeper.
+fn spell(text: &str, defs: &[PieceDef], depth: usize) -> Option<String> {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(start) = rest.find(|c: char| c.is_ascii_alphabetic() || c == '_') {
+        out.push_str(&rest[..start]);
+        let word = &rest[start..];
+        let end = word
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '-'))
+            .unwrap_or(word.len());
+        let (name, after) = word.split_at(end);
+        match defs.iter().find(|d| d.name == name) {
+            Some(_) if depth == 0 => return None,
+            Some(d) => {
+                out.push('(');
+                out.push_str(spell(&d.text, defs, depth - 1)?.trim());
+                out.push(')');
+            }
+            _ => out.push_str(name),
+        }
+        if out.len() > SPELLED_MAX {
+            return None;
+        }
+        rest = after;
+    }
+    out.push_str(rest);
+    (out.len() <= SPELLED_MAX).then_some(out)
 }

@@ -79,7 +79,7 @@ impl Puzzle {
             return Ok(());
         }
         let s = lang::parse_square(value, 0, &self.board)
-            .map_err(|e| Error::option(e.kind, "start", value, e.span, e.message))?;
+            .map_err(|e| given_error("start", value, e))?;
         self.goal.start = Some(s);
         self.given.start = Given::Outside(value.to_string());
         self.check_clue_end("start", value)?;

@@ -151,6 +151,27 @@ fn piece_term(pair: Pair<Rule>, base: usize) -> Result<PieceExpr, LangError> {
             }
             Ok(PieceExpr::Moves(Piece::new(moves)))
         }
+        Rule::step => {
+            // A leap by its step vector, in all eight directions, as
+            // XBoard's extended Betza notation writes the giraffe: (1,4).
+            let ints: Vec<Pair<Rule>> = inner.into_inner().flat_map(|j| j.into_inner()).collect();
+            let (Some(m), Some(n)) = (ints.first(), ints.get(1)) else {
+                return Err(LangError::new(
+                    ErrorKind::Syntax,
+                    span,
+                    "a step is written (x,y)",
+                ));
+            };
+            let (m, n) = (int_value(m, base)?, int_value(n, base)?);
+            if m == 0 && n == 0 {
+                return Err(LangError::new(
+                    ErrorKind::BadValue,
+                    span,
+                    "a jump of (0,0) does not move the piece",
+                ));
+            }
+            Ok(PieceExpr::Moves(Piece::leaper(m as i32, n as i32, 1)))
+        }
         Rule::group => {
             let u = inner
                 .into_inner()
@@ -455,7 +476,7 @@ impl<'d> Resolver<'d> {
         }
         // A capital letter alone is meant as a Betza atom: name the atoms,
         // not the names one edit away (every other letter).
-        if name.len() == 1 && name.bytes().all(|b| b.is_ascii_uppercase()) {
+        if name.len() == 1 && name.bytes().all(|b| b.is_ascii_uppercase()) && betza_word.is_ok() {
             return Err(LangError::new(
                 ErrorKind::UnknownName,
                 span,

@@ -37,12 +37,15 @@ pub enum Use<'a> {
         draws: Option<(&'a str, &'a str)>,
     },
     /// Counting its tours, by the frontier method when `frontier`, and
-    /// only the slice `shard` (as given) of the work, if one is asked.
+    /// only the slice `shard` (as given) of the work, if one is asked; and
+    /// listing the tours counted (`list`, as given), if that is asked.
     Count {
         /// Whether the frontier method is asked.
         frontier: bool,
         /// The shard asked, as given.
         shard: Option<&'a str>,
+        /// How many tours to list, as given.
+        list: Option<&'a str>,
     },
     /// Making a clue puzzle of its board, piece and goal.
     Make,
@@ -364,15 +367,31 @@ impl<'p> Facts<'p> {
     }
 
     /// A count of a puzzle with a symmetry or clues is one search, by the
-    /// symmetric or the clue search: not sharded, not by the frontier. At
-    /// the shard, else at the method.
+    /// symmetric or the clue search: not sharded, not by the frontier; and
+    /// the symmetric search counts half paths, so its tours are not listed.
+    /// At the list, else at the shard, else at the method.
     fn count(&self, use_: Use<'_>) -> Option<Error> {
-        let Use::Count { frontier, shard } = use_ else {
+        let Use::Count {
+            frontier,
+            shard,
+            list,
+        } = use_
+        else {
             return None;
         };
         let method = |message: String| Facts::at_given("method", "frontier", message);
         let c = &self.p.constraints;
         if let Some(sym) = c.symmetry {
+            if let Some(list) = list {
+                return Some(Facts::at_given(
+                    "list",
+                    list,
+                    format!(
+                        "the tours of a puzzle with a symmetry ({}) are counted by half paths and not listed; without the symmetry they are",
+                        sym.describe()
+                    ),
+                ));
+            }
             if let Some(shard) = shard {
                 return Some(Facts::at_given(
                     "shard",
@@ -559,10 +578,12 @@ mod tests {
             Use::Count {
                 frontier: true,
                 shard: None,
+                list: None,
             },
             Use::Count {
                 frontier: false,
                 shard: Some("1/2"),
+                list: None,
             },
         ] {
             let e = clued.refusal(use_);
@@ -580,8 +601,23 @@ mod tests {
         let e = plain.refusal(Use::Count {
             frontier: true,
             shard: Some("1/2"),
+            list: None,
         });
         assert_eq!(e, None);
+        // Clues are listed by the clue search; a symmetry's tours are not.
+        let listed = Use::Count {
+            frontier: false,
+            shard: None,
+            list: Some("all"),
+        };
+        assert_eq!(clued.refusal(listed), None);
+        let symmetric =
+            puzzle(r#"Puzzle(board: "6x6", piece: "knight", tour: Closed, symmetry: Rotate180)"#);
+        let e = symmetric.refusal(listed);
+        assert_eq!(
+            e.map(|e| (e.kind, e.file)),
+            Some((ErrorKind::Conflict, "list".to_string()))
+        );
     }
 
     #[test]

@@ -196,10 +196,20 @@ pub fn write_samples<W: Write>(
     w.flush()
 }
 
+/// How every trace begins: its first line's first key.
+const MARK: &str = r#"{"trace":"engine search events""#;
+
+/// A trace, as an output file: one whose first line begins with its mark
+/// (any version), replaced by a new trace where another file is not.
+pub const KIND: crate::output::Kind = crate::output::Kind {
+    name: "a search trace",
+    is: |b| crate::output::starts_text(b, MARK),
+};
+
 fn header<W: Write>(w: &mut W, board: &Board) -> io::Result<()> {
     writeln!(
         w,
-        r#"{{"trace":"engine search events","version":1,"width":{},"height":{},"squares":{}}}"#,
+        r#"{MARK},"version":1,"width":{},"height":{},"squares":{}}}"#,
         board.width(),
         board.height(),
         board.len()

@@ -165,6 +165,9 @@ pub struct Driver<R: Rules> {
     first: Option<Vec<u32>>,
     best: Best,
     one_way_round: bool,
+    /// Path mode: every tour is walked to its last square and shown to the
+    /// observer ([`Driver::each_tour`]).
+    each: bool,
     /// The squares of the path left when the search ended and gave its
     /// first squares back.
     kept: Option<usize>,
@@ -187,6 +190,7 @@ impl<R: Rules> Driver<R> {
             first: None,
             best: Best::new(),
             one_way_round: false,
+            each: false,
             kept: None,
         }
     }
@@ -208,6 +212,14 @@ impl<R: Rules> Driver<R> {
     /// entered from the first square is taken out of the ends.
     pub fn one_way_round(mut self, on: bool) -> Driver<R> {
         self.one_way_round = on;
+        self
+    }
+
+    /// Path mode: every tour is walked square by square and handed to the
+    /// observer ([`Observer::tour`]) — the cache may stand only for "no
+    /// tour below", never for a number of tours it would not show.
+    pub fn each_tour(mut self, on: bool) -> Driver<R> {
+        self.each = on;
         self
     }
 
@@ -245,7 +257,8 @@ impl<R: Rules> Driver<R> {
     fn found(&self) -> Sofar {
         Sofar {
             total: self.total,
-            tour: self.first.is_some(),
+            // A tour in hand lets the cache stand for tours not walked.
+            tour: self.first.is_some() && !self.each,
         }
     }
 
@@ -285,6 +298,9 @@ impl<R: Rules> Driver<R> {
                     if R::PATHS {
                         if c > 0 {
                             self.first = Some(self.rules.path().to_vec());
+                            if self.each {
+                                obs.tour(self.rules.path());
+                            }
                         }
                         if self.total < self.stop_at {
                             let why = if O::ACTIVE && obs.wants_why() {
@@ -364,10 +380,7 @@ impl<R: Rules> Driver<R> {
             {
                 return Pace::Stopped(s);
             }
-            let sofar = Sofar {
-                total: self.total,
-                tour: self.first.is_some(),
-            };
+            let sofar = self.found();
             let leaf = if R::IN_PLACE {
                 if self.stack.len() == depth {
                     self.stack.push(R::Node::default());
@@ -401,6 +414,9 @@ impl<R: Rules> Driver<R> {
                     if R::PATHS {
                         if c > 0 && self.first.is_none() {
                             self.first = Some(self.rules.path().to_vec());
+                        }
+                        if c > 0 && self.each {
+                            obs.tour(self.rules.path());
                         }
                         if self.total >= self.stop_at {
                             self.phase = Phase::Done;

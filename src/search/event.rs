@@ -240,6 +240,13 @@ pub trait Observer {
         Self::ACTIVE
     }
 
+    /// A tour, the whole of it: a path-mode search asked for each tour
+    /// ([`Driver::each_tour`](super::driver::Driver::each_tour)) shows
+    /// every one it finds, once, as its last square is entered.
+    fn tour(&mut self, tour: &[u32]) {
+        let _ = tour;
+    }
+
     /// The genetic solver's account of the generation it just reported as
     /// an [`Event::Generation`]: the population's mean fitness, and for
     /// each square of the best walk whether the move into it was made by a
@@ -313,6 +320,9 @@ impl<O: Observer> Observer for &mut O {
     fn generation(&mut self, mean: f64, repaired: &[bool]) {
         (**self).generation(mean, repaired);
     }
+    fn tour(&mut self, tour: &[u32]) {
+        (**self).tour(tour);
+    }
     fn individual(&mut self, fitness: usize, walk: &[u32], repaired: &[bool]) {
         (**self).individual(fitness, walk, repaired);
     }
@@ -341,6 +351,11 @@ impl<O: Observer> Observer for Option<O> {
             o.individual(fitness, walk, repaired);
         }
     }
+    fn tour(&mut self, tour: &[u32]) {
+        if let Some(o) = self {
+            o.tour(tour);
+        }
+    }
 }
 
 /// Two observers, each told every event.
@@ -362,6 +377,10 @@ impl<A: Observer, B: Observer> Observer for (A, B) {
     fn individual(&mut self, fitness: usize, walk: &[u32], repaired: &[bool]) {
         self.0.individual(fitness, walk, repaired);
         self.1.individual(fitness, walk, repaired);
+    }
+    fn tour(&mut self, tour: &[u32]) {
+        self.0.tour(tour);
+        self.1.tour(tour);
     }
 }
 

@@ -205,6 +205,13 @@ impl<'e, R: Probing<'e>> Probe<'e, R> {
         self.driver.rules.no_ends(squares);
     }
 
+    /// Walks every tour to its last square and shows it to the observer
+    /// ([`Driver::each_tour`]). Before the first run only.
+    pub fn each_tour(mut self) -> Probe<'e, R> {
+        self.driver = self.driver.each_tour(true);
+        self
+    }
+
     /// The search itself: whether it is done, its count, first tour, path
     /// and longest path.
     pub fn driver(&self) -> &Driver<R> {
@@ -326,6 +333,134 @@ impl<'e, H: Halt> ProbeJob<'e> for Solve<'_, H> {
         match pace {
             Pace::Stopped(s) => Err((s, found)),
             Pace::Done | Pace::Paused => Ok(found),
+        }
+    }
+}
+
+/// The first `most` directed tours of `goal` on `g`, in the convention of a
+/// count: from `goal.start`, or from each square in turn when it has none;
+/// closed, or ending on `goal.end` when one is given. Each start's tours
+/// come in the order of a path-mode search (moves in Warnsdorff's order),
+/// every one walked to its last square. With the tours, what stopped the
+/// search before it found `most`, if anything.
+///
+/// ```
+/// use engine::search::probe::first_tours;
+/// use engine::halt::Never;
+/// use engine::model::{Board, Goal, MoveGraph, Piece};
+/// let Ok(g) = MoveGraph::build(&Board::rectangle(5, 5), &Piece::leaper(1, 2, 1), &Never);
+/// let goal = Goal { start: Some(0), ..Goal::default() };
+/// let (all, _) = first_tours(&g, &goal, usize::MAX, &Never);
+/// assert_eq!(all.len(), 304);
+/// ```
+pub fn first_tours<H: Halt>(
+    g: &MoveGraph,
+    goal: &crate::model::Goal,
+    most: usize,
+    halt: &H,
+) -> (Vec<Vec<u32>>, Option<H::Stop>) {
+    let n = g.len() as u32;
+    let starts: Vec<u32> = match goal.start {
+        Some(s) if s < n => vec![s],
+        Some(_) => Vec::new(),
+        None => (0..n).collect(),
+    };
+    let mut list = TourList { tours: Vec::new() };
+    let mut nodes = 0;
+    let mut cadence = Cadence::new(halt, 0);
+    // An open goal's end set is one for every start; a closed goal's is
+    // the start's own.
+    let open_ends = || -> Vec<bool> { (0..n).map(|w| goal.end.is_none_or(|e| e == w)).collect() };
+    let mut shared = None;
+    for start in starts {
+        if list.tours.len() >= most {
+            break;
+        }
+        let built;
+        let space = if goal.closed {
+            built = match Space::new(g, predecessors_mask(g, start), halt) {
+                Ok(space) => space,
+                Err(stop) => return (list.tours, Some(stop)),
+            };
+            &built
+        } else {
+            if shared.is_none() {
+                match Space::new(g, open_ends(), halt) {
+                    Ok(space) => shared = Some(space),
+                    Err(stop) => return (list.tours, Some(stop)),
+                }
+            }
+            let Some(space) = shared.as_ref() else {
+                continue;
+            };
+            space
+        };
+        let stop_at = (most - list.tours.len()) as u128;
+        let pace = space.with_rules(Listing {
+            start,
+            stop_at,
+            closed: goal.closed,
+            halt,
+            nodes: &mut nodes,
+            cadence: &mut cadence,
+            list: &mut list,
+        });
+        if let Pace::Stopped(stop) = pace {
+            return (list.tours, Some(stop));
+        }
+    }
+    (list.tours, None)
+}
+
+/// Keeps the tours a search shows, and nothing else.
+struct TourList {
+    tours: Vec<Vec<u32>>,
+}
+
+impl Observer for TourList {
+    #[inline(always)]
+    fn event(&mut self, _: crate::search::event::Event, _: &[u32]) {}
+    #[inline(always)]
+    fn wants_why(&self) -> bool {
+        false
+    }
+    fn tour(&mut self, tour: &[u32]) {
+        self.tours.push(tour.to_vec());
+    }
+}
+
+/// [`first_tours`]' search from one start, with the rules that fit.
+struct Listing<'h, 'l, H: Halt> {
+    start: u32,
+    stop_at: u128,
+    closed: bool,
+    halt: &'h H,
+    nodes: &'l mut u64,
+    cadence: &'l mut Cadence,
+    list: &'l mut TourList,
+}
+
+impl<'e, H: Halt> ProbeJob<'e> for Listing<'_, '_, H> {
+    type Output = Pace<H::Stop>;
+
+    fn run<R: Probing<'e>>(self, space: &'e Space<'e>) -> Self::Output {
+        let mut probe = space
+            .probe::<R>(&[self.start], Aim::find(self.stop_at, self.closed))
+            .each_tour();
+        // Pausing now and then lets the cache (of "no tour below") grow.
+        let mut step = 1u64 << 16;
+        loop {
+            let pace = probe.run(
+                *self.nodes + step,
+                self.nodes,
+                self.cadence,
+                self.halt,
+                &mut *self.list,
+            );
+            if !matches!(pace, Pace::Paused) {
+                return pace;
+            }
+            step = step.saturating_mul(2);
         }
     }
 }

@@ -43,6 +43,7 @@ use crate::halt::{Halt, Limits, Stop};
 use crate::model::{Board, Goal, MoveGraph};
 use crate::progress::{Progress, Unit};
 use key::{Key, Mates, Tally, Wide};
+use plan::WIDTH_NAMED;
 pub use plan::{Plan, Sweep};
 use step::{Kind, StepRules};
 use table::{Layer, Overflow, PARTITIONS, Table, partition};
@@ -135,10 +136,6 @@ impl Default for FrontierOptions {
         }
     }
 }
-
-/// The widest frontier a refusal names exactly; wider ones are "more than"
-/// this (measuring them would cost a pass over a huge board).
-const WIDTH_NAMED: usize = 4 * plan::MAX_WIDTH;
 
 /// Why the frontier counter cannot count a puzzle.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -285,20 +282,7 @@ pub fn fit(board: &Board, g: &MoveGraph) -> Result<Plan, Unfit> {
     if !g.is_symmetric() {
         return Err(Unfit::OneWay);
     }
-    Plan::best(board, g).ok_or_else(|| {
-        let width = [Sweep::Files, Sweep::Ranks]
-            .into_iter()
-            .map(|s| {
-                let order = plan::sweep_order(board, s);
-                match plan::widths_within(g, &order, WIDTH_NAMED) {
-                    Ok(profile) => profile.into_iter().max().unwrap_or(0),
-                    Err(reached) => reached,
-                }
-            })
-            .min()
-            .unwrap_or(0);
-        Unfit::TooWide { width }
-    })
+    Plan::best_or_width(board, g).map_err(|width| Unfit::TooWide { width })
 }
 
 /// The bytes one state takes in a table (key and count, at the tables'

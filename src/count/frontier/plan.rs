@@ -30,6 +30,10 @@ use crate::model::{Board, MoveGraph};
 /// state is then at most 36 codes of 5 bits, which fit the widest key.
 pub const MAX_WIDTH: usize = 36;
 
+/// The widest frontier a refusal names exactly; wider ones are "more than"
+/// this (measuring them would cost a pass over a huge board).
+pub const WIDTH_NAMED: usize = 4 * MAX_WIDTH;
+
 /// The way squares are swept.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Sweep {
@@ -95,18 +99,38 @@ impl Plan {
     /// graph whose every move can be made back; None when every sweep and
     /// every greedy order is wider than [`MAX_WIDTH`].
     pub fn best(board: &Board, g: &MoveGraph) -> Option<Plan> {
+        Plan::best_or_width(board, g).ok()
+    }
+
+    /// [`Plan::best`], or when there is none the narrowest sweep's widest
+    /// frontier (up to [`WIDTH_NAMED`], then one more): each sweep is
+    /// measured once, since on a huge board its order alone is a pass over
+    /// every square.
+    pub fn best_or_width(board: &Board, g: &MoveGraph) -> Result<Plan, usize> {
         // Measure both sweeps before building any neighbour lists: on a
         // huge board both give up after a few dozen squares.
+        let mut narrowest = usize::MAX;
         let best_sweep = [Sweep::Files, Sweep::Ranks]
             .into_iter()
             .filter_map(|sweep| {
                 let order = sweep_order(board, sweep);
-                let profile = widths_within(g, &order, MAX_WIDTH).ok()?;
+                let profile = widths_within(g, &order, WIDTH_NAMED);
+                let widest = match &profile {
+                    Ok(p) => p.iter().copied().max().unwrap_or(0),
+                    Err(reached) => *reached,
+                };
+                narrowest = narrowest.min(widest);
+                let profile = profile.ok().filter(|_| widest <= MAX_WIDTH)?;
                 Some((sweep, order, profile))
             })
             .min_by(|a, b| cost(&a.2).total_cmp(&cost(&b.2)));
+        let narrowest = if narrowest == usize::MAX {
+            0
+        } else {
+            narrowest
+        };
         if best_sweep.is_none() && g.len() > GREEDY_SQUARES {
-            return None;
+            return Err(narrowest);
         }
         let neighbours = simple_neighbours(g);
         let ranks = tie_ranks(board);
@@ -125,7 +149,7 @@ impl Plan {
             // giraffe on 9x9: sweeps of 38 squares).
             None => (
                 Sweep::Greedy,
-                greedy_order(&neighbours, &ranks, f64::INFINITY, 1..=MAX_WIDTH)?,
+                greedy_order(&neighbours, &ranks, f64::INFINITY, 1..=MAX_WIDTH).ok_or(narrowest)?,
             ),
         };
         let mut plan = Plan::new(sweep, order, neighbours);
@@ -135,7 +159,7 @@ impl Plan {
             .filter(|p| p.iter().enumerate().any(|(s, &t)| s as u32 != t))
             .cloned()
             .collect();
-        Some(plan)
+        Ok(plan)
     }
 
     /// The plan that takes the squares in `order` (a permutation of the

@@ -202,7 +202,7 @@ impl<'a> Scene<'a> {
             title: puzzle.name.clone(),
             subtitle: format!(
                 "{} on {} \u{b7} {} tour",
-                puzzle.piece_text,
+                puzzle.piece_spelled(),
                 puzzle.board.describe(),
                 if puzzle.goal.closed { "closed" } else { "open" }
             ),

@@ -14,8 +14,14 @@
 //! The Content-Security-Policy allows the page's own script and style by
 //! their SHA-256 and nothing else: no other script, no inline handler, no
 //! network.
+//!
+//! The studio (`engine serve`) shows the same player: it takes the
+//! player's markup ([`CONTROLS`]), style and script, mounts the player on
+//! the data of [`page_json`], and grows it while a search streams in
+//! ([`live`]).
 
 mod data;
+pub mod live;
 
 use std::io::{self, Write};
 
@@ -28,6 +34,9 @@ use crate::solve::Report;
 
 /// The page around the data.
 const PAGE: &str = include_str!("page.html");
+/// The player's board panels and controls, shared by the page and the
+/// studio.
+pub const CONTROLS: &str = include_str!("player.html");
 /// The player's style.
 pub const STYLE: &str = include_str!("player.css");
 /// The player's script.
@@ -45,18 +54,15 @@ pub struct Played<'a> {
 /// same puzzle) on `scene`'s board. The scene should carry the move graph:
 /// it shows Warnsdorff's candidates, dead ends and the proofs.
 pub fn write_player<W: Write>(w: &mut W, scene: &Scene, runs: &[Played]) -> io::Result<()> {
-    let mut page = data::Page::new(scene);
-    for run in runs {
-        page.add_run(scene, run.rec, run.report);
-    }
-    let json = serde_json::to_string(&page).map_err(io::Error::other)?;
+    let (title, json) = page_data(scene, runs)?;
     let mut parts = PAGE.split("{{");
     w.write_all(parts.next().unwrap_or_default().as_bytes())?;
     for part in parts {
         let (key, rest) = part.split_once("}}").unwrap_or(("", part));
         match key {
             "CSP" => w.write_all(csp().as_bytes())?,
-            "TITLE" => w.write_all(html_text(&page.title).as_bytes())?,
+            "TITLE" => w.write_all(html_text(&title).as_bytes())?,
+            "PLAYER" => w.write_all(CONTROLS.as_bytes())?,
             "STYLE" => w.write_all(STYLE.as_bytes())?,
             "SCRIPT" => w.write_all(SCRIPT.as_bytes())?,
             "DATA" => w.write_all(script_json(&json).as_bytes())?,
@@ -65,6 +71,22 @@ pub fn write_player<W: Write>(w: &mut W, scene: &Scene, runs: &[Played]) -> io::
         w.write_all(rest.as_bytes())?;
     }
     w.flush()
+}
+
+/// The player's data for `runs` on `scene`'s board, as JSON (for the
+/// studio, which sends it to the page; no run gives the empty board).
+pub fn page_json(scene: &Scene, runs: &[Played]) -> io::Result<String> {
+    Ok(page_data(scene, runs)?.1)
+}
+
+/// The page's title and its data as JSON.
+fn page_data(scene: &Scene, runs: &[Played]) -> io::Result<(String, String)> {
+    let mut page = data::Page::new(scene);
+    for run in runs {
+        page.add_run(scene, run.rec, run.report);
+    }
+    let json = serde_json::to_string(&page).map_err(io::Error::other)?;
+    Ok((page.title, json))
 }
 
 /// The Content-Security-Policy: nothing but the page's own script and
@@ -77,8 +99,8 @@ pub fn csp() -> String {
     )
 }
 
-/// `sha256-…` of `text`, as a CSP source.
-fn hash(text: &str) -> String {
+/// `sha256-…` of `text`, as a CSP source (of a script or a style).
+pub fn hash(text: &str) -> String {
     let digest = Sha256::digest(text.as_bytes());
     format!(
         "sha256-{}",
@@ -155,12 +177,13 @@ mod tests {
             ("{{STYLE}}", 1),
             ("{{SCRIPT}}", 1),
             ("{{DATA}}", 1),
+            ("{{PLAYER}}", 1),
         ] {
             assert_eq!(PAGE.matches(key).count(), times, "{key}");
         }
         assert_eq!(
             PAGE.matches("{{").count(),
-            6,
+            7,
             "a key the writer does not know"
         );
         assert!(!SCRIPT.contains("{{") && !STYLE.contains("{{"));

@@ -30,6 +30,9 @@ pub struct CountJson {
     pub exact: bool,
     /// A frontier count's sweep, frontier and states; else null.
     pub frontier: Option<FrontierJson>,
+    /// The tours listed (each a list of the squares' names, each checked by
+    /// the verifier), when a list was asked for; else null.
+    pub listed: Option<Vec<Vec<String>>>,
     /// `dfs`, `frontier`, `clues`, `symmetric`, `subset`, or null when no
     /// count ran.
     pub method: Option<&'static str>,
@@ -234,6 +237,7 @@ impl CountJson {
                 }),
                 _ => None,
             },
+            listed: None,
             method: count.work().map(Work::name),
             name: name.to_string(),
             proof: count.proof.clone(),
@@ -284,6 +288,19 @@ impl CountJson {
     }
 }
 
+impl CountJson {
+    /// The report with the tours listed, on `board`.
+    pub fn with_listed(mut self, board: &Board, tours: &[Vec<u32>]) -> CountJson {
+        self.listed = Some(
+            tours
+                .iter()
+                .map(|t| t.iter().map(|&s| board.name(s)).collect())
+                .collect(),
+        );
+        self
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -329,6 +346,7 @@ mod tests {
             "end",
             "exact",
             "frontier",
+            "listed",
             "method",
             "name",
             "proof",

@@ -7,10 +7,12 @@
 use std::fmt::Write as _;
 
 use super::format::duration;
+use crate::count::list::ListWant;
 use crate::count::merge::Merged;
 use crate::count::{Count, FrontierWork, SearchWork, Shard, SubsetWork, SymmetricWork, Work};
+use crate::halt::Stop;
 use crate::model::{Board, Goal, TourSymmetry};
-use crate::words::{counted, many};
+use crate::words::{big, counted, many, thousands};
 
 /// The text of `engine count` after its title line.
 pub fn count_text(board: &Board, goal: &Goal, count: &Count) -> String {
@@ -43,6 +45,52 @@ pub fn count_text(board: &Board, goal: &Goal, count: &Count) -> String {
         Work::Symmetric(s) => symmetric(&what, count, s, &method.why),
         Work::Subset(s) => subset(&what, count, s, &method.why),
     }
+}
+
+/// The tours listed after a count's text (`want`: how many were asked;
+/// `stopped`: what stopped the list before that many, if anything): a line
+/// saying which they are, then one tour a line in the squares' names.
+/// Nothing when there is no tour.
+pub fn listed_text(
+    board: &Board,
+    tours: &[Vec<u32>],
+    want: ListWant,
+    count: &Count,
+    stopped: Option<Stop>,
+) -> String {
+    if tours.is_empty() && stopped.is_none() {
+        return String::new();
+    }
+    let k = tours.len() as u64;
+    let head = match (stopped, want) {
+        (Some(stop), ListWant::First(n)) => format!(
+            "The first {} found ({} asked for; the list stopped: {stop})",
+            many(k, "tour"),
+            thousands(n as u64)
+        ),
+        (Some(stop), ListWant::All) => format!(
+            "The first {} found (the list stopped: {stop})",
+            many(k, "tour")
+        ),
+        (None, _) if u128::from(k) == count.tours && k == 1 => "The one tour".to_string(),
+        (None, _) if u128::from(k) == count.tours => format!("All {}", many(k, "tour")),
+        (None, _) => format!(
+            "The first {} of {}",
+            thousands(k),
+            many_u128(count.tours, "tour")
+        ),
+    };
+    let mut out = format!("{head}, each checked by the verifier:\n");
+    for tour in tours {
+        super::board::push_move_list(&mut out, board, tour);
+        out.push('\n');
+    }
+    out
+}
+
+/// [`many`] for counts past 64 bits.
+fn many_u128(n: u128, noun: &str) -> String {
+    format!("{} {noun}{}", big(n), if n == 1 { "" } else { "s" })
 }
 
 /// The text of a subset count (`why`: the reason it was chosen): the

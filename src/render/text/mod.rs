@@ -14,6 +14,6 @@ pub mod run;
 pub use archive::{archive_list, archive_stats};
 pub use board::{GRID_MAX_SIDE, GridChoice, grid, grid_fits, grid_with, move_list, push_move_list};
 pub use check::{check_report, move_diagram, part_letter};
-pub use count::{count_subject, count_text, merged_text, shard_line};
+pub use count::{count_subject, count_text, listed_text, merged_text, shard_line};
 pub use format::duration;
 pub use run::{report_text, starts_line, stats_line, status_line, stuck_line, write_report_text};

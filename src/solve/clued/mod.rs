@@ -878,6 +878,34 @@ fn solve_up_to<O: Observer>(
     (report, found.tours, stop)
 }
 
+/// The first `most` solutions of `task` with its clues, in the order the
+/// complete search finds them (as [`count`] counts them), under `limits`;
+/// and what stopped the search before it found them, if anything.
+pub fn first_solutions(
+    task: &Task<'_>,
+    most: usize,
+    limits: &crate::halt::Limits<'_>,
+    progress: &crate::progress::Progress,
+) -> (Vec<Vec<u32>>, Option<Stop>) {
+    let mut searching = Searching {
+        limits,
+        progress,
+        cadence: Cadence::new(limits, 0),
+    };
+    let most = most.max(1);
+    match search(
+        task.graph,
+        task.goal,
+        &task.constraints.clues,
+        (most as u64, most),
+        &mut searching,
+        &mut crate::search::event::NoObserver,
+    ) {
+        Ok(found) => (found.tours, None),
+        Err((stop, found)) => (found.tours, Some(stop)),
+    }
+}
+
 /// What [`count`] found: the solutions of a puzzle with clues.
 #[derive(Clone, Debug)]
 pub struct ClueCount {

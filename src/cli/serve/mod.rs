@@ -1,0 +1,142 @@
+//! `engine serve`: the studio, a local web server with one page — an
+//! editor that checks the puzzle as it is typed, and searches drawn live
+//! by the HTML player's code. This module binds the address, hands each
+//! request to a thread of its own and shuts down on Ctrl-C; `http` guards
+//! and answers requests, `api` routes them, `runs` runs the searches and
+//! streams them, `page` is the page.
+//!
+//! The server is tiny_http's: a synchronous server whose requests are
+//! handled on plain threads, like the rest of this program (threads and
+//! rayon, no async runtime); axum would bring tokio for a server that
+//! answers one person on the loopback.
+
+mod api;
+mod http;
+mod keep;
+mod page;
+mod runs;
+
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use engine::error::{Error, ErrorKind};
+
+use super::{DONE, interrupt, out};
+
+/// The port served when none is given.
+pub const DEFAULT_PORT: u16 = 8737;
+/// The most requests handled at once (a stream counts while it lasts);
+/// more are answered 503 at once.
+const MAX_HANDLERS: usize = 256;
+/// Stack of a request's thread: checking a puzzle recurses on deeply
+/// nested input, as on the command line's main thread.
+const STACK: usize = 8 << 20;
+/// How long Ctrl-C waits for the requests in hand to finish.
+const GRACE: Duration = Duration::from_secs(5);
+
+/// `engine serve`'s flags.
+#[derive(clap::Args)]
+pub struct ServeArgs {
+    /// The port to listen on (0: any free port; the address is printed).
+    #[arg(long, value_name = "P", default_value_t = DEFAULT_PORT)]
+    port: u16,
+    /// The address to listen on. Only the loopback (127.0.0.1, the
+    /// default) keeps the studio to this machine; another address is
+    /// served with a warning.
+    #[arg(long, value_name = "ADDR", default_value_t = IpAddr::V4(Ipv4Addr::LOCALHOST))]
+    bind: IpAddr,
+    /// The folder whose puzzle files (`*.ron`) the studio lists to open.
+    #[arg(long, value_name = "DIR", default_value = "puzzles")]
+    puzzles: PathBuf,
+    /// Stop each search after this many seconds of running (paused time
+    /// not counted).
+    #[arg(long, value_name = "SECS", value_parser = super::seconds, default_value_t = 60.0)]
+    time_limit: f64,
+}
+
+/// What every request's handler shares.
+pub struct Studio {
+    /// The address served.
+    addr: SocketAddr,
+    /// The folder of puzzles to list.
+    puzzles: PathBuf,
+    /// The searches: queued, running and finished.
+    runs: runs::Runs,
+}
+
+/// Runs `engine serve` until Ctrl-C; the exit code.
+pub fn exec(args: ServeArgs) -> Result<u8, Error> {
+    interrupt::install();
+    let server = tiny_http::Server::http(SocketAddr::new(args.bind, args.port)).map_err(|e| {
+        Error::about(
+            ErrorKind::Io,
+            &format!("{}:{}", args.bind, args.port),
+            format!("cannot listen there: {e}"),
+        )
+    })?;
+    let Some(addr) = server.server_addr().to_ip() else {
+        return Err(Error::about(
+            ErrorKind::Internal,
+            "engine serve",
+            "the server has no IP address",
+        ));
+    };
+    if !args.bind.is_loopback() {
+        out::warn(format_args!(
+            "warning: serving on {} — other machines that reach this address can use the studio and run searches on this one",
+            args.bind
+        ));
+    }
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let studio = Arc::new(Studio {
+        addr,
+        puzzles: args.puzzles.clone(),
+        runs: runs::Runs::new(cores, args.time_limit),
+    });
+    out::print(&format!(
+        "The studio is at {} (Ctrl-C stops it)\n",
+        http::url(addr)
+    ))?;
+    let handlers = Arc::new(AtomicUsize::new(0));
+    while !interrupt::INTERRUPTED.load(Ordering::SeqCst) {
+        let request = match server.recv_timeout(Duration::from_millis(100)) {
+            Ok(Some(r)) => r,
+            Ok(None) => continue,
+            Err(e) => {
+                out::warn(format_args!("engine serve: {e}"));
+                continue;
+            }
+        };
+        if handlers.fetch_add(1, Ordering::SeqCst) >= MAX_HANDLERS {
+            handlers.fetch_sub(1, Ordering::SeqCst);
+            http::busy(request);
+            continue;
+        }
+        let studio = Arc::clone(&studio);
+        let count = Arc::clone(&handlers);
+        let spawned = std::thread::Builder::new()
+            .name("request".into())
+            .stack_size(STACK)
+            .spawn(move || {
+                api::handle(&studio, request);
+                count.fetch_sub(1, Ordering::SeqCst);
+            });
+        if spawned.is_err() {
+            handlers.fetch_sub(1, Ordering::SeqCst);
+        }
+    }
+    // Ctrl-C: every search stops (their halts watch the same flag), the
+    // streams end, and the server closes once the requests in hand are
+    // answered.
+    studio.runs.stop_all();
+    let began = Instant::now();
+    while handlers.load(Ordering::SeqCst) > 0 && began.elapsed() < GRACE {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    drop(server);
+    out::print("The studio stopped.\n")?;
+    Ok(DONE)
+}
