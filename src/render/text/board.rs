@@ -129,7 +129,7 @@ pub fn push_move_list(out: &mut String, board: &Board, path: &[u32]) {
 /// Hands the move list to `emit` in parts, in order (names separated by
 /// spaces).
 pub(crate) fn each_move_list_part(board: &Board, path: &[u32], emit: impl FnMut(&str)) {
-    let pieces = Pieces::new(board, |x| file_name(x), |y| (y + 1).to_string(), " ");
+    let pieces = Pieces::new(board, file_name, |y| (y + 1).to_string(), " ");
     each_part(board, path, &pieces, emit);
 }
 
