@@ -244,8 +244,8 @@ pub const TRIAL_NODES: u64 = 1 << 12;
 /// The first stage of `spec` (as [`search`] runs it) alone, within
 /// `nodes`: its report, as [`search`] would give it, when it found a tour;
 /// None otherwise (the search is then run again from the start, after the
-/// proofs). Backtracking, Warnsdorff's rule, `Auto` and the clue search
-/// only: they find the same tour under a smaller budget, and their work is
+/// proofs). Backtracking, Warnsdorff's rule, `Auto`, the clue search and
+/// the magic search only: they find the same tour under a smaller budget, and their work is
 /// counted in nodes.
 fn first_try<O: Observer>(
     spec: SolverSpec,
@@ -264,7 +264,13 @@ fn first_try<O: Observer>(
         limits: run.limits.with_nodes(Some(nodes)),
         ..run
     };
-    let mut report = if !task.constraints.clues.is_empty() {
+    let mut report = if task.constraints.magic.is_some() {
+        let opts = match spec {
+            SolverSpec::Backtrack(o) => o,
+            _ => BacktrackOptions::default(),
+        };
+        magic::solve(opts, task, run, 1).0
+    } else if !task.constraints.clues.is_empty() {
         let opts = match spec {
             SolverSpec::Backtrack(o) => o,
             _ => BacktrackOptions::default(),
@@ -298,7 +304,7 @@ fn first_walk<O: Observer>(spec: SolverSpec, task: &Task<'_>, run: Run<'_, O>) -
     let SolverSpec::Warnsdorff(opts) = spec else {
         return None;
     };
-    if !task.constraints.clues.is_empty() {
+    if !task.constraints.clues.is_empty() || task.constraints.magic.is_some() {
         return None;
     }
     let mut report = opts.first_walk(task, run);

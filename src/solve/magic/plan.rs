@@ -75,8 +75,7 @@ pub(super) struct Plan {
     /// The lines each square is on, and each line's sum (steps from 1).
     pub(super) lines_of: Flat,
     pub(super) target: Vec<i64>,
-    /// The squares of each line no step is fixed on.
-    pub(super) line_free: Flat,
+
     /// The square each step (from 0) is fixed on, or `NONE`; and the step
     /// fixed on each square, or `NONE`.
     pub(super) fixed: Vec<u32>,
@@ -117,22 +116,6 @@ impl Plan {
         let lines = Lines::new(task.board, magic);
         let lines_of = Flat::new(lines.of_square.iter().cloned());
         let target = lines.target.iter().map(|&t| t as i64).collect();
-        let mut fixed_squares = vec![false; n];
-        for &(_, s) in &task.constraints.clues {
-            fixed_squares[s as usize] = true;
-        }
-        for s in [task.goal.start, task.goal.end.filter(|_| !task.goal.closed)]
-            .into_iter()
-            .flatten()
-        {
-            fixed_squares[s as usize] = true;
-        }
-        let line_free = Flat::new(lines.squares.iter().map(|l| {
-            l.iter()
-                .copied()
-                .filter(|&s| !fixed_squares[s as usize])
-                .collect()
-        }));
         let mut fixed = vec![NONE; n];
         for &(step, s) in &task.constraints.clues {
             if let Some(f) = fixed.get_mut(step as usize - 1) {
@@ -181,7 +164,6 @@ impl Plan {
             near,
             lines_of,
             target,
-            line_free,
             fixed,
             clue_of,
             next_fixed,

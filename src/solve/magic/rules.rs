@@ -362,69 +362,6 @@ impl<'p, const PATHS: bool> Search<'p, PATHS> {
                 return false;
             }
         }
-        self.windows_hold()
-    }
-
-    /// Whether every line can still make its sum when each square's number
-    /// is held to its window: no smaller than the low run's end plus the
-    /// moves from it, no larger than the high run's end less the moves to
-    /// it. The least sum of distinct numbers above given floors is the
-    /// floors taken in order, each raised past the one before (and the
-    /// most, alike from the ceilings).
-    fn windows_hold(&self) -> bool {
-        let plan = self.plan;
-        let Some(dist) = &plan.dist else {
-            return true;
-        };
-        let n = plan.n;
-        let (lo, hi) = (self.lo, self.hi);
-        if lo == 0 {
-            return true;
-        }
-        let low_end = self.sq[lo - 1] as usize * n;
-        let high_end = (hi > 0).then(|| self.sq[n - hi] as usize);
-        let mut floors = [0i64; 64];
-        let mut ceilings = [0i64; 64];
-        for l in 0..self.sum.len() {
-            let e = self.empty[l] as usize;
-            if e == 0 || e > floors.len() {
-                continue;
-            }
-            let need = plan.target[l] - self.sum[l];
-            let mut k = 0;
-            for &x in plan.line_free.of(l) {
-                if self.step[x as usize] != NONE {
-                    continue;
-                }
-                let floor = lo as i64 + i64::from(dist[low_end + x as usize]);
-                let ceiling = match high_end {
-                    Some(h) => (n - hi) as i64 + 1 - i64::from(dist[x as usize * n + h]),
-                    None => n as i64,
-                };
-                if floor > ceiling {
-                    return false;
-                }
-                floors[k] = floor;
-                ceilings[k] = ceiling;
-                k += 1;
-            }
-            let (f, c) = (&mut floors[..k], &mut ceilings[..k]);
-            f.sort_unstable();
-            c.sort_unstable_by(|a, b| b.cmp(a));
-            let (mut least, mut last) = (0, i64::MIN);
-            for &v in f.iter() {
-                last = v.max(last + 1);
-                least += last;
-            }
-            let (mut most, mut last) = (0, i64::MAX);
-            for &v in c.iter() {
-                last = v.min(last - 1);
-                most += last;
-            }
-            if least > need || most < need {
-                return false;
-            }
-        }
         true
     }
 
