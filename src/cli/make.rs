@@ -16,7 +16,7 @@ use engine::progress::Progress;
 use engine::puzzle::{Puzzle, Use};
 use engine::words::{counted, many};
 
-use super::source::PuzzleArgs;
+use super::source::{PuzzleArgs, StopWords};
 use super::{
     BAD_INPUT, BUG, DONE, Format, GAVE_UP, IMPOSSIBLE, INTERRUPTED_CODE, bad_flag, flag_error, out,
     progress,
@@ -184,7 +184,7 @@ pub fn exec(args: MakeArgs) -> Result<u8, Error> {
     let limits = super::interrupt::limits().with_time_from(started, Some(budget));
     let puzzle = match args.source.load_within(&limits) {
         Ok(p) => p?,
-        Err(stop) => return Ok(args.source.stopped(stop)),
+        Err(stop) => return Ok(args.source.stopped(stop, args.format, StopWords::Status)),
     };
     if let Some(e) = refusal(&puzzle) {
         return Err(e);
