@@ -66,6 +66,7 @@ fn check_tour(board: &Board, piece: &Piece, goal: &Goal, sym: TourSymmetry, tour
     let c = Constraints {
         clues: vec![],
         symmetry: Some(sym),
+        ..Constraints::default()
     };
     assert_eq!(verify_constraints(board, goal.closed, &c, tour), Ok(()));
     assert!(
@@ -147,6 +148,7 @@ fn solve(board: &Board, piece: &Piece, goal: &Goal, sym: TourSymmetry) -> Outcom
     let c = Constraints {
         clues: vec![],
         symmetry: Some(sym),
+        ..Constraints::default()
     };
     let task = Task::new(&g, board, piece, *goal).with_constraints(&c);
     SymmetricOptions::default().solve_quietly(&task).outcome

@@ -312,6 +312,7 @@ fn check(puzzle: &Puzzle, who: &str, tour: &[u32], clues: &[(u32, u32)]) -> Resu
     let c = Constraints {
         clues: clues.to_vec(),
         symmetry: None,
+        ..Constraints::default()
     };
     crate::verify::verify(&puzzle.board, &puzzle.piece, &puzzle.goal, tour)
         .and_then(|()| {
@@ -543,6 +544,7 @@ fn steps(
     let c = Constraints {
         clues: clues.to_vec(),
         symmetry: None,
+        ..Constraints::default()
     };
     let task = Task::new(graph, &puzzle.board, &puzzle.piece, puzzle.goal).with_constraints(&c);
     let search = BacktrackOptions {

@@ -6,6 +6,7 @@ mod cell;
 pub mod constraints;
 mod goal;
 pub mod graph;
+pub mod letters;
 mod piece;
 pub mod symmetry;
 
@@ -14,5 +15,6 @@ pub use board::{Board, MAX_SIDE, Ray, Topology};
 pub use cell::{Cell, file_index, file_name};
 pub use constraints::{Constraints, TourSymmetry};
 pub use goal::Goal;
+pub use letters::Letters;
 pub use graph::{Adjacency, Adjacent, LeaperAdj, ListsAdj, MoveGraph, Targets};
 pub use piece::{Move, Piece, UNLIMITED};
