@@ -332,6 +332,10 @@ impl Puzzle {
         };
 
         let board_base = loc.field("board").unwrap_or(0);
+        // A board picture file is read from the puzzle file's folder.
+        let folder = (file != STDIN_NAME && file != super::FLAGS_NAME)
+            .then(|| Path::new(file).parent())
+            .flatten();
         let clues_base = loc.field("clues").unwrap_or(0);
         let picture = match &doc.clues {
             Some(CluesDoc::Picture(t)) => {
@@ -345,9 +349,9 @@ impl Puzzle {
             None => None,
         };
         let board = match (&doc.board, &picture) {
-            (Some(b), None) => lang::parse_board(b, board_base).map_err(lang_err)?,
+            (Some(b), None) => super::image::board(b, board_base, folder).map_err(lang_err)?,
             (Some(b), Some((pic, _))) => {
-                let given = lang::parse_board(b, board_base).map_err(lang_err)?;
+                let given = super::image::board(b, board_base, folder).map_err(lang_err)?;
                 let at = loc.raw_span(Span::new(board_base, board_base + b.len()));
                 if (given.width(), given.height()) != (pic.width(), pic.height()) {
                     return Err(Error::at(

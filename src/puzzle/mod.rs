@@ -22,6 +22,7 @@ pub mod betza;
 mod board;
 pub mod clues;
 mod doc;
+pub mod image;
 pub mod lang;
 pub mod letters;
 mod load;
