@@ -296,7 +296,7 @@ fn errors_point_at_the_character() {
         (
             "Puzzle(piece: \"king\", letters: \"AN\\nNA\", text: \"Annna\")",
             "the text reads `n` 3 times by here, and the board has it on 2 squares",
-            50,
+            52,
         ),
         (
             "Puzzle(piece: \"king\", letters: \"A[N\\nNA\", text: \"Anna\")",
@@ -306,17 +306,17 @@ fn errors_point_at_the_character() {
         (
             "Puzzle(board: \"3x2\", piece: \"king\", letters: \"AN\\nNA\", text: \"Anna\")",
             "the letters picture is 2x2 but the board is 3x2",
-            48,
+            47,
         ),
         (
             "Puzzle(piece: \"king\", letters: \"AN\\nNAB\", text: \"Anna\")",
             "this row has 3 squares, the first row 2",
-            36,
+            37,
         ),
         (
             "Puzzle(piece: \"king\", letters: \"AN\\nNA\")",
             "`letters` ask for a `text`",
-            33,
+            32,
         ),
         (
             "Puzzle(piece: \"king\", letters: \"AN\\nNA\", text: \"Anne\")",
@@ -355,7 +355,9 @@ fn solvers_that_cannot_honour_letters_are_refused() {
             Err(e) => e,
         };
         assert_eq!(e.kind, engine::error::ErrorKind::Conflict, "{text}");
-        assert_eq!(e.col, 33, "{text}: {}", e.message);
+        // The symmetric solver is refused first for want of a symmetry.
+        let at = if solver == "Symmetric()" { 64 } else { 32 };
+        assert_eq!(e.col, at, "{text}: {}", e.message);
     }
     let p = util::puzzle("Puzzle(piece: \"king\", letters: \"AN\\nNA\", text: \"Anna\")");
     let r = util::solve(&p);
