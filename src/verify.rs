@@ -516,7 +516,12 @@ fn verify_reading(
                     k + 1
                 ));
             }
-            None => return Err(format!("the tour reads {k} units; the text has {}", text.len())),
+            None => {
+                return Err(format!(
+                    "the tour reads {k} units; the text has {}",
+                    text.len()
+                ));
+            }
         }
     }
     match read.next() {

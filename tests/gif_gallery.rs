@@ -70,7 +70,12 @@ fn the_readme_pictures_are_what_the_code_draws() {
             .args(&args)
             .output()
             .expect("runs");
-        assert_eq!(out.status.code(), Some(0), "{line}: {}", String::from_utf8_lossy(&out.stderr));
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{line}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         for (checked_in, fresh) in [
             (format!("{stem}.svg"), "made.svg"),
             (format!("{stem}-solution.svg"), "made-solution.svg"),

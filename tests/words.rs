@@ -258,8 +258,9 @@ proptest! {
 fn blank_squares_are_counted_exactly_by_the_clause_learning_search() {
     // 3x3 king: a, b on two squares each, five blank squares.
     let case = Case {
-        text: "Puzzle(piece: \"king\", letters: r#\"\n a . b\n . . .\n b . a\n\"#, text: \"a b b a\")"
-            .into(),
+        text:
+            "Puzzle(piece: \"king\", letters: r#\"\n a . b\n . . .\n b . a\n\"#, text: \"a b b a\")"
+                .into(),
         width: 3,
         units: ["b", ".", "a", ".", ".", ".", "a", ".", "b"]
             .iter()
@@ -377,27 +378,67 @@ fn make_text_writes_a_puzzle_with_one_reading() {
     let text = "Sets site so, no [ten] toes";
     let out = util::engine()
         .current_dir(dir.path())
-        .args(["make", "--text", text, "--hint", "start,lengths", "--seed", "3", "-q", "--format", "json", "-o", "w.ron"])
+        .args([
+            "make",
+            "--text",
+            text,
+            "--hint",
+            "start,lengths",
+            "--seed",
+            "3",
+            "-q",
+            "--format",
+            "json",
+            "-o",
+            "w.ron",
+        ])
         .output()
         .unwrap_or_else(|e| panic!("{e}"));
-    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let v: serde_json::Value =
         serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(v["status"], "made", "{v}");
-    assert_eq!(v["made"]["lengths"], serde_json::json!([4, 4, 2, 2, 1, 4]), "{v}");
-    assert_eq!(util::files(dir.path()), ["w-solution.svg", "w.ron", "w.svg"]);
+    assert_eq!(
+        v["made"]["lengths"],
+        serde_json::json!([4, 4, 2, 2, 1, 4]),
+        "{v}"
+    );
+    assert_eq!(
+        util::files(dir.path()),
+        ["w-solution.svg", "w.ron", "w.svg"]
+    );
     let p = util::load(&dir.path().join("w.ron"));
     // 17 units: 5 files, 4 ranks, 3 squares off the top rank.
-    assert_eq!((p.board.width(), p.board.height(), p.board.len()), (5, 4, 17));
-    let letters = p.constraints.letters.clone().unwrap_or_else(|| panic!("letters"));
+    assert_eq!(
+        (p.board.width(), p.board.height(), p.board.len()),
+        (5, 4, 17)
+    );
+    let letters = p
+        .constraints
+        .letters
+        .clone()
+        .unwrap_or_else(|| panic!("letters"));
     assert_eq!(letters.reading.len(), 17);
-    assert_eq!(p.goal.start.map(|s| p.board.name(s)), v["made"]["start"].as_str().map(String::from));
+    assert_eq!(
+        p.goal.start.map(|s| p.board.name(s)),
+        v["made"]["start"].as_str().map(String::from)
+    );
     let out = util::engine()
         .current_dir(dir.path())
         .args(["run", "--format", "json", "--quiet", "w.ron"])
         .output()
         .unwrap_or_else(|e| panic!("{e}"));
-    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let r: serde_json::Value =
         serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(r["status"], "unique", "{r}");
@@ -411,7 +452,9 @@ fn make_text_writes_a_puzzle_with_one_reading() {
         .args(["make", "--text", text, "--board", "4x4", "-o", "x.ron"])
         .assert()
         .code(2)
-        .stderr(predicates::str::contains("the text has 17 units and the board 16 squares"));
+        .stderr(predicates::str::contains(
+            "the text has 17 units and the board 16 squares",
+        ));
     assert!(!dir.path().join("x.ron").exists());
 }
 
@@ -421,7 +464,10 @@ fn make_text_writes_a_puzzle_with_one_reading() {
 fn a_board_can_be_a_picture_file() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
     let p = util::load(&root.join("puzzles/picture-file.ron"));
-    assert_eq!((p.board.width(), p.board.height(), p.board.len()), (8, 8, 56));
+    assert_eq!(
+        (p.board.width(), p.board.height(), p.board.len()),
+        (8, 8, 56)
+    );
     let (dir, path) = util::setup("Puzzle(board: \"none.png\", piece: \"knight\")");
     util::engine()
         .current_dir(dir.path())
@@ -429,6 +475,8 @@ fn a_board_can_be_a_picture_file() {
         .arg(&path)
         .assert()
         .code(2)
-        .stderr(predicates::str::contains("cannot read the board picture none.png"))
+        .stderr(predicates::str::contains(
+            "cannot read the board picture none.png",
+        ))
         .stderr(predicates::str::contains("p.ron:1:16"));
 }

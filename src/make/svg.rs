@@ -54,7 +54,15 @@ pub fn write_solution<W: Write>(
     for (i, &s) in tour.iter().enumerate() {
         steps[s as usize] = i as u32 + 1;
     }
-    picture(w, board, &steps, &given, Some((tour, closed)), None, caption)
+    picture(
+        w,
+        board,
+        &steps,
+        &given,
+        Some((tour, closed)),
+        None,
+        caption,
+    )
 }
 
 /// Writes a blank word puzzle: `board` with each square's unit of
@@ -92,7 +100,15 @@ pub fn write_words_solution<W: Write>(
     if let Some(s) = start {
         given[s as usize] = 1;
     }
-    picture(w, board, &steps, &given, Some((tour, closed)), Some(letters), caption)
+    picture(
+        w,
+        board,
+        &steps,
+        &given,
+        Some((tour, closed)),
+        Some(letters),
+        caption,
+    )
 }
 
 /// The picture: `steps` (0: no number) on the squares, those in `given` in
@@ -184,7 +200,12 @@ fn picture<W: Write>(
     }
     if let Some(letters) = letters {
         // The units, large, each in the middle of its square.
-        let widest = letters.written.iter().map(|u| u.chars().count()).max().unwrap_or(1) as i64;
+        let widest = letters
+            .written
+            .iter()
+            .map(|u| u.chars().count())
+            .max()
+            .unwrap_or(1) as i64;
         let size = (CELL * 10 / (6 * widest.max(1) + 6)).min(22);
         for s in 0..board.len() as u32 {
             let unit = &letters.written[s as usize];
@@ -205,7 +226,11 @@ fn picture<W: Write>(
     // The numbers; small in a corner beside the units.
     let digits = board.len().to_string().len() as i64;
     let size = (CELL * 10 / (6 * digits + 6)).min(20);
-    let size = if letters.is_some() { size.min(11) } else { size };
+    let size = if letters.is_some() {
+        size.min(11)
+    } else {
+        size
+    };
     for s in 0..board.len() as u32 {
         let k = steps[s as usize];
         if k == 0 {

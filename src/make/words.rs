@@ -247,12 +247,7 @@ pub fn word_lengths(text: &str) -> Vec<usize> {
 /// comments, then the puzzle named `name` with `puzzle`'s piece (and named
 /// pieces), tour kind and a board the picture cannot state, the first
 /// square when it is given, the letters as a picture and the text.
-pub fn puzzle_text(
-    puzzle: &Puzzle,
-    made: &MadeWords,
-    name: &str,
-    header: &[String],
-) -> String {
+pub fn puzzle_text(puzzle: &Puzzle, made: &MadeWords, name: &str, header: &[String]) -> String {
     let quote = |s: &str| ron::to_string(s).unwrap_or_else(|_| format!("{s:?}"));
     let mut t = String::new();
     for line in header {

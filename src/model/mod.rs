@@ -15,6 +15,6 @@ pub use board::{Board, MAX_SIDE, Ray, Topology};
 pub use cell::{Cell, file_index, file_name};
 pub use constraints::{Constraints, TourSymmetry};
 pub use goal::Goal;
-pub use letters::Letters;
 pub use graph::{Adjacency, Adjacent, LeaperAdj, ListsAdj, MoveGraph, Targets};
+pub use letters::Letters;
 pub use piece::{Move, Piece, UNLIMITED};

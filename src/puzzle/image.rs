@@ -50,7 +50,12 @@ pub fn board(text: &str, base: usize, folder: Option<&Path>) -> Result<Board, La
 /// Reads the picture at `path` (named `name`, written at `span`) as a board.
 fn read(path: &Path, name: &str, span: Span) -> Result<Board, LangError> {
     let fail = |kind, why: String| LangError::new(kind, span, why);
-    let cannot = |why: String| fail(ErrorKind::Io, format!("cannot read the board picture {name}: {why}"));
+    let cannot = |why: String| {
+        fail(
+            ErrorKind::Io,
+            format!("cannot read the board picture {name}: {why}"),
+        )
+    };
     let mut limits = image::Limits::default();
     limits.max_image_width = Some(MAX_SIDE);
     limits.max_image_height = Some(MAX_SIDE);
@@ -72,13 +77,16 @@ fn read(path: &Path, name: &str, span: Span) -> Result<Board, LangError> {
     let (w, h) = rgba.dimensions();
     let board = Board::new(w, h, Topology::Plain, |c| {
         let p = rgba.get_pixel(c.x, h - 1 - c.y).0;
-        let luminance = (299 * u32::from(p[0]) + 587 * u32::from(p[1]) + 114 * u32::from(p[2])) / 1000;
+        let luminance =
+            (299 * u32::from(p[0]) + 587 * u32::from(p[1]) + 114 * u32::from(p[2])) / 1000;
         p[3] >= ALPHA_BELOW && luminance >= DARK_BELOW
     });
     if board.is_empty() {
         return Err(fail(
             ErrorKind::BadValue,
-            format!("the board picture {name} ({w}x{h}) has no light pixel: every square is removed"),
+            format!(
+                "the board picture {name} ({w}x{h}) has no light pixel: every square is removed"
+            ),
         ));
     }
     Ok(board)
@@ -125,6 +133,9 @@ mod tests {
         // Red's luminance is 76: dark.
         assert_eq!(on, [true, false, false, false, false, true]);
         let e = board(" none.png", 10, Some(dir.path())).err();
-        assert_eq!(e.as_ref().map(|e| (e.kind, e.span)), Some((ErrorKind::Io, Span::new(11, 19))));
+        assert_eq!(
+            e.as_ref().map(|e| (e.kind, e.span)),
+            Some((ErrorKind::Io, Span::new(11, 19)))
+        );
     }
 }

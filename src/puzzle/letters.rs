@@ -131,7 +131,9 @@ pub fn parse_picture(text: &str, base: usize) -> Result<(Board, Vec<Option<Unit>
         return Err(LangError::new(
             ErrorKind::BadValue,
             Span::new(base, base + text.len()),
-            format!("the letters picture is {width}x{height}; a side may have at most {side} squares"),
+            format!(
+                "the letters picture is {width}x{height}; a side may have at most {side} squares"
+            ),
         ));
     }
     let mut cells: Vec<Token> = Vec::with_capacity(width * height);
@@ -289,12 +291,16 @@ pub fn build(
     }
     // A unit on the board the text reads fewer times: at its last square
     // in the picture's order (top row first).
-    let short = |s: usize| unit_of[s] != NO_UNIT && read[unit_of[s] as usize] < on_board[unit_of[s] as usize];
+    let short = |s: usize| {
+        unit_of[s] != NO_UNIT && read[unit_of[s] as usize] < on_board[unit_of[s] as usize]
+    };
     let in_picture = |s: usize| {
         let c = board.cell(s as u32);
         (board.height() - c.y, c.x)
     };
-    if let Some(s) = (0..board.len()).filter(|&s| short(s)).max_by_key(|&s| in_picture(s))
+    if let Some(s) = (0..board.len())
+        .filter(|&s| short(s))
+        .max_by_key(|&s| in_picture(s))
         && let Some(u) = &on[s]
     {
         let id = unit_of[s] as usize;
@@ -338,11 +344,20 @@ mod tests {
             panic!("reads")
         };
         assert_eq!((board.width(), board.height(), board.len()), (3, 2, 5));
-        let shown: Vec<Option<String>> = on.iter().map(|u| u.as_ref().map(|u| u.text.clone())).collect();
+        let shown: Vec<Option<String>> = on
+            .iter()
+            .map(|u| u.as_ref().map(|u| u.text.clone()))
+            .collect();
         // Squares in board order: a1 b1 c1 a2 b2.
         assert_eq!(
             shown,
-            [Some("sch".into()), None, Some("c".into()), Some("A".into()), Some("b".into())]
+            [
+                Some("sch".into()),
+                None,
+                Some("c".into()),
+                Some("A".into()),
+                Some("b".into())
+            ]
         );
         // Spaces are optional.
         let Ok((b2, _)) = parse_picture("Ab#\n[sch].c", 0) else {
@@ -364,7 +379,13 @@ mod tests {
         assert_eq!(e.map(|e| e.span.start), Some(1003));
         // A unit the text leaves out: at its square.
         let e = letters("ABA\nNN.", "Ann, b").err();
-        assert_eq!(e.map(|e| (e.span.start, e.message)), Some((2, "`A` is on 2 squares (here on c2), and the text reads it 1 time".to_string())));
+        assert_eq!(
+            e.map(|e| (e.span.start, e.message)),
+            Some((
+                2,
+                "`A` is on 2 squares (here on c2), and the text reads it 1 time".to_string()
+            ))
+        );
     }
 
     #[test]

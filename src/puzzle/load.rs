@@ -250,7 +250,8 @@ fn word_letters(
             ..whole("letters")
         })),
         (None, Some(_)) => Err(lang_err(LangError {
-            message: "a `text` asks for `letters`: the units on the squares, as a picture".to_string(),
+            message: "a `text` asks for `letters`: the units on the squares, as a picture"
+                .to_string(),
             ..whole("text")
         })),
         (Some((_, on)), Some(t)) => {

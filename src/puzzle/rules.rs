@@ -325,10 +325,7 @@ impl<'p> Facts<'p> {
             });
         }
         match use_ {
-            Use::Make => Some(
-                self.at(letters, "")
-                    .worded(Said::MakeLetters),
-            ),
+            Use::Make => Some(self.at(letters, "").worded(Said::MakeLetters)),
             Use::Count {
                 shard: Some(shard), ..
             } => Some(Facts::at_given(

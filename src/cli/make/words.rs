@@ -248,10 +248,11 @@ pub fn exec(args: MakeArgs) -> Result<u8, Error> {
     let text = made_words::puzzle_text(&puzzle, &made, &name, &header);
     // The file must read back as the puzzle made.
     match Puzzle::parse(&paths[0].display().to_string(), &text) {
-        Ok(p) if p.board == puzzle.board
-            && p.constraints.letters.as_ref().is_some_and(|l| {
-                l.written == made.letters.written && l.text == made.letters.text
-            }) => {}
+        Ok(p)
+            if p.board == puzzle.board
+                && p.constraints.letters.as_ref().is_some_and(|l| {
+                    l.written == made.letters.written && l.text == made.letters.text
+                }) => {}
         Ok(_) => {
             out::warn("internal error: the puzzle file written reads back as another puzzle");
             return Ok(BUG);

@@ -146,7 +146,11 @@ pub fn subject(board: &Board, goal: &Goal, count: &Count, one: bool) -> String {
         }) => format!(
             "directed {} {} the text{}",
             if goal.closed { "closed" } else { "open" },
-            if one { "tour that reads" } else { "tours that read" },
+            if one {
+                "tour that reads"
+            } else {
+                "tours that read"
+            },
             match clues {
                 0 => String::new(),
                 1 => " and fit the clue".to_string(),

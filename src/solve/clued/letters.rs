@@ -97,7 +97,11 @@ pub struct Blanks;
 impl Blanks {
     /// Adds the clauses to `solver`, given each step's candidates with
     /// their variables (`of_step`, squares in order).
-    pub fn encode<S: SolverInterface>(letters: &Letters, of_step: &[Vec<(u32, Var)>], solver: &mut S) {
+    pub fn encode<S: SolverInterface>(
+        letters: &Letters,
+        of_step: &[Vec<(u32, Var)>],
+        solver: &mut S,
+    ) {
         let b = letters.blanks();
         if b == 0 {
             return;

@@ -665,9 +665,7 @@ pub(super) fn search<O: Observer>(
         solutions: 0,
         tours: Vec::new(),
         keep,
-        reader: letters
-            .filter(|l| l.blanks() > 0)
-            .map(letters::Reader::new),
+        reader: letters.filter(|l| l.blanks() > 0).map(letters::Reader::new),
     };
     let firsts: Vec<u32> = match plan.fixed[0] {
         NONE => (0..n as u32).filter(|&s| plan.allowed(s, 0)).collect(),
