@@ -368,7 +368,7 @@ mod tests {
 
     #[test]
     fn the_text_and_the_board_have_the_same_units() {
-        let Ok(l) = letters("ABA\nNN.", "Anna, ab!") else {
+        let Ok(l) = letters("ABA\nNN.", "Ann, ab!") else {
             panic!("reads")
         };
         assert_eq!(l.reading.len(), 5);
