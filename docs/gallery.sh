@@ -17,6 +17,8 @@ $ENGINE run docs/genetic.ron -q --search-gif docs/genetic.gif
 $ENGINE run docs/plain-search.ron -q --search-gif docs/plain-search.gif
 # No tour exists: `run` exits 1 after drawing the proof.
 $ENGINE run docs/proof.ron -q --search-gif docs/proof.gif || test $? -eq 1
+# A word puzzle made from a text (the header of quote.ron names this command).
+$ENGINE make --text "Call me Ishmael. Some years ago, never mind how long precisely, having little or" --hint start,lengths --seed 1 -q --force -o docs/quote.ron
 # The guide's picture of riders on twisted boards, worked out from coordinates
 # (tests/hostile.rs checks the moves it lists against the engine's).
 python3 docs/riders.py > docs/riders-twisted.svg

@@ -231,6 +231,7 @@ fn the_symmetric_solver_keeps_the_contract() {
         let c = Constraints {
             clues: vec![],
             symmetry: Some(sym),
+            ..Constraints::default()
         };
         let task = Task::new(&g, &p.board, &piece, goal).with_constraints(&c);
         let mut w = Witness::new(199);

@@ -107,18 +107,21 @@ fn the_verifier_reads_clues_and_symmetry() {
     let half = Constraints {
         clues: vec![],
         symmetry: Some(TourSymmetry::Rotate180),
+        ..Constraints::default()
     };
     assert!(verify_constraints(&b, true, &half, &snake).is_err());
     // …but a mirror of the ranks does.
     let mirror_ranks = Constraints {
         clues: vec![],
         symmetry: Some(TourSymmetry::MirrorRanks),
+        ..Constraints::default()
     };
     assert_eq!(verify_constraints(&b, true, &mirror_ranks, &snake), Ok(()));
     let comb = tour("a1 a2 a3 a4 b4 b3 b2 c2 c3 c4 d4 d3 d2 d1 c1 b1");
     let files = Constraints {
         clues: vec![],
         symmetry: Some(TourSymmetry::MirrorFiles),
+        ..Constraints::default()
     };
     assert_eq!(verify_constraints(&b, true, &files, &comb), Ok(()));
     // An open path that a mirror maps onto itself reversed.
@@ -132,11 +135,13 @@ fn the_verifier_reads_clues_and_symmetry() {
     let clues = Constraints {
         clues: vec![(1, sq("a1")), (16, sq("b1"))],
         symmetry: None,
+        ..Constraints::default()
     };
     assert_eq!(verify_constraints(&b, true, &clues, &comb), Ok(()));
     let wrong = Constraints {
         clues: vec![(2, sq("b1"))],
         symmetry: None,
+        ..Constraints::default()
     };
     assert_eq!(
         verify_constraints(&b, true, &wrong, &comb),

@@ -73,6 +73,7 @@ fn brute_force(
     let constraints = Constraints {
         clues: vec![],
         symmetry: Some(sym),
+        ..Constraints::default()
     };
     let mut truth = Truth::default();
     let mut cycles = BTreeSet::new();
@@ -141,6 +142,7 @@ fn count(case: &Case) -> Count {
     let c = Constraints {
         clues: vec![],
         symmetry: Some(case.sym),
+        ..Constraints::default()
     };
     let task = Task::new(&g, &case.board, &case.piece, case.goal).with_constraints(&c);
     count::count_task(

@@ -42,3 +42,4 @@ mod serve;
 mod symmetric;
 mod symmetric_count;
 mod warnsdorff;
+mod words;

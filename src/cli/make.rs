@@ -17,6 +17,8 @@ use engine::puzzle::{Puzzle, Use};
 use engine::words::{counted, many};
 
 use super::source::{PuzzleArgs, StopWords};
+
+mod words;
 use super::{
     BAD_INPUT, BUG, DONE, Format, GAVE_UP, IMPOSSIBLE, INTERRUPTED_CODE, bad_flag, flag_error, out,
     progress,
@@ -93,6 +95,20 @@ pub struct MakeArgs {
     /// their solutions.
     #[arg(long, value_name = "SHEET")]
     sheet: Option<PathBuf>,
+    /// Make a word puzzle of this text instead: its letters (a syllable
+    /// in brackets, `[sch]`, is one unit) laid along a tour that is the
+    /// only one to read it; the board, unless given, is the smallest
+    /// near-square rectangle with a square for each unit.
+    #[arg(long, value_name = "TEXT", conflicts_with_all = ["text_file", "clues", "minimal", "difficulty", "sheet"])]
+    text: Option<String>,
+    /// The same, with the text read from this file.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["clues", "minimal", "difficulty", "sheet"])]
+    text_file: Option<PathBuf>,
+    /// The help printed with a word puzzle: `start` (the first square is
+    /// given), `lengths` (the words' lengths), both (`start,lengths`) or
+    /// `none` (the default).
+    #[arg(long, value_name = "HINTS", value_delimiter = ',')]
+    hint: Vec<words::Hint>,
 }
 
 /// The most puzzles one `make --count` makes.
@@ -176,6 +192,16 @@ fn refusal(p: &Puzzle) -> Option<Error> {
 
 /// Runs `engine make`; the exit code.
 pub fn exec(args: MakeArgs) -> Result<u8, Error> {
+    if args.text.is_some() || args.text_file.is_some() {
+        return words::exec(args);
+    }
+    if !args.hint.is_empty() {
+        return Err(Error::about(
+            ErrorKind::Usage,
+            "--hint",
+            "hints are printed with word puzzles: give --text or --text-file",
+        ));
+    }
     let started = Instant::now();
     super::interrupt::install();
     let budget = args

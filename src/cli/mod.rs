@@ -174,6 +174,7 @@ impl Names for Flags {
             "list" => "--list",
             "node_limit" => "--node-limit",
             "make" => "engine make",
+            "text" => "engine make --text",
             "run" => "engine run",
             _ => return None,
         })

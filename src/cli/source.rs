@@ -78,6 +78,21 @@ impl PuzzleArgs {
         }
     }
 
+    /// These flags with `board` as the board when neither a file nor
+    /// `--board` gives one (`make --text` chooses the board).
+    pub fn or_board(&self, board: &str) -> PuzzleArgs {
+        let mut args = self.clone();
+        if args.puzzle.is_none() && args.board.is_none() {
+            args.board = Some(board.to_string());
+        }
+        args
+    }
+
+    /// Whether the board is given, by a file or `--board`.
+    pub fn gives_board(&self) -> bool {
+        self.puzzle.is_some() || self.board.is_some()
+    }
+
     /// [`PuzzleArgs::load`] under `limits`: the puzzle is read and checked on
     /// a thread of its own, so that standard input left open, a slow
     /// device or a file that takes long to check stops at the time limit

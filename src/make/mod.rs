@@ -22,6 +22,7 @@ pub mod file;
 pub mod sheet;
 pub mod svg;
 pub mod tour;
+pub mod words;
 
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -312,10 +313,17 @@ fn check(puzzle: &Puzzle, who: &str, tour: &[u32], clues: &[(u32, u32)]) -> Resu
     let c = Constraints {
         clues: clues.to_vec(),
         symmetry: None,
+        ..Constraints::default()
     };
+    check_with(puzzle, who, tour, &c)
+}
+
+/// The verifier's answer on `tour` with the constraints `c`, as a bug when
+/// it fails.
+fn check_with(puzzle: &Puzzle, who: &str, tour: &[u32], c: &Constraints) -> Result<(), Failure> {
     crate::verify::verify(&puzzle.board, &puzzle.piece, &puzzle.goal, tour)
         .and_then(|()| {
-            crate::verify::verify_constraints(&puzzle.board, puzzle.goal.closed, &c, tour)
+            crate::verify::verify_constraints(&puzzle.board, puzzle.goal.closed, c, tour)
         })
         .map_err(|problem| {
             Failure::Bug(InvalidTour {
@@ -543,6 +551,7 @@ fn steps(
     let c = Constraints {
         clues: clues.to_vec(),
         symmetry: None,
+        ..Constraints::default()
     };
     let task = Task::new(graph, &puzzle.board, &puzzle.piece, puzzle.goal).with_constraints(&c);
     let search = BacktrackOptions {

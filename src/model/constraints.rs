@@ -1,7 +1,8 @@
 //! What a tour must satisfy beyond its goal: clues (a square's step number,
-//! the Hidato family) and a symmetry of the board that maps the tour onto
-//! itself.
+//! the Hidato family), letters (the text a tour must read) and a symmetry
+//! of the board that maps the tour onto itself.
 
+use super::letters::Letters;
 use super::symmetry::Transform;
 
 /// A rotation or reflection of the board that a symmetric tour is mapped
@@ -65,7 +66,7 @@ impl TourSymmetry {
     }
 }
 
-/// Clues and symmetry; the default constrains nothing.
+/// Clues, letters and symmetry; the default constrains nothing.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Constraints {
     /// `(step, square)` pairs, steps numbered from 1, sorted by step, each
@@ -73,12 +74,20 @@ pub struct Constraints {
     pub clues: Vec<(u32, u32)>,
     /// The symmetry the tour must have, if any.
     pub symmetry: Option<TourSymmetry>,
+    /// The units on the squares and the text the tour must read, if any.
+    pub letters: Option<Letters>,
 }
 
 impl Constraints {
     /// True when nothing is constrained.
     pub fn is_empty(&self) -> bool {
-        self.clues.is_empty() && self.symmetry.is_none()
+        self.clues.is_empty() && self.symmetry.is_none() && self.letters.is_none()
+    }
+
+    /// True when the search over the steps must honour them: clues or
+    /// letters.
+    pub fn on_steps(&self) -> bool {
+        !self.clues.is_empty() || self.letters.is_some()
     }
 
     /// The square of step `k` (1-based), if a clue fixes it.

@@ -6,6 +6,7 @@ mod cell;
 pub mod constraints;
 mod goal;
 pub mod graph;
+pub mod letters;
 mod piece;
 pub mod symmetry;
 
@@ -15,4 +16,5 @@ pub use cell::{Cell, file_index, file_name};
 pub use constraints::{Constraints, TourSymmetry};
 pub use goal::Goal;
 pub use graph::{Adjacency, Adjacent, LeaperAdj, ListsAdj, MoveGraph, Targets};
+pub use letters::Letters;
 pub use piece::{Move, Piece, UNLIMITED};

@@ -122,6 +122,10 @@ pub(super) struct Doc {
     pub(super) clues: Option<CluesDoc>,
     #[serde(default)]
     pub(super) symmetry: Option<TourSymmetry>,
+    #[serde(default)]
+    pub(super) letters: Option<String>,
+    #[serde(default)]
+    pub(super) text: Option<String>,
 }
 
 /// The start of the message for a name given twice in `pieces`, which

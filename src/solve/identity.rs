@@ -36,6 +36,8 @@ pub enum AutoPick {
     Symmetric,
     /// The puzzle has clues: the complete search, which honours them.
     Clues,
+    /// The puzzle has letters: the complete search, which honours them.
+    Letters,
 }
 
 /// Who produced a report.
@@ -170,6 +172,9 @@ impl fmt::Display for AutoPick {
             }
             AutoPick::Clues => f.write_str(
                 "auto picked backtrack: the puzzle has clues, and the complete search honours them",
+            ),
+            AutoPick::Letters => f.write_str(
+                "auto picked backtrack: the puzzle has letters, and the complete search honours them",
             ),
             AutoPick::Symmetric => f.write_str(
                 "auto picked symmetric: the puzzle asks for a symmetric tour, and the search of its half paths finds one or proves there is none",

@@ -138,6 +138,7 @@ pub struct Task<'t> {
 pub static NO_CONSTRAINTS: Constraints = Constraints {
     clues: Vec::new(),
     symmetry: None,
+    letters: None,
 };
 
 impl<'t> Task<'t> {

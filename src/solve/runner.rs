@@ -57,11 +57,13 @@ pub const AUTO_FIRST_NODES: u64 = 1 << 17;
 /// the backtracker if it gives up.
 pub fn auto_choice(task: &Task<'_>) -> (SolverSpec, AutoPick) {
     let squares = task.graph.len();
-    if !task.constraints.clues.is_empty() {
-        return (
-            SolverSpec::Backtrack(BacktrackOptions::default()),
-            AutoPick::Clues,
-        );
+    if task.constraints.on_steps() {
+        let pick = if task.constraints.clues.is_empty() {
+            AutoPick::Letters
+        } else {
+            AutoPick::Clues
+        };
+        return (SolverSpec::Backtrack(BacktrackOptions::default()), pick);
     }
     if task.constraints.symmetry.is_some() {
         return (
@@ -350,7 +352,7 @@ fn search<O: Observer>(spec: SolverSpec, task: &Task<'_>, mut run: Run<'_, O>) -
         }
         s => (s, None),
     };
-    if !task.constraints.clues.is_empty() {
+    if task.constraints.on_steps() {
         let opts = match spec {
             SolverSpec::Backtrack(o) => o,
             _ => BacktrackOptions::default(),
