@@ -1,5 +1,6 @@
 //! The studio's routes: the page, the puzzle files to open, the check of
-//! the editor's text, and the searches (start, stream, steer). Each
+//! the editor's text, the searches (start, stream, steer, save), the
+//! archive and the maker. Each
 //! request is guarded first (`http`); whatever is wrong with it is
 //! answered with a 4xx status and the message, never a panic.
 
@@ -12,7 +13,7 @@ use serde_json::json;
 use tiny_http::{Method, Request};
 
 use super::http::{self, Refusal};
-use super::{Studio, page, runs};
+use super::{Studio, maker, page, runs, shelf};
 use crate::cli::{Format, interrupt};
 
 /// The longest a check of the editor's text may take: it runs at every
@@ -64,6 +65,15 @@ pub fn handle(studio: &Studio, request: Request) {
                 file,
                 studio.runs.time_limit(),
             ),
+            Err(_) => http::refuse(request, no_run(id)),
+        },
+        (Method::Post, ["api", "make"]) => maker::make(studio, request),
+        (Method::Get, ["api", "archive"]) => shelf::browse(&studio.shelf, request),
+        (Method::Get, ["api", "archive", "runs", id]) => {
+            shelf::show(&studio.shelf, request, id, studio.runs.time_limit())
+        }
+        (Method::Post, ["api", "runs", id, "save"]) => match id.parse::<u64>() {
+            Ok(id) => shelf::save(&studio.shelf, &studio.runs.kept, request, id),
             Err(_) => http::refuse(request, no_run(id)),
         },
         (Method::Post, ["api", "runs", id, action]) => match id.parse::<u64>() {

@@ -3,7 +3,8 @@
 //! by the HTML player's code. This module binds the address, hands each
 //! request to a thread of its own and shuts down on Ctrl-C; `http` guards
 //! and answers requests, `api` routes them, `runs` runs the searches and
-//! streams them, `page` is the page.
+//! streams them, `keep` makes their files, `shelf` saves them to the
+//! archive and reads it back, `maker` makes puzzles, `page` is the page.
 //!
 //! The server is tiny_http's: a synchronous server whose requests are
 //! handled on plain threads, like the rest of this program (threads and
@@ -13,8 +14,10 @@
 mod api;
 mod http;
 mod keep;
+mod maker;
 mod page;
 mod runs;
+mod shelf;
 
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::path::PathBuf;
@@ -55,6 +58,9 @@ pub struct ServeArgs {
     /// not counted).
     #[arg(long, value_name = "SECS", value_parser = super::seconds, default_value_t = 60.0)]
     time_limit: f64,
+    /// The archive the page saves runs to, when asked, and browses.
+    #[command(flatten)]
+    archive: super::ArchiveFlag,
 }
 
 /// What every request's handler shares.
@@ -65,11 +71,19 @@ pub struct Studio {
     puzzles: PathBuf,
     /// The searches: queued, running and finished.
     runs: runs::Runs,
+    /// The archive runs are saved to.
+    shelf: shelf::Shelf,
 }
 
 /// Runs `engine serve` until Ctrl-C; the exit code.
 pub fn exec(args: ServeArgs) -> Result<u8, Error> {
     interrupt::install();
+    // A bad --archive is refused at once; with none, the default archive
+    // is used if the system has a place for it.
+    let archive = match &args.archive.archive {
+        Some(_) => Some(args.archive.path()?),
+        None => args.archive.path().ok(),
+    };
     let server = tiny_http::Server::http(SocketAddr::new(args.bind, args.port)).map_err(|e| {
         Error::about(
             ErrorKind::Io,
@@ -95,11 +109,18 @@ pub fn exec(args: ServeArgs) -> Result<u8, Error> {
         addr,
         puzzles: args.puzzles.clone(),
         runs: runs::Runs::new(cores, args.time_limit),
+        shelf: shelf::Shelf::new(archive),
     });
     out::print(&format!(
         "The studio is at {} (Ctrl-C stops it)\n",
         http::url(addr)
     ))?;
+    if let Some(path) = studio.shelf.path() {
+        out::print(&format!(
+            "Runs are saved to {} when the page asks\n",
+            path.display()
+        ))?;
+    }
     let handlers = Arc::new(AtomicUsize::new(0));
     while !interrupt::INTERRUPTED.load(Ordering::SeqCst) {
         let request = match server.recv_timeout(Duration::from_millis(100)) {

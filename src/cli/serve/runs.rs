@@ -90,6 +90,22 @@ impl Runs {
         }
     }
 
+    /// Waits for a slot, for work that is not streamed (making a puzzle):
+    /// in turn with the searches queued. None when the studio stops first.
+    pub fn wait_slot(&self) -> Option<Slot<'_>> {
+        let ticket = self.slots.join();
+        loop {
+            match self.slots.take(ticket, HEARTBEAT) {
+                Ok(slot) => return Some(slot),
+                Err(place) if place == usize::MAX || interrupt::INTERRUPTED.load(Ordering::SeqCst) => {
+                    self.slots.leave(ticket);
+                    return None;
+                }
+                Err(_) => {}
+            }
+        }
+    }
+
     fn job(&self, id: u64) -> Option<Arc<Job>> {
         self.jobs.lock().ok()?.get(&id).cloned()
     }
@@ -556,7 +572,7 @@ struct SlotState {
 }
 
 /// A slot held: given back when dropped.
-struct Slot<'a>(&'a Slots);
+pub struct Slot<'a>(&'a Slots);
 
 impl Drop for Slot<'_> {
     fn drop(&mut self) {
