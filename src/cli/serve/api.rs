@@ -211,8 +211,11 @@ pub fn error_json(e: &Error) -> serde_json::Value {
 
 /// Checks the editor's text, as `engine check` checks a file named `name`:
 /// the error with its place, or the report `engine check` prints.
-fn check(mut request: Request, name: &str) {
-    let text = match http::body(&mut request) {
+fn check(request: Request, name: &str) {
+    let Some((request, read)) = http::body(request) else {
+        return;
+    };
+    let text = match read {
         Ok(t) => t,
         Err(r) => return http::refuse(request, r),
     };

@@ -43,9 +43,12 @@ struct Ask {
 }
 
 /// `POST /api/make`: makes the puzzle the form asks for.
-pub fn make(studio: &Studio, mut request: Request) {
-    let body = match http::body(&mut request) {
-        Ok(b) => b,
+pub fn make(studio: &Studio, request: Request) {
+    let Some((request, read)) = http::body(request) else {
+        return;
+    };
+    let body = match read {
+        Ok(t) => t,
         Err(r) => return http::refuse(request, r),
     };
     let ask: Ask = match serde_json::from_str(&body) {
@@ -83,7 +86,9 @@ pub fn make(studio: &Studio, mut request: Request) {
             request,
             Refusal::new(
                 400,
-                format!("a puzzle made has at least {fewest} clues: the first and the last step are always given"),
+                format!(
+                    "a puzzle made has at least {fewest} clues: the first and the last step are always given"
+                ),
             ),
         );
     }
@@ -141,7 +146,11 @@ pub fn make(studio: &Studio, mut request: Request) {
                 Failure::Missed(miss) => miss.words(&crate::cli::Flags),
                 Failure::Bug(bug) => format!("internal error: {bug}"),
             };
-            return http::json(request, 200, &json!({ "failed": format!("No puzzle: {why}") }));
+            return http::json(
+                request,
+                200,
+                &json!({ "failed": format!("No puzzle: {why}") }),
+            );
         }
     };
     // The command that makes the same file, as its header says.
@@ -185,16 +194,17 @@ pub fn make(studio: &Studio, mut request: Request) {
     };
     let mut blank = Vec::new();
     let mut solution = Vec::new();
-    let drawn = svg::write_puzzle(&mut blank, &puzzle.board, &made.clues, &caption).and_then(|()| {
-        svg::write_solution(
-            &mut solution,
-            &puzzle.board,
-            &made.tour,
-            &made.clues,
-            puzzle.goal.closed,
-            &caption,
-        )
-    });
+    let drawn =
+        svg::write_puzzle(&mut blank, &puzzle.board, &made.clues, &caption).and_then(|()| {
+            svg::write_solution(
+                &mut solution,
+                &puzzle.board,
+                &made.tour,
+                &made.clues,
+                puzzle.goal.closed,
+                &caption,
+            )
+        });
     if let Err(e) = drawn {
         return http::refuse(
             request,

@@ -37,6 +37,12 @@ const MAX_HANDLERS: usize = 256;
 /// Stack of a request's thread: checking a puzzle recurses on deeply
 /// nested input, as on the command line's main thread.
 const STACK: usize = 8 << 20;
+/// How long a write to a client may wait for it to read: past it the
+/// client is taken to be gone.
+const SEND_TIME: Duration = Duration::from_secs(10);
+/// The send buffer of a connection: a few seconds of a stream, and enough
+/// for a download at the loopback's speed.
+const SEND_BUFFER: usize = 32 << 10;
 /// How long Ctrl-C waits for the requests in hand to finish.
 const GRACE: Duration = Duration::from_secs(5);
 
@@ -84,13 +90,28 @@ pub fn exec(args: ServeArgs) -> Result<u8, Error> {
         Some(_) => Some(args.archive.path()?),
         None => args.archive.path().ok(),
     };
-    let server = tiny_http::Server::http(SocketAddr::new(args.bind, args.port)).map_err(|e| {
+    let cannot = |e: &dyn std::fmt::Display| {
         Error::about(
             ErrorKind::Io,
             &format!("{}:{}", args.bind, args.port),
             format!("cannot listen there: {e}"),
         )
-    })?;
+    };
+    let listener = std::net::TcpListener::bind(SocketAddr::new(args.bind, args.port))
+        .map_err(|e| cannot(&e))?;
+    // Every connection accepted takes these from the listener: a send
+    // buffer of a fixed size (the system would let it grow to megabytes for
+    // a client that reads nothing), and a write that fails after SEND_TIME
+    // with the buffer full. So a client that stops reading what it is sent
+    // (a stream, a download) is soon taken to be gone, and its search
+    // stops, instead of holding a handler and a slot to the time limit.
+    use rustix::net::sockopt;
+    sockopt::set_socket_send_buffer_size(&listener, SEND_BUFFER)
+        .and_then(|()| {
+            sockopt::set_socket_timeout(&listener, sockopt::Timeout::Send, Some(SEND_TIME))
+        })
+        .map_err(|e| cannot(&e))?;
+    let server = tiny_http::Server::from_listener(listener, None).map_err(|e| cannot(&e))?;
     let Some(addr) = server.server_addr().to_ip() else {
         return Err(Error::about(
             ErrorKind::Internal,

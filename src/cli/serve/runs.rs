@@ -97,7 +97,9 @@ impl Runs {
         loop {
             match self.slots.take(ticket, HEARTBEAT) {
                 Ok(slot) => return Some(slot),
-                Err(place) if place == usize::MAX || interrupt::INTERRUPTED.load(Ordering::SeqCst) => {
+                Err(place)
+                    if place == usize::MAX || interrupt::INTERRUPTED.load(Ordering::SeqCst) =>
+                {
                     self.slots.leave(ticket);
                     return None;
                 }
@@ -136,9 +138,12 @@ struct Ask {
 
 /// `POST /api/runs`: checks the puzzle as `engine run` would and keeps it
 /// for its page to watch; answers its id, or the error with its place.
-pub fn create(studio: &Studio, mut request: Request) {
-    let body = match http::body(&mut request) {
-        Ok(b) => b,
+pub fn create(studio: &Studio, request: Request) {
+    let Some((request, read)) = http::body(request) else {
+        return;
+    };
+    let body = match read {
+        Ok(t) => t,
         Err(r) => return http::refuse(request, r),
     };
     let ask: Ask = match serde_json::from_str(&body) {

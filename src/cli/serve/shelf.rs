@@ -139,7 +139,9 @@ pub fn browse(shelf: &Shelf, request: Request) {
         }
         Err(r) => return http::refuse(request, r),
     };
-    let read = store.list(LISTED).and_then(|list| Ok((list, store.stats(None)?)));
+    let read = store
+        .list(LISTED)
+        .and_then(|list| Ok((list, store.stats(None)?)));
     let (list, stats) = match read {
         Ok(r) => r,
         Err(e) => return http::refuse(request, refusal(500, &e)),
@@ -199,10 +201,7 @@ pub fn show(shelf: &Shelf, request: Request, id: &str, time_limit: f64) {
         Ok(None) => {
             return http::refuse(
                 request,
-                Refusal::new(
-                    404,
-                    format!("no run {number} in {}", path.display()),
-                ),
+                Refusal::new(404, format!("no run {number} in {}", path.display())),
             );
         }
         Err(e) => return http::refuse(request, refusal(500, &e)),
@@ -250,7 +249,10 @@ pub fn show(shelf: &Shelf, request: Request, id: &str, time_limit: f64) {
     ) {
         Ok(page) => page,
         Err(e) => {
-            return http::refuse(request, Refusal::new(500, format!("the player was not made: {e}")));
+            return http::refuse(
+                request,
+                Refusal::new(500, format!("the player was not made: {e}")),
+            );
         }
     };
     let squares: Vec<String> = walk.iter().map(|&s| p.board.name(s)).collect();

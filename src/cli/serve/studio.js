@@ -289,6 +289,8 @@
 
   async function start() {
     finish();
+    state.run = 'starting';
+    state.report = null;
     const seed = $('seed').value === '' ? null : Number($('seed').value);
     const solvers = [$('solver').value || null];
     if ($('solver2').value) solvers.push($('solver2').value);
