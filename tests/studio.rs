@@ -344,6 +344,19 @@ fn two_solvers_side_by_side_then_saved_and_replayed_from_the_archive() {
                 |t| t.contains("Found an open tour of 11 squares.") && t.contains("Saved ")
             )
     );
+    // The page as it looks, the whole of it, for anyone who wants to see
+    // it (STUDIO_SHOT=FILE keeps it).
+    let shot = std::env::var_os("STUDIO_SHOT")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| s.dir.path().join("studio.png"));
+    b.screenshot(&shot);
+    let png = png::Decoder::new(std::io::BufReader::new(
+        std::fs::File::open(&shot).expect("the screenshot"),
+    ))
+    .read_info()
+    .expect("a PNG");
+    assert_eq!(png.info().width, 1280);
+    assert!(png.info().height >= 1000);
     b.assert_clean();
 }
 
