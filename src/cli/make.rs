@@ -165,7 +165,7 @@ pub fn output_paths(out: &Path) -> [PathBuf; 3] {
 /// Refuses a puzzle `make` cannot start from: clues (it makes its own) or
 /// a symmetry (no clue search honours one), as the rules of which options
 /// combine say; or a board too large.
-fn refusal(p: &Puzzle) -> Option<Error> {
+pub fn refusal(p: &Puzzle) -> Option<Error> {
     if let Some(e) = p.refusal(Use::Make) {
         return Some(e);
     }
@@ -425,7 +425,8 @@ pub fn exec(args: MakeArgs) -> Result<u8, Error> {
     let mut staged = Vec::with_capacity(3 * mades.len() + 1);
     let mut written = Vec::with_capacity(mades.len());
     for ((opts, made), (files, paths)) in mades.iter().zip(all_files.into_iter().zip(&all_paths)) {
-        let header = header(&puzzle, made, opts, n);
+        let how = command_line(std::env::args_os().skip(1), opts.seed);
+        let header = header(&puzzle, made, opts, n, &how);
         let name = format!("{}, seed {}", puzzle.name, opts.seed);
         let text = make::file::puzzle_text(&puzzle, made, &name, &header);
         // The file must read back as the puzzle made.
@@ -745,7 +746,7 @@ fn json_report(
 /// and the arguments given (`args`, from `make` on), with `--seed` added
 /// when the seed came from the file or the default. An argument with a
 /// line break or a NUL (which no comment line holds) is shown as `…`.
-fn command_line(args: impl Iterator<Item = std::ffi::OsString>, seed: u64) -> String {
+pub fn command_line(args: impl Iterator<Item = std::ffi::OsString>, seed: u64) -> String {
     let mut words: Vec<String> = args.map(|a| a.to_string_lossy().into_owned()).collect();
     if !words
         .iter()
@@ -765,9 +766,15 @@ fn command_line(args: impl Iterator<Item = std::ffi::OsString>, seed: u64) -> St
 }
 
 /// The puzzle file's comment header, which `make` also prints (all but
-/// its first line): how it was made, its clues and proof, its difficulty.
-fn header(puzzle: &Puzzle, made: &Made, opts: &MakeOptions, n: usize) -> Vec<String> {
-    let how = command_line(std::env::args_os().skip(1), opts.seed);
+/// its first line): how it was made (`how`, the command that makes it
+/// again), its clues and proof, its difficulty.
+pub fn header(
+    puzzle: &Puzzle,
+    made: &Made,
+    opts: &MakeOptions,
+    n: usize,
+    how: &str,
+) -> Vec<String> {
     let c = &made.checks;
     let proof = match made.proof {
         make::Proof::Deductions => "proved by the deductions".to_string(),
