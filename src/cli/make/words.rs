@@ -16,6 +16,7 @@ use engine::progress::Progress;
 use engine::puzzle::{Puzzle, letters};
 use engine::words::{counted, many};
 
+use super::super::source::StopWords;
 use super::super::{
     BAD_INPUT, BUG, DONE, Format, GAVE_UP, IMPOSSIBLE, INTERRUPTED_CODE, bad_flag, flag_error, out,
     progress,
@@ -109,7 +110,7 @@ pub fn exec(args: MakeArgs) -> Result<u8, Error> {
     let args_source = args.source.or_board(&expression);
     let puzzle = match args_source.load_within(&limits) {
         Ok(p) => p?,
-        Err(stop) => return Ok(args_source.stopped(stop)),
+        Err(stop) => return Ok(args_source.stopped(stop, args.format, StopWords::Status)),
     };
     if let Some(e) = refusal(&puzzle) {
         return Err(e);
