@@ -259,7 +259,7 @@ fn first_try<O: Observer>(
         limits: run.limits.with_nodes(Some(nodes)),
         ..run
     };
-    let mut report = if !task.constraints.clues.is_empty() {
+    let mut report = if task.constraints.on_steps() {
         let opts = match spec {
             SolverSpec::Backtrack(o) => o,
             _ => BacktrackOptions::default(),
@@ -293,7 +293,7 @@ fn first_walk<O: Observer>(spec: SolverSpec, task: &Task<'_>, run: Run<'_, O>) -
     let SolverSpec::Warnsdorff(opts) = spec else {
         return None;
     };
-    if !task.constraints.clues.is_empty() {
+    if task.constraints.on_steps() {
         return None;
     }
     let mut report = opts.first_walk(task, run);
