@@ -56,6 +56,26 @@ use std::time::Duration;
 /// Temporary files being written, removed by [`discard_pending`].
 static PENDING: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
 
+/// Called before the first temporary file is made: see
+/// [`on_first_temporary`].
+static ARM: std::sync::OnceLock<fn()> = std::sync::OnceLock::new();
+
+/// Has `arm` called before every temporary file is made (it must do its
+/// work once, and cheaply after): the command line moves its Ctrl-C
+/// handler to a thread that can remove temporaries ([`discard_pending`])
+/// only when there are some to remove. Set once per process; later calls
+/// do nothing.
+pub fn on_first_temporary(arm: fn()) {
+    let _ = ARM.set(arm);
+}
+
+/// Runs the hook of [`on_first_temporary`], if any.
+fn arming() {
+    if let Some(arm) = ARM.get() {
+        arm();
+    }
+}
+
 /// Set when no more outputs may be put in place (a Ctrl-C): see
 /// [`hold_outputs_on`].
 static HOLD: std::sync::OnceLock<&'static AtomicBool> = std::sync::OnceLock::new();
@@ -495,6 +515,7 @@ impl PendingFile {
 
     /// A new temporary beside the target ([`PendingFile::temp_name`]).
     fn temp(&self) -> io::Result<tempfile::NamedTempFile> {
+        arming();
         let mut tries = 0;
         loop {
             let path = self.temp_name(tries);

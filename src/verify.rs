@@ -66,20 +66,27 @@ pub fn verify(board: &Board, piece: &Piece, goal: &Goal, tour: &[u32]) -> Result
     // task; the first bad step is reported, as a sequential check would.
     const CHUNK: usize = 1 << 14;
     let steps = n.saturating_sub(1);
-    let bad = (0..steps.div_ceil(CHUNK))
-        .into_par_iter()
-        .find_map_first(|k| {
-            let (lo, hi) = (k * CHUNK, ((k + 1) * CHUNK).min(steps));
-            let mut a = board.cell(tour[lo]);
-            for i in lo..hi {
-                let b = board.cell(tour[i + 1]);
-                if !step_ok(a, b) {
-                    return Some(i);
-                }
-                a = b;
+    let run = |k: usize| {
+        let (lo, hi) = (k * CHUNK, ((k + 1) * CHUNK).min(steps));
+        let mut a = board.cell(tour[lo]);
+        for i in lo..hi {
+            let b = board.cell(tour[i + 1]);
+            if !step_ok(a, b) {
+                return Some(i);
             }
-            None
-        });
+            a = b;
+        }
+        None
+    };
+    // A tour of fewer than PARALLEL steps is checked here: starting the
+    // thread pool would cost more than the check (a few nanoseconds a step).
+    const PARALLEL: usize = 1 << 18;
+    let runs = steps.div_ceil(CHUNK);
+    let bad = if steps < PARALLEL {
+        (0..runs).find_map(run)
+    } else {
+        (0..runs).into_par_iter().find_map_first(run)
+    };
     if let Some(i) = bad {
         return Err(format!(
             "step {}: {} to {} is not a move of the piece",

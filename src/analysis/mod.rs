@@ -149,6 +149,23 @@ pub fn analyse_board<H: Halt>(
     piece: &Piece,
     halt: &H,
 ) -> Result<Analysis, H::Stop> {
+    let mut a = analyse_board_quick(g, goal, board, piece, halt)?;
+    if a.impossible.is_none() {
+        a.impossible = cut_proof(g, goal, board, &a, halt)?;
+    }
+    Ok(a)
+}
+
+/// [`analyse_board`] without its last proof, the cut of the board
+/// ([`cut_proof`]): the facts and proofs that take a pass or a few over
+/// the board.
+pub fn analyse_board_quick<H: Halt>(
+    g: &MoveGraph,
+    goal: &Goal,
+    board: &Board,
+    piece: &Piece,
+    halt: &H,
+) -> Result<Analysis, H::Stop> {
     let mut a = analyse(g, goal, board, halt)?;
     let size = format!("{}x{}", board.width(), board.height());
     if goal.closed
@@ -178,14 +195,82 @@ pub fn analyse_board<H: Halt>(
     if let Some(k) = knuth(board, piece) {
         a.notes.push(k.note());
     }
-    // Last, as the least simple: a cut of the board into too many parts.
-    if a.impossible.is_none()
-        && a.components == 1
-        && let Some(cut) = cuts::find(g, board, goal.closed, halt)?
-    {
-        a.impossible = Some(cut.reason(board, goal.closed));
-    }
     Ok(a)
+}
+
+/// Whether a proof that no tour exists is in sight before the passes of
+/// [`analyse`] over the board: a theorem on the board's rectangle rules the
+/// tour out (Schwenk's for closed knight's tours, the open-tour theorem) or
+/// the leaper's graph apart (Knuth's); or every move of `g` keeps the
+/// colour of its square (found at the first move that changes it, so at
+/// once for a piece that is not colour-bound); or every move changes it
+/// (single leaps of odd length on a plain board) and the board has too
+/// many squares of one colour for a tour that alternates them. A caller
+/// with a quick search to try before [`analyse_board`] skips it then.
+pub fn obstruction_in_sight<H: Halt>(
+    g: &MoveGraph,
+    goal: &Goal,
+    board: &Board,
+    piece: &Piece,
+    halt: &H,
+) -> Result<bool, H::Stop> {
+    let theorem = (goal.closed && schwenk(board, piece).is_some_and(|k| k.obstruction.is_some()))
+        || (!goal.closed && conrad(board, piece).is_some_and(|k| k.obstruction.is_some()))
+        || knuth(board, piece).is_some_and(|k| !k.connected());
+    if theorem || shape::colour_bound(g, board, halt)? {
+        return Ok(true);
+    }
+    let alternates = board.topology() == crate::model::Topology::Plain
+        && piece
+            .moves()
+            .iter()
+            .all(|m| m.range == 1 && !m.lame && (m.dx + m.dy) % 2 != 0);
+    if !alternates {
+        return Ok(false);
+    }
+    let n = board.len();
+    let light = if board.is_full() {
+        // The board's own rectangle: its dark squares (a1's colour) are
+        // the larger half, or half.
+        n / 2
+    } else {
+        let mut light = 0;
+        for s in 0..n as u32 {
+            halt::poll(halt, s as usize)?;
+            let c = board.cell(s);
+            light += ((c.x + c.y) % 2) as usize;
+        }
+        light
+    };
+    let dark = n - light;
+    Ok(if goal.closed {
+        dark != light
+    } else {
+        dark.abs_diff(light) > 1
+    })
+}
+
+/// Whether [`cut_proof`] looks for a cut of `g` at all, given its analysis
+/// `a`: on a board of 3 to 64 squares in one part, where it tries
+/// thousands of cuts.
+pub fn cuts_tried(g: &MoveGraph, a: &Analysis) -> bool {
+    a.components == 1 && (3..=64).contains(&g.len())
+}
+
+/// The last and least simple proof of [`analyse_board`]: a cut of the
+/// board into too many parts ([`cuts`]), looked for only where
+/// [`cuts_tried`] says.
+pub fn cut_proof<H: Halt>(
+    g: &MoveGraph,
+    goal: &Goal,
+    board: &Board,
+    a: &Analysis,
+    halt: &H,
+) -> Result<Option<String>, H::Stop> {
+    if !cuts_tried(g, a) {
+        return Ok(None);
+    }
+    Ok(cuts::find(g, board, goal.closed, halt)?.map(|cut| cut.reason(board, goal.closed)))
 }
 
 /// The first proof that applies, or None.

@@ -11,6 +11,10 @@ use engine::puzzle::Puzzle;
 
 use super::{GAVE_UP, INTERRUPTED_CODE, out, watch};
 
+/// Puzzle files (and flags) up to this many bytes are read on the
+/// command's own thread.
+const QUICK_BYTES: u64 = 16 << 10;
+
 /// The puzzle and the flags that change it.
 #[derive(clap::Args, Clone)]
 pub struct PuzzleArgs {
@@ -66,9 +70,36 @@ impl PuzzleArgs {
     /// device or a file that takes long to check stops at the time limit
     /// or Ctrl-C like the work after it. `Err` when the limits stopped the
     /// reading (the caller ends with [`PuzzleArgs::stopped`]).
+    ///
+    /// A puzzle given by a small regular file or by flags alone is read
+    /// here instead ([`PuzzleArgs::quick`]): its reading cannot block, and
+    /// its checking takes milliseconds at most, so the thread would cost
+    /// more than the wait it guards.
     pub fn load_within(&self, limits: &Limits<'_>) -> Result<Result<Puzzle, Error>, Stop> {
+        if self.quick() {
+            return Ok(self.load());
+        }
         let args = self.clone();
         watch::within(limits, move || args.load())
+    }
+
+    /// Whether the puzzle comes from a regular file of at most
+    /// [`QUICK_BYTES`] (or from no file), with flags as short. Such a
+    /// puzzle is read in well under a millisecond, or in tens of
+    /// milliseconds when it names one of the largest boards.
+    fn quick(&self) -> bool {
+        let flags: usize = [&self.board, &self.piece, &self.start, &self.end]
+            .iter()
+            .map(|f| f.as_deref().map_or(0, str::len))
+            .sum();
+        if flags > QUICK_BYTES as usize {
+            return false;
+        }
+        match &self.puzzle {
+            None => true,
+            Some(p) if p.as_os_str() == "-" => false,
+            Some(p) => std::fs::metadata(p).is_ok_and(|m| m.is_file() && m.len() <= QUICK_BYTES),
+        }
     }
 
     /// Says that `stop` came before the puzzle was read (on standard error:

@@ -1,6 +1,8 @@
-//! Solving a puzzle end to end: quick proofs first, then the chosen solver,
-//! then the independent verifier on whatever tour comes out. This is the
-//! one place that chooses among solvers: `Auto` and its fallback live here.
+//! Solving a puzzle end to end: the proofs (with a short search before the
+//! slower ones where a tour found at once settles the puzzle), then the
+//! chosen solver, then the independent verifier on whatever tour comes
+//! out. This is the one place that chooses among solvers: `Auto` and its
+//! fallback live here.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
@@ -100,9 +102,12 @@ pub fn auto_choice(task: &Task<'_>) -> (SolverSpec, AutoPick) {
 /// answer (a tour means no proof exists; a proof cancels the search).
 pub const PROOFS_BESIDE: usize = 1 << 18;
 
-/// Solves `task` with the solver `spec` within `run`: proofs first (or
-/// beside the search on large boards), then the solver. Every tour is
-/// verified before it is returned, its clues and symmetry included.
+/// Solves `task` with the solver `spec` within `run`: the proofs first (or
+/// beside the search on large boards; on a small board a search of
+/// [`TRIAL_NODES`] comes before the proof by a cut, on a middling one the
+/// first walk of Warnsdorff's rule before any proof, and a tour either
+/// finds is the answer), then the solver. Every tour is verified before it is
+/// returned, its clues and symmetry included.
 ///
 /// ```
 /// use engine::halt::Never;
@@ -132,11 +137,58 @@ pub fn solve<O: Observer>(
             .map(|a| a.impossible)
     };
     let proven = |proof: String| proven_report(proof, started);
+    // A tour settles the puzzle (no proof can exist then): on a board of
+    // more than 64 squares but too few for the proofs to run beside the
+    // search, where the proofs cost as much as a walk of Warnsdorff's rule,
+    // the rule's first walk comes first when it is the solver. Only where a
+    // walk can succeed — every move can be made back, every square has one,
+    // and no proof is in sight at once — so that a walk that gets stuck
+    // costs little before the proofs. Not with an observer of the search,
+    // which would see its first moves twice.
+    let n = graph.len();
+    if (65..PROOFS_BESIDE).contains(&n)
+        && !O::ACTIVE
+        && graph.is_symmetric()
+        && (0..n as u32).all(|s| graph.degree(s) > 0)
+        && matches!(
+            analysis::obstruction_in_sight(graph, &task.goal, task.board, task.piece, &run.limits),
+            Ok(false)
+        )
+        && let Some(report) = first_walk(spec, task, run.reborrow())
+    {
+        if let Outcome::Found(tour) = &report.outcome {
+            check_tour(task, &report.solver.to_string(), tour)?;
+        }
+        return Ok(report);
+    }
     let report = if graph.len() < PROOFS_BESIDE {
         let limits = run.limits;
-        match proofs(&|| limits.check()) {
-            Ok(Some(proof)) => return Ok(proven(proof)),
-            Ok(None) => search(spec, task, run),
+        let halt = Checked(&|| limits.check());
+        let (goal, board) = (&task.goal, task.board);
+        match analysis::analyse_board_quick(graph, goal, board, task.piece, &halt) {
+            Ok(a) => {
+                if let Some(proof) = a.impossible {
+                    return Ok(proven(proof));
+                }
+                // On a small board the cut proof tries thousands of cuts,
+                // and a tour settles the puzzle (no proof exists then): a
+                // short search first. Not with an observer of the search,
+                // which would see its first moves twice.
+                if analysis::cuts_tried(graph, &a)
+                    && !O::ACTIVE
+                    && let Some(report) = first_try(spec, task, run.reborrow(), TRIAL_NODES)
+                {
+                    if let Outcome::Found(tour) = &report.outcome {
+                        check_tour(task, &report.solver.to_string(), tour)?;
+                    }
+                    return Ok(report);
+                }
+                match analysis::cut_proof(graph, goal, board, &a, &halt) {
+                    Ok(Some(proof)) => return Ok(proven(proof)),
+                    Ok(None) => search(spec, task, run),
+                    Err(stop) => Report::stopped(stop, started.elapsed(), SolverId::default()),
+                }
+            }
             Err(stop) => Report::stopped(stop, started.elapsed(), SolverId::default()),
         }
     } else {
@@ -175,6 +227,90 @@ pub fn solve<O: Observer>(
         check_tour(task, &report.solver.to_string(), tour)?;
     }
     Ok(report)
+}
+
+/// The nodes of the search tried, on a small board, before the proof by a
+/// cut ([`solve`]): a few thousand, a fraction of a millisecond, where the
+/// cut proof tries thousands of cuts.
+pub const TRIAL_NODES: u64 = 1 << 12;
+
+/// The first stage of `spec` (as [`search`] runs it) alone, within
+/// `nodes`: its report, as [`search`] would give it, when it found a tour;
+/// None otherwise (the search is then run again from the start, after the
+/// proofs). Backtracking, Warnsdorff's rule, `Auto` and the clue search
+/// only: they find the same tour under a smaller budget, and their work is
+/// counted in nodes.
+fn first_try<O: Observer>(
+    spec: SolverSpec,
+    task: &Task<'_>,
+    run: Run<'_, O>,
+    nodes: u64,
+) -> Option<Report> {
+    let (spec, pick) = match spec {
+        SolverSpec::Auto => {
+            let (s, why) = auto_choice(task);
+            (s, Some(why))
+        }
+        s => (s, None),
+    };
+    let run = Run {
+        limits: run.limits.with_nodes(Some(nodes)),
+        ..run
+    };
+    let mut report = if !task.constraints.clues.is_empty() {
+        let opts = match spec {
+            SolverSpec::Backtrack(o) => o,
+            _ => BacktrackOptions::default(),
+        };
+        clued::solve(opts, task, run, 1).0
+    } else {
+        match first_stage(spec, pick.is_some()) {
+            s @ (SolverSpec::Backtrack(_) | SolverSpec::Warnsdorff(_)) => run_spec(s, task, run),
+            _ => return None,
+        }
+    };
+    if !matches!(report.outcome, Outcome::Found(_)) {
+        return None;
+    }
+    report.solver.auto = pick;
+    Some(report)
+}
+
+/// The first walk of Warnsdorff's rule, when `spec` (or `Auto`) runs the
+/// rule first: its report, as [`search`] would give it, when the walk found
+/// a tour with no repair ([`WarnsdorffOptions::first_walk`]); None
+/// otherwise.
+fn first_walk<O: Observer>(spec: SolverSpec, task: &Task<'_>, run: Run<'_, O>) -> Option<Report> {
+    let (spec, pick) = match spec {
+        SolverSpec::Auto => {
+            let (s, why) = auto_choice(task);
+            (s, Some(why))
+        }
+        s => (s, None),
+    };
+    let SolverSpec::Warnsdorff(opts) = spec else {
+        return None;
+    };
+    if !task.constraints.clues.is_empty() {
+        return None;
+    }
+    let mut report = opts.first_walk(task, run);
+    if !matches!(report.outcome, Outcome::Found(_)) {
+        return None;
+    }
+    report.solver.auto = pick;
+    Some(report)
+}
+
+/// The solver [`search`] runs first for `spec` (`auto`: picked by `Auto`).
+fn first_stage(spec: SolverSpec, auto: bool) -> SolverSpec {
+    match spec {
+        SolverSpec::Backtrack(_) if auto => SolverSpec::Backtrack(BacktrackOptions {
+            order: Order::Warnsdorff,
+            node_limit: Some(AUTO_FIRST_NODES),
+        }),
+        s => s,
+    }
 }
 
 /// The verifier's answer on `tour`, its clues and symmetry included.
@@ -227,12 +363,7 @@ fn search<O: Observer>(spec: SolverSpec, task: &Task<'_>, mut run: Run<'_, O>) -
         order: Order::Warnsdorff,
         node_limit,
     };
-    let first = match (spec, pick) {
-        (SolverSpec::Backtrack(_), Some(_)) => {
-            SolverSpec::Backtrack(complete(Some(AUTO_FIRST_NODES)))
-        }
-        (s, _) => s,
-    };
+    let first = first_stage(spec, pick.is_some());
     let mut report = run_spec(first, task, run.reborrow());
     if pick.is_some() {
         // Each stage runs while the one before gave up on its own limit.

@@ -132,6 +132,11 @@ impl Policy {
 /// the whole board.
 const REPAIR_RADIUS: u16 = 16;
 
+/// From this many squares the two breadth-first searches of `Lookahead`'s
+/// first walk run side by side on two threads (below, starting the thread
+/// pool costs more than the searches).
+const PARALLEL_SEARCHES: usize = 1 << 16;
+
 /// Above this many squares `Lookahead` drops its rim level: its breadth-first
 /// search costs a quarter of a 4000x4000 solve, and the far level alone
 /// found every large board measured (BENCHMARKS.md).
@@ -152,6 +157,23 @@ impl Solver for WarnsdorffOptions {
             ..Policy::of(self.tie_break)
         };
         let mut report = solve_with(task.graph, &task.goal, policy, restarts, task.seed, run);
+        report.solver = self.id();
+        report
+    }
+}
+
+impl WarnsdorffOptions {
+    /// The first walk of [`Solver::solve`] alone, with its repairs but no
+    /// restart: a walk that fails gives up at once. When it finds a tour,
+    /// the report is the one `solve` gives (its first walk, from the same
+    /// square with the same choices); for trying the rule before anything
+    /// slower.
+    pub fn first_walk<O: Observer>(&self, task: &Task<'_>, run: Run<'_, O>) -> Report {
+        let once = WarnsdorffOptions {
+            restarts: Some(0),
+            ..*self
+        };
+        let mut report = once.solve(task, run);
         report.solver = self.id();
         report
     }
@@ -180,7 +202,11 @@ pub fn solve_with<O: Observer>(
             Err(stop) => return Report::stopped(stop, started.elapsed(), id),
         }
     };
-    let max = g.max_degree();
+    let degrees = match g.adjacency() {
+        Adjacency::Leaper(a) => Degrees::of(&a),
+        Adjacency::Lists(a) => Degrees::of(&a),
+    };
+    let max = degrees.max();
     let width = if max > <u32 as Word>::MAX_COUNT {
         Width::Wide
     } else if g.is_symmetric()
@@ -197,6 +223,7 @@ pub fn solve_with<O: Observer>(
         restarts,
         seed,
         symmetric: g.is_symmetric(),
+        degrees,
     };
     run.progress.start(Unit::Nodes, None);
     let mut report = match g.adjacency() {
@@ -250,6 +277,39 @@ struct Config {
     restarts: u32,
     seed: u64,
     symmetric: bool,
+    degrees: Degrees,
+}
+
+/// How many squares have each number of moves (`count[d]`, the last entry
+/// for the most any square has): one pass over the board, from which come
+/// the choice of word, the rim and the start squares.
+#[derive(Clone)]
+struct Degrees {
+    count: Vec<usize>,
+}
+
+impl Degrees {
+    fn of<A: Adjacent>(adj: &A) -> Degrees {
+        let mut count: Vec<usize> = Vec::new();
+        for s in 0..adj.len() as u32 {
+            let d = adj.degree(s);
+            if count.len() <= d {
+                count.resize(d + 1, 0);
+            }
+            count[d] += 1;
+        }
+        Degrees { count }
+    }
+
+    /// The most moves any square has.
+    fn max(&self) -> usize {
+        self.count.len().saturating_sub(1)
+    }
+
+    /// Whether every square has as many moves.
+    fn alike(&self) -> bool {
+        self.count.iter().filter(|&&c| c > 0).count() <= 1
+    }
 }
 
 /// A square's whole state in one machine word, laid out so that comparing
@@ -280,6 +340,10 @@ trait Word: Copy + Ord {
     fn with_count(self, count: usize) -> Self;
     /// This word with its far field set for distance `d` from the reference.
     fn with_dist(self, d: u16) -> Self;
+    /// Lowers the count by one. A square's count is the number of its
+    /// unvisited targets, so it is at least one when one of them is entered:
+    /// it never wraps (the subtraction is written wrapping only to keep the
+    /// hot loop free of a check that cannot fail).
     fn dec(&mut self);
     fn mark(&mut self);
     fn count(self) -> u32;
@@ -317,7 +381,7 @@ impl Word for u32 {
     }
     #[inline]
     fn dec(&mut self) {
-        *self -= 1 << 24;
+        *self = self.wrapping_sub(1 << 24);
     }
     #[inline]
     fn mark(&mut self) {
@@ -350,7 +414,7 @@ impl Word for u64 {
     }
     #[inline]
     fn dec(&mut self) {
-        *self -= 1 << 32;
+        *self = self.wrapping_sub(1 << 32);
     }
     #[inline]
     fn mark(&mut self) {
@@ -385,7 +449,7 @@ impl Word for u8 {
     }
     #[inline]
     fn dec(&mut self) {
-        *self -= 1 << 2;
+        *self = self.wrapping_sub(1 << 2);
     }
     #[inline]
     fn mark(&mut self) {
@@ -422,6 +486,7 @@ struct Walker<'r, A, B, W, O> {
     policy: Policy,
     restarts: u32,
     symmetric: bool,
+    degrees: Degrees,
     /// An open tour with neither end fixed: stuck walks may be turned round.
     free_start: bool,
     /// One word per square (see `Word`).
@@ -465,6 +530,7 @@ impl<'r, A: Adjacent, B: Adjacent, W: Word, O: Observer> Walker<'r, A, B, W, O> 
             policy: cfg.policy,
             restarts: cfg.restarts,
             symmetric: cfg.symmetric,
+            degrees: cfg.degrees.clone(),
             free_start: !cfg.goal.closed && cfg.goal.start.is_none() && cfg.goal.end.is_none(),
             state: Vec::new(),
             path: Vec::with_capacity(n),
@@ -534,7 +600,7 @@ impl<'r, A: Adjacent, B: Adjacent, W: Word, O: Observer> Walker<'r, A, B, W, O> 
                 Some(s) => s,
                 None => {
                     if starts.is_empty() {
-                        starts = start_order(&self.fwd, self.restarts as usize + 1);
+                        starts = start_order(&self.fwd, &self.degrees, self.restarts as usize + 1);
                     }
                     starts[attempt as usize % starts.len()]
                 }
@@ -547,7 +613,7 @@ impl<'r, A: Adjacent, B: Adjacent, W: Word, O: Observer> Walker<'r, A, B, W, O> 
             };
             // Distances from the target guide rotations. The far fields
             // measure from the target, or from the start if there is none;
-            // the depth fields are set once. The two searches run side by side.
+            // the depth fields are set once.
             let shape = self.policy.shape;
             let keep_goal = rotate && target.is_some();
             let reference: Vec<u32> = match &target {
@@ -558,61 +624,15 @@ impl<'r, A: Adjacent, B: Adjacent, W: Word, O: Observer> Walker<'r, A, B, W, O> 
             let first = self.state.is_empty();
             let search = !reference.is_empty()
                 && (reference != self.reference || (keep_goal && self.goal_dist.is_empty()));
-            let (fwd, n, limits) = (&self.fwd, self.n, &self.limits);
-            // Far fields but no rim level and no distances to keep (always
-            // so on the largest boards): the search writes the far fields
-            // straight into the squares' words, with no distance map.
-            let direct = search && shape && !keep_goal && !(first && n <= RIM_LIMIT);
-            if direct {
-                if first {
-                    self.state = vec![W::with_depth(0); n];
-                }
-                let state = &mut self.state;
-                for w in state.iter_mut() {
-                    *w = w.with_dist(FAR);
-                }
-                let reached =
-                    walks::each_distance(fwd, reference.iter().copied(), limits, |s, d| {
-                        let w = &mut state[s as usize];
-                        *w = w.with_dist(d);
-                    });
-                if let Err(stop) = reached {
-                    outcome = Some(Outcome::stopped(stop, std::mem::take(&mut self.best)));
-                    break;
-                }
-                self.goal_dist = Vec::new();
-                self.reference = reference;
+            let rim = first && shape && n <= RIM_LIMIT;
+            let set_up = if n >= PARALLEL_SEARCHES && rim && search {
+                self.shape_side_by_side(&reference, keep_goal)
             } else {
-                // The searches take a while on the largest boards: they stop
-                // at the deadline or on Ctrl-C like the walk.
-                let (depth, dist) = rayon::join(
-                    || (first && shape && n <= RIM_LIMIT).then(|| rim_depth(fwd, limits)),
-                    || search.then(|| walks::all_distances(fwd, reference.iter().copied(), limits)),
-                );
-                let (depth, dist) = match (depth.transpose(), dist.transpose()) {
-                    (Ok(depth), Ok(dist)) => (depth, dist),
-                    (Err(stop), _) | (_, Err(stop)) => {
-                        outcome = Some(Outcome::stopped(stop, std::mem::take(&mut self.best)));
-                        break;
-                    }
-                };
-                if first {
-                    self.state = match depth {
-                        Some(d) => d.into_iter().map(W::with_depth).collect(),
-                        None => vec![W::with_depth(0); n],
-                    };
-                }
-                if let Some(dist) = dist {
-                    if shape {
-                        for (w, &d) in self.state.iter_mut().zip(&dist) {
-                            *w = w.with_dist(d);
-                        }
-                    }
-                    self.goal_dist = if keep_goal { dist } else { Vec::new() };
-                    self.reference = reference;
-                } else if !keep_goal {
-                    self.goal_dist = Vec::new();
-                }
+                self.shape_in_place(&reference, first, rim, search, keep_goal)
+            };
+            if let Err(stop) = set_up {
+                outcome = Some(Outcome::stopped(stop, std::mem::take(&mut self.best)));
+                break;
             }
             if let Err(stop) = halt::between_passes(&self.limits, n) {
                 outcome = Some(Outcome::stopped(stop, std::mem::take(&mut self.best)));
@@ -665,6 +685,80 @@ impl<'r, A: Adjacent, B: Adjacent, W: Word, O: Observer> Walker<'r, A, B, W, O> 
         report
     }
 
+    /// Sets the squares' `Lookahead` fields for walks towards `reference`:
+    /// the rim depths the first time (`rim`), and the far fields from
+    /// `reference` when it changed (`search`), each breadth-first search
+    /// writing straight into the squares' words; the distances themselves
+    /// are kept only when rotations need them (`keep_goal`).
+    fn shape_in_place(
+        &mut self,
+        reference: &[u32],
+        first: bool,
+        rim: bool,
+        search: bool,
+        keep_goal: bool,
+    ) -> Result<(), Stop> {
+        let (fwd, n, limits) = (&self.fwd, self.n, &self.limits);
+        if first {
+            self.state = vec![W::with_depth(0); n];
+            if rim {
+                rim_depth_into(fwd, &self.degrees, &mut self.state, limits)?;
+            }
+        }
+        if !search {
+            if !keep_goal {
+                self.goal_dist = Vec::new();
+            }
+            return Ok(());
+        }
+        let shape = self.policy.shape;
+        let state = &mut self.state;
+        if keep_goal {
+            let dist = walks::all_distances(fwd, reference.iter().copied(), limits)?;
+            if shape {
+                for (w, &d) in state.iter_mut().zip(&dist) {
+                    *w = w.with_dist(d);
+                }
+            }
+            self.goal_dist = dist;
+        } else {
+            if shape {
+                // A fresh state's far fields already say "far".
+                if !first {
+                    for w in state.iter_mut() {
+                        *w = w.with_dist(FAR);
+                    }
+                }
+                walks::each_distance(fwd, reference.iter().copied(), limits, |s, d| {
+                    let w = &mut state[s as usize];
+                    *w = w.with_dist(d);
+                })?;
+            }
+            self.goal_dist = Vec::new();
+        }
+        self.reference = reference.to_vec();
+        Ok(())
+    }
+
+    /// [`Self::shape_in_place`] the first time on a large board: the two
+    /// breadth-first searches side by side, each into a map of its own.
+    fn shape_side_by_side(&mut self, reference: &[u32], keep_goal: bool) -> Result<(), Stop> {
+        let (fwd, limits) = (&self.fwd, &self.limits);
+        let (depth, dist) = rayon::join(
+            || rim_depth(fwd, &self.degrees, limits),
+            || walks::all_distances(fwd, reference.iter().copied(), limits),
+        );
+        let (depth, dist) = (depth?, dist?);
+        self.state = depth
+            .into_iter()
+            .zip(&dist)
+            .map(|(d, &f)| W::with_depth(d).with_dist(f))
+            .collect();
+        self.goal_dist = if keep_goal { dist } else { Vec::new() };
+        self.reference = reference.to_vec();
+        Ok(())
+    }
+
     /// The report of this run (the caller sets the solver and the time).
     fn report(&self, outcome: Outcome) -> Report {
         self.progress.set(self.nodes);
@@ -698,15 +792,35 @@ impl<'r, A: Adjacent, B: Adjacent, W: Word, O: Observer> Walker<'r, A, B, W, O> 
     /// Enters `t`: marks it, lowers its predecessors' counts, extends the
     /// path, and gathers the rule's best targets of `t` into `cands` (in the
     /// same pass when the graph is symmetric: predecessors and targets are
-    /// then the same squares).
+    /// then the same squares). With `first` (ties go to move order, no
+    /// second-level count) that pass keeps only the first best target and
+    /// returns it, leaving `cands` empty: the choice [`Self::choose`] would
+    /// make, without a list.
     #[inline]
-    fn enter(&mut self, t: u32, block: Option<u32>) -> Result<(), Stop> {
+    fn enter(&mut self, t: u32, block: Option<u32>, first: bool) -> Result<Option<u32>, Stop> {
         self.state[t as usize].mark();
         if self.pos_valid {
             self.pos[t as usize] = self.path.len() as u32;
         }
         self.path.push(t);
-        if self.symmetric && block.is_none() {
+        let mut chosen = None;
+        if self.symmetric && block.is_none() && first {
+            let state = &mut self.state;
+            let here = state[t as usize];
+            self.cands.clear();
+            let mut low = u64::MAX;
+            let mut best = 0;
+            self.fwd.each(t, |u| {
+                let w = &mut state[u as usize];
+                w.dec();
+                let key = if w.is_free() { w.key(here) } else { u64::MAX };
+                if key < low {
+                    low = key;
+                    best = u;
+                }
+            });
+            chosen = (low != u64::MAX).then_some(best);
+        } else if self.symmetric && block.is_none() {
             let state = &mut self.state;
             let here = state[t as usize];
             let cands = &mut self.cands;
@@ -737,9 +851,9 @@ impl<'r, A: Adjacent, B: Adjacent, W: Word, O: Observer> Walker<'r, A, B, W, O> 
         }
         if self.cadence.due(self.nodes) {
             self.progress.set(self.nodes);
-            return self.cadence.look(&self.limits, self.nodes);
+            self.cadence.look(&self.limits, self.nodes)?;
         }
-        Ok(())
+        Ok(chosen)
     }
 
     /// Gathers into `cands` the unvisited targets of `v` with the smallest
@@ -776,16 +890,18 @@ impl<'r, A: Adjacent, B: Adjacent, W: Word, O: Observer> Walker<'r, A, B, W, O> 
         }
         self.path.clear();
         self.pos_valid = false;
+        let first = !random && self.policy.second == Second::Off;
         let mut next = start;
         loop {
-            if let Err(stop) = self.enter(next, block) {
-                return WalkEnd::Stopped(stop);
-            }
+            let mut chosen = match self.enter(next, block, first) {
+                Ok(chosen) => chosen,
+                Err(stop) => return WalkEnd::Stopped(stop),
+            };
             next = loop {
                 if self.path.len() == self.n {
                     return WalkEnd::Complete;
                 }
-                if let Some(t) = self.choose(random) {
+                if let Some(t) = chosen.take().or_else(|| self.choose(random)) {
                     break t;
                 }
                 if !(self.symmetric && self.policy.repair && self.repair()) {
@@ -1144,30 +1260,51 @@ fn keep_min(cands: &mut Vec<u32>, mut key: impl FnMut(u32) -> u32) {
 /// Moves from the rim: breadth-first distances from the squares with fewer
 /// moves than the most any square has (the edge of the board, the edges of
 /// holes). All 0 if every square has as many moves (a torus).
-fn rim_depth<A: Adjacent, H: Halt>(adj: &A, halt: &H) -> Result<Vec<u16>, H::Stop> {
+fn rim_depth<A: Adjacent, H: Halt>(
+    adj: &A,
+    degrees: &Degrees,
+    halt: &H,
+) -> Result<Vec<u16>, H::Stop> {
     let n = adj.len() as u32;
-    let max = (0..n).map(|s| adj.degree(s)).max().unwrap_or(0);
-    if (0..n).all(|s| adj.degree(s) == max) {
+    let max = degrees.max();
+    if degrees.alike() {
         return Ok(vec![0; n as usize]);
     }
     walks::all_distances(adj, (0..n).filter(|&s| adj.degree(s) < max), halt)
 }
 
+/// [`rim_depth`] written straight into the squares' words, as fresh words
+/// with no count and no far field.
+fn rim_depth_into<A: Adjacent, W: Word, H: Halt>(
+    adj: &A,
+    degrees: &Degrees,
+    state: &mut [W],
+    halt: &H,
+) -> Result<(), H::Stop> {
+    let n = adj.len() as u32;
+    let max = degrees.max();
+    if degrees.alike() {
+        state.fill(W::with_depth(0));
+        return Ok(());
+    }
+    state.fill(W::with_depth(FAR));
+    walks::each_distance(
+        adj,
+        (0..n).filter(|&s| adj.degree(s) < max),
+        halt,
+        |s, d| {
+            state[s as usize] = W::with_depth(d);
+        },
+    )
+}
+
 /// Up to `count` start squares: fewest moves first, then board order.
-fn start_order<A: Adjacent>(adj: &A, count: usize) -> Vec<u32> {
+fn start_order<A: Adjacent>(adj: &A, degrees: &Degrees, count: usize) -> Vec<u32> {
     let n = adj.len() as u32;
     // The smallest degree `d` with at least `count` squares of degree <= d.
-    let mut histogram: Vec<usize> = Vec::new();
-    for s in 0..n {
-        let d = adj.degree(s);
-        if histogram.len() <= d {
-            histogram.resize(d + 1, 0);
-        }
-        histogram[d] += 1;
-    }
     let mut seen = 0;
-    let mut limit = histogram.len();
-    for (d, &c) in histogram.iter().enumerate() {
+    let mut limit = degrees.count.len();
+    for (d, &c) in degrees.count.iter().enumerate() {
         seen += c;
         if seen >= count {
             limit = d;

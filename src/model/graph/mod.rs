@@ -49,12 +49,14 @@ enum Repr {
 }
 
 /// The implicit layout: move `k` of square `s` exists when bit `k` of
-/// `masks[s]` is set, and leads to `s + deltas[k]`.
+/// `masks[s]` is set, and leads to `s + deltas[k]` (the offsets kept as
+/// `u32` and added wrapping: a move a mask allows stays on the board, so the
+/// sum is the target, with no sign to extend or overflow to check).
 #[derive(Clone, Debug)]
 struct Leaper {
     width: u32,
     moves: Vec<(i32, i32)>,
-    deltas: [i64; 8],
+    deltas: [u32; 8],
     masks: Vec<u8>,
     edges: usize,
 }
@@ -63,12 +65,12 @@ impl Leaper {
     /// The layout for `moves` on a full plain `width` x `height` board.
     fn new(width: u32, height: u32, moves: Vec<(i32, i32)>) -> Leaper {
         let (w, h) = (i64::from(width), i64::from(height));
-        let mut deltas = [0i64; 8];
+        let mut deltas = [0u32; 8];
         // Bit k of xs[x] (ys[y]): move k keeps the file (rank) on the board.
         let mut xs = vec![0u8; width as usize];
         let mut ys = vec![0u8; height as usize];
         for (k, &(dx, dy)) in moves.iter().enumerate() {
-            deltas[k] = i64::from(dy) * w + i64::from(dx);
+            deltas[k] = (i64::from(dy) * w + i64::from(dx)) as u32;
             for (x, m) in xs.iter_mut().enumerate() {
                 if (0..w).contains(&(x as i64 + i64::from(dx))) {
                     *m |= 1 << k;
@@ -80,20 +82,23 @@ impl Leaper {
                 }
             }
         }
-        // Row by row on every core: 16 million squares on the largest boards.
+        // Row by row on every core: 16 million squares on the largest boards
+        // (small boards here: starting the thread pool costs more).
         let mut masks = vec![0u8; width as usize * height as usize];
-        let edges: usize = masks
-            .par_chunks_mut(width.max(1) as usize)
-            .zip(ys.par_iter())
-            .map(|(row, &my)| {
-                let mut edges = 0;
-                for (m, &mx) in row.iter_mut().zip(&xs) {
-                    *m = mx & my;
-                    edges += m.count_ones() as usize;
-                }
-                edges
-            })
-            .sum();
+        let row = |(row, &my): (&mut [u8], &u8)| {
+            let mut edges = 0;
+            for (m, &mx) in row.iter_mut().zip(&xs) {
+                *m = mx & my;
+                edges += m.count_ones() as usize;
+            }
+            edges
+        };
+        let side = width.max(1) as usize;
+        let edges: usize = if masks.len() <= 1 << 16 {
+            masks.chunks_mut(side).zip(&ys).map(row).sum()
+        } else {
+            masks.par_chunks_mut(side).zip(ys.par_iter()).map(row).sum()
+        };
         Leaper {
             width,
             moves,
@@ -153,7 +158,7 @@ impl Adjacent for ListsAdj<'_> {
 #[derive(Clone, Copy, Debug)]
 pub struct LeaperAdj<'a> {
     masks: &'a [u8],
-    deltas: &'a [i64; 8],
+    deltas: &'a [u32; 8],
 }
 
 impl Adjacent for LeaperAdj<'_> {
@@ -171,7 +176,7 @@ impl Adjacent for LeaperAdj<'_> {
         while m != 0 {
             let k = m.trailing_zeros() as usize;
             m &= m - 1;
-            f((i64::from(s) + self.deltas[k]) as u32);
+            f(s.wrapping_add(self.deltas[k]));
         }
     }
 }
@@ -197,8 +202,8 @@ pub enum Targets<'a> {
         from: u32,
         /// Moves not yet yielded.
         mask: u8,
-        /// Offsets of the moves.
-        deltas: &'a [i64; 8],
+        /// Offsets of the moves (added wrapping).
+        deltas: &'a [u32; 8],
     },
 }
 
@@ -214,7 +219,7 @@ impl Iterator for Targets<'_> {
                 }
                 let k = mask.trailing_zeros() as usize;
                 *mask &= *mask - 1;
-                Some((i64::from(*from) + deltas[k]) as u32)
+                Some(from.wrapping_add(deltas[k]))
             }
         }
     }
@@ -233,7 +238,7 @@ impl Iterator for Targets<'_> {
                 while mask != 0 {
                     let k = mask.trailing_zeros() as usize;
                     mask &= mask - 1;
-                    acc = f(acc, (i64::from(from) + deltas[k]) as u32);
+                    acc = f(acc, from.wrapping_add(deltas[k]));
                 }
                 acc
             }

@@ -5,8 +5,8 @@
 use serde::ser::{Serialize, SerializeSeq, Serializer};
 
 use super::millis;
-use crate::model::{Board, Piece};
-use crate::render::text::board::{Names, each_part};
+use crate::model::{Board, Piece, file_name};
+use crate::render::text::board::{Pieces, each_part};
 use crate::solve::{Outcome, Report};
 
 /// The report of `engine run --format json`. Its fields serialize in the
@@ -232,34 +232,16 @@ impl<'a> RunJson<'a> {
         };
         // Square names are letters and digits: nothing to escape.
         emit(",\"squares\":[");
-        let names = Names::of(board);
-        each_part(
+        let names = Pieces::new(
             board,
-            path,
+            |x| format!("\"{}", file_name(x)),
+            |y| format!("{}\"", y + 1),
             ",",
-            |out, c| {
-                out.push('"');
-                names.push(out, c);
-                out.push('"');
-            },
-            &mut emit,
         );
+        each_part(board, path, &names, &mut emit);
         emit("],\"tour\":[");
-        let xs: Vec<String> = (0..board.width()).map(|x| x.to_string()).collect();
-        let ys: Vec<String> = (0..board.height()).map(|y| y.to_string()).collect();
-        each_part(
-            board,
-            path,
-            ",",
-            |out, c| {
-                out.push('[');
-                out.push_str(&xs[c.x as usize]);
-                out.push(',');
-                out.push_str(&ys[c.y as usize]);
-                out.push(']');
-            },
-            &mut emit,
-        );
+        let pairs = Pieces::new(board, |x| format!("[{x}"), |y| format!(",{y}]"), ",");
+        each_part(board, path, &pairs, &mut emit);
         emit("]}");
         failed
     }

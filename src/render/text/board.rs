@@ -129,59 +129,126 @@ pub fn push_move_list(out: &mut String, board: &Board, path: &[u32]) {
 /// Hands the move list to `emit` in parts, in order (names separated by
 /// spaces).
 pub(crate) fn each_move_list_part(board: &Board, path: &[u32], emit: impl FnMut(&str)) {
-    let names = Names::of(board);
-    each_part(board, path, " ", |out, c| names.push(out, c), emit);
+    let pieces = Pieces::new(board, file_name, |y| (y + 1).to_string(), " ");
+    each_part(board, path, &pieces, emit);
 }
 
-/// Every file's letters and every rank's number, so a name is two copies.
-pub(crate) struct Names {
-    files: Vec<String>,
-    ranks: Vec<String>,
+/// At most this many bytes of text, copied as one block of this size: a
+/// file's letters or a rank's digits, with the punctuation around them
+/// (a `u32` coordinate has at most 7 letters or 10 digits).
+const PIECE: usize = 16;
+
+/// A short text kept in a fixed block, so that writing it is one copy of
+/// [`PIECE`] bytes (of which the first `len` count) rather than a call to
+/// copy a few bytes.
+#[derive(Clone, Copy)]
+struct Piece {
+    bytes: [u8; PIECE],
+    len: usize,
 }
 
-impl Names {
-    pub(crate) fn of(board: &Board) -> Names {
-        Names {
-            files: (0..board.width()).map(file_name).collect(),
-            ranks: (1..=board.height()).map(|r| r.to_string()).collect(),
+impl Piece {
+    fn new(text: &str) -> Piece {
+        let mut bytes = [0u8; PIECE];
+        let len = text.len().min(PIECE);
+        bytes[..len].copy_from_slice(&text.as_bytes()[..len]);
+        Piece { bytes, len }
+    }
+}
+
+/// How a path's squares are written: each square as its file's piece then
+/// its rank's piece (a name `b3`, a JSON string `"b3"`, a pair `[1,2]`),
+/// `sep` between squares.
+pub(crate) struct Pieces {
+    xs: Vec<Piece>,
+    ys: Vec<Piece>,
+    sep: Piece,
+}
+
+impl Pieces {
+    /// The pieces of every file (`x`) and rank (`y`) of `board`.
+    pub(crate) fn new(
+        board: &Board,
+        x: impl Fn(u32) -> String,
+        y: impl Fn(u32) -> String,
+        sep: &str,
+    ) -> Pieces {
+        Pieces {
+            xs: (0..board.width()).map(|i| Piece::new(&x(i))).collect(),
+            ys: (0..board.height()).map(|i| Piece::new(&y(i))).collect(),
+            sep: Piece::new(sep),
         }
     }
 
-    /// Appends the algebraic name of `c`.
-    pub(crate) fn push(&self, out: &mut String, c: Cell) {
-        out.push_str(&self.files[c.x as usize]);
-        out.push_str(&self.ranks[c.y as usize]);
+    /// Writes `squares` into `buf` from `at` (`first`: the path's first
+    /// square is among them, with no separator before it), and returns
+    /// where the text ends. `buf` has room for [`Pieces::room`] bytes a
+    /// square from `at`.
+    fn fill(
+        &self,
+        buf: &mut [u8],
+        at: usize,
+        board: &Board,
+        squares: &[u32],
+        first: bool,
+    ) -> usize {
+        let mut pos = at;
+        let mut put = |p: &Piece| {
+            if let Some(block) = buf.get_mut(pos..pos + PIECE) {
+                block.copy_from_slice(&p.bytes);
+                pos += p.len;
+            }
+        };
+        for (j, &s) in squares.iter().enumerate() {
+            // A separator before every square but the very first.
+            if !(first && j == 0) {
+                put(&self.sep);
+            }
+            let c = board.cell(s);
+            put(&self.xs[c.x as usize]);
+            put(&self.ys[c.y as usize]);
+        }
+        pos
+    }
+
+    /// The bytes [`Pieces::fill`] may touch for `squares` squares.
+    fn room(squares: usize) -> usize {
+        3 * PIECE * squares
     }
 }
 
-/// Hands `path`, each square written by `one` and `sep` between squares, to
-/// `emit` in parts, in order: a few megabytes at a time, formatted in
-/// chunks on every core (a 4096x4096 tour has 16 million squares).
-pub(crate) fn each_part(
-    board: &Board,
-    path: &[u32],
-    sep: &str,
-    one: impl Fn(&mut String, Cell) + Sync,
-    mut emit: impl FnMut(&str),
-) {
+/// Hands `path`, written with `pieces`, to `emit` in parts, in order: a few
+/// thousand squares at a time through one buffer, or on the largest boards
+/// (a 4096x4096 tour has 16 million squares) in chunks on every core.
+pub(crate) fn each_part(board: &Board, path: &[u32], pieces: &Pieces, mut emit: impl FnMut(&str)) {
+    // Square names are letters and digits, whole pieces: always text.
+    let mut text = |bytes: &[u8]| match std::str::from_utf8(bytes) {
+        Ok(t) => emit(t),
+        Err(_) => emit(&String::from_utf8_lossy(bytes)),
+    };
+    const STEP: usize = 1 << 11;
+    const CHUNK: usize = 1 << 16;
+    if path.len() < 1 << 20 {
+        let mut buf = vec![0u8; Pieces::room(STEP.min(path.len()))];
+        for (i, squares) in path.chunks(STEP).enumerate() {
+            let end = pieces.fill(&mut buf, 0, board, squares, i == 0);
+            text(&buf[..end]);
+        }
+        return;
+    }
     for (b, batch) in path.chunks(1 << 20).enumerate() {
-        let parts: Vec<String> = batch
-            .par_chunks(1 << 16)
+        let parts: Vec<Vec<u8>> = batch
+            .par_chunks(CHUNK)
             .enumerate()
-            .map(|(i, chunk)| {
-                let mut part = String::with_capacity(chunk.len() * 10);
-                for (j, &s) in chunk.iter().enumerate() {
-                    // A separator before every square but the very first.
-                    if b + i + j > 0 {
-                        part.push_str(sep);
-                    }
-                    one(&mut part, board.cell(s));
-                }
-                part
+            .map(|(i, squares)| {
+                let mut buf = vec![0u8; Pieces::room(squares.len())];
+                let end = pieces.fill(&mut buf, 0, board, squares, b + i == 0);
+                buf.truncate(end);
+                buf
             })
             .collect();
         for part in &parts {
-            emit(part);
+            text(part);
         }
     }
 }
