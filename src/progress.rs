@@ -23,15 +23,18 @@ pub enum Unit {
     Squares,
     /// Clues `make` has tried taking out.
     Clues,
+    /// Tours `make --text` has tried.
+    Tours,
 }
 
 impl Unit {
-    const ALL: [Unit; 5] = [
+    const ALL: [Unit; 6] = [
         Unit::Nodes,
         Unit::Generations,
         Unit::Tasks,
         Unit::Squares,
         Unit::Clues,
+        Unit::Tours,
     ];
 
     /// The unit's name for `count` of them (`1 node`, `2 nodes`).
@@ -48,6 +51,8 @@ impl Unit {
             Unit::Squares => "squares",
             Unit::Clues if one => "clue tried",
             Unit::Clues => "clues tried",
+            Unit::Tours if one => "tour tried",
+            Unit::Tours => "tours tried",
         }
     }
 }

@@ -293,6 +293,9 @@ pub fn verify_constraints(
     if let Some(magic) = c.magic {
         verify_magic(board, magic, tour)?;
     }
+    if let Some(letters) = &c.letters {
+        verify_reading(board, letters, tour)?;
+    }
     let Some(sym) = c.symmetry else {
         return Ok(());
     };
@@ -402,6 +405,69 @@ pub fn verify_magic(board: &Board, magic: crate::model::Magic, tour: &[u32]) -> 
         }
     }
     Ok(())
+}
+
+/// Checks that `tour` reads the text of `letters`: the units on its squares
+/// in order (squares with none read nothing) are the text's units, each
+/// compared letter by letter ignoring case, the text split here from its
+/// words as written (a syllable in brackets, else each letter or digit;
+/// spaces and punctuation are no unit).
+fn verify_reading(
+    board: &Board,
+    letters: &crate::model::Letters,
+    tour: &[u32],
+) -> Result<(), String> {
+    let fold = |s: &str| -> String {
+        s.chars()
+            .filter(|c| c.is_alphanumeric())
+            .flat_map(char::to_lowercase)
+            .collect()
+    };
+    let mut text: Vec<String> = Vec::new();
+    let mut rest = letters.text.as_str();
+    while let Some(c) = rest.chars().next() {
+        if c == '[' {
+            let close = rest.find(']').ok_or("the text has a bracket not closed")?;
+            text.push(fold(&rest[1..close]));
+            rest = &rest[close + 1..];
+        } else {
+            if c.is_alphanumeric() {
+                text.push(fold(&c.to_string()));
+            }
+            rest = &rest[c.len_utf8()..];
+        }
+    }
+    let mut read = tour.iter().enumerate().filter_map(|(i, &s)| {
+        let unit = letters.written.get(s as usize).map_or("", String::as_str);
+        (!unit.is_empty()).then_some((i, s, unit))
+    });
+    for (k, want) in text.iter().enumerate() {
+        match read.next() {
+            Some((_, _, unit)) if fold(unit) == *want => {}
+            Some((i, s, unit)) => {
+                return Err(format!(
+                    "step {} is on {}, which reads `{unit}`; unit {} of the text is `{want}`",
+                    i + 1,
+                    board.name(s),
+                    k + 1
+                ));
+            }
+            None => {
+                return Err(format!(
+                    "the tour reads {k} units; the text has {}",
+                    text.len()
+                ));
+            }
+        }
+    }
+    match read.next() {
+        Some((i, s, unit)) => Err(format!(
+            "step {} ({}) reads `{unit}` after the whole text",
+            i + 1,
+            board.name(s)
+        )),
+        None => Ok(()),
+    }
 }
 
 #[cfg(test)]

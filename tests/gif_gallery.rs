@@ -56,4 +56,42 @@ fn the_readme_pictures_are_what_the_code_draws() {
         }
     }
     assert!(drawn >= 5, "the gallery: {drawn} pictures");
+    // Puzzles made: their two pictures (the puzzle file's header names the
+    // command, with its output path).
+    let mut made = 0;
+    for line in script.lines().filter(|l| l.starts_with("$ENGINE make ")) {
+        let words = shlex::split(line).expect("a command");
+        let mut args: Vec<String> = words[1..].to_vec();
+        let at = args.iter().position(|a| a == "-o").expect("-o") + 1;
+        let stem = args[at].trim_end_matches(".ron").to_string();
+        args[at] = dir.path().join("made.ron").to_string_lossy().into_owned();
+        let out = engine()
+            .current_dir(root)
+            .args(&args)
+            .output()
+            .expect("runs");
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{line}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        for (checked_in, fresh) in [
+            (format!("{stem}.svg"), "made.svg"),
+            (format!("{stem}-solution.svg"), "made-solution.svg"),
+        ] {
+            let want = std::fs::read(dir.path().join(fresh)).expect("drawn");
+            let have = std::fs::read(root.join(&checked_in)).unwrap_or_default();
+            assert!(
+                have == want,
+                "{checked_in} is not what the code draws now: run `sh docs/gallery.sh`"
+            );
+        }
+        assert!(
+            readme.contains(&format!("]({stem}.svg)")),
+            "{stem}.svg is in the README"
+        );
+        made += 1;
+    }
+    assert!(made >= 1, "the gallery: {made} puzzles made");
 }

@@ -2,6 +2,7 @@
 //! result is printed, no output file is left behind, and the exit code is 130.
 //! Also: a time limit stops each of them with exit 3.
 
+use std::path::Path;
 use std::time::{Duration, Instant};
 
 use crate::util::{engine_process, files, interrupt_after, load, tour_from_json};
@@ -152,16 +153,14 @@ fn time_limits_cover_setup_on_the_largest_boards() {
             .unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(out.status.code(), Some(3), "{text}");
         // On a loaded machine the limit can run out while the file is still
-        // being read: then nothing is claimed on standard output, and
-        // standard error says so.
+        // being read: then the object says so, and so does standard error.
         let err = String::from_utf8_lossy(&out.stderr);
-        if out.stdout.is_empty() {
+        let v: serde_json::Value =
+            serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{text}: {e}"));
+        assert_eq!(v["status"], "gave_up", "{text}");
+        assert_eq!(v["reason"], "time limit", "{text}");
+        if v["stage"] == "reading" {
             assert!(err.contains("before the puzzle was read"), "{text}: {err}");
-        } else {
-            let v: serde_json::Value =
-                serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{text}: {e}"));
-            assert_eq!(v["status"], "gave_up", "{text}");
-            assert_eq!(v["reason"], "time limit", "{text}");
         }
         // Generous, as above: without the limit each runs for many seconds.
         assert!(
@@ -330,4 +329,46 @@ fn a_second_ctrl_c_with_save_leaves_no_new_folder() {
         assert_eq!(out.status.code(), Some(130), "{db}: {err}");
         assert_eq!(files(dir.path()), before, "{db}: nothing is left");
     }
+}
+
+/// A command stopped while it is still reading its puzzle (standard input
+/// that never ends, a time limit) prints one JSON object with `--format
+/// json` — the status it would give any stop, the reason, and that the
+/// stop came while reading — so a script reading standard output always
+/// gets an answer.
+#[test]
+fn a_stop_while_reading_is_still_one_json_object() {
+    use std::process::Stdio;
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let made = dir.path().join("made.ron");
+    let made = made.to_str().unwrap_or_else(|| panic!("{made:?}"));
+    let cases: [(&[&str], &str, &str); 4] = [
+        (&["run"], "status", "gave_up"),
+        (&["check"], "stopped", "the time limit ran out"),
+        (&["make", "--output", made], "status", "gave_up"),
+        (&["count"], "stopped", "the time limit ran out"),
+    ];
+    for (command, key, value) in cases {
+        let mut child = engine_process()
+            .args(command)
+            .args(["-", "--format", "json", "--time-limit", "0.3"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap_or_else(|e| panic!("{e}"));
+        // The pipe stays open (and empty) until the command has exited.
+        let stdin = child.stdin.take();
+        let out = child.wait_with_output().unwrap_or_else(|e| panic!("{e}"));
+        drop(stdin);
+        assert_eq!(out.status.code(), Some(3), "{command:?}");
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout)
+            .unwrap_or_else(|e| panic!("{command:?}: {e}: {:?}", out.stdout));
+        assert_eq!(v[key], value, "{command:?}: {v}");
+        assert_eq!(v["stage"], "reading", "{command:?}: {v}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("before the puzzle was read"), "{err}");
+    }
+    // Nothing was made.
+    assert!(!Path::new(made).exists());
 }

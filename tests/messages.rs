@@ -150,7 +150,7 @@ fn file_errors_name_no_internal_type_and_suggest() {
     let err = message(dir.path(), &["check", "puzzle.ron"]);
     assert_eq!(
         err,
-        "error: puzzle.ron:3:5: unknown field `peice`; the fields are `name`, `board`, `piece`, `pieces`, `tour`, `start`, `end`, `solver`, `seed`, `save`, `solutions`, `clues`, `symmetry`\n  |\n3 |     peice: \"knight\",\n  |     ^^^^^ did you mean `piece`?\n"
+        "error: puzzle.ron:3:5: unknown field `peice`; the fields are `name`, `board`, `piece`, `pieces`, `tour`, `start`, `end`, `solver`, `seed`, `save`, `solutions`, `clues`, `symmetry`, `letters`, `text`, `magic`\n  |\n3 |     peice: \"knight\",\n  |     ^^^^^ did you mean `piece`?\n"
     );
 }
 

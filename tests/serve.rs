@@ -12,11 +12,23 @@ use serde_json::{Value, json};
 
 use crate::util::{ctrl_c, engine_process, puzzle};
 
-/// A running studio: stopped with Ctrl-C when dropped.
+/// A running studio: stopped with Ctrl-C when dropped; spoken to as a
+/// [`Client`].
 struct Studio {
     child: Child,
-    /// `127.0.0.1:PORT`.
+    client: Client,
+}
+
+/// A client of a studio at `addr` (`127.0.0.1:PORT`).
+struct Client {
     addr: String,
+}
+
+impl std::ops::Deref for Studio {
+    type Target = Client;
+    fn deref(&self) -> &Client {
+        &self.client
+    }
 }
 
 impl Studio {
@@ -37,9 +49,14 @@ impl Studio {
             .and_then(|rest| rest.split('/').next())
             .unwrap_or_else(|| panic!("no address in {line:?}"))
             .to_string();
-        Studio { child, addr }
+        Studio {
+            child,
+            client: Client { addr },
+        }
     }
+}
 
+impl Client {
     /// Sends `raw` (a whole request) and reads the whole answer.
     fn raw(&self, raw: &[u8]) -> (u16, String, String) {
         let mut s = TcpStream::connect(&self.addr).expect("connects");
@@ -744,4 +761,404 @@ fn in_a_browser_the_editor_flags_a_mistake_and_a_run_draws_its_tour() {
     assert_eq!(at, of, "the player is not at the search's end: {position}");
     assert!(dom.contains("found: a tour of 11 squares"));
     s.alive();
+}
+
+/// The server's threads that answer requests (named `request`), read from
+/// /proc: how many of its handlers are busy.
+fn handlers_busy(s: &Studio) -> usize {
+    let tasks = format!("/proc/{}/task", s.child.id());
+    std::fs::read_dir(tasks)
+        .map(|d| {
+            d.filter_map(Result::ok)
+                .filter(|t| {
+                    std::fs::read_to_string(t.path().join("comm"))
+                        .is_ok_and(|c| c.trim() == "request")
+                })
+                .count()
+        })
+        .unwrap_or(0)
+}
+
+/// Waits up to `seconds` for no handler to be busy.
+fn handlers_free(s: &Studio, seconds: u64) -> bool {
+    let began = Instant::now();
+    while began.elapsed() < Duration::from_secs(seconds) {
+        if handlers_busy(s) == 0 {
+            return true;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    false
+}
+
+/// A connection whose receiving buffer is as small as the system allows,
+/// so that a server writing to it while it reads nothing is held at once.
+fn narrow_connection(addr: &str) -> TcpStream {
+    use rustix::net::{AddressFamily, SocketType, connect, socket, sockopt};
+    let addr: std::net::SocketAddr = addr.parse().expect("an address");
+    let fd = socket(AddressFamily::INET, SocketType::STREAM, None).expect("a socket");
+    sockopt::set_socket_recv_buffer_size(&fd, 2048).expect("a small buffer");
+    connect(&fd, &addr).expect("connects");
+    TcpStream::from(fd)
+}
+
+#[test]
+fn a_client_that_stops_reading_its_stream_lets_go_of_its_handler_and_slot() {
+    let s = Studio::start(&["--time-limit", "600"]);
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    // As many never-reading watchers as slots: each search would hold its
+    // slot for the time limit, 10 minutes, while its writes wait.
+    let mut held = Vec::new();
+    for _ in 0..cores {
+        let id = s.run(LONG, None);
+        let mut c = narrow_connection(&s.addr);
+        write!(
+            c,
+            "GET /api/runs/{id}/events HTTP/1.1\r\nHost: {}\r\n\r\n",
+            s.addr
+        )
+        .expect("sent");
+        held.push(c);
+    }
+    // Their writes fill the studio's send buffers within seconds and give
+    // up 10 s later: the searches stop, the slots and handlers are free,
+    // and a new search runs.
+    let began = Instant::now();
+    let id = s.run(HOLED, None);
+    let seen = s.events(id).all();
+    assert!(
+        seen.iter()
+            .any(|(n, v)| n == "report" && v["status"] == json!("found")),
+        "{seen:?}"
+    );
+    assert!(
+        began.elapsed() < Duration::from_secs(60),
+        "the new search waited {:?}",
+        began.elapsed()
+    );
+    assert!(handlers_free(&s, 20), "a handler is still held");
+    drop(held);
+    s.alive();
+}
+
+#[test]
+fn a_client_that_sends_its_request_slowly_holds_no_handler() {
+    let s = Studio::start(&[]);
+    // Bodies announced and never sent whole, and requests whose head never
+    // ends. (A body of at most 1 KiB tiny_http reads whole before it hands
+    // the request on, on its connection's thread: these are larger.)
+    let mut slow = Vec::new();
+    for i in 0..2 {
+        let mut c = TcpStream::connect(&s.addr).expect("connects");
+        c.set_read_timeout(Some(Duration::from_secs(30))).ok();
+        if i % 2 == 0 {
+            write!(
+                c,
+                "POST /api/check HTTP/1.1\r\nHost: {}\r\nContent-Length: 5000\r\n\r\nPuzzle(",
+                s.addr
+            )
+            .expect("sent");
+        } else {
+            write!(c, "GET /api/puzzles HTTP/1.1\r\nHost: {}\r\n", s.addr).expect("sent");
+        }
+        slow.push(c);
+    }
+    // The studio answers others meanwhile.
+    s.alive();
+    // The handlers that waited for the bodies give up within 10 s, though
+    // the slow clients are still there.
+    assert!(handlers_free(&s, 20), "a slow body still holds a handler");
+    // A slow body that finally comes is told it came too late.
+    let mut c = slow.swap_remove(0);
+    c.write_all(&[b' '; 4993]).expect("sent");
+    let mut answer = String::new();
+    let _ = c.read_to_string(&mut answer);
+    assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
+    assert!(answer.contains("did not arrive within 10 s"), "{answer}");
+    drop(slow);
+    s.alive();
+}
+
+#[test]
+fn a_run_cancelled_mid_stream_stops_and_the_studio_goes_on() {
+    let s = Studio::start(&["--time-limit", "600"]);
+    let id = s.run(LONG, None);
+    let mut ev = s.events(id);
+    while ev.next().is_some_and(|(n, _)| n != "samples") {}
+    // The connection dropped in the middle of the stream: the search stops
+    // (its steering answers no more) and its handler is free.
+    drop(ev);
+    let began = Instant::now();
+    loop {
+        let (status, _) = s.post(&format!("/api/runs/{id}/pause"), "");
+        if status == 404 {
+            break;
+        }
+        assert!(
+            began.elapsed() < Duration::from_secs(10),
+            "the cancelled search goes on"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert!(handlers_free(&s, 10));
+    // A stopped search is not saved, a kept one is, and nothing else.
+    s.alive();
+}
+
+#[test]
+fn runs_are_saved_only_when_asked_and_read_back_as_the_archive_commands_give_them() {
+    let dir = tempfile::tempdir().expect("a folder");
+    let db = dir.path().join("tours.sqlite");
+    let s = Studio::start(&["--archive", &db.display().to_string()]);
+    // Nothing saved: no archive on disk, and an empty one to browse.
+    let id = s.run(HOLED, None);
+    let seen = s.events(id).all();
+    assert!(seen.iter().any(|(n, _)| n == "report"));
+    assert!(!db.exists(), "the studio wrote an archive unasked");
+    let (status, body) = s.get("/api/archive");
+    assert_eq!(status, 200, "{body}");
+    let v: Value = serde_json::from_str(&body).expect("JSON");
+    assert_eq!(v["runs"], json!([]));
+    // Saved when asked, once each; a stopped search is refused.
+    let (status, v) = s.post(&format!("/api/runs/{id}/save"), "");
+    assert_eq!(status, 201, "{v}");
+    assert_eq!(v["run"], json!(1));
+    let stopped = s.run(LONG, None);
+    let mut ev = s.events(stopped);
+    while ev.next().is_some_and(|(n, _)| n != "samples") {}
+    s.post(&format!("/api/runs/{stopped}/stop"), "");
+    assert!(
+        ev.all()
+            .iter()
+            .any(|(n, v)| n == "report" && v["status"] == json!("stopped"))
+    );
+    let (status, v) = s.post(&format!("/api/runs/{stopped}/save"), "");
+    assert_eq!(status, 409, "{v}");
+    assert_eq!(s.post("/api/runs/999/save", "").0, 404);
+    // Browsed as `engine archive list` and `stats` give it.
+    let (_, body) = s.get("/api/archive");
+    let v: Value = serde_json::from_str(&body).expect("JSON");
+    for (what, key) in [("list", "runs"), ("stats", "rows")] {
+        let cli = engine_process()
+            .args(["archive", what, "--format", "json", "--archive"])
+            .arg(&db)
+            .output()
+            .expect("runs");
+        let printed: Value = serde_json::from_slice(&cli.stdout).expect("JSON");
+        let served = if what == "list" {
+            &v["runs"]
+        } else {
+            &v["stats"]
+        };
+        assert_eq!(served, &printed[key], "{what}");
+    }
+    // One run, as `engine archive show` prints it, its tour for the player.
+    let (status, body) = s.get("/api/archive/runs/1");
+    assert_eq!(status, 200, "{body}");
+    let shown: Value = serde_json::from_str(&body).expect("JSON");
+    let cli = engine_process()
+        .args(["archive", "show", "1", "--archive"])
+        .arg(&db)
+        .output()
+        .expect("runs");
+    assert_eq!(
+        shown["text"].as_str(),
+        Some(&*String::from_utf8_lossy(&cli.stdout))
+    );
+    let p = puzzle(HOLED);
+    let tour: Vec<u32> = shown["squares"]
+        .as_array()
+        .expect("squares")
+        .iter()
+        .map(|n| {
+            (0..p.board.len() as u32)
+                .find(|&q| Some(p.board.name(q).as_str()) == n.as_str())
+                .expect("a square")
+        })
+        .collect();
+    engine::verify::verify(&p.board, &p.piece, &p.goal, &tour)
+        .unwrap_or_else(|e| panic!("the archive's tour fails the verifier: {e}"));
+    assert_eq!(
+        shown["player"]["runs"][0]["samples"]
+            .as_array()
+            .map(Vec::len),
+        Some(tour.len())
+    );
+    for bad in [
+        "/api/archive/runs/2",
+        "/api/archive/runs/x",
+        "/api/archive/runs/-1",
+    ] {
+        let (status, body) = s.get(bad);
+        assert_eq!(status, 404, "{bad}: {body}");
+    }
+    s.alive();
+}
+
+#[test]
+fn a_made_puzzle_has_one_solution_through_its_clues_and_its_pictures() {
+    let s = Studio::start(&[]);
+    let ask = json!({ "board": "6x6", "piece": "knight", "seed": 5 }).to_string();
+    let (status, v) = s.post("/api/make", &ask);
+    assert_eq!(status, 200, "{v}");
+    let p = puzzle(v["text"].as_str().expect("its file"));
+    let names = v["solution"].as_array().expect("its solution");
+    let tour: Vec<u32> = names
+        .iter()
+        .map(|n| {
+            (0..p.board.len() as u32)
+                .find(|&q| Some(p.board.name(q).as_str()) == n.as_str())
+                .expect("a square")
+        })
+        .collect();
+    engine::verify::verify(&p.board, &p.piece, &p.goal, &tour)
+        .unwrap_or_else(|e| panic!("the solution fails the verifier: {e}"));
+    for &(step, square) in &p.constraints.clues {
+        assert_eq!(tour[step as usize - 1], square);
+    }
+    // The same file as `engine make` writes with the same form.
+    let dir = tempfile::tempdir().expect("a folder");
+    let out = dir.path().join("puzzle.ron");
+    let cli = engine_process()
+        .current_dir(dir.path())
+        .args([
+            "make",
+            "--board",
+            "6x6",
+            "--piece",
+            "knight",
+            "--seed",
+            "5",
+            "-o",
+            "puzzle.ron",
+        ])
+        .output()
+        .expect("runs");
+    assert!(cli.status.success());
+    let written = std::fs::read_to_string(&out).expect("written");
+    let body = |t: &str| {
+        t.lines()
+            .filter(|l| !l.starts_with("//"))
+            .map(String::from)
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        body(v["text"].as_str().unwrap_or_default())
+            .join("\n")
+            .replace("Studio puzzle", "Command-line puzzle"),
+        body(&written).join("\n")
+    );
+    assert_eq!(
+        v["puzzle_svg"]
+            .as_str()
+            .map(|t| t.replace("Studio puzzle", "Command-line puzzle")),
+        std::fs::read_to_string(dir.path().join("puzzle.svg")).ok()
+    );
+    // A bad form is answered with the command line's words.
+    let (status, v) = s.post(
+        "/api/make",
+        &json!({ "board": "6x6", "piece": "knigt" }).to_string(),
+    );
+    assert_eq!(status, 400, "{v}");
+    assert!(
+        v["error"]["text"]
+            .as_str()
+            .is_some_and(|t| t.contains("unknown piece")),
+        "{v}"
+    );
+    for bad in [
+        json!({ "board": "6x6", "piece": "knight", "clues": 1 }),
+        json!({ "board": "6x6", "piece": "knight", "difficulty": "fiendish" }),
+        json!({ "board": "64x64", "piece": "knight" }),
+        json!({ "board": "6x6" }),
+    ] {
+        let (status, v) = s.post("/api/make", &bad.to_string());
+        assert_eq!(status, 400, "{bad}: {v}");
+    }
+    s.alive();
+}
+
+/// What one client of the load test saw: each answer's status and time.
+type Seen = Vec<(&'static str, u16, Duration)>;
+
+/// One client: the page, the list, a check, a search streamed to its end.
+fn client(addr: &str) -> Seen {
+    let s = Client {
+        addr: addr.to_string(),
+    };
+    let mut seen = Vec::new();
+    let timed = |seen: &mut Seen, what, f: &mut dyn FnMut() -> u16| {
+        let began = Instant::now();
+        let status = f();
+        seen.push((what, status, began.elapsed()));
+    };
+    timed(&mut seen, "page", &mut || s.get("/").0);
+    timed(&mut seen, "list", &mut || s.get("/api/puzzles").0);
+    timed(&mut seen, "check", &mut || s.post("/api/check", HOLED).0);
+    let mut id = 0;
+    timed(&mut seen, "run", &mut || {
+        let ask = json!({ "text": HOLED, "solver": "warnsdorff" }).to_string();
+        let (status, v) = s.post("/api/runs", &ask);
+        id = v["id"].as_u64().unwrap_or(0);
+        status
+    });
+    timed(&mut seen, "stream", &mut || {
+        let all = s.events(id).all();
+        let found = all
+            .iter()
+            .any(|(n, v)| n == "report" && v["status"] == json!("found"));
+        if found { 200 } else { 500 }
+    });
+    seen
+}
+
+/// The peak resident memory of process `pid`, in KiB.
+fn peak_kib(pid: u32) -> u64 {
+    std::fs::read_to_string(format!("/proc/{pid}/status"))
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find_map(|l| l.strip_prefix("VmHWM:"))
+                .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        })
+        .unwrap_or(0)
+}
+
+#[test]
+fn fifty_clients_at_once_are_all_answered_in_bounded_memory() {
+    let s = Studio::start(&[]);
+    let began = Instant::now();
+    let addr = s.addr.clone();
+    let clients: Vec<_> = (0..50)
+        .map(|_| {
+            let addr = addr.clone();
+            std::thread::spawn(move || client(&addr))
+        })
+        .collect();
+    let mut all: Seen = Vec::new();
+    for c in clients {
+        all.extend(c.join().expect("a client"));
+    }
+    let took = began.elapsed();
+    // Every request answered as it should be: none lost, none refused.
+    assert_eq!(all.len(), 50 * 5);
+    for (what, status, _) in &all {
+        assert!(matches!(status, 200 | 201), "{what}: {status}");
+    }
+    let peak = peak_kib(s.child.id());
+    assert!(peak < 512 * 1024, "the studio grew to {peak} KiB");
+    s.alive();
+    let mut times: Vec<Duration> = all
+        .iter()
+        .filter(|(w, _, _)| *w != "stream")
+        .map(|(_, _, t)| *t)
+        .collect();
+    times.sort();
+    eprintln!(
+        "50 clients, {} requests in {took:?}: latency median {:?}, 95th {:?}, worst {:?}; peak memory {peak} KiB",
+        all.len(),
+        times[times.len() / 2],
+        times[times.len() * 95 / 100],
+        times[times.len() - 1]
+    );
 }

@@ -5,6 +5,7 @@ mod util;
 
 mod archive;
 mod bad_corpus;
+mod cdp;
 mod cli;
 mod clued;
 mod complete;
@@ -40,6 +41,8 @@ mod props;
 mod published;
 mod scripting;
 mod serve;
+mod studio;
 mod symmetric;
 mod symmetric_count;
 mod warnsdorff;
+mod words;

@@ -286,6 +286,7 @@ mod tests {
                     fallback_nodes: None,
                 }),
                 clause_learning: false,
+                magic: false,
             }
         );
         assert_eq!(

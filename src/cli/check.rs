@@ -11,7 +11,7 @@ use engine::halt::{Limits, Stop};
 use engine::puzzle::{Puzzle, Use};
 use engine::render::{json, text};
 
-use super::source::PuzzleArgs;
+use super::source::{PuzzleArgs, StopWords};
 use super::{DONE, Format, GAVE_UP, IMPOSSIBLE, INTERRUPTED_CODE, interrupt, out};
 
 /// `engine check`'s flags.
@@ -42,7 +42,7 @@ pub fn exec(args: CheckArgs) -> Result<u8, Error> {
     let limits = interrupt::limits().with_time_from(started, args.time_limit);
     let puzzle = match args.source.load_within(&limits) {
         Ok(p) => p?,
-        Err(stop) => return Ok(args.source.stopped(stop)),
+        Err(stop) => return Ok(args.source.stopped(stop, args.format, StopWords::Stopped)),
     };
     if let Some(e) = puzzle.refusal(Use::Read) {
         return Err(e);

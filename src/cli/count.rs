@@ -12,7 +12,7 @@ use engine::progress::Progress;
 use engine::puzzle::Use;
 use engine::render::{json, text};
 
-use super::source::PuzzleArgs;
+use super::source::{PuzzleArgs, StopWords};
 use super::{
     BUG, DONE, Format, GAVE_UP, INTERRUPTED_CODE, bad_flag, flag_error, interrupt, out, progress,
 };
@@ -194,7 +194,7 @@ pub fn exec(args: CountArgs) -> Result<u8, Error> {
     };
     let puzzle = match args.source.load_within(&reading) {
         Ok(p) => p?,
-        Err(stop) => return Ok(args.source.stopped(stop)),
+        Err(stop) => return Ok(args.source.stopped(stop, args.format, StopWords::Stopped)),
     };
     // Which options combine is the puzzle's rule; the count's own refusals
     // below stand behind it for what the rules do not know.

@@ -16,7 +16,9 @@ use engine::progress::Progress;
 use engine::puzzle::{Puzzle, Use};
 use engine::words::{counted, many};
 
-use super::source::PuzzleArgs;
+use super::source::{PuzzleArgs, StopWords};
+
+mod words;
 use super::{
     BAD_INPUT, BUG, DONE, Format, GAVE_UP, IMPOSSIBLE, INTERRUPTED_CODE, bad_flag, flag_error, out,
     progress,
@@ -107,6 +109,20 @@ pub struct MakeArgs {
     /// their solutions.
     #[arg(long, value_name = "SHEET")]
     sheet: Option<PathBuf>,
+    /// Make a word puzzle of this text instead: its letters (a syllable
+    /// in brackets, `[sch]`, is one unit) laid along a tour that is the
+    /// only one to read it; the board, unless given, is the smallest
+    /// near-square rectangle with a square for each unit.
+    #[arg(long, value_name = "TEXT", conflicts_with_all = ["text_file", "clues", "minimal", "difficulty", "sheet"])]
+    text: Option<String>,
+    /// The same, with the text read from this file.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["clues", "minimal", "difficulty", "sheet"])]
+    text_file: Option<PathBuf>,
+    /// The help printed with a word puzzle: `start` (the first square is
+    /// given), `lengths` (the words' lengths), both (`start,lengths`) or
+    /// `none` (the default).
+    #[arg(long, value_name = "HINTS", value_delimiter = ',')]
+    hint: Vec<words::Hint>,
 }
 
 /// The most puzzles one `make --count` makes.
@@ -163,7 +179,7 @@ pub fn output_paths(out: &Path) -> [PathBuf; 3] {
 /// Refuses a puzzle `make` cannot start from: clues (it makes its own) or
 /// a symmetry (no clue search honours one), as the rules of which options
 /// combine say; or a board too large.
-fn refusal(p: &Puzzle) -> Option<Error> {
+pub fn refusal(p: &Puzzle) -> Option<Error> {
     if let Some(e) = p.refusal(Use::Make) {
         return Some(e);
     }
@@ -190,6 +206,16 @@ fn refusal(p: &Puzzle) -> Option<Error> {
 
 /// Runs `engine make`; the exit code.
 pub fn exec(args: MakeArgs) -> Result<u8, Error> {
+    if args.text.is_some() || args.text_file.is_some() {
+        return words::exec(args);
+    }
+    if !args.hint.is_empty() {
+        return Err(Error::about(
+            ErrorKind::Usage,
+            "--hint",
+            "hints are printed with word puzzles: give --text or --text-file",
+        ));
+    }
     let started = Instant::now();
     super::interrupt::install();
     let budget = args
@@ -198,7 +224,7 @@ pub fn exec(args: MakeArgs) -> Result<u8, Error> {
     let limits = super::interrupt::limits().with_time_from(started, Some(budget));
     let mut puzzle = match args.source.load_within(&limits) {
         Ok(p) => p?,
-        Err(stop) => return Ok(args.source.stopped(stop)),
+        Err(stop) => return Ok(args.source.stopped(stop, args.format, StopWords::Status)),
     };
     if let Some(sums) = args.magic {
         let (magic, value) = match sums {
@@ -420,7 +446,8 @@ pub fn exec(args: MakeArgs) -> Result<u8, Error> {
     let mut staged = Vec::with_capacity(3 * mades.len() + 1);
     let mut written = Vec::with_capacity(mades.len());
     for ((opts, made), (files, paths)) in mades.iter().zip(all_files.into_iter().zip(&all_paths)) {
-        let header = header(&puzzle, made, opts, n);
+        let how = command_line(std::env::args_os().skip(1), opts.seed);
+        let header = header(&puzzle, made, opts, n, &how);
         let name = format!("{}, seed {}", puzzle.name, opts.seed);
         let text = make::file::puzzle_text(&puzzle, made, &name, &header);
         // The file must read back as the puzzle made.
@@ -741,7 +768,7 @@ fn json_report(
 /// and the arguments given (`args`, from `make` on), with `--seed` added
 /// when the seed came from the file or the default. An argument with a
 /// line break or a NUL (which no comment line holds) is shown as `…`.
-fn command_line(args: impl Iterator<Item = std::ffi::OsString>, seed: u64) -> String {
+pub fn command_line(args: impl Iterator<Item = std::ffi::OsString>, seed: u64) -> String {
     let mut words: Vec<String> = args.map(|a| a.to_string_lossy().into_owned()).collect();
     if !words
         .iter()
@@ -761,9 +788,15 @@ fn command_line(args: impl Iterator<Item = std::ffi::OsString>, seed: u64) -> St
 }
 
 /// The puzzle file's comment header, which `make` also prints (all but
-/// its first line): how it was made, its clues and proof, its difficulty.
-fn header(puzzle: &Puzzle, made: &Made, opts: &MakeOptions, n: usize) -> Vec<String> {
-    let how = command_line(std::env::args_os().skip(1), opts.seed);
+/// its first line): how it was made (`how`, the command that makes it
+/// again), its clues and proof, its difficulty.
+pub fn header(
+    puzzle: &Puzzle,
+    made: &Made,
+    opts: &MakeOptions,
+    n: usize,
+    how: &str,
+) -> Vec<String> {
     let c = &made.checks;
     let proof = match made.proof {
         make::Proof::Deductions => "proved by the deductions".to_string(),

@@ -175,6 +175,7 @@ impl Names for Flags {
             "magic" => "--magic",
             "node_limit" => "--node-limit",
             "make" => "engine make",
+            "text" => "engine make --text",
             "run" => "engine run",
             _ => return None,
         })

@@ -21,7 +21,7 @@ use engine::solve::{Outcome, Report, Run, SolverId, SolverSpec, runner};
 
 use super::gif::{GifFlags, StepsFlag};
 use super::interrupt;
-use super::source::PuzzleArgs;
+use super::source::{PuzzleArgs, StopWords};
 use super::{ArchiveFlag, BUG, Format, out, progress};
 
 /// Which solver `--solver` names.
@@ -140,7 +140,7 @@ pub fn exec(args: RunArgs) -> Result<u8, Error> {
         .load_within(&interrupt::limits().with_time_from(started, args.time_limit))
     {
         Ok(p) => p?,
-        Err(stop) => return Ok(args.source.stopped(stop)),
+        Err(stop) => return Ok(args.source.stopped(stop, args.format, StopWords::Status)),
     };
     if let Some(seed) = args.seed {
         puzzle.seed = seed;

@@ -9,11 +9,24 @@ use engine::error::{Error, ErrorKind};
 use engine::halt::{Limits, Stop};
 use engine::puzzle::Puzzle;
 
-use super::{GAVE_UP, INTERRUPTED_CODE, out, watch};
+use super::{Format, GAVE_UP, INTERRUPTED_CODE, out, watch};
 
 /// Puzzle files (and flags) up to this many bytes are read on the
 /// command's own thread.
 const QUICK_BYTES: u64 = 16 << 10;
+
+/// How a command's JSON names a stop (see [`PuzzleArgs::stopped`]).
+#[derive(Clone, Copy, Debug)]
+pub enum StopWords {
+    /// `status` (`gave_up` or `interrupted`) and `reason`, as `run` and
+    /// `make` report any stop.
+    Status,
+    /// `status: "stopped"` and the stop in `stopped`, as `count` and
+    /// `check` report one.
+    Stopped,
+    /// `valid: null` and the stop in `reason`, as `verify` would.
+    Valid,
+}
 
 /// The puzzle and the flags that change it.
 #[derive(clap::Args, Clone)]
@@ -65,6 +78,21 @@ impl PuzzleArgs {
         }
     }
 
+    /// These flags with `board` as the board when neither a file nor
+    /// `--board` gives one (`make --text` chooses the board).
+    pub fn or_board(&self, board: &str) -> PuzzleArgs {
+        let mut args = self.clone();
+        if args.puzzle.is_none() && args.board.is_none() {
+            args.board = Some(board.to_string());
+        }
+        args
+    }
+
+    /// Whether the board is given, by a file or `--board`.
+    pub fn gives_board(&self) -> bool {
+        self.puzzle.is_some() || self.board.is_some()
+    }
+
     /// [`PuzzleArgs::load`] under `limits`: the puzzle is read and checked on
     /// a thread of its own, so that standard input left open, a slow
     /// device or a file that takes long to check stops at the time limit
@@ -102,9 +130,11 @@ impl PuzzleArgs {
         }
     }
 
-    /// Says that `stop` came before the puzzle was read (on standard error:
-    /// there is no report to print), and gives the exit code.
-    pub fn stopped(&self, stop: Stop) -> u8 {
+    /// Says that `stop` came before the puzzle was read (on standard error),
+    /// and gives the exit code. With `--format json` standard output gets
+    /// one object too, in the command's own words (`words`) and with
+    /// `"stage": "reading"`, so that a script always has an answer to read.
+    pub fn stopped(&self, stop: Stop, format: Format, words: StopWords) -> u8 {
         let name = match &self.puzzle {
             Some(p) if p.as_os_str() == "-" => engine::puzzle::STDIN_NAME.to_string(),
             Some(p) => p.display().to_string(),
@@ -113,6 +143,27 @@ impl PuzzleArgs {
         out::warn(format_args!(
             "{name}: {stop} before the puzzle was read; nothing is proven"
         ));
+        if format == Format::Json {
+            let object = match words {
+                StopWords::Status => {
+                    let (status, reason) = match stop {
+                        Stop::Limit(l) => ("gave_up", l.to_string()),
+                        Stop::Interrupted | Stop::Cancelled => ("interrupted", stop.to_string()),
+                    };
+                    serde_json::json!({ "status": status, "reason": reason, "stage": "reading" })
+                }
+                StopWords::Stopped => serde_json::json!({
+                    "status": "stopped", "stopped": stop.to_string(), "stage": "reading"
+                }),
+                StopWords::Valid => serde_json::json!({
+                    "valid": null, "reason": format!("{stop} before the puzzle was read"),
+                    "stage": "reading"
+                }),
+            };
+            // The exit code says the same; a closed standard output cannot
+            // change it.
+            let _ = out::print(&format!("{object}\n"));
+        }
         match stop {
             Stop::Limit(_) => GAVE_UP,
             Stop::Interrupted | Stop::Cancelled => INTERRUPTED_CODE,

@@ -8,7 +8,7 @@ use engine::error::{Error, ErrorKind};
 use engine::puzzle::{Use, tour};
 use engine::verify::{verify, verify_constraints};
 
-use super::source::PuzzleArgs;
+use super::source::{PuzzleArgs, StopWords};
 use super::{DONE, Format, GAVE_UP, INTERRUPTED_CODE, interrupt, out, watch};
 
 /// The exit code of a tour that is not one of the puzzle.
@@ -64,7 +64,7 @@ pub fn exec(args: VerifyArgs) -> Result<u8, Error> {
     let limits = interrupt::limits().with_time_from(started, args.time_limit);
     let puzzle = match args.source.load_within(&limits) {
         Ok(p) => p?,
-        Err(stop) => return Ok(args.source.stopped(stop)),
+        Err(stop) => return Ok(args.source.stopped(stop, args.format, StopWords::Valid)),
     };
     if let Some(e) = puzzle.refusal(Use::Read) {
         return Err(e);

@@ -112,7 +112,7 @@ pub fn list(
         });
     }
     let most = whole.map_or(asked, |c| c as usize + 1);
-    let (tours, stopped) = if task.constraints.clues.is_empty() {
+    let (tours, stopped) = if !task.constraints.on_steps() {
         first_tours(task.graph, &task.goal, most, limits)
     } else {
         clued::first_solutions(task, most, limits, progress)

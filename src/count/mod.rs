@@ -265,7 +265,7 @@ pub fn count_task(
     if let Some(magic) = magic {
         return Ok(count_magic(task, magic, request, limits, progress));
     }
-    if !task.constraints.clues.is_empty() {
+    if task.constraints.on_steps() {
         return count_clued(task, request, limits, progress);
     }
     if request.method == Some(Method::Subset) {
@@ -642,6 +642,7 @@ fn count_clued(
     // the solutions, the sets' does not.
     let clues = &task.constraints.clues;
     if request.method.is_none()
+        && task.constraints.letters.is_none()
         && !task.goal.closed
         && subset::fit(task.graph, &task.goal, request.memory).is_ok()
         && subset::Steps::new(task.graph.len(), clues.iter().map(|&(k, s)| (s, k))).is_some()
@@ -665,10 +666,16 @@ fn count_clued(
         proof: None,
         shard: None,
         method: Some(MethodUsed {
-            why: "the puzzle has clues: the clue search counts its solutions".to_string(),
+            why: if task.constraints.letters.is_some() {
+                "the puzzle has letters: the clue search counts the tours that read its text"
+            } else {
+                "the puzzle has clues: the clue search counts its solutions"
+            }
+            .to_string(),
             asked: false,
             work: Work::Clues {
                 clues: task.constraints.clues.len(),
+                letters: task.constraints.letters.is_some(),
                 search: SearchWork::one_search(c.stopped.is_some(), c.stats),
             },
         }),

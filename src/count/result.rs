@@ -109,6 +109,8 @@ pub enum Work {
     Clues {
         /// How many clues the puzzle has.
         clues: usize,
+        /// Whether it has letters: the tours counted read its text.
+        letters: bool,
         /// The search.
         search: SearchWork,
     },

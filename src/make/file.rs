@@ -44,7 +44,7 @@ fn quote(s: &str) -> String {
 /// The board expression of a board the picture alone cannot state: its
 /// size and topology, with its removed squares (which the picture must
 /// not remove on its own). `None` for a plain board.
-fn board_expression(board: &Board) -> Option<String> {
+pub(super) fn board_expression(board: &Board) -> Option<String> {
     if board.topology() == Topology::Plain {
         return None;
     }

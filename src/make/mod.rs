@@ -23,6 +23,7 @@ mod magic;
 pub mod sheet;
 pub mod svg;
 pub mod tour;
+pub mod words;
 
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -322,9 +323,15 @@ fn check(puzzle: &Puzzle, who: &str, tour: &[u32], clues: &[(u32, u32)]) -> Resu
         symmetry: None,
         ..Constraints::default()
     };
+    check_with(puzzle, who, tour, &c)
+}
+
+/// The verifier's answer on `tour` with the constraints `c`, as a bug when
+/// it fails.
+fn check_with(puzzle: &Puzzle, who: &str, tour: &[u32], c: &Constraints) -> Result<(), Failure> {
     crate::verify::verify(&puzzle.board, &puzzle.piece, &puzzle.goal, tour)
         .and_then(|()| {
-            crate::verify::verify_constraints(&puzzle.board, puzzle.goal.closed, &c, tour)
+            crate::verify::verify_constraints(&puzzle.board, puzzle.goal.closed, c, tour)
         })
         .map_err(|problem| {
             Failure::Bug(InvalidTour {

@@ -6,7 +6,7 @@
 
 use std::io::{self, Write};
 
-use crate::model::{Board, Cell, file_name};
+use crate::model::{Board, Cell, Letters, file_name};
 use crate::render::svg::escape;
 
 /// Units per square.
@@ -34,7 +34,7 @@ pub fn write_puzzle<W: Write>(
     for &(k, s) in clues {
         steps[s as usize] = k;
     }
-    picture(w, board, &steps, &steps, None, caption)
+    picture(w, board, &steps, &steps, None, None, caption)
 }
 
 /// Writes the solution: `tour` on `board`, the squares of `clues` in bold.
@@ -54,17 +54,73 @@ pub fn write_solution<W: Write>(
     for (i, &s) in tour.iter().enumerate() {
         steps[s as usize] = i as u32 + 1;
     }
-    picture(w, board, &steps, &given, Some((tour, closed)), caption)
+    picture(
+        w,
+        board,
+        &steps,
+        &given,
+        Some((tour, closed)),
+        None,
+        caption,
+    )
+}
+
+/// Writes a blank word puzzle: `board` with each square's unit of
+/// `letters`, and step 1 on `start` when it is given.
+pub fn write_words<W: Write>(
+    w: &mut W,
+    board: &Board,
+    letters: &Letters,
+    start: Option<u32>,
+    caption: &Legend<'_>,
+) -> io::Result<()> {
+    let mut steps = vec![0u32; board.len()];
+    if let Some(s) = start {
+        steps[s as usize] = 1;
+    }
+    picture(w, board, &steps, &steps, None, Some(letters), caption)
+}
+
+/// Writes a word puzzle's solution: each square's unit with its step in
+/// the corner, `start` (given) in bold, the path drawn beneath.
+pub fn write_words_solution<W: Write>(
+    w: &mut W,
+    board: &Board,
+    letters: &Letters,
+    tour: &[u32],
+    start: Option<u32>,
+    closed: bool,
+    caption: &Legend<'_>,
+) -> io::Result<()> {
+    let mut steps = vec![0u32; board.len()];
+    for (i, &s) in tour.iter().enumerate() {
+        steps[s as usize] = i as u32 + 1;
+    }
+    let mut given = vec![0u32; board.len()];
+    if let Some(s) = start {
+        given[s as usize] = 1;
+    }
+    picture(
+        w,
+        board,
+        &steps,
+        &given,
+        Some((tour, closed)),
+        Some(letters),
+        caption,
+    )
 }
 
 /// The picture: `steps` (0: no number) on the squares, those in `given` in
-/// bold, `path` drawn beneath.
+/// bold, `path` drawn beneath; with `letters`, each square's unit in the
+/// middle and its step, if any, small in the top left corner.
 fn picture<W: Write>(
     w: &mut W,
     board: &Board,
     steps: &[u32],
     given: &[u32],
     path: Option<(&[u32], bool)>,
+    letters: Option<&Letters>,
     caption: &Legend<'_>,
 ) -> io::Result<()> {
     let (cols, rows) = (i64::from(board.width()), i64::from(board.height()));
@@ -142,9 +198,39 @@ fn picture<W: Write>(
             r##"<path class="path" d="{d}" fill="none" stroke="#9db8d9" stroke-width="2" stroke-linecap="round" stroke-linejoin="round"/>"##
         )?;
     }
-    // The numbers.
+    if let Some(letters) = letters {
+        // The units, large, each in the middle of its square.
+        let widest = letters
+            .written
+            .iter()
+            .map(|u| u.chars().count())
+            .max()
+            .unwrap_or(1) as i64;
+        let size = (CELL * 10 / (6 * widest.max(1) + 6)).min(22);
+        for s in 0..board.len() as u32 {
+            let unit = &letters.written[s as usize];
+            if unit.is_empty() {
+                continue;
+            }
+            let (x0, y0) = corner(board.cell(s));
+            writeln!(
+                w,
+                r##"<text class="unit" data-square="{}" x="{}" y="{}" font-size="{size}" fill="#000000" text-anchor="middle" stroke="#ffffff" stroke-width="3" paint-order="stroke">{}</text>"##,
+                board.name(s),
+                x0 + CELL / 2,
+                y0 + CELL / 2 + size * 7 / 20,
+                escape(&unit.to_uppercase())
+            )?;
+        }
+    }
+    // The numbers; small in a corner beside the units.
     let digits = board.len().to_string().len() as i64;
     let size = (CELL * 10 / (6 * digits + 6)).min(20);
+    let size = if letters.is_some() {
+        size.min(11)
+    } else {
+        size
+    };
     for s in 0..board.len() as u32 {
         let k = steps[s as usize];
         if k == 0 {
@@ -158,12 +244,15 @@ fn picture<W: Write>(
         } else {
             ("step", "normal", "#555555")
         };
+        let (x, y, anchor) = if letters.is_some() {
+            (x0 + 3, y0 + size, "start")
+        } else {
+            (x0 + CELL / 2, y0 + CELL / 2 + size * 7 / 20, "middle")
+        };
         writeln!(
             w,
-            r##"<text class="{class}" data-square="{}" x="{}" y="{}" font-size="{size}" font-weight="{weight}" fill="{colour}" text-anchor="middle" stroke="#ffffff" stroke-width="3" paint-order="stroke">{k}</text>"##,
+            r##"<text class="{class}" data-square="{}" x="{x}" y="{y}" font-size="{size}" font-weight="{weight}" fill="{colour}" text-anchor="{anchor}" stroke="#ffffff" stroke-width="3" paint-order="stroke">{k}</text>"##,
             board.name(s),
-            x0 + CELL / 2,
-            y0 + CELL / 2 + size * 7 / 20,
         )?;
     }
     // File letters under the board, rank numbers left of it.

@@ -1,7 +1,8 @@
 //! What a tour must satisfy beyond its goal: clues (a square's step number,
-//! the Hidato family), a symmetry of the board that maps the tour onto
-//! itself, and magic sums.
+//! the Hidato family), letters (the text a tour must read), a symmetry of
+//! the board that maps the tour onto itself, and magic sums.
 
+use super::letters::Letters;
 use super::magic::Magic;
 use super::symmetry::Transform;
 
@@ -66,7 +67,7 @@ impl TourSymmetry {
     }
 }
 
-/// Clues, symmetry and magic sums; the default constrains nothing.
+/// Clues, letters, symmetry and magic sums; the default constrains nothing.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Constraints {
     /// `(step, square)` pairs, steps numbered from 1, sorted by step, each
@@ -74,6 +75,8 @@ pub struct Constraints {
     pub clues: Vec<(u32, u32)>,
     /// The symmetry the tour must have, if any.
     pub symmetry: Option<TourSymmetry>,
+    /// The units on the squares and the text the tour must read, if any.
+    pub letters: Option<Letters>,
     /// The sums the tour's step numbers must hold equal, if any.
     pub magic: Option<Magic>,
 }
@@ -81,7 +84,16 @@ pub struct Constraints {
 impl Constraints {
     /// True when nothing is constrained.
     pub fn is_empty(&self) -> bool {
-        self.clues.is_empty() && self.symmetry.is_none() && self.magic.is_none()
+        self.clues.is_empty()
+            && self.symmetry.is_none()
+            && self.letters.is_none()
+            && self.magic.is_none()
+    }
+
+    /// True when the search over the steps must honour them: clues or
+    /// letters.
+    pub fn on_steps(&self) -> bool {
+        !self.clues.is_empty() || self.letters.is_some()
     }
 
     /// The square of step `k` (1-based), if a clue fixes it.

@@ -123,6 +123,10 @@ pub(super) struct Doc {
     #[serde(default)]
     pub(super) symmetry: Option<TourSymmetry>,
     #[serde(default)]
+    pub(super) letters: Option<String>,
+    #[serde(default)]
+    pub(super) text: Option<String>,
+    #[serde(default)]
     pub(super) magic: Option<Magic>,
 }
 

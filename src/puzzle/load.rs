@@ -11,7 +11,7 @@ use super::doc::{CluesDoc, Doc, TourKind, ron_options};
 use super::lang::{self, LangError, PieceDef};
 use super::locate::Locator;
 use super::ron_error::{ron_error, skip_trivia};
-use super::{Given, MAX_FILE_BYTES, Origins, Puzzle, STDIN_NAME, Use, clues};
+use super::{Given, MAX_FILE_BYTES, Origins, Puzzle, STDIN_NAME, Use, clues, letters};
 use crate::budget;
 use crate::error::{Error, ErrorKind, Span, escape_controls, line_col};
 use crate::model::{Board, Constraints, MoveGraph, Piece};
@@ -232,10 +232,45 @@ fn constraints(
         Constraints {
             clues: steps,
             symmetry,
+            letters: None,
             magic: doc.magic,
         },
         spans,
     ))
+}
+
+/// The letters of a word puzzle: its `letters` picture's units and its
+/// `text`, which come together or not at all.
+fn word_letters(
+    doc: &Doc,
+    board: &Board,
+    picture: Option<(Board, Vec<Option<letters::Unit>>)>,
+    loc: &Locator,
+    lang_err: impl Fn(LangError) -> Error,
+) -> Result<Option<crate::model::Letters>, Error> {
+    let whole = |field: &str| {
+        let at = loc.field_value(field, 1).map_or(0, |v| v.0);
+        LangError::new(ErrorKind::MissingField, Span::new(at, at + 1), "")
+    };
+    match (picture, &doc.text) {
+        (None, None) => Ok(None),
+        (Some(_), None) => Err(lang_err(LangError {
+            message: "`letters` ask for a `text`: the reading the tour must spell".to_string(),
+            ..whole("letters")
+        })),
+        (None, Some(_)) => Err(lang_err(LangError {
+            message: "a `text` asks for `letters`: the units on the squares, as a picture"
+                .to_string(),
+            ..whole("text")
+        })),
+        (Some((_, on)), Some(t)) => {
+            let base = loc.field("text").unwrap_or(0);
+            let reading = letters::parse_text(t, base).map_err(&lang_err)?;
+            letters::build(board, &on, t, &reading)
+                .map(Some)
+                .map_err(lang_err)
+        }
+    }
 }
 
 /// A file that cannot be read: `cannot read FILE: reason`, with no
@@ -307,6 +342,10 @@ impl Puzzle {
         };
 
         let board_base = loc.field("board").unwrap_or(0);
+        // A board picture file is read from the puzzle file's folder.
+        let folder = (file != STDIN_NAME && file != super::FLAGS_NAME)
+            .then(|| Path::new(file).parent())
+            .flatten();
         let clues_base = loc.field("clues").unwrap_or(0);
         let picture = match &doc.clues {
             Some(CluesDoc::Picture(t)) => {
@@ -314,10 +353,15 @@ impl Puzzle {
             }
             _ => None,
         };
+        let letters_base = loc.field("letters").unwrap_or(0);
+        let letter_picture = match &doc.letters {
+            Some(t) => Some(letters::parse_picture(t, letters_base).map_err(lang_err)?),
+            None => None,
+        };
         let board = match (&doc.board, &picture) {
-            (Some(b), None) => lang::parse_board(b, board_base).map_err(lang_err)?,
+            (Some(b), None) => super::image::board(b, board_base, folder).map_err(lang_err)?,
             (Some(b), Some((pic, _))) => {
-                let given = lang::parse_board(b, board_base).map_err(lang_err)?;
+                let given = super::image::board(b, board_base, folder).map_err(lang_err)?;
                 let at = loc.raw_span(Span::new(board_base, board_base + b.len()));
                 if (given.width(), given.height()) != (pic.width(), pic.height()) {
                     return Err(Error::at(
@@ -351,17 +395,28 @@ impl Puzzle {
                 })
             }
             (None, Some((pic, _))) => pic.clone(),
-            (None, None) => {
-                return Err(Error::at(
-                    ErrorKind::MissingField,
-                    file,
-                    text,
-                    Span::new(0, 0),
-                    "missing field `board` (a puzzle needs a board, unless its `clues` are a picture)",
-                ));
-            }
+            (None, None) => match &letter_picture {
+                Some((pic, _)) => pic.clone(),
+                None => {
+                    return Err(Error::at(
+                        ErrorKind::MissingField,
+                        file,
+                        text,
+                        Span::new(0, 0),
+                        "missing field `board` (a puzzle needs a board, unless its `clues` or `letters` are a picture)",
+                    ));
+                }
+            },
         };
 
+        // The letters picture draws the board when nothing else does, and
+        // else must draw the same shape.
+        if let Some((pic, _)) = &letter_picture
+            && let Some(message) = letters::fits(&board, pic)
+        {
+            let at = loc.raw_span(Span::new(letters_base, letters_base + 1));
+            return Err(Error::at(ErrorKind::Mismatch, file, text, at, message));
+        }
         let entries = loc.map_entries();
         let defs: Vec<PieceDef> = doc
             .pieces
@@ -434,7 +489,7 @@ impl Puzzle {
             .board
             .as_deref()
             .map_or_else(|| board.describe(), |b| b.trim().to_string());
-        let (constraints, clue_spans) = constraints(
+        let (mut constraints, clue_spans) = constraints(
             &doc,
             &board,
             &piece,
@@ -445,6 +500,7 @@ impl Puzzle {
             text,
             &loc,
         )?;
+        constraints.letters = word_letters(&doc, &board, letter_picture, &loc, lang_err)?;
         if let Some((message, help)) = clues_too_big(
             &board,
             &piece,
@@ -563,6 +619,10 @@ fn origins(loc: &Locator, start: Option<Span>, end: Option<Span>) -> Origins {
         solutions: at("solutions"),
         symmetry: at("symmetry"),
         save: at("save"),
+        letters: match at("letters") {
+            Given::File(s) => Given::File(Span::new(s.start, s.end.min(s.start + 1))),
+            other => other,
+        },
         magic: at("magic"),
     }
 }

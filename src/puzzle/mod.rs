@@ -22,7 +22,9 @@ pub mod betza;
 mod board;
 pub mod clues;
 mod doc;
+pub mod image;
 pub mod lang;
+pub mod letters;
 mod load;
 mod locate;
 mod overrides;
@@ -81,6 +83,8 @@ pub struct Origins {
     pub symmetry: Given,
     /// `save`.
     pub save: Given,
+    /// `letters` (only a file gives them; its first character).
+    pub letters: Given,
     /// `magic` (only a file gives it).
     pub magic: Given,
 }
@@ -191,7 +195,7 @@ impl Puzzle {
     }
 
     /// Where the file gives `field` (`board`, `start`, `end`, `tour`,
-    /// `solver`, `clues`, `solutions`, `symmetry`, `save` or `magic`), if it does and
+    /// `solver`, `clues`, `solutions`, `symmetry`, `save`, `letters` or `magic`), if it does and
     /// no override replaced it (a board given outside the file replaces the
     /// file's, and its place).
     pub fn field_span(&self, field: &str) -> Option<Span> {
@@ -206,6 +210,7 @@ impl Puzzle {
             "solutions" => g.solutions.span(),
             "symmetry" => g.symmetry.span(),
             "save" => g.save.span(),
+            "letters" => g.letters.span(),
             "magic" => g.magic.span(),
             _ => None,
         }

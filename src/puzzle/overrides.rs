@@ -189,7 +189,8 @@ impl Puzzle {
         if let Some(e) = asked.refusal(Use::Read) {
             return Err(e);
         }
-        let board = lang::parse_board(value, 0).map_err(|e| given_error("board", value, e))?;
+        let board =
+            super::image::board(value, 0, None).map_err(|e| given_error("board", value, e))?;
         if let Some(message) = graph_too_big(&board, &self.piece) {
             return Err(at_given(ErrorKind::TooBig, "board", value, message).with_help(GRAPH_HELP));
         }

@@ -79,7 +79,7 @@ type Rule = fn(&Facts<'_>, Use<'_>) -> Option<Error>;
 
 /// The rules, in the order they are asked: the first one broken is the
 /// refusal.
-pub(super) const RULES: [(&str, Rule); 10] = [
+pub(super) const RULES: [(&str, Rule); 11] = [
     ("a closed tour has no end", |f: &Facts<'_>, u: Use<'_>| {
         f.closed_end(u)
     }),
@@ -94,6 +94,10 @@ pub(super) const RULES: [(&str, Rule); 10] = [
     (
         "clues ask for the complete search, and no symmetry",
         |f: &Facts<'_>, u: Use<'_>| f.clues(u),
+    ),
+    (
+        "letters ask for the complete search on the file's board, and no symmetry; make and a count take them as clues",
+        |f: &Facts<'_>, u: Use<'_>| f.letters(u),
     ),
     (
         "magic sums ask for the magic search, which is complete",
@@ -324,6 +328,85 @@ impl<'p> Facts<'p> {
         })
     }
 
+    /// Letters ask for the complete search over the steps on the file's
+    /// own board, which does not honour a symmetry; `make` starts from a
+    /// puzzle without them, and a count of them is one search, as with
+    /// clues. At the option given outside the file, else at the letters.
+    fn letters(&self, use_: Use<'_>) -> Option<Error> {
+        self.p.constraints.letters.as_ref()?;
+        let letters = self.given.letters.span();
+        if let Given::Outside(value) = &self.given.board {
+            return Some(Facts::at_given(
+                "board",
+                value,
+                "this puzzle's letters belong to its own board",
+            ));
+        }
+        if let Some(sym) = self.p.constraints.symmetry {
+            return Some(
+                self.at(
+                    letters,
+                    format!(
+                        "letters and a symmetry cannot be asked together: no search honours both ({} here)",
+                        sym.describe()
+                    ),
+                )
+                .with_help("drop the `symmetry` or the `letters`"),
+            );
+        }
+        if let Some(magic) = self.p.constraints.magic {
+            return Some(
+                self.at(
+                    letters,
+                    format!(
+                        "letters and magic sums cannot be asked together: no search honours both (a {} tour here)",
+                        magic.describe()
+                    ),
+                )
+                .with_help("drop the `magic` or the `letters`"),
+            );
+        }
+        if let SolverSpec::Warnsdorff(_) | SolverSpec::Genetic(_) | SolverSpec::Symmetric(_) =
+            self.p.solver
+        {
+            return Some(match &self.given.solver {
+                Given::Outside(value) => {
+                    let message = format!(
+                        "the {} solver does not honour the puzzle's letters{}: only the complete search does",
+                        self.solver(),
+                        self.p.place(letters)
+                    );
+                    Facts::at_given("solver", value, &message)
+                        .worded(Said::UseBacktrack(message, Given::Outside(String::new())))
+                }
+                given => {
+                    let message = format!(
+                        "the {} solver does not honour letters: only the complete search does",
+                        self.solver()
+                    );
+                    self.at(letters, &message)
+                        .worded(Said::UseBacktrack(message, given.clone()))
+                }
+            });
+        }
+        match use_ {
+            Use::Make => Some(self.at(letters, "").worded(Said::MakeLetters)),
+            Use::Count {
+                shard: Some(shard), ..
+            } => Some(Facts::at_given(
+                "shard",
+                shard,
+                "a count with letters is one search and cannot be split into shards",
+            )),
+            Use::Count { frontier: true, .. } => Some(Facts::at_given(
+                "method",
+                "frontier",
+                "the frontier count does not take letters: a puzzle with letters is counted by the clue search",
+            )),
+            _ => None,
+        }
+    }
+
     /// A proof that a solution is unique asks for the complete search over
     /// the steps, which does not honour a symmetry: at `solutions: Unique`
     /// when it was asked outside the file, else at the solver when it was,
@@ -504,6 +587,8 @@ enum Said {
     MakeClues(usize),
     /// `make` on a puzzle with this symmetry (described).
     MakeSymmetry(String),
+    /// `make` on a puzzle with letters.
+    MakeLetters,
 }
 
 impl Wording for Said {
@@ -568,6 +653,16 @@ impl Wording for Said {
                     make(names)
                 ),
                 "leave out `clues` (with a clue picture, give its shape as `board`)".to_string(),
+            ),
+            Said::MakeLetters => (
+                format!(
+                    "{} makes clue puzzles from a puzzle without letters; a word puzzle is made from its text",
+                    make(names)
+                ),
+                format!(
+                    "leave out `letters` and `text`, or make a word puzzle with {}",
+                    called(names, "text")
+                ),
             ),
             Said::MakeSymmetry(sym) => (
                 format!(

@@ -39,6 +39,8 @@ pub enum AutoPick {
     /// The puzzle asks for magic sums: the complete search, which honours
     /// them (the magic search).
     Magic,
+    /// The puzzle has letters: the complete search, which honours them.
+    Letters,
 }
 
 /// Who produced a report.
@@ -181,6 +183,9 @@ impl fmt::Display for AutoPick {
             AutoPick::Magic => f.write_str(
                 "auto picked backtrack: the puzzle asks for a magic tour, and the complete search honours its sums",
             ),
+            AutoPick::Letters => f.write_str(
+                "auto picked backtrack: the puzzle has letters, and the complete search honours them",
+            ),
             AutoPick::Symmetric => f.write_str(
                 "auto picked symmetric: the puzzle asks for a symmetric tour, and the search of its half paths finds one or proves there is none",
             ),
@@ -236,6 +241,7 @@ mod tests {
                 fallback_nodes: None,
             }),
             clause_learning: false,
+            magic: false,
         };
         let text = auto.to_string();
         assert!(

@@ -139,6 +139,7 @@ pub struct Task<'t> {
 pub static NO_CONSTRAINTS: Constraints = Constraints {
     clues: Vec::new(),
     symmetry: None,
+    letters: None,
     magic: None,
 };
 

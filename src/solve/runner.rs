@@ -64,11 +64,13 @@ pub fn auto_choice(task: &Task<'_>) -> (SolverSpec, AutoPick) {
             AutoPick::Magic,
         );
     }
-    if !task.constraints.clues.is_empty() {
-        return (
-            SolverSpec::Backtrack(BacktrackOptions::default()),
-            AutoPick::Clues,
-        );
+    if task.constraints.on_steps() {
+        let pick = if task.constraints.clues.is_empty() {
+            AutoPick::Letters
+        } else {
+            AutoPick::Clues
+        };
+        return (SolverSpec::Backtrack(BacktrackOptions::default()), pick);
     }
     if task.constraints.symmetry.is_some() {
         return (
@@ -270,7 +272,7 @@ fn first_try<O: Observer>(
             _ => BacktrackOptions::default(),
         };
         magic::solve(opts, task, run, 1).0
-    } else if !task.constraints.clues.is_empty() {
+    } else if task.constraints.on_steps() {
         let opts = match spec {
             SolverSpec::Backtrack(o) => o,
             _ => BacktrackOptions::default(),
@@ -304,7 +306,7 @@ fn first_walk<O: Observer>(spec: SolverSpec, task: &Task<'_>, run: Run<'_, O>) -
     let SolverSpec::Warnsdorff(opts) = spec else {
         return None;
     };
-    if !task.constraints.clues.is_empty() || task.constraints.magic.is_some() {
+    if task.constraints.on_steps() || task.constraints.magic.is_some() {
         return None;
     }
     let mut report = opts.first_walk(task, run);
@@ -372,7 +374,7 @@ fn search<O: Observer>(spec: SolverSpec, task: &Task<'_>, mut run: Run<'_, O>) -
         report.solver.auto = pick;
         return report;
     }
-    if !task.constraints.clues.is_empty() {
+    if task.constraints.on_steps() {
         let opts = match spec {
             SolverSpec::Backtrack(o) => o,
             _ => BacktrackOptions::default(),

@@ -1,5 +1,6 @@
 //! The studio's routes: the page, the puzzle files to open, the check of
-//! the editor's text, and the searches (start, stream, steer). Each
+//! the editor's text, the searches (start, stream, steer, save), the
+//! archive and the maker. Each
 //! request is guarded first (`http`); whatever is wrong with it is
 //! answered with a 4xx status and the message, never a panic.
 
@@ -12,7 +13,7 @@ use serde_json::json;
 use tiny_http::{Method, Request};
 
 use super::http::{self, Refusal};
-use super::{Studio, page, runs};
+use super::{Studio, maker, page, runs, shelf};
 use crate::cli::{Format, interrupt};
 
 /// The longest a check of the editor's text may take: it runs at every
@@ -64,6 +65,15 @@ pub fn handle(studio: &Studio, request: Request) {
                 file,
                 studio.runs.time_limit(),
             ),
+            Err(_) => http::refuse(request, no_run(id)),
+        },
+        (Method::Post, ["api", "make"]) => maker::make(studio, request),
+        (Method::Get, ["api", "archive"]) => shelf::browse(&studio.shelf, request),
+        (Method::Get, ["api", "archive", "runs", id]) => {
+            shelf::show(&studio.shelf, request, id, studio.runs.time_limit())
+        }
+        (Method::Post, ["api", "runs", id, "save"]) => match id.parse::<u64>() {
+            Ok(id) => shelf::save(&studio.shelf, &studio.runs.kept, request, id),
             Err(_) => http::refuse(request, no_run(id)),
         },
         (Method::Post, ["api", "runs", id, action]) => match id.parse::<u64>() {
@@ -201,8 +211,11 @@ pub fn error_json(e: &Error) -> serde_json::Value {
 
 /// Checks the editor's text, as `engine check` checks a file named `name`:
 /// the error with its place, or the report `engine check` prints.
-fn check(mut request: Request, name: &str) {
-    let text = match http::body(&mut request) {
+fn check(request: Request, name: &str) {
+    let Some((request, read)) = http::body(request) else {
+        return;
+    };
+    let text = match read {
         Ok(t) => t,
         Err(r) => return http::refuse(request, r),
     };

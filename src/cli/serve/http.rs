@@ -6,6 +6,8 @@
 
 use std::io::Read;
 use std::net::{IpAddr, SocketAddr};
+use std::sync::mpsc;
+use std::time::Duration;
 
 use engine::puzzle::MAX_FILE_BYTES;
 use tiny_http::{Header, Method, Request, Response};
@@ -111,25 +113,68 @@ pub fn check_origin(request: &Request) -> Result<(), Refusal> {
     Ok(())
 }
 
+/// How long a request's body may take to arrive, all of it: a client
+/// that sends it more slowly is not waited for.
+pub const BODY_TIME: Duration = Duration::from_secs(10);
+
+/// A request's body, read: the text, or why it was refused (the request
+/// comes back to be answered); `None` when it did not arrive within
+/// [`BODY_TIME`] (the request was answered 408, or will be when its client
+/// sends more or goes away).
+pub type Body = Option<(Request, Result<String, Refusal>)>;
+
 /// The request's body as text: at most a puzzle file's size
 /// ([`MAX_FILE_BYTES`]), refused (413) past it before it is read when its
-/// length is announced, and as soon as it passes it otherwise.
-pub fn body(request: &mut Request) -> Result<String, Refusal> {
-    let too_big = || {
-        Refusal::new(
-            413,
-            format!(
-                "the request's body is over {}, the most a puzzle file may have",
-                engine::budget::bytes(MAX_FILE_BYTES)
-            ),
-        )
-    };
+/// length is announced, and as soon as it passes it otherwise. It is read
+/// on a thread of its own, and the handler waits for it at most
+/// [`BODY_TIME`]: a client that sends its body slowly holds that thread and
+/// its own socket, not one of the studio's handlers.
+pub fn body(mut request: Request) -> Body {
     if request
         .body_length()
         .is_some_and(|n| n as u64 > MAX_FILE_BYTES)
     {
-        return Err(too_big());
+        return Some((request, Err(too_big())));
     }
+    let (tx, rx) = mpsc::channel();
+    let reader = std::thread::Builder::new()
+        .name("body".into())
+        .stack_size(64 << 10)
+        .spawn(move || {
+            let read = read_body(&mut request);
+            if let Err(mpsc::SendError((request, _))) = tx.send((request, read)) {
+                refuse(request, late());
+            }
+        });
+    if reader.is_err() {
+        return None;
+    }
+    rx.recv_timeout(BODY_TIME).ok()
+}
+
+/// The refusal of a body that came too slowly.
+fn late() -> Refusal {
+    Refusal::new(
+        408,
+        format!(
+            "the request's body did not arrive within {} s",
+            BODY_TIME.as_secs()
+        ),
+    )
+}
+
+/// The refusal of a body over a puzzle file's size.
+fn too_big() -> Refusal {
+    Refusal::new(
+        413,
+        format!(
+            "the request's body is over {}, the most a puzzle file may have",
+            engine::budget::bytes(MAX_FILE_BYTES)
+        ),
+    )
+}
+
+fn read_body(request: &mut Request) -> Result<String, Refusal> {
     let mut bytes = Vec::new();
     request
         .as_reader()

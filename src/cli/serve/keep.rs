@@ -55,7 +55,8 @@ impl Kept {
         Some(done)
     }
 
-    fn get(&self, id: u64) -> Option<std::sync::Arc<Finished>> {
+    /// Search `id`, if it is kept.
+    pub fn get(&self, id: u64) -> Option<std::sync::Arc<Finished>> {
         let runs = self.runs.lock().ok()?;
         runs.iter().find(|(i, _)| *i == id).map(|(_, f)| f.clone())
     }

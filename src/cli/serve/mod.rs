@@ -3,7 +3,8 @@
 //! by the HTML player's code. This module binds the address, hands each
 //! request to a thread of its own and shuts down on Ctrl-C; `http` guards
 //! and answers requests, `api` routes them, `runs` runs the searches and
-//! streams them, `page` is the page.
+//! streams them, `keep` makes their files, `shelf` saves them to the
+//! archive and reads it back, `maker` makes puzzles, `page` is the page.
 //!
 //! The server is tiny_http's: a synchronous server whose requests are
 //! handled on plain threads, like the rest of this program (threads and
@@ -13,8 +14,10 @@
 mod api;
 mod http;
 mod keep;
+mod maker;
 mod page;
 mod runs;
+mod shelf;
 
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::path::PathBuf;
@@ -34,6 +37,12 @@ const MAX_HANDLERS: usize = 256;
 /// Stack of a request's thread: checking a puzzle recurses on deeply
 /// nested input, as on the command line's main thread.
 const STACK: usize = 8 << 20;
+/// How long a write to a client may wait for it to read: past it the
+/// client is taken to be gone.
+const SEND_TIME: Duration = Duration::from_secs(10);
+/// The send buffer of a connection: a few seconds of a stream, and enough
+/// for a download at the loopback's speed.
+const SEND_BUFFER: usize = 32 << 10;
 /// How long Ctrl-C waits for the requests in hand to finish.
 const GRACE: Duration = Duration::from_secs(5);
 
@@ -55,6 +64,9 @@ pub struct ServeArgs {
     /// not counted).
     #[arg(long, value_name = "SECS", value_parser = super::seconds, default_value_t = 60.0)]
     time_limit: f64,
+    /// The archive the page saves runs to, when asked, and browses.
+    #[command(flatten)]
+    archive: super::ArchiveFlag,
 }
 
 /// What every request's handler shares.
@@ -65,18 +77,41 @@ pub struct Studio {
     puzzles: PathBuf,
     /// The searches: queued, running and finished.
     runs: runs::Runs,
+    /// The archive runs are saved to.
+    shelf: shelf::Shelf,
 }
 
 /// Runs `engine serve` until Ctrl-C; the exit code.
 pub fn exec(args: ServeArgs) -> Result<u8, Error> {
     interrupt::install();
-    let server = tiny_http::Server::http(SocketAddr::new(args.bind, args.port)).map_err(|e| {
+    // A bad --archive is refused at once; with none, the default archive
+    // is used if the system has a place for it.
+    let archive = match &args.archive.archive {
+        Some(_) => Some(args.archive.path()?),
+        None => args.archive.path().ok(),
+    };
+    let cannot = |e: &dyn std::fmt::Display| {
         Error::about(
             ErrorKind::Io,
             &format!("{}:{}", args.bind, args.port),
             format!("cannot listen there: {e}"),
         )
-    })?;
+    };
+    let listener = std::net::TcpListener::bind(SocketAddr::new(args.bind, args.port))
+        .map_err(|e| cannot(&e))?;
+    // Every connection accepted takes these from the listener: a send
+    // buffer of a fixed size (the system would let it grow to megabytes for
+    // a client that reads nothing), and a write that fails after SEND_TIME
+    // with the buffer full. So a client that stops reading what it is sent
+    // (a stream, a download) is soon taken to be gone, and its search
+    // stops, instead of holding a handler and a slot to the time limit.
+    use rustix::net::sockopt;
+    sockopt::set_socket_send_buffer_size(&listener, SEND_BUFFER)
+        .and_then(|()| {
+            sockopt::set_socket_timeout(&listener, sockopt::Timeout::Send, Some(SEND_TIME))
+        })
+        .map_err(|e| cannot(&e))?;
+    let server = tiny_http::Server::from_listener(listener, None).map_err(|e| cannot(&e))?;
     let Some(addr) = server.server_addr().to_ip() else {
         return Err(Error::about(
             ErrorKind::Internal,
@@ -95,11 +130,18 @@ pub fn exec(args: ServeArgs) -> Result<u8, Error> {
         addr,
         puzzles: args.puzzles.clone(),
         runs: runs::Runs::new(cores, args.time_limit),
+        shelf: shelf::Shelf::new(archive),
     });
     out::print(&format!(
         "The studio is at {} (Ctrl-C stops it)\n",
         http::url(addr)
     ))?;
+    if let Some(path) = studio.shelf.path() {
+        out::print(&format!(
+            "Runs are saved to {} when the page asks\n",
+            path.display()
+        ))?;
+    }
     let handlers = Arc::new(AtomicUsize::new(0));
     while !interrupt::INTERRUPTED.load(Ordering::SeqCst) {
         let request = match server.recv_timeout(Duration::from_millis(100)) {

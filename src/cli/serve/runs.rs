@@ -90,6 +90,24 @@ impl Runs {
         }
     }
 
+    /// Waits for a slot, for work that is not streamed (making a puzzle):
+    /// in turn with the searches queued. None when the studio stops first.
+    pub fn wait_slot(&self) -> Option<Slot<'_>> {
+        let ticket = self.slots.join();
+        loop {
+            match self.slots.take(ticket, HEARTBEAT) {
+                Ok(slot) => return Some(slot),
+                Err(place)
+                    if place == usize::MAX || interrupt::INTERRUPTED.load(Ordering::SeqCst) =>
+                {
+                    self.slots.leave(ticket);
+                    return None;
+                }
+                Err(_) => {}
+            }
+        }
+    }
+
     fn job(&self, id: u64) -> Option<Arc<Job>> {
         self.jobs.lock().ok()?.get(&id).cloned()
     }
@@ -120,9 +138,12 @@ struct Ask {
 
 /// `POST /api/runs`: checks the puzzle as `engine run` would and keeps it
 /// for its page to watch; answers its id, or the error with its place.
-pub fn create(studio: &Studio, mut request: Request) {
-    let body = match http::body(&mut request) {
-        Ok(b) => b,
+pub fn create(studio: &Studio, request: Request) {
+    let Some((request, read)) = http::body(request) else {
+        return;
+    };
+    let body = match read {
+        Ok(t) => t,
         Err(r) => return http::refuse(request, r),
     };
     let ask: Ask = match serde_json::from_str(&body) {
@@ -556,7 +577,7 @@ struct SlotState {
 }
 
 /// A slot held: given back when dropped.
-struct Slot<'a>(&'a Slots);
+pub struct Slot<'a>(&'a Slots);
 
 impl Drop for Slot<'_> {
     fn drop(&mut self) {

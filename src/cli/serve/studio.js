@@ -1,8 +1,9 @@
-// The studio: the puzzle files to open, an editor whose text the server
-// checks as it is typed (the error flagged under its character, with the
-// command line's words), what `engine check` knows beside it, and searches
-// run on the server and drawn by the HTML player's code as they stream
-// in. Plain JavaScript, no build step; everything from a puzzle or a run
+// The studio: the puzzle files to open (or a new one written from a board
+// and a piece), an editor whose text the server checks as it is typed (the
+// error flagged under its character, with the command line's words), what
+// `engine check` knows beside it, searches run on the server and drawn by
+// the HTML player's code as they stream in (two side by side), the puzzle
+// maker, and the archive. Plain JavaScript, no build step; everything from a puzzle or a run
 // is written with textContent, never as HTML. The address may say what to
 // do on opening: #open=NAME opens a listed puzzle, #text=RON puts text in
 // the editor, and &run (or &run=SOLVER) runs it.
@@ -15,7 +16,7 @@
   const BOARD = 440;
   const NEW = 'Puzzle(\n    name: "New puzzle",\n    board: "5x5",\n    piece: "knight",\n    tour: Open,\n)\n';
   // What the page did, for its tests and for anyone curious.
-  const state = { checks: 0, checked: null, run: null, samples: 0, events: 0, report: null };
+  const state = { checks: 0, checked: null, run: null, samples: 0, events: 0, report: null, runs: [], saved: [], made: null, shelf: null, shown: null };
   window.engineStudio = state;
 
   async function call(method, path, body) {
@@ -190,11 +191,12 @@
   }
   on(window, 'resize', placeFlag);
 
-  // ---- Running: the search streams in and the player grows with it.
-  let stream = null;
-  let runId = null;
+  // ---- Running: each search streams in and the player grows with it;
+  // two searches of the same puzzle run side by side, one panel each.
+  let streams = [];
+  let jobs = [];
   let live = null;
-  let run = null;
+  let page = null;
   const buttons = ['pause', 'step', 'resume', 'stop'];
   function setButtons(running, paused) {
     $('run').disabled = running;
@@ -209,46 +211,133 @@
   }
 
   function finish() {
-    if (stream) stream.close();
-    stream = null;
+    for (const es of streams) es.close();
+    streams = [];
     setButtons(false, false);
+  }
+
+  // The player on the runs so far: remounted when a run starts, so that
+  // its panel shows its solver.
+  function mountLive() {
+    if (!page) return;
+    page.runs = jobs.map((j) => j.run);
+    history.replaceState(null, '', location.pathname);
+    live = window.EnginePlayer.mount(page, true, jobs.length > 1 ? 360 : BOARD);
+    $('watch').classList.add('played');
+  }
+
+  // Every search ended: the player gets the whole of each as recorded.
+  function allDone() {
+    if (!jobs.every((j) => j.done)) return;
+    state.run = 'done';
+    finish();
+    const recorded = jobs.map((j) => j.recorded).filter(Boolean);
+    if (recorded.length === jobs.length && recorded.length > 0) {
+      const whole = recorded[0];
+      whole.runs = recorded.map((r) => r.runs[0]);
+      history.replaceState(null, '', location.pathname);
+      live = null;
+      window.EnginePlayer.mount(whole, false, jobs.length > 1 ? 360 : BOARD).toEnd();
+    }
+    const found = jobs.filter((j) => j.report && j.report.status === 'found').length;
+    const words = jobs.map((j) => (j.report ? j.report.summary : j.failed || 'no report')).join(' · ');
+    runState(words, found < jobs.length);
+  }
+
+  function showReports() {
+    const parts = jobs.filter((j) => j.report).map((j) => (jobs.length > 1 ? '── ' + j.label + ' ──\n' : '') + j.report.text);
+    $('report').textContent = parts.join('\n');
+    const links = $('downloads');
+    links.replaceChildren();
+    for (const j of jobs) {
+      if (!j.report) continue;
+      const row = document.createElement('p');
+      if (jobs.length > 1) row.append(document.createTextNode(j.label + ': '));
+      for (const f of j.report.files || []) {
+        const link = document.createElement('a');
+        link.href = f;
+        link.download = '';
+        link.textContent = '\u2193 ' + f.split('/').pop();
+        row.append(link);
+      }
+      if (j.report.status !== 'stopped') {
+        const save = document.createElement('button');
+        save.type = 'button';
+        save.className = 'save';
+        save.textContent = j.saved ? 'saved as run ' + j.saved : 'save to the archive';
+        save.disabled = !!j.saved;
+        save.addEventListener('click', () => saveRun(j, save));
+        row.append(save);
+      }
+      links.append(row);
+    }
+  }
+
+  async function saveRun(j, button) {
+    button.disabled = true;
+    const r = await call('POST', '/api/runs/' + j.id + '/save');
+    if (!r.ok) {
+      button.disabled = false;
+      runState(r.value.error || 'the run was not saved', true);
+      return;
+    }
+    j.saved = r.value.run;
+    button.textContent = 'saved as run ' + j.saved;
+    state.saved.push(j.saved);
+    browseShelf();
   }
 
   async function start() {
     finish();
-    const solver = $('solver').value || null;
+    state.run = 'starting';
+    state.report = null;
     const seed = $('seed').value === '' ? null : Number($('seed').value);
+    const solvers = [$('solver').value || null];
+    if ($('solver2').value) solvers.push($('solver2').value);
     runState('starting…');
     $('report').textContent = '';
     $('downloads').replaceChildren();
-    const r = await call('POST', '/api/runs', { name: fileName, text: text.value, solver, seed });
-    if (!r.ok) {
-      runState((r.value.error && r.value.error.text) || r.value.error || 'the search cannot start', true);
-      return;
+    const made = [];
+    for (const solver of solvers) {
+      const r = await call('POST', '/api/runs', { name: fileName, text: text.value, solver, seed });
+      if (!r.ok) {
+        runState((r.value.error && r.value.error.text) || r.value.error || 'the search cannot start', true);
+        return;
+      }
+      made.push({ id: r.value.id, solver });
     }
-    runId = r.value.id;
+    page = null;
+    jobs = made.map((m, i) => ({
+      id: m.id, label: 'search ' + (i + 1), done: false, report: null, recorded: null, failed: null, saved: null,
+      run: {
+        solver: 'waiting for its turn', events: 0, samples: [], chart: [],
+        end: { status: 'running', lines: ['searching…'], path: [], legend: [], ring: [] },
+      },
+    }));
     state.run = 'queued';
     state.samples = 0;
     state.report = null;
+    state.runs = jobs;
     setButtons(true, false);
-    const es = new EventSource('/api/runs/' + runId + '/events');
-    stream = es;
+    jobs.forEach(listen);
+  }
+
+  function listen(job) {
+    const es = new EventSource('/api/runs/' + job.id + '/events');
+    streams.push(es);
+    const run = job.run;
     es.addEventListener('queue', (e) => {
       const place = JSON.parse(e.data).place;
-      runState('waiting: place ' + place + ' in the queue (one search runs per core)');
+      runState(job.label + ' waits: place ' + place + ' in the queue (one search runs per core)');
     });
     es.addEventListener('start', (e) => {
       const data = JSON.parse(e.data);
-      run = {
-        solver: data.solver, events: 0, samples: [], chart: [],
-        end: { status: 'running', lines: ['searching…'], path: [], legend: [], ring: [] },
-      };
-      data.page.runs = [run];
-      history.replaceState(null, '', location.pathname);
-      live = window.EnginePlayer.mount(data.page, true, BOARD);
-      $('watch').classList.add('played');
+      run.solver = data.solver;
+      job.label = data.solver + (jobs.length > 1 ? ' (search ' + (jobs.indexOf(job) + 1) + ')' : '');
+      page = page || data.page;
+      mountLive();
       state.run = 'running';
-      runState('searching with ' + data.solver);
+      runState('searching with ' + jobs.map((j) => j.run.solver).join(' and '));
     });
     es.addEventListener('samples', (e) => {
       const d = JSON.parse(e.data);
@@ -261,47 +350,40 @@
         }
       }
       run.events = d.events;
-      state.samples = run.samples.length;
+      state.samples = jobs.reduce((n, j) => n + j.run.samples.length, 0);
       state.events = d.events;
       if (live) live.grow();
     });
     es.addEventListener('paused', (e) => {
       const paused = JSON.parse(e.data).paused;
       setButtons(true, paused);
-      runState(paused ? 'paused: step goes one event on, resume goes on' : 'searching');
+      runState(paused ? 'paused: step goes one event on, resume goes on; the player\u2019s controls go back over what was recorded' : 'searching');
     });
     es.addEventListener('report', (e) => {
-      const d = JSON.parse(e.data);
-      state.report = d;
-      $('report').textContent = d.text;
-      const links = $('downloads');
-      links.replaceChildren();
-      for (const f of d.files || []) {
-        const link = document.createElement('a');
-        link.href = f;
-        link.download = '';
-        link.textContent = '\u2193 ' + f.split('/').pop();
-        links.append(link);
-      }
-      runState(d.summary, d.status !== 'found');
+      job.report = JSON.parse(e.data);
+      state.report = job.report;
+      run.end.status = { found: 'found', impossible: 'impossible', gave_up: 'gave_up', stopped: 'interrupted' }[job.report.status] || 'gave_up';
+      run.end.lines = [job.report.summary];
+      showReports();
     });
     es.addEventListener('player', (e) => {
       // The whole search as the recorder kept it, each step explained.
-      history.replaceState(null, '', location.pathname);
-      live = null;
-      window.EnginePlayer.mount(JSON.parse(e.data), false, BOARD).toEnd();
+      job.recorded = JSON.parse(e.data);
     });
     es.addEventListener('failed', (e) => {
-      runState(JSON.parse(e.data).error, true);
+      job.failed = JSON.parse(e.data).error;
+      runState(job.failed, true);
     });
     es.addEventListener('done', () => {
-      state.run = 'done';
-      finish();
+      es.close();
+      job.done = true;
+      allDone();
     });
     es.onerror = () => {
-      if (stream === es) {
+      if (streams.includes(es) && !job.done) {
         runState('the connection to the studio was lost', true);
         state.run = 'lost';
+        job.done = true;
         finish();
       }
     };
@@ -310,16 +392,161 @@
   on($('run'), 'click', start);
   for (const b of buttons) {
     on($(b), 'click', async () => {
-      if (runId === null) return;
-      const r = await call('POST', '/api/runs/' + runId + '/' + b);
-      if (!r.ok) runState(r.value.error || 'the search did not answer', true);
+      const running = jobs.filter((j) => !j.done);
+      if (running.length === 0) return;
+      const answers = await Promise.all(running.map((j) => call('POST', '/api/runs/' + j.id + '/' + b)));
+      const bad = answers.find((r) => !r.ok);
+      if (bad) runState(bad.value.error || 'the search did not answer', true);
       else if (b === 'step' || b === 'pause') setButtons(true, true);
       else if (b === 'resume') setButtons(true, false);
     });
   }
 
+  // ---- A new puzzle from fields: its file written into the editor, where
+  // the check flags whatever is wrong under its character.
+  const ron = (t) => JSON.stringify(t);
+  on($('new-form'), 'submit', (e) => {
+    e.preventDefault();
+    let t = 'Puzzle(\n    name: ' + ron($('new-name').value) + ',\n    board: ' + ron($('new-board').value)
+      + ',\n    piece: ' + ron($('new-piece').value) + ',\n    tour: ' + $('new-tour').value + ',\n';
+    if ($('new-start').value.trim()) t += '    start: ' + ron($('new-start').value.trim()) + ',\n';
+    if ($('new-end').value.trim()) t += '    end: ' + ron($('new-end').value.trim()) + ',\n';
+    t += ')\n';
+    fileName = ($('new-name').value.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'puzzle') + '.ron';
+    $('open').value = '';
+    setText(t);
+    text.focus();
+  });
+
+  // ---- Making a puzzle: engine make's form, its report and pictures.
+  let madeNow = null;
+  const svgUrl = (svg) => 'data:image/svg+xml;charset=utf-8,' + encodeURIComponent(svg);
+  on($('make-form'), 'submit', async (e) => {
+    e.preventDefault();
+    const clues = $('make-clues').value;
+    const ask = {
+      board: $('make-board').value, piece: $('make-piece').value,
+      closed: $('make-tour').value === 'closed',
+      clues: clues === '' ? null : Number(clues),
+      difficulty: $('make-difficulty').value || null,
+      seed: Number($('make-seed').value || 0),
+    };
+    $('make-go').disabled = true;
+    $('make-state').textContent = 'making… (up to a minute)';
+    $('make-state').className = '';
+    let r;
+    try {
+      r = await call('POST', '/api/make', ask);
+    } finally {
+      $('make-go').disabled = false;
+    }
+    state.made = r.value;
+    if (!r.ok || r.value.failed) {
+      const v = r.value;
+      $('make-state').textContent = v.failed || (v.error && v.error.text) || v.error || 'no puzzle was made';
+      $('make-state').className = 'bad';
+      return;
+    }
+    madeNow = r.value;
+    $('make-state').textContent = madeNow.name + ': ' + madeNow.clues + ' clues, ' + madeNow.difficulty;
+    $('made').hidden = false;
+    $('made-report').textContent = madeNow.report + '\n\n' + madeNow.picture;
+    $('made-puzzle').src = svgUrl(madeNow.puzzle_svg);
+    $('made-solution').src = svgUrl(madeNow.solution_svg);
+    const links = $('made-links');
+    for (const a of links.querySelectorAll('a')) a.remove();
+    const stem = madeNow.file.replace(/\.ron$/, '');
+    for (const [name, body, type] of [[madeNow.file, madeNow.text, 'text/plain'],
+      [stem + '.svg', madeNow.puzzle_svg, 'image/svg+xml'], [stem + '-solution.svg', madeNow.solution_svg, 'image/svg+xml']]) {
+      const a = document.createElement('a');
+      a.href = URL.createObjectURL(new Blob([body], { type }));
+      a.download = name;
+      a.textContent = '\u2193 ' + name;
+      links.append(a);
+    }
+  });
+  on($('made-open'), 'click', () => {
+    if (!madeNow) return;
+    fileName = madeNow.file;
+    $('open').value = '';
+    setText(madeNow.text);
+    $('write').scrollIntoView();
+  });
+
+  // ---- The archive: its figures and newest runs, each run shown as
+  // `engine archive show` prints it, its tour replayed in the player.
+  function cells(row, values, tag) {
+    const tr = document.createElement('tr');
+    for (const v of values) {
+      const td = document.createElement(tag || 'td');
+      if (v instanceof Node) td.append(v);
+      else td.textContent = v;
+      tr.append(td);
+    }
+    row.append(tr);
+    return tr;
+  }
+  const number = (v) => Number(v).toLocaleString('en-US');
+  async function browseShelf() {
+    const r = await call('GET', '/api/archive');
+    const note = $('shelf-note');
+    if (!r.ok) {
+      note.textContent = r.value.error || 'the archive cannot be read';
+      note.className = 'note bad';
+      $('shelf').classList.add('empty');
+      return;
+    }
+    const v = r.value;
+    state.shelf = v;
+    note.className = 'note';
+    note.textContent = v.runs.length === 0 ? 'No runs saved in ' + v.archive + ' yet: a search\u2019s \u201csave to the archive\u201d keeps it there.'
+      : 'The archive ' + v.archive + (v.skipped.length ? ' (' + v.skipped.length + ' damaged rows left out)' : '');
+    $('shelf').classList.toggle('empty', v.runs.length === 0);
+    const stats = $('shelf-stats');
+    stats.replaceChildren();
+    cells(stats, ['puzzle', 'tour', 'solver', 'runs', 'success', 'distinct tours', 'mean time'], 'th');
+    for (const s of v.stats) {
+      const ms = s.times_ms.reduce((a, b) => a + b, 0) / Math.max(1, s.times_ms.length);
+      cells(stats, [s.puzzle, s.tour, s.solver, number(s.runs), Math.round(s.success_rate * 100) + '%', number(s.distinct), ms.toFixed(1) + ' ms']);
+    }
+    const runs = $('shelf-runs');
+    runs.replaceChildren();
+    cells(runs, ['run', 'saved', 'puzzle', 'tour', 'status', 'solver', 'work', 'distinct tour', ''], 'th');
+    for (const run of v.runs) {
+      const show = document.createElement('button');
+      show.type = 'button';
+      show.textContent = 'replay';
+      show.dataset.run = run.id;
+      show.addEventListener('click', () => showRun(run.id));
+      const work = run.generations > 0 ? number(run.generations) + ' generations' : number(run.nodes) + ' nodes';
+      cells(runs, [String(run.id), run.created, run.name, run.tour, run.status, run.solver, work,
+        run.tour_id === null ? '' : '#' + run.tour_id, show]);
+    }
+  }
+  async function showRun(id) {
+    const r = await call('GET', '/api/archive/runs/' + id);
+    if (!r.ok) {
+      $('shelf-show').textContent = r.value.error || 'the run cannot be read';
+      return;
+    }
+    state.shown = r.value;
+    $('shelf-show').textContent = r.value.text;
+    finish();
+    jobs = [];
+    history.replaceState(null, '', location.pathname);
+    live = null;
+    window.EnginePlayer.mount(r.value.player, false, BOARD).toEnd();
+    $('watch').classList.add('played');
+    $('report').textContent = r.value.text;
+    $('downloads').replaceChildren();
+    runState('run ' + id + ' of the archive, its tour replayed');
+    $('watch').scrollIntoView();
+  }
+  on($('shelf-refresh'), 'click', browseShelf);
+
   // ---- Opening: the list, then what the address asks.
   const asks = new URLSearchParams(location.hash.slice(1));
+  browseShelf();
   list().then(async () => {
     if (asks.has('open')) await open(asks.get('open'));
     else if (asks.has('text')) {

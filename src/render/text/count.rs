@@ -146,6 +146,24 @@ fn subset(what: &str, count: &Count, s: &SubsetWork, why: &str) -> String {
 pub fn subject(board: &Board, goal: &Goal, count: &Count, one: bool) -> String {
     match count.work() {
         Some(Work::Symmetric(s)) => symmetric_subject(board, goal, s.symmetry, one),
+        Some(Work::Clues {
+            clues,
+            letters: true,
+            ..
+        }) => format!(
+            "directed {} {} the text{}",
+            if goal.closed { "closed" } else { "open" },
+            if one {
+                "tour that reads"
+            } else {
+                "tours that read"
+            },
+            match clues {
+                0 => String::new(),
+                1 => " and fit the clue".to_string(),
+                c => format!(" and fit the {c} clues"),
+            }
+        ),
         Some(Work::Clues { clues, .. }) => clued_subject(goal.closed, *clues, one),
         Some(Work::Subset(s)) if s.clues > 0 => clued_subject(goal.closed, s.clues, one),
         Some(Work::Magic { magic, clues, .. }) => {

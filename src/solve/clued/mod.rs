@@ -22,12 +22,13 @@ use std::collections::VecDeque;
 use std::time::Instant;
 
 pub mod deduce;
+pub mod letters;
 pub mod sat;
 
 use super::backtrack::{BacktrackOptions, Searching};
 use super::{Goal, Outcome, Report, Run, Solver, Stats, Stop, Task};
 use crate::halt::{Cadence, Halt, Limit, POLL_EVERY, between_passes, poll};
-use crate::model::MoveGraph;
+use crate::model::{Constraints, Letters, MoveGraph};
 use crate::progress::Unit;
 use crate::search::Pace;
 use crate::search::driver::{Driver, Rules, Sofar, Verdict};
@@ -76,6 +77,8 @@ struct Clues<'g> {
     /// later step is in reach of both — so that must be visited once step
     /// `j` is taken.
     due: Vec<Vec<u32>>,
+    /// The units on the squares and the text the tour reads, if any.
+    letters: Option<&'g Letters>,
 }
 
 impl<'g> Clues<'g> {
@@ -85,6 +88,7 @@ impl<'g> Clues<'g> {
         g: &'g MoveGraph,
         goal: Goal,
         clues: &[(u32, u32)],
+        letters: Option<&'g Letters>,
         halt: &H,
     ) -> Result<Clues<'g>, H::Stop> {
         let n = g.len();
@@ -161,6 +165,7 @@ impl<'g> Clues<'g> {
             colour,
             undirected: g.is_symmetric(),
             due: Vec::new(),
+            letters,
         };
         if plan.undirected {
             plan.due = plan.due_steps(halt)?;
@@ -230,7 +235,13 @@ impl<'g> Clues<'g> {
                     },
                     None => 0,
                 };
-                if lo <= hi && self.allowed(u as u32, hi) {
+                if self.letters.is_some() {
+                    // A unit allows some steps only: the latest of them.
+                    work += hi.saturating_sub(lo);
+                    if let Some(j) = (lo..=hi).rev().find(|&j| self.allowed(u as u32, j)) {
+                        latest = latest.max(Some(j));
+                    }
+                } else if lo <= hi && self.allowed(u as u32, hi) {
                     latest = latest.max(Some(hi));
                 } else if lo < hi {
                     // A step of the wrong parity: the one before may do.
@@ -262,8 +273,12 @@ impl<'g> Clues<'g> {
         }
     }
 
-    /// Whether `v` may stand at step `j`: its own clue, or none and in time.
+    /// Whether `v` may stand at step `j`: its own clue, or none and in
+    /// time; and its unit, if any, read there ([`Letters::allows`]).
     fn allowed(&self, v: u32, j: usize) -> bool {
+        if self.letters.is_some_and(|l| !l.allows(j, v)) {
+            return false;
+        }
         let f = self.fixed[j];
         if f != NONE {
             return f == v;
@@ -372,6 +387,9 @@ struct Steps<'p, 'g> {
     solutions: u64,
     tours: Vec<Vec<u32>>,
     keep: usize,
+    /// The units read along the path, when some squares read nothing
+    /// (else [`Clues::allowed`] checks the units exactly).
+    reader: Option<letters::Reader<'p>>,
 }
 
 impl Steps<'_, '_> {
@@ -388,6 +406,9 @@ impl Steps<'_, '_> {
         }
         self.seen[v as usize] = true;
         self.path.push(v);
+        if let Some(r) = &mut self.reader {
+            r.enter(v);
+        }
     }
 
     /// Takes the last square off the path.
@@ -395,6 +416,9 @@ impl Steps<'_, '_> {
     fn pop(&mut self) {
         if let Some(v) = self.path.pop() {
             self.seen[v as usize] = false;
+            if let Some(r) = &mut self.reader {
+                r.leave(v);
+            }
         }
         if self.plan.undirected
             && let Some(&c) = self.path.last()
@@ -503,12 +527,16 @@ impl Steps<'_, '_> {
         let Some(&c) = self.path.last() else {
             return Verdict::Leaf(0);
         };
-        let (plan, seen) = (self.plan, &self.seen);
+        let (plan, seen, reader) = (self.plan, &self.seen, &self.reader);
         let base = self.cands.len();
         self.cands.extend(
             plan.g
                 .neighbours(c)
-                .filter(|&v| !seen[v as usize] && plan.allowed(v, j))
+                .filter(|&v| {
+                    !seen[v as usize]
+                        && plan.allowed(v, j)
+                        && reader.as_ref().is_none_or(|r| r.fits(v))
+                })
                 .map(|v| {
                     let onward = plan.g.neighbours(v).filter(|&w| !seen[w as usize]).count() as u32;
                     (onward, v)
@@ -595,15 +623,15 @@ impl Rules for Steps<'_, '_> {
     }
 }
 
-/// Searches the tours of `g` for `goal` with `clues` (`(step, square)`,
-/// steps from 1), stopping after `cap` solutions and keeping the first
+/// Searches the tours of `g` for `goal` with the clues (`(step, square)`,
+/// steps from 1) and letters of `c`, stopping after `cap` solutions and keeping the first
 /// `keep`; a closed tour's solutions are its numberings (with no clue and
 /// no start, every rotation and direction of a cycle is one). `Err` when a
 /// limit stopped it, with what was found so far.
 pub(super) fn search<O: Observer>(
     g: &MoveGraph,
     goal: Goal,
-    clues: &[(u32, u32)],
+    c: &Constraints,
     (cap, keep): (u64, usize),
     run: &mut Searching,
     obs: &mut O,
@@ -617,7 +645,9 @@ pub(super) fn search<O: Observer>(
         backtracks: 0,
         best: Vec::new(),
     };
-    let plan = match Clues::new(g, goal, clues, run.limits) {
+    let letters = c.letters.as_ref();
+    let clues = letters::with_implied(&c.clues, letters);
+    let plan = match Clues::new(g, goal, &clues, letters, run.limits) {
         Ok(plan) => plan,
         Err(stop) => return Err((stop, found)),
     };
@@ -635,6 +665,7 @@ pub(super) fn search<O: Observer>(
         solutions: 0,
         tours: Vec::new(),
         keep,
+        reader: letters.filter(|l| l.blanks() > 0).map(letters::Reader::new),
     };
     let firsts: Vec<u32> = match plan.fixed[0] {
         NONE => (0..n as u32).filter(|&s| plan.allowed(s, 0)).collect(),
@@ -752,10 +783,11 @@ pub fn unique<O: Observer>(
         }
     }
     let closed = task.goal.closed;
-    let found = crate::solve::clued::sat::solutions(
+    let found = crate::solve::clued::sat::solutions_with(
         task.graph,
         closed,
         &clues,
+        task.constraints.letters.as_ref(),
         None,
         (2, left(used)),
         &limits,
@@ -823,6 +855,12 @@ pub fn unique_by_steps<O: Observer>(
 
 /// Why a puzzle with clues has no tour, when every way was searched.
 fn no_tour(task: &Task<'_>) -> String {
+    if task.constraints.letters.is_some() {
+        return match task.constraints.clues.len() {
+            0 => "no tour reads the text: every way was searched".to_string(),
+            _ => "no tour reads the text and fits the clues: every way was searched".to_string(),
+        };
+    }
     match task.constraints.clues.len() {
         0 => "no tour exists: every way was searched".to_string(),
         1 => "no tour fits the clue: every way was searched".to_string(),
@@ -849,7 +887,7 @@ fn solve_up_to<O: Observer>(
     let result = search(
         task.graph,
         task.goal,
-        &task.constraints.clues,
+        task.constraints,
         (cap as u64, cap),
         &mut searching,
         &mut obs,
@@ -896,7 +934,7 @@ pub fn first_solutions(
     match search(
         task.graph,
         task.goal,
-        &task.constraints.clues,
+        task.constraints,
         (most as u64, most),
         &mut searching,
         &mut crate::search::event::NoObserver,
@@ -935,7 +973,7 @@ pub fn count(
     let result = search(
         task.graph,
         task.goal,
-        &task.constraints.clues,
+        task.constraints,
         (u64::MAX, 0),
         &mut searching,
         &mut crate::search::event::NoObserver,

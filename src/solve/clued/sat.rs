@@ -100,6 +100,22 @@ pub fn solutions<H: Halt>(
     closed: bool,
     clues: &[(u32, u32)],
     not: Option<(u32, u32)>,
+    budget: (usize, u64),
+    halt: &H,
+) -> Result<(Answer, u64), H::Stop> {
+    solutions_with(graph, closed, clues, None, not, budget, halt)
+}
+
+/// [`solutions`] of a puzzle that may also have `letters`: each step's
+/// candidates are the squares whose unit the text reads there, and the
+/// running count of squares that read nothing, where there are some
+/// ([`super::letters::Blanks`]).
+pub fn solutions_with<H: Halt>(
+    graph: &MoveGraph,
+    closed: bool,
+    clues: &[(u32, u32)],
+    letters: Option<&crate::model::Letters>,
+    not: Option<(u32, u32)>,
     (cap, conflict_limit): (usize, u64),
     halt: &H,
 ) -> Result<(Answer, u64), H::Stop> {
@@ -112,13 +128,20 @@ pub fn solutions<H: Halt>(
     }
     let rules = MoveRows::new(graph, closed);
     let mut cand = rules.start(clues);
+    if let Some(l) = letters {
+        super::letters::restrict(&rules, &mut cand, l);
+    }
     if let Some((step, s)) = not {
         rules.exclude(&mut cand, step as usize - 1, s);
     }
     if n == 0 || !rules.propagate(&mut cand, halt)? {
         return Ok((Answer::Tours(Vec::new()), 0));
     }
-    let variables: usize = (0..n).map(|k| rules.count(&cand, k) as usize).sum();
+    let mut variables: usize = (0..n).map(|k| rules.count(&cand, k) as usize).sum();
+    if let Some(l) = letters {
+        // The running count of blank squares: a variable a step and count.
+        variables = variables.saturating_add(n.saturating_mul(l.blanks() + 1));
+    }
     if variables > MAX_VARIABLES {
         return Ok((Answer::OutOfNodes, 0));
     }
@@ -132,6 +155,9 @@ pub fn solutions<H: Halt>(
     let mut solver = batsat::Solver::new(SolverOpts::default(), watch);
     let vars = Vars::new(&rules, &cand, &mut solver);
     vars.encode(graph, closed, &mut solver);
+    if let Some(l) = letters {
+        super::letters::Blanks::encode(l, &vars.of_step, &mut solver);
+    }
     let mut tours = Vec::new();
     while tours.len() < cap {
         let r = solver.solve_limited(&[]);
