@@ -196,7 +196,7 @@ impl From<Stop> for Failure {
 /// Makes a puzzle of `puzzle` (its board, piece and goal; it has no clues
 /// and no symmetry) on its move graph `graph`, within `limits`; `progress`
 /// shows the searches' nodes. A puzzle that asks for a magic tour (which
-/// may give clues that narrow it) is made by [`magic`]'s rules.
+/// may give clues that narrow it) is made by the magic search's rules.
 pub fn make(
     puzzle: &Puzzle,
     graph: &MoveGraph,
