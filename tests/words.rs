@@ -458,6 +458,48 @@ fn make_text_writes_a_puzzle_with_one_reading() {
     assert!(!dir.path().join("x.ron").exists());
 }
 
+/// With no board given, a text whose nearest rectangle has no tour for the
+/// piece (10 letters: 4x3 with two squares off, where the knight's moves
+/// fall apart) is laid on the next board that has one, and the puzzle
+/// made reads its text by one tour only.
+#[test]
+fn make_text_tries_boards_until_the_piece_has_a_tour() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    for (i, text) in ["Hello world", "Knights", "A knight's tour quote"]
+        .into_iter()
+        .enumerate()
+    {
+        let name = format!("t{i}.ron");
+        let out = util::engine()
+            .current_dir(dir.path())
+            .args([
+                "make", "--text", text, "-q", "--format", "json", "-o", &name,
+            ])
+            .output()
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{text}: {}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let p = util::load(&dir.path().join(&name));
+        assert!(p.name.starts_with("Word puzzle"), "{}", p.name);
+        let units = text.chars().filter(|c| c.is_alphanumeric()).count();
+        assert_eq!(p.board.len(), units, "{text}");
+        let out = util::engine()
+            .current_dir(dir.path())
+            .args(["run", "--format", "json", "--quiet", &name])
+            .output()
+            .unwrap_or_else(|e| panic!("{e}"));
+        let r: serde_json::Value =
+            serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(r["status"], "unique", "{text}: {r}");
+        util::assert_verified(&p, &r);
+    }
+}
+
 /// A board named as a picture file is read from the puzzle file's folder,
 /// and a picture that cannot be read is an error at its name.
 #[test]

@@ -37,7 +37,7 @@ pub fn picture(board: &Board, clues: &[(u32, u32)], indent: usize) -> String {
 }
 
 /// A string as RON writes it.
-fn quote(s: &str) -> String {
+pub(crate) fn quote(s: &str) -> String {
     ron::to_string(s).unwrap_or_else(|_| format!("{s:?}"))
 }
 
@@ -80,11 +80,10 @@ pub const KIND: crate::output::Kind = crate::output::Kind {
     },
 };
 
-/// The text of the puzzle file: `header` as `//` comments, then the puzzle
-/// named `name`, with `puzzle`'s piece (and named pieces), tour kind and
-/// board, and `made`'s clues as a picture. Start and end are left out:
-/// clues 1 and n, always given, say them.
-pub fn puzzle_text(puzzle: &Puzzle, made: &Made, name: &str, header: &[String]) -> String {
+/// The opening of a made puzzle's file: the `header` lines as comments,
+/// then `Puzzle(` with `name`, the board (unless 8x8), the piece, its
+/// named pieces and a closed tour; the caller adds its fields and `)`.
+pub(crate) fn puzzle_head(puzzle: &Puzzle, name: &str, header: &[String]) -> String {
     let mut t = String::new();
     for line in header {
         t.push_str("// ");
@@ -108,6 +107,15 @@ pub fn puzzle_text(puzzle: &Puzzle, made: &Made, name: &str, header: &[String]) 
     if puzzle.goal.closed {
         t.push_str("    tour: Closed,\n");
     }
+    t
+}
+
+/// The text of the puzzle file: `header` as `//` comments, then the puzzle
+/// named `name`, with `puzzle`'s piece (and named pieces), tour kind and
+/// board, magic sums, and `made`'s clues as a picture. Start and end are left out:
+/// clues 1 and n, always given, say them.
+pub fn puzzle_text(puzzle: &Puzzle, made: &Made, name: &str, header: &[String]) -> String {
+    let mut t = puzzle_head(puzzle, name, header);
     if let Some(magic) = puzzle.constraints.magic {
         t.push_str(&format!("    magic: {magic:?},\n"));
     }

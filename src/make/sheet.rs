@@ -133,7 +133,7 @@ fn text_width(text: &str, size: f32) -> f32 {
 }
 
 /// `text` in lines no wider than `width` at `size`, broken at spaces.
-fn wrap(text: &str, size: f32, width: f32) -> Vec<String> {
+pub(crate) fn wrap(text: &str, size: f32, width: f32) -> Vec<String> {
     let mut lines = Vec::new();
     let mut line = String::new();
     for word in text.split(' ') {

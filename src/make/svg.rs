@@ -126,7 +126,9 @@ fn picture<W: Write>(
     let (cols, rows) = (i64::from(board.width()), i64::from(board.height()));
     let (bw, bh) = (cols * CELL, rows * CELL);
     let width = (LEFT + bw + 20).max(320);
-    let height = TOP + bh + 30 + 2 * 22 + 10;
+    // The subtitle wrapped to the picture's width, a line of 16 units each.
+    let lines = super::sheet::wrap(caption.subtitle, 12.0, (width - 20) as f32);
+    let height = TOP + bh + 30 + 22 + 16 * lines.len().max(1) as i64 + 16;
     let corner = |c: Cell| {
         (
             LEFT + i64::from(c.x) * CELL,
@@ -288,12 +290,14 @@ fn picture<W: Write>(
         y + 16,
         escape(caption.title)
     )?;
-    writeln!(
-        w,
-        r##"<text x="10" y="{}" font-size="12" fill="#5a6272">{}</text>"##,
-        y + 38,
-        escape(caption.subtitle)
-    )?;
+    for (i, line) in lines.iter().enumerate() {
+        writeln!(
+            w,
+            r##"<text x="10" y="{}" font-size="12" fill="#5a6272">{}</text>"##,
+            y + 38 + 16 * i as i64,
+            escape(line)
+        )?;
+    }
     writeln!(w, "</svg>")
 }
 

@@ -43,6 +43,7 @@ pub fn random_tour(
         };
         let mut walk = Walk {
             g,
+            want: n,
             closed: goal.closed,
             last,
             seen: vec![false; n],
@@ -62,9 +63,47 @@ pub fn random_tour(
     Ok(None)
 }
 
+/// Looks for an open path of `len` squares of `graph`, from random
+/// starts, in up to `walks` seeded walks of at most `nodes` nodes each.
+/// `Ok(None)` when every walk ran out.
+pub fn random_path(
+    graph: &MoveGraph,
+    len: usize,
+    rng: &mut ChaCha8Rng,
+    walks: u32,
+    nodes: u64,
+    limits: &Limits<'_>,
+) -> Result<Option<Vec<u32>>, Stop> {
+    let n = graph.len();
+    if len == 0 || len > n {
+        return Ok(None);
+    }
+    let mut cadence = Cadence::new(limits, 0);
+    let mut spent = 0u64;
+    for _ in 0..walks {
+        let mut walk = Walk {
+            g: graph,
+            want: len,
+            closed: false,
+            last: None,
+            seen: vec![false; n],
+            path: Vec::with_capacity(len),
+            nodes: 0,
+            limit: nodes,
+        };
+        let start = rng.random_range(0..n as u32);
+        if walk.search(start, rng, &mut cadence, limits, &mut spent)? {
+            return Ok(Some(walk.path));
+        }
+    }
+    Ok(None)
+}
+
 /// One bounded walk.
 struct Walk<'g> {
     g: &'g MoveGraph,
+    /// The squares the path must have: all of them for a tour.
+    want: usize,
     closed: bool,
     /// The square that must be last, if one is fixed.
     last: Option<u32>,
@@ -84,7 +123,7 @@ impl Walk<'_> {
         limits: &Limits<'_>,
         spent: &mut u64,
     ) -> Result<bool, Stop> {
-        let n = self.g.len();
+        let n = self.want;
         // Per depth, the candidates still to try (best last, to pop).
         let mut stack: Vec<Vec<u32>> = Vec::with_capacity(n);
         self.enter(start);
@@ -135,7 +174,7 @@ impl Walk<'_> {
     /// most onward moves first, ties in random order. The fixed last square
     /// only as the last step.
     fn candidates(&self, rng: &mut ChaCha8Rng) -> Vec<u32> {
-        let n = self.g.len();
+        let n = self.want;
         let Some(&c) = self.path.last() else {
             return Vec::new();
         };

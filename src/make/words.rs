@@ -9,7 +9,7 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 use super::{Failure, Miss, WALKS, tour};
-use crate::halt::Limits;
+use crate::halt::{Limits, Stop};
 use crate::model::letters::{NO_UNIT, unit_key};
 use crate::model::{Board, Cell, Constraints, Letters, MoveGraph, Topology};
 use crate::progress::{Progress, Unit};
@@ -55,7 +55,7 @@ pub struct MadeWords {
 /// The board a text of `units` units is laid on when none is given: the
 /// rectangle nearest a square with room for them (`w` = ⌈√units⌉ files,
 /// as few ranks as hold them), the squares left over taken off the right
-/// of the top rank.
+/// of the top rank. The first of [`boards_for`].
 pub fn board_for(units: usize) -> Board {
     let units = units.max(1);
     let mut w = units.isqrt();
@@ -63,10 +63,124 @@ pub fn board_for(units: usize) -> Board {
         w += 1;
     }
     let h = units.div_ceil(w);
-    let spare = w * h - units;
+    hollowed(w, h, w * h - units, Spare::Right)
+}
+
+/// The most boards [`boards_for`] offers.
+pub const BOARDS_TRIED: usize = 48;
+
+/// Where the squares a rectangle has over the text's units are taken off.
+#[derive(Clone, Copy)]
+enum Spare {
+    /// The right end of the top rank.
+    Right,
+    /// Both ends of the top rank, the right first.
+    Ends,
+    /// The corners, top right, top left, bottom right, bottom left, then
+    /// on along the top rank from its right end.
+    Corners,
+}
+
+/// A `w` by `h` rectangle with `spare` squares taken off as `at` says.
+fn hollowed(w: usize, h: usize, spare: usize, at: Spare) -> Board {
+    let top = h - 1;
+    let mut off: Vec<(usize, usize)> = Vec::with_capacity(spare);
+    let push = |c: (usize, usize), off: &mut Vec<(usize, usize)>| {
+        if off.len() < spare && !off.contains(&c) {
+            off.push(c);
+        }
+    };
+    match at {
+        Spare::Right => (0..w).rev().for_each(|x| push((x, top), &mut off)),
+        Spare::Ends => (0..w).for_each(|i| {
+            let x = if i % 2 == 0 { w - 1 - i / 2 } else { i / 2 };
+            push((x, top), &mut off)
+        }),
+        Spare::Corners => {
+            for c in [(w - 1, top), (0, top), (w - 1, 0), (0, 0)] {
+                push(c, &mut off);
+            }
+            (0..w).rev().for_each(|x| push((x, top), &mut off));
+        }
+    }
     Board::new(w as u32, h as u32, Topology::Plain, |c: Cell| {
-        !(c.y as usize == h - 1 && c.x as usize >= w - spare)
+        !off.contains(&(c.x as usize, c.y as usize))
     })
+}
+
+/// The boards a text of `units` units may be laid on when none is given,
+/// in the order they are tried until one has a tour: rectangles by their
+/// area, the nearest a square first, each with its spare squares (fewer
+/// than a rank) off the right of the top rank, then off both its ends,
+/// then off the corners; [`board_for`] first, at most [`BOARDS_TRIED`].
+pub fn boards_for(units: usize) -> Vec<Board> {
+    let units = units.max(1);
+    let mut shapes: Vec<(usize, usize)> = Vec::new();
+    for area in units..=4 * units + 16 {
+        let mut here: Vec<(usize, usize)> = (1..=area.isqrt())
+            .filter(|h| area % h == 0)
+            .map(|h| (area / h, h))
+            .filter(|&(w, h)| area - units < w && (h > 1 || units == area))
+            .collect();
+        here.sort_by_key(|&(w, h)| w - h);
+        shapes.extend(here);
+    }
+    let first = board_for(units);
+    let mut boards = vec![first.clone()];
+    for (w, h) in shapes {
+        for at in [Spare::Right, Spare::Ends, Spare::Corners] {
+            let board = hollowed(w, h, w * h - units, at);
+            if board.len() == units && !boards.contains(&board) {
+                boards.push(board);
+            }
+        }
+        if boards.len() >= BOARDS_TRIED {
+            break;
+        }
+    }
+    boards.truncate(BOARDS_TRIED);
+    boards
+}
+
+/// The rectangles tried, nearest a square first, for the last resort of
+/// a text whose [`boards_for`] have no tour: a path of `units` squares on
+/// one of them, its other squares removed ([`path_board`]).
+pub fn rectangles_for(units: usize) -> Vec<(u32, u32)> {
+    let units = units.max(1);
+    let mut out = Vec::new();
+    for area in units..=4 * units + 16 {
+        let mut here: Vec<(u32, u32)> = (2..=area.isqrt())
+            .filter(|h| area % h == 0)
+            .map(|h| ((area / h) as u32, h as u32))
+            .collect();
+        here.sort_by_key(|&(w, h)| w - h);
+        out.extend(here);
+    }
+    out.truncate(BOARDS_TRIED);
+    out
+}
+
+/// The board made of the squares of a path of `units` squares of `graph`
+/// on `board` (found by seeded walks from `seed`), the others removed: a
+/// board on which the piece has a tour. `Ok(None)` when no walk found one.
+pub fn path_board(
+    board: &Board,
+    graph: &MoveGraph,
+    units: usize,
+    seed: u64,
+    limits: &Limits<'_>,
+) -> Result<Option<Board>, Stop> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let Some(path) = tour::random_path(graph, units, &mut rng, 16, 100_000, limits)? else {
+        return Ok(None);
+    };
+    let on: std::collections::HashSet<Cell> = path.iter().map(|&s| board.cell(s)).collect();
+    Ok(Some(Board::new(
+        board.width(),
+        board.height(),
+        board.topology(),
+        |c: Cell| on.contains(&c),
+    )))
 }
 
 /// The letters of `units` (as written) laid along `tour`, reading `text`.
@@ -248,30 +362,8 @@ pub fn word_lengths(text: &str) -> Vec<usize> {
 /// pieces), tour kind and a board the picture cannot state, the first
 /// square when it is given, the letters as a picture and the text.
 pub fn puzzle_text(puzzle: &Puzzle, made: &MadeWords, name: &str, header: &[String]) -> String {
-    let quote = |s: &str| ron::to_string(s).unwrap_or_else(|_| format!("{s:?}"));
-    let mut t = String::new();
-    for line in header {
-        t.push_str("// ");
-        t.push_str(line);
-        t.push('\n');
-    }
-    t.push_str("Puzzle(\n");
-    t.push_str(&format!("    name: {},\n", quote(name)));
-    if let Some(b) = super::file::board_expression(&puzzle.board) {
-        t.push_str(&format!("    board: {},\n", quote(&b)));
-    }
-    t.push_str(&format!("    piece: {},\n", quote(&puzzle.piece_text)));
-    let defs: Vec<(&str, &str)> = puzzle.piece_defs().collect();
-    if !defs.is_empty() {
-        t.push_str("    pieces: {\n");
-        for (k, v) in defs {
-            t.push_str(&format!("        {}: {},\n", quote(k), quote(v)));
-        }
-        t.push_str("    },\n");
-    }
-    if puzzle.goal.closed {
-        t.push_str("    tour: Closed,\n");
-    }
+    let quote = super::file::quote;
+    let mut t = super::file::puzzle_head(puzzle, name, header);
     if let Some(s) = made.start.or(puzzle.goal.start) {
         t.push_str(&format!("    start: {},\n", quote(&puzzle.board.name(s))));
     }
@@ -300,6 +392,19 @@ mod tests {
         let b = board_for(30);
         assert_eq!((b.width(), b.height(), b.len()), (6, 5, 30));
         assert_eq!(board_for(100).width(), 10);
+    }
+
+    #[test]
+    fn the_boards_tried_have_room_for_the_text_and_differ() {
+        for units in [1, 2, 5, 10, 12, 30, 64, 101] {
+            let boards = boards_for(units);
+            assert!(boards[0] == board_for(units));
+            assert!(boards.len() > 3 || units < 5, "{units}: {}", boards.len());
+            for (i, b) in boards.iter().enumerate() {
+                assert_eq!(b.len(), units);
+                assert!(!boards[..i].contains(b));
+            }
+        }
     }
 
     #[test]

@@ -51,6 +51,9 @@ impl Source {
     }
 }
 
+/// The name of a word puzzle made from flags alone.
+const WORD_PUZZLE: &str = "Word puzzle";
+
 /// Runs `engine make --text`; the exit code.
 pub fn exec(args: MakeArgs) -> Result<u8, Error> {
     let started = Instant::now();
@@ -104,14 +107,20 @@ pub fn exec(args: MakeArgs) -> Result<u8, Error> {
     }
     let budget = args.time_limit.unwrap_or(engine::make::DEFAULT_SECONDS);
     let limits = super::super::interrupt::limits().with_time_from(started, Some(budget));
-    // The board: the file's, --board, or the nearest square with room.
-    let chosen = made_words::board_for(units.len());
-    let expression = board_text(&chosen);
-    let args_source = args.source.or_board(&expression);
-    let puzzle = match args_source.load_within(&limits) {
+    // The board: the file's, --board, or the first of the boards near a
+    // square with room on which the piece has a tour.
+    let mut chosen = made_words::boards_for(units.len()).into_iter();
+    let first = chosen
+        .next()
+        .unwrap_or_else(|| made_words::board_for(units.len()));
+    let args_source = args.source.or_board(&board_text(&first));
+    let mut puzzle = match args_source.load_within(&limits) {
         Ok(p) => p?,
         Err(stop) => return Ok(args_source.stopped(stop, args.format, StopWords::Status)),
     };
+    if args.source.file().is_none() && !args.source.reads_stdin() {
+        puzzle.name = WORD_PUZZLE.to_string();
+    }
     if let Some(e) = refusal(&puzzle) {
         return Err(e);
     }
@@ -199,13 +208,38 @@ pub fn exec(args: MakeArgs) -> Result<u8, Error> {
             }
         ));
     }
-    let title = super::super::title(&puzzle);
     let texts: Vec<String> = units.iter().map(|u| u.text.clone()).collect();
     let prog = Progress::new();
-    let made = progress::shown("making", &prog, args.quiet, || {
-        let graph = puzzle.graph(&limits).map_err(Failure::Stopped)?;
-        made_words::make_words(&puzzle, &graph, &texts, &source.text, &opts, limits, &prog)
-    });
+    let mut walked = false;
+    let made = loop {
+        let made = progress::shown("making", &prog, args.quiet, || {
+            let graph = puzzle.graph(&limits).map_err(Failure::Stopped)?;
+            made_words::make_words(&puzzle, &graph, &texts, &source.text, &opts, limits, &prog)
+        });
+        // A board chosen here without a tour gives way to the next; when
+        // none has one, the squares of a path on the nearest rectangle
+        // that has one.
+        let next = match &made {
+            Err(Failure::NoTour(_)) if !args.source.gives_board() => match chosen.next() {
+                Some(board) => Some(board),
+                None if !walked => {
+                    walked = true;
+                    path_board(&args, units.len(), seed, &limits)?
+                }
+                None => None,
+            },
+            _ => None,
+        };
+        let Some(board) = next else { break made };
+        let args_source = args.source.or_board(&board_text(&board));
+        let name = std::mem::take(&mut puzzle.name);
+        puzzle = match args_source.load_within(&limits) {
+            Ok(p) => p?,
+            Err(stop) => return Ok(args_source.stopped(stop, args.format, StopWords::Status)),
+        };
+        puzzle.name = name;
+    };
+    let title = super::super::title(&puzzle);
     let unmade = |status: &str, text: String, reason: String| {
         out::print(&match args.format {
             Format::Text => format!("{title}\nNo puzzle: {text}\n"),
@@ -217,7 +251,15 @@ pub fn exec(args: MakeArgs) -> Result<u8, Error> {
         Err(Failure::NoTour(why)) => {
             unmade(
                 "impossible",
-                format!("no tour exists, so there is nothing to lay the text on: {why}"),
+                if args.source.gives_board() {
+                    format!("no tour exists, so there is nothing to lay the text on: {why}")
+                } else {
+                    format!(
+                        "the piece has no tour on any of the {} boards with room for {} tried, so there is nothing to lay the text on (the last: {why}); --board names one",
+                        made_words::BOARDS_TRIED.min(made_words::boards_for(units.len()).len()),
+                        counted(units.len() as u64, "unit")
+                    )
+                },
                 why,
             )?;
             return Ok(IMPOSSIBLE);
@@ -375,6 +417,34 @@ pub fn exec(args: MakeArgs) -> Result<u8, Error> {
     Ok(DONE)
 }
 
+/// The board of the squares of a path of `units` squares of the piece on
+/// the nearest rectangle that has one ([`made_words::path_board`]), if any.
+fn path_board(
+    args: &MakeArgs,
+    units: usize,
+    seed: u64,
+    limits: &engine::halt::Limits<'_>,
+) -> Result<Option<engine::model::Board>, Error> {
+    for (w, h) in made_words::rectangles_for(units) {
+        let Ok(Ok(puzzle)) = args
+            .source
+            .or_board(&format!("{w}x{h}"))
+            .load_within(limits)
+        else {
+            continue;
+        };
+        let Ok(graph) = puzzle.graph(limits) else {
+            return Ok(None);
+        };
+        match made_words::path_board(&puzzle.board, &graph, units, seed, limits) {
+            Ok(Some(board)) => return Ok(Some(board)),
+            Ok(None) => {}
+            Err(_) => return Ok(None),
+        }
+    }
+    Ok(None)
+}
+
 /// The board expression of `board`: its size and its removed squares.
 fn board_text(board: &engine::model::Board) -> String {
     let removed: Vec<String> = (0..board.height())
@@ -418,14 +488,23 @@ fn header(puzzle: &Puzzle, made: &MadeWords, seed: u64, lengths: Option<&[usize]
     };
     vec![
         format!(
-            "{}, seed {seed}: a word puzzle made by `{how}` (attempt {}).",
-            puzzle.name, made.attempt
+            "{}, seed {seed}: {} by `{how}` (attempt {}).",
+            puzzle.name,
+            if puzzle.name == WORD_PUZZLE {
+                "made"
+            } else {
+                "a word puzzle made"
+            },
+            made.attempt
         ),
         format!(
-            "{} on {}; one tour reads the text, proved by the clause-learning search in {}.",
+            "{} on {}; one tour reads the text, proved by the clause-learning search {}.",
             counted(made.letters.reading.len() as u64, "unit"),
             counted(n as u64, "square"),
-            many(made.conflicts, "conflict")
+            match made.conflicts {
+                0 => "by its deductions alone".to_string(),
+                c => format!("in {}", many(c, "conflict")),
+            }
         ),
         format!("Help: {help}."),
         format!(
