@@ -279,14 +279,15 @@ impl Cadence {
         Cadence::with_every(halt, work, Self::EVERY)
     }
 
-    /// Work between two looks when each unit of work is watched (an
-    /// observer records every step: a trace writes the whole path at each,
-    /// so a few thousand steps can be a hundred megabytes).
+    /// Work between two looks when each unit of work costs its observer
+    /// real work (a trace writes the whole path at each step, so a few
+    /// thousand steps can be a hundred megabytes).
     pub const WATCHED_EVERY: u64 = 1 << 6;
 
     /// A cadence for `halt`, with `work` done so far, looking every
-    /// [`Cadence::WATCHED_EVERY`] units when `watched` (each step is
-    /// observed), else every [`Cadence::EVERY`].
+    /// [`Cadence::WATCHED_EVERY`] units when `watched` (each step costs
+    /// its observer real work, as `Observer::HEAVY` says), else every
+    /// [`Cadence::EVERY`].
     pub fn watched<H: Halt + ?Sized>(halt: &H, work: u64, watched: bool) -> Cadence {
         let every = if watched {
             Self::WATCHED_EVERY

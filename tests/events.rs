@@ -9,7 +9,7 @@ use engine::halt::{Limits, Never};
 use engine::model::{Board, Constraints, Goal, MoveGraph, Piece, TourSymmetry};
 use engine::progress::Progress;
 use engine::render::record::Recorder;
-use engine::search::event::{Event, Observer, Why};
+use engine::search::event::{Event, Observer, Skip, Skipped, Why};
 use engine::solve::backtrack::{BacktrackOptions, Order};
 use engine::solve::genetic::{GeneticOptions, Preset};
 use engine::solve::symmetric::SymmetricOptions;
@@ -441,4 +441,343 @@ fn every_reason_given_for_a_retreat_holds() {
         );
     }
     assert_eq!(all.get("unsaid"), None, "{all:?}");
+}
+
+/// Every event of a search with the length before it, restarts aside (as
+/// a recorder counts).
+#[derive(Default)]
+struct Log {
+    kinds: Vec<Event>,
+    before: Vec<usize>,
+    after: Vec<Vec<u32>>,
+    len: usize,
+}
+
+impl Log {
+    /// Advances and retreats among the events in `range`.
+    fn moves(&self, range: std::ops::Range<usize>) -> (u64, u64) {
+        let kinds = &self.kinds[range];
+        let count = |f: fn(&Event) -> bool| kinds.iter().filter(|e| f(e)).count() as u64;
+        (
+            count(|e| *e == Event::Advance),
+            count(|e| matches!(e, Event::Retreat(..))),
+        )
+    }
+}
+
+impl Observer for Log {
+    fn event(&mut self, event: Event, path: &[u32]) {
+        if event != Event::Restart {
+            self.kinds.push(event);
+            self.before.push(self.len);
+            self.after.push(path.to_vec());
+        }
+        self.len = path.len();
+    }
+}
+
+/// Takes advances and retreats in sums: stretches of varied lengths under
+/// varied ceilings, drawn from its own count of events so that a search
+/// run twice gives it the same stretches. Logs what it is told and the
+/// sums, each with the skip it was allowed.
+#[derive(Default)]
+struct Skipper {
+    seen: u64,
+    len: usize,
+    granted: std::cell::Cell<Option<Skip>>,
+    told: Vec<(u64, Event, Vec<u32>)>,
+    sums: Vec<(u64, Skipped, Option<Skip>)>,
+}
+
+impl Observer for Skipper {
+    const SKIPS: bool = true;
+
+    fn event(&mut self, event: Event, path: &[u32]) {
+        if event != Event::Restart {
+            self.told.push((self.seen, event, path.to_vec()));
+            self.seen += 1;
+        }
+        self.len = path.len();
+    }
+
+    fn skip(&self) -> Skip {
+        let x = self.seen.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 56;
+        let skip = Skip {
+            events: x % 64,
+            above: self.len + (x % 5) as usize,
+        };
+        self.granted.set(Some(skip));
+        skip
+    }
+
+    fn skipped(&mut self, s: Skipped) {
+        self.sums.push((self.seen, s, self.granted.get()));
+        self.seen += s.events;
+    }
+}
+
+/// A recorder told every event, as observers that do not skip are.
+struct EveryEvent(Recorder);
+
+impl Observer for EveryEvent {
+    fn event(&mut self, event: Event, path: &[u32]) {
+        self.0.event(event, path);
+    }
+    fn wants_why(&self) -> bool {
+        self.0.wants_why()
+    }
+}
+
+/// A recorder that skips as it would, counting the events it is told.
+struct Counted {
+    rec: Recorder,
+    told: u64,
+}
+
+impl Observer for Counted {
+    const SKIPS: bool = true;
+    fn event(&mut self, event: Event, path: &[u32]) {
+        self.told += 1;
+        self.rec.event(event, path);
+    }
+    fn wants_why(&self) -> bool {
+        self.rec.wants_why()
+    }
+    fn skip(&self) -> Skip {
+        self.rec.skip()
+    }
+    fn skipped(&mut self, skipped: Skipped) {
+        self.rec.skipped(skipped);
+    }
+}
+
+/// Everything a recorder hands back, owned.
+fn kept(rec: &Recorder) -> Vec<String> {
+    let mut out = vec![format!(
+        "events {} nodes {} backtracks {} restarts {} best {}",
+        rec.events(),
+        rec.nodes(),
+        rec.backtracks(),
+        rec.restarts(),
+        rec.best()
+    )];
+    let r = rec.replay(|s| {
+        out.push(format!("{s:?}"));
+        Ok::<(), ()>(())
+    });
+    assert_eq!(r, Ok(()));
+    out
+}
+
+/// The depth-first searches the skipping tests run, by number: plain,
+/// in Warnsdorff's order from every start in rounds (the path jumps
+/// between paused searches: rewrites and restarts), symmetric, a closed
+/// search that counts its first square, each stopped by a node limit or
+/// run to its end. Runs search `which` watched by `obs`; None past the
+/// last.
+fn skipping_search<O: Observer>(which: usize, obs: O) -> Option<(String, Report)> {
+    let holed = Board::new(7, 4, engine::model::Topology::Plain, |c| {
+        (c.x, c.y) != (6, 2)
+    });
+    let given = BacktrackOptions {
+        order: Order::Given,
+        node_limit: Some(300_000),
+    };
+    let warnsdorff = BacktrackOptions {
+        order: Order::Warnsdorff,
+        node_limit: Some(300_000),
+    };
+    let piece = knight();
+    let progress = Progress::new();
+    let run = Run::new(Limits::none(), &progress, obs);
+    let (what, board, goal) = match which {
+        0 => ("plain 5x5 from b1", Board::rectangle(5, 5), open_from(1)),
+        1 => ("plain 6x6 closed", Board::rectangle(6, 6), closed()),
+        2 => (
+            "plain 4x4 from every start",
+            Board::rectangle(4, 4),
+            Goal::default(),
+        ),
+        3 => (
+            "Warnsdorff's order 7x4 - g3 in rounds",
+            holed,
+            Goal::default(),
+        ),
+        4 => (
+            "Warnsdorff's order 9x9 closed",
+            Board::rectangle(9, 9),
+            closed(),
+        ),
+        5 => ("symmetric 6x6 half turn", Board::rectangle(6, 6), closed()),
+        _ => return None,
+    };
+    let Ok(g) = MoveGraph::build(&board, &piece, &Never);
+    let c = Constraints {
+        clues: vec![],
+        symmetry: Some(TourSymmetry::Rotate180),
+        ..Constraints::default()
+    };
+    let task = Task::new(&g, &board, &piece, goal);
+    let r = match which {
+        0..=2 => given.solve(&task, run),
+        3 | 4 => warnsdorff.solve(&task, run),
+        _ => SymmetricOptions::default().solve(&task.with_constraints(&c), run),
+    };
+    if let Outcome::Found(t) = &r.outcome {
+        assert_eq!(engine::verify::verify(&board, &piece, &goal, t), Ok(()));
+    }
+    Some((what.to_string(), r))
+}
+
+#[test]
+fn skipped_stretches_sum_up_exactly_the_events_left_out() {
+    let mut sums = 0;
+    for which in 0.. {
+        let mut log = Log::default();
+        let Some((what, _)) = skipping_search(which, &mut log) else {
+            break;
+        };
+        let mut sk = Skipper::default();
+        skipping_search(which, &mut sk);
+        assert_eq!(sk.seen, log.after.len() as u64, "{what}: events in all");
+        // What was told is what happened, at its place in the search.
+        for (i, event, path) in &sk.told {
+            assert_eq!(
+                &log.after[*i as usize], path,
+                "{what}: told event {i} {event:?}"
+            );
+        }
+        // The stretches and the told events cover the search once, in order.
+        let mut next = 0u64;
+        let mut told = sk.told.iter().peekable();
+        let mut stretches = sk.sums.iter().peekable();
+        while next < sk.seen {
+            if let Some((i, _, _)) = told.peek()
+                && *i == next
+            {
+                next += 1;
+                told.next();
+                continue;
+            }
+            let Some((first, s, skip)) = stretches.next() else {
+                panic!("{what}: event {next} neither told nor summed");
+            };
+            assert_eq!(*first, next, "{what}: a stretch out of place");
+            let skip = skip.unwrap_or_else(|| panic!("{what}: a stretch never allowed"));
+            assert!(
+                s.events > 0 && s.events <= skip.events,
+                "{what}: {s:?} under {skip:?}"
+            );
+            let range = *first as usize..(*first + s.events) as usize;
+            let lens = || log.after[range.clone()].iter().map(Vec::len);
+            let (advances, retreats) = log.moves(range.clone());
+            assert_eq!(
+                (s.advances, s.events - s.advances),
+                (advances, retreats),
+                "{what}: advances and retreats in {range:?}"
+            );
+            let low = lens().min().unwrap_or(0).min(log.before[range.start]);
+            assert_eq!(s.low, low, "{what}: the least length in {range:?}");
+            // Advances past the ceiling are told, never summed; nothing but
+            // advances and retreats is summed.
+            for e in range.clone() {
+                let (b, a) = (log.before[e], log.after[e].len());
+                assert!(a <= skip.above.max(b), "{what}: event {e} past {skip:?}");
+            }
+            next += s.events;
+            sums += 1;
+        }
+        assert!(
+            told.next().is_none() && stretches.next().is_none(),
+            "{what}"
+        );
+    }
+    assert!(sums > 1000, "{sums} stretches");
+}
+
+#[test]
+fn a_recorder_told_in_sums_keeps_exactly_what_it_keeps_told_every_event() {
+    for which in 0.. {
+        for (samples, steps) in [(999, 0..500), (7, 0..0), (60, 100..130)] {
+            let mut every = EveryEvent(Recorder::with_steps(samples, steps.clone()));
+            let Some((what, told)) = skipping_search(which, &mut every) else {
+                return;
+            };
+            let mut summed = Counted {
+                rec: Recorder::with_steps(samples, steps.clone()),
+                told: 0,
+            };
+            let Some((_, r)) = skipping_search(which, &mut summed) else {
+                panic!("{what} ran once only");
+            };
+            assert_eq!(told.stats.nodes, r.stats.nodes);
+            assert_eq!(summed.rec.nodes(), r.stats.nodes, "{what}");
+            assert_eq!(
+                kept(&summed.rec),
+                kept(&every.0),
+                "{what}, {samples} samples, steps {steps:?}"
+            );
+            // Most of a long search goes untold.
+            let events = summed.rec.events();
+            assert!(
+                events < 50_000 || summed.told * 5 < events,
+                "{what}: {} of {events} events told",
+                summed.told
+            );
+        }
+    }
+}
+
+#[test]
+fn a_live_tap_told_in_sums_replays_to_the_search_it_watched() {
+    use engine::render::html::live::{Control, Tap};
+    for which in 0.. {
+        let board = Board::rectangle(9, 9);
+        let control = Control::new();
+        let (tx, rx) = std::sync::mpsc::channel();
+        let mut tap = Tap::new(&board, &control, tx);
+        let mut log = Log::default();
+        let Some((what, r)) = skipping_search(which, (&mut tap, &mut log)) else {
+            break;
+        };
+        assert_eq!(tap.events(), log.after.len() as u64, "{what}");
+        drop(tap);
+        let samples: Vec<_> = rx.iter().collect();
+        assert!(samples.len() >= 2, "{what}");
+        let mut path: Vec<u32> = Vec::new();
+        let mut next = 0;
+        for s in &samples {
+            // Each sample stands for the events since the last, and is the
+            // path after its own event, its counters those at that event.
+            assert_eq!(s.f, next, "{what}");
+            next = s.l + 1;
+            path.truncate(s.p);
+            path.extend_from_slice(&s.t);
+            assert_eq!(path, log.after[s.i as usize], "{what}: sample at {}", s.i);
+            let upto = &log.after[..=s.i as usize];
+            assert_eq!((s.n, s.b), log.moves(0..s.i as usize + 1), "{what}");
+            assert_eq!(
+                s.best,
+                upto.iter().map(Vec::len).max().unwrap_or(0),
+                "{what}"
+            );
+            // The squares it says stayed did stay, from the path before
+            // its first event on.
+            let before =
+                s.f.checked_sub(1)
+                    .map_or(&[][..], |e| &log.after[e as usize][..]);
+            for p in std::iter::once(before).chain(
+                log.after[s.f as usize..=s.l as usize]
+                    .iter()
+                    .map(|p| &p[..]),
+            ) {
+                assert!(
+                    p.len() >= s.lo && p[..s.lo] == path[..s.lo],
+                    "{what}: low {}",
+                    s.lo
+                );
+            }
+        }
+        assert!(r.stats.nodes > 0);
+    }
 }

@@ -57,7 +57,7 @@
 //! ```
 
 use super::lineage::Lineage;
-use crate::search::event::{Event, Observer};
+use crate::search::event::{Event, Observer, Skip, Skipped};
 
 /// One kept sample, as handed out by [`Recorder::replay`].
 #[derive(Clone, Copy, Debug)]
@@ -656,11 +656,15 @@ impl Recorder {
 }
 
 impl Observer for Recorder {
+    const HEAVY: bool = false;
+    const SKIPS: bool = true;
+
     // Between the edges of intervals and of the window, an advance or a
     // retreat costs a few integer operations: an advance leaves the
     // interval's least length alone (its new length less one is the old
     // length) and, while the path is the deepest, appends one square to
-    // the copy.
+    // the copy. A depth-first search does not even tell those
+    // ([`Observer::skip`]) but the advances past the deepest path.
     #[inline(always)]
     fn event(&mut self, event: Event, path: &[u32]) {
         let index = self.events;
@@ -695,6 +699,44 @@ impl Observer for Recorder {
             }
             _ => self.slow(event, path),
         }
+    }
+
+    /// Until the next event that needs [`Recorder::slow`], the advances
+    /// and retreats may go untold but those that make the path the
+    /// interval's deepest (which the fast path would copy).
+    #[inline(always)]
+    fn skip(&self) -> Skip {
+        let events = self.due.saturating_sub(self.events);
+        if events == 0 {
+            return Skip::NONE;
+        }
+        let above = if self.mirror {
+            self.deep.len()
+        } else {
+            self.open_high
+        };
+        Skip { events, above }
+    }
+
+    /// What the fast path would have done with each untold event: none
+    /// made the path the deepest, so only the counters and the least
+    /// lengths move; the first retreat ends a mirror.
+    #[inline]
+    fn skipped(&mut self, s: Skipped) {
+        let index = self.events;
+        self.events += s.events;
+        self.nodes += s.advances;
+        self.backtracks += s.events - s.advances;
+        if self.mirror && s.low < self.deep.len() {
+            self.mirror = false;
+            self.open_high = self.deep.len();
+            self.deep_index = index.saturating_sub(1);
+            self.deep_low = s.low;
+        } else {
+            self.deep_low = self.deep_low.min(s.low);
+        }
+        self.open_low = self.open_low.min(s.low);
+        self.since_low = self.since_low.min(s.low);
     }
 
     /// Only the step window's retreats are told with their reasons.

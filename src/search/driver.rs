@@ -19,12 +19,21 @@
 //!   `stop_at` tours are counted, and the budget is looked at before each
 //!   node, so a node limit of `k` enters exactly `k` squares.
 //!
+//! An observer that samples the search may leave advances and retreats
+//! untold ([`Observer::skip`]): the driver then counts them off in locals
+//! of its loop, with the least length the path fell to, and tells the
+//! observer their sum ([`Observer::skipped`]) before the next event it
+//! tells and before it returns. Watched that way (as the studio and the
+//! player watch), the cheapest search per node runs within a few percent of
+//! its speed unwatched (BENCHMARKS.md); told every event, about a third
+//! slower.
+//!
 //! Nodes are squares entered, the first path's squares included (path
 //! mode). Every square entered is either stepped back from or still on the
 //! path, so the backtracks of a run are its nodes less the path it holds.
 
 use super::aim::{Best, Pace};
-use super::event::{Event, Observer, Why};
+use super::event::{Event, Observer, Skipped, Why};
 use crate::halt::{Cadence, Halt};
 
 /// What the rules make of a node.
@@ -135,6 +144,118 @@ pub trait Rules {
     #[inline]
     fn forbid_end(&mut self, square: u32) {
         let _ = square;
+    }
+}
+
+/// The stretch of advances and retreats the observer lets go untold
+/// ([`Observer::skip`]), counted off as the search goes; a local of
+/// [`Driver::run`], so that the compiler may keep it in registers.
+#[derive(Clone, Copy, Debug)]
+struct Quiet {
+    /// Events that may still go untold.
+    left: u64,
+    /// An advance past this length is told.
+    above: usize,
+    /// `left` when the untold events began.
+    granted: u64,
+    /// The path's length then, and the least since.
+    from: usize,
+    low: usize,
+}
+
+impl Quiet {
+    /// Nothing untold: every event is told (observers that take none).
+    const NONE: Quiet = Quiet {
+        left: 0,
+        above: 0,
+        granted: 0,
+        from: 0,
+        low: 0,
+    };
+
+    /// What `obs` lets go untold from a path of `len` squares on.
+    #[inline(always)]
+    fn ask<O: Observer>(obs: &O, len: usize) -> Quiet {
+        if !O::SKIPS {
+            return Quiet::NONE;
+        }
+        let skip = obs.skip();
+        Quiet {
+            left: skip.events,
+            above: skip.above,
+            granted: skip.events,
+            from: len,
+            low: len,
+        }
+    }
+
+    /// Whether an advance to a path of `len` squares may go untold; counts
+    /// it if so.
+    #[inline(always)]
+    fn advance(&mut self, len: usize) -> bool {
+        if self.left > 0 && len <= self.above {
+            self.left -= 1;
+            true
+        } else {
+            false
+        }
+    }
+
+    /// Whether a retreat to a path of `len` squares may go untold; counts
+    /// it if so.
+    #[inline(always)]
+    fn retreat(&mut self, len: usize) -> bool {
+        if self.left > 0 {
+            self.left -= 1;
+            self.low = self.low.min(len);
+            true
+        } else {
+            false
+        }
+    }
+
+    /// Tells `obs` the events that went untold, the path now `len` squares
+    /// long; what is left of the stretch goes on.
+    #[inline(always)]
+    fn flush<O: Observer>(&mut self, obs: &mut O, len: usize) {
+        if !O::SKIPS {
+            return;
+        }
+        let events = self.granted - self.left;
+        if events > 0 {
+            // Each event moved the length by one: advances less retreats
+            // is how far it moved.
+            let advances = (events + len as u64).saturating_sub(self.from as u64) / 2;
+            obs.skipped(Skipped {
+                events,
+                advances,
+                low: self.low.min(len),
+            });
+            self.granted = self.left;
+            self.from = len;
+            self.low = len;
+        }
+    }
+
+    /// Tells `obs` what went untold and then `event` (the path `path` after
+    /// it, `before` squares long before it), and asks for the next stretch.
+    #[inline(always)]
+    fn tell<O: Observer>(&mut self, obs: &mut O, event: Event, path: &[u32], before: usize) {
+        if O::SKIPS {
+            self.tell_now(obs, event, path, before);
+        } else {
+            obs.event(event, path);
+        }
+    }
+
+    /// [`Quiet::tell`] to an observer that skips: out of the search's
+    /// loop, as it is seldom called.
+    #[cold]
+    #[inline(never)]
+    fn tell_now<O: Observer>(&mut self, obs: &mut O, event: Event, path: &[u32], before: usize) {
+        self.flush(obs, before);
+        obs.event(event, path);
+        *self = Quiet::ask(obs, path.len());
     }
 }
 
@@ -275,6 +396,27 @@ impl<R: Rules> Driver<R> {
         halt: &H,
         obs: &mut O,
     ) -> Pace<H::Stop> {
+        if !R::PATHS || !O::SKIPS {
+            let mut none = Quiet::NONE;
+            return self.walk(pause_at, nodes, cadence, halt, obs, &mut none);
+        }
+        let mut quiet = Quiet::ask(obs, self.rules.path().len());
+        let pace = self.walk(pause_at, nodes, cadence, halt, obs, &mut quiet);
+        quiet.flush(obs, self.rules.path().len());
+        pace
+    }
+
+    /// [`Driver::run`], with the observer's untold stretch `quiet`.
+    #[inline(always)]
+    fn walk<H: Halt, O: Observer>(
+        &mut self,
+        pause_at: u64,
+        nodes: &mut u64,
+        cadence: &mut Cadence,
+        halt: &H,
+        obs: &mut O,
+        quiet: &mut Quiet,
+    ) -> Pace<H::Stop> {
         if self.phase == Phase::Unstarted {
             if R::PATHS {
                 if *nodes >= pause_at {
@@ -287,7 +429,7 @@ impl<R: Rules> Driver<R> {
                 *nodes += self.root as u64;
                 let path = self.rules.path();
                 for i in path.len().saturating_sub(self.root) + 1..=path.len() {
-                    obs.event(Event::Advance, &path[..i]);
+                    quiet.tell(obs, Event::Advance, &path[..i], i - 1);
                 }
                 self.best.reached(path.len());
             }
@@ -299,6 +441,7 @@ impl<R: Rules> Driver<R> {
                         if c > 0 {
                             self.first = Some(self.rules.path().to_vec());
                             if self.each {
+                                quiet.flush(obs, self.rules.path().len());
                                 obs.tour(self.rules.path());
                             }
                         }
@@ -308,7 +451,7 @@ impl<R: Rules> Driver<R> {
                             } else {
                                 Why::Unsaid
                             };
-                            self.retreat_all(obs, why);
+                            self.retreat_all(obs, why, quiet);
                         }
                     }
                     self.phase = Phase::Done;
@@ -337,7 +480,13 @@ impl<R: Rules> Driver<R> {
             };
             let Some(to) = self.rules.next(top) else {
                 // Every move of this node tried.
-                let why = if R::PATHS && O::ACTIVE && obs.wants_why() {
+                // The reason only for a retreat that is told (at the first
+                // node, all of them are).
+                let why = if R::PATHS
+                    && O::ACTIVE
+                    && (quiet.left == 0 || self.depth == 1)
+                    && obs.wants_why()
+                {
                     self.rules.why_tried(top)
                 } else {
                     Why::Unsaid
@@ -348,12 +497,12 @@ impl<R: Rules> Driver<R> {
                 }
                 if self.depth == 0 {
                     if R::PATHS {
-                        self.retreat_all(obs, why);
+                        self.retreat_all(obs, why, quiet);
                     }
                     self.phase = Phase::Done;
                     return Pace::Done;
                 }
-                self.retreat(obs, why);
+                self.retreat(obs, why, quiet);
                 continue;
             };
             if R::PATHS {
@@ -406,7 +555,9 @@ impl<R: Rules> Driver<R> {
             if R::PATHS {
                 let path = self.rules.path();
                 self.best.reached(path.len());
-                obs.event(Event::Advance, path);
+                if !(O::SKIPS && quiet.advance(path.len())) {
+                    quiet.tell(obs, Event::Advance, path, path.len().saturating_sub(1));
+                }
             }
             match leaf {
                 Some(c) => {
@@ -416,6 +567,7 @@ impl<R: Rules> Driver<R> {
                             self.first = Some(self.rules.path().to_vec());
                         }
                         if c > 0 && self.each {
+                            quiet.flush(obs, self.rules.path().len());
                             obs.tour(self.rules.path());
                         }
                         if self.total >= self.stop_at {
@@ -423,12 +575,12 @@ impl<R: Rules> Driver<R> {
                             return Pace::Done;
                         }
                     }
-                    let why = if R::PATHS && O::ACTIVE && obs.wants_why() {
+                    let why = if R::PATHS && O::ACTIVE && quiet.left == 0 && obs.wants_why() {
                         self.rules.why_leaf(self.stack.get(depth - 1), c)
                     } else {
                         Why::Unsaid
                     };
-                    self.retreat(obs, why);
+                    self.retreat(obs, why, quiet);
                 }
                 None => self.depth += 1,
             }
@@ -436,14 +588,17 @@ impl<R: Rules> Driver<R> {
     }
 
     /// Steps back from the path's last square, for the reason `why`.
-    #[inline]
-    fn retreat<O: Observer>(&mut self, obs: &mut O, why: Why) {
+    #[inline(always)]
+    fn retreat<O: Observer>(&mut self, obs: &mut O, why: Why, quiet: &mut Quiet) {
         if R::PATHS {
             self.best.retreating(self.rules.path());
             let h = self.rules.path().last().copied();
             self.rules.ascend();
-            if let Some(h) = h {
-                obs.event(Event::Retreat(h, why), self.rules.path());
+            let path = self.rules.path();
+            if let Some(h) = h
+                && !(O::SKIPS && quiet.retreat(path.len()))
+            {
+                quiet.tell(obs, Event::Retreat(h, why), path, path.len() + 1);
             }
         } else {
             self.rules.ascend();
@@ -453,13 +608,13 @@ impl<R: Rules> Driver<R> {
     /// Path mode, when the search is over: its first squares are given back
     /// one by one, so the observer sees the path as it was before them; the
     /// last for the reason `why`, the others with every move tried.
-    fn retreat_all<O: Observer>(&mut self, obs: &mut O, why: Why) {
+    fn retreat_all<O: Observer>(&mut self, obs: &mut O, why: Why, quiet: &mut Quiet) {
         let path = self.rules.path();
         self.best.retreating(path);
         let keep = path.len().saturating_sub(self.root);
         for k in (keep..path.len()).rev() {
             let why = if k + 1 == path.len() { why } else { Why::Tried };
-            obs.event(Event::Retreat(path[k], why), &path[..k]);
+            quiet.tell(obs, Event::Retreat(path[k], why), &path[..k], k + 1);
         }
         self.kept = Some(keep);
     }

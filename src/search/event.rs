@@ -223,11 +223,70 @@ impl Event {
     }
 }
 
+/// Advances and retreats an observer may be told of as a whole rather than
+/// one by one ([`Observer::skip`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Skip {
+    /// How many of the coming advances and retreats may go untold.
+    pub events: u64,
+    /// An advance that makes the path longer than this is told all the same.
+    pub above: usize,
+}
+
+impl Skip {
+    /// Every event told, one by one.
+    pub const NONE: Skip = Skip {
+        events: 0,
+        above: 0,
+    };
+
+    /// Any advance or retreat may go untold.
+    pub const ALL: Skip = Skip {
+        events: u64::MAX,
+        above: usize::MAX,
+    };
+
+    /// What both skips allow.
+    #[inline(always)]
+    pub fn and(self, other: Skip) -> Skip {
+        Skip {
+            events: self.events.min(other.events),
+            above: self.above.min(other.above),
+        }
+    }
+}
+
+/// Advances and retreats that went untold, summed up
+/// ([`Observer::skipped`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Skipped {
+    /// How many there were.
+    pub events: u64,
+    /// How many of them were advances (the rest were retreats).
+    pub advances: u64,
+    /// The shortest the path was, from before the first of them to after
+    /// the last: its first `low` squares stayed in place all through.
+    pub low: usize,
+}
+
 /// Receives a solver's search events.
 pub trait Observer {
     /// True if this observer wants events at all; solvers may skip work
     /// (like keeping a path they would not otherwise need) when it is false.
     const ACTIVE: bool = true;
+
+    /// True if being told an event costs this observer real work (a trace
+    /// writes the whole path at each): a search it watches looks at its
+    /// halt more often, so that a stop is prompt
+    /// ([`Cadence::watched`](crate::halt::Cadence::watched)). Observers
+    /// that spend a few operations an event, or skip most of them
+    /// ([`Observer::skip`]), say false.
+    const HEAVY: bool = Self::ACTIVE;
+
+    /// True if [`Observer::skip`] may let events go untold: a search asks
+    /// only such observers, and tells the others every event without
+    /// counting anything off.
+    const SKIPS: bool = false;
 
     /// The path changed by `event`; `path` is the whole path after it.
     fn event(&mut self, event: Event, path: &[u32]);
@@ -238,6 +297,27 @@ pub trait Observer {
     #[inline(always)]
     fn wants_why(&self) -> bool {
         Self::ACTIVE
+    }
+
+    /// How many of the coming advances and retreats this observer can do
+    /// without, told afterwards only how many there were
+    /// ([`Observer::skipped`]): the depth-first driver
+    /// ([`Driver`](super::driver::Driver)) asks after each event it tells,
+    /// and counts them off between, so that an observer that samples a
+    /// search of billions of steps is not called at every one. Every other
+    /// event (and every event of a solver that does not ask) is told.
+    #[inline(always)]
+    fn skip(&self) -> Skip {
+        Skip::NONE
+    }
+
+    /// The advances and retreats that went untold, as [`Observer::skip`]
+    /// allowed: sent before the next event told, and before the search
+    /// hands the observer back (so the events outside a search, like a
+    /// restart, find it up to date).
+    #[inline(always)]
+    fn skipped(&mut self, skipped: Skipped) {
+        let _ = skipped;
     }
 
     /// A tour, the whole of it: a path-mode search asked for each tour
@@ -278,6 +358,10 @@ impl Observer for NoObserver {
     const ACTIVE: bool = false;
     #[inline(always)]
     fn event(&mut self, _: Event, _: &[u32]) {}
+    #[inline(always)]
+    fn skip(&self) -> Skip {
+        Skip::ALL
+    }
 }
 
 /// Counts events by kind (for tests and for sizing a recording).
@@ -309,6 +393,8 @@ impl Observer for CountingObserver {
 
 impl<O: Observer> Observer for &mut O {
     const ACTIVE: bool = O::ACTIVE;
+    const HEAVY: bool = O::HEAVY;
+    const SKIPS: bool = O::SKIPS;
     #[inline(always)]
     fn event(&mut self, event: Event, path: &[u32]) {
         (**self).event(event, path);
@@ -316,6 +402,14 @@ impl<O: Observer> Observer for &mut O {
     #[inline(always)]
     fn wants_why(&self) -> bool {
         (**self).wants_why()
+    }
+    #[inline(always)]
+    fn skip(&self) -> Skip {
+        (**self).skip()
+    }
+    #[inline(always)]
+    fn skipped(&mut self, skipped: Skipped) {
+        (**self).skipped(skipped);
     }
     fn generation(&mut self, mean: f64, repaired: &[bool]) {
         (**self).generation(mean, repaired);
@@ -331,6 +425,8 @@ impl<O: Observer> Observer for &mut O {
 /// An optional observer: `None` watches nothing.
 impl<O: Observer> Observer for Option<O> {
     const ACTIVE: bool = O::ACTIVE;
+    const HEAVY: bool = O::HEAVY;
+    const SKIPS: bool = O::SKIPS;
     #[inline(always)]
     fn event(&mut self, event: Event, path: &[u32]) {
         if let Some(o) = self {
@@ -340,6 +436,16 @@ impl<O: Observer> Observer for Option<O> {
     #[inline(always)]
     fn wants_why(&self) -> bool {
         self.as_ref().is_some_and(O::wants_why)
+    }
+    #[inline(always)]
+    fn skip(&self) -> Skip {
+        self.as_ref().map_or(Skip::ALL, O::skip)
+    }
+    #[inline(always)]
+    fn skipped(&mut self, skipped: Skipped) {
+        if let Some(o) = self {
+            o.skipped(skipped);
+        }
     }
     fn generation(&mut self, mean: f64, repaired: &[bool]) {
         if let Some(o) = self {
@@ -361,6 +467,9 @@ impl<O: Observer> Observer for Option<O> {
 /// Two observers, each told every event.
 impl<A: Observer, B: Observer> Observer for (A, B) {
     const ACTIVE: bool = A::ACTIVE || B::ACTIVE;
+    const HEAVY: bool = A::HEAVY || B::HEAVY;
+    // Both must skip for anything to go untold.
+    const SKIPS: bool = A::SKIPS && B::SKIPS;
     #[inline(always)]
     fn event(&mut self, event: Event, path: &[u32]) {
         self.0.event(event, path);
@@ -369,6 +478,15 @@ impl<A: Observer, B: Observer> Observer for (A, B) {
     #[inline(always)]
     fn wants_why(&self) -> bool {
         self.0.wants_why() || self.1.wants_why()
+    }
+    #[inline(always)]
+    fn skip(&self) -> Skip {
+        self.0.skip().and(self.1.skip())
+    }
+    #[inline(always)]
+    fn skipped(&mut self, skipped: Skipped) {
+        self.0.skipped(skipped);
+        self.1.skipped(skipped);
     }
     fn generation(&mut self, mean: f64, repaired: &[bool]) {
         self.0.generation(mean, repaired);

@@ -119,7 +119,7 @@ impl BacktrackOptions {
             limits: &limits,
             progress: run.progress,
         };
-        let mut cadence = Cadence::watched(&halt, 0, O::ACTIVE);
+        let mut cadence = Cadence::watched(&halt, 0, O::HEAVY);
         let mut nodes = 0u64;
         for (i, &s) in starts.iter().enumerate() {
             if i > 0 {
@@ -443,7 +443,7 @@ impl<'e, 'a: 'e, O: Observer> ProbeJob<'e> for InRounds<'a, O> {
             group: self.group,
             aim: self.aim,
             nodes: 0,
-            cadence: Cadence::watched(self.halt, 0, O::ACTIVE),
+            cadence: Cadence::watched(self.halt, 0, O::HEAVY),
             best: Vec::new(),
             stats: Stats::default(),
         };

@@ -546,7 +546,7 @@ impl<'r, A: Adjacent, B: Adjacent, W: Word, O: Observer> Walker<'r, A, B, W, O> 
             progress: run.progress,
             obs: run.observer,
             nodes: 0,
-            cadence: Cadence::watched(&limits, 0, O::ACTIVE),
+            cadence: Cadence::watched(&limits, 0, O::HEAVY),
             repairs: 0,
             rotations: 0,
             best: Vec::new(),

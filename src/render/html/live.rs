@@ -27,7 +27,7 @@ use std::time::{Duration, Instant};
 use serde::Serialize;
 
 use crate::model::Board;
-use crate::search::event::{Event, Observer};
+use crate::search::event::{Event, Observer, Skip, Skipped};
 
 /// Events sent one by one at the start of a search.
 pub const STEP_WINDOW: u64 = 300;
@@ -330,6 +330,9 @@ impl Tap<'_> {
 }
 
 impl Observer for Tap<'_> {
+    const HEAVY: bool = false;
+    const SKIPS: bool = true;
+
     #[inline]
     fn event(&mut self, event: Event, path: &[u32]) {
         match event {
@@ -360,6 +363,27 @@ impl Observer for Tap<'_> {
     fn wants_why(&self) -> bool {
         // Reasons are worked out only for the events sent one by one.
         self.events < STEP_WINDOW || self.control.paused.load(Ordering::Relaxed)
+    }
+
+    /// Between two looks at the clock (and at a pause), every advance and
+    /// retreat may go untold but those that make the path the longest yet.
+    #[inline]
+    fn skip(&self) -> Skip {
+        if self.events < STEP_WINDOW || self.control.paused.load(Ordering::Relaxed) {
+            return Skip::NONE;
+        }
+        Skip {
+            events: self.next_look.saturating_sub(self.events),
+            above: self.best,
+        }
+    }
+
+    #[inline]
+    fn skipped(&mut self, s: Skipped) {
+        self.events += s.events;
+        self.advances += s.advances;
+        self.retreats += s.events - s.advances;
+        self.low = self.low.min(s.low);
     }
 
     fn generation(&mut self, mean: f64, _repaired: &[bool]) {

@@ -882,7 +882,7 @@ fn solve_up_to<O: Observer>(
     let mut searching = Searching {
         limits: &limits,
         progress: run.progress,
-        cadence: Cadence::watched(&limits, 0, O::ACTIVE),
+        cadence: Cadence::watched(&limits, 0, O::HEAVY),
     };
     let result = search(
         task.graph,

@@ -106,7 +106,7 @@ impl Solver for SymmetricOptions {
         let mut searching = Searching {
             limits: &limits,
             progress: run.progress,
-            cadence: Cadence::watched(&limits, 0, O::ACTIVE),
+            cadence: Cadence::watched(&limits, 0, O::HEAVY),
         };
         let outcome = match Orbits::new(task, sym, &limits) {
             Err(stop) => Outcome::stopped(stop, Vec::new()),
