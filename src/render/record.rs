@@ -701,7 +701,7 @@ impl Observer for Recorder {
         }
     }
 
-    /// Until the next event that needs [`Recorder::slow`], the advances
+    /// Until the next event that needs the recorder's slow path, the advances
     /// and retreats may go untold but those that make the path the
     /// interval's deepest (which the fast path would copy).
     #[inline(always)]
