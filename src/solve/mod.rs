@@ -113,6 +113,26 @@ impl Report {
             starts: None,
         }
     }
+
+    /// The answer of a search for two solutions, from its report, the
+    /// `tours` it found and the limit that stopped it, if one did: the
+    /// report of the first solution when the search ended (no second
+    /// exists) or found a second, which comes beside it; a limit that
+    /// stopped the search after one solution leaves it unproven, a stopped
+    /// report with that solution as its path.
+    pub fn first_of_two(
+        mut self,
+        mut tours: Vec<Vec<u32>>,
+        stop: Option<Stop>,
+    ) -> (Report, Option<Vec<u32>>) {
+        if tours.len() == 1
+            && let Some(stop) = stop
+        {
+            self.outcome = Outcome::stopped(stop, tours.remove(0));
+        }
+        let second = (tours.len() >= 2).then(|| tours.swap_remove(1));
+        (self, second)
+    }
 }
 
 /// What to solve: the move graph, the board and piece it was built from,

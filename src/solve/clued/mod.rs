@@ -843,14 +843,8 @@ pub fn unique_by_steps<O: Observer>(
     task: &Task<'_>,
     run: Run<'_, O>,
 ) -> (Report, Option<Vec<u32>>) {
-    let (mut report, mut tours, stop) = solve_up_to(opts, task, run, 2);
-    if tours.len() == 1
-        && let Some(stop) = stop
-    {
-        report.outcome = Outcome::stopped(stop, tours.remove(0));
-    }
-    let second = (tours.len() >= 2).then(|| tours.swap_remove(1));
-    (report, second)
+    let (report, tours, stop) = solve_up_to(opts, task, run, 2);
+    report.first_of_two(tours, stop)
 }
 
 /// Why a puzzle with clues has no tour, when every way was searched.
