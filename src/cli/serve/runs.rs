@@ -139,21 +139,8 @@ struct Ask {
 /// `POST /api/runs`: checks the puzzle as `engine run` would and keeps it
 /// for its page to watch; answers its id, or the error with its place.
 pub fn create(studio: &Studio, request: Request) {
-    let Some((request, read)) = http::body(request) else {
+    let Some((request, ask)) = http::json_body::<Ask>(request, "a run") else {
         return;
-    };
-    let body = match read {
-        Ok(t) => t,
-        Err(r) => return http::refuse(request, r),
-    };
-    let ask: Ask = match serde_json::from_str(&body) {
-        Ok(a) => a,
-        Err(e) => {
-            return http::refuse(
-                request,
-                Refusal::new(400, format!("the request is not a run's JSON: {e}")),
-            );
-        }
     };
     let name = ask.name.as_deref().unwrap_or("puzzle.ron");
     let bad = |request, e: &engine::error::Error| {
@@ -383,7 +370,9 @@ fn watch(runs: &Runs, id: u64, job: &Job, w: &mut dyn Write) {
         loop {
             let ended = match rx.recv_timeout(BATCH) {
                 Ok(s) => {
+                    // And all that came with it: one write for many.
                     batch.push(s);
+                    batch.extend(rx.try_iter());
                     false
                 }
                 Err(RecvTimeoutError::Timeout) => false,
