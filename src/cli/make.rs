@@ -447,7 +447,7 @@ pub fn exec(args: MakeArgs) -> Result<u8, Error> {
             Ok(f) => f,
             Err(_) => return Ok(BUG),
         };
-        let subtitle = subtitle(&puzzle, &made, n);
+        let subtitle = subtitle(&puzzle, made, n);
         let caption = svg::Legend {
             title: &name,
             subtitle: &subtitle,
