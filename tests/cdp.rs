@@ -8,7 +8,7 @@
 
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, Command, Stdio};
+use std::process::{Child, ChildStdin, Command, Output, Stdio};
 use std::sync::mpsc::{self, Receiver};
 use std::time::{Duration, Instant};
 
@@ -44,6 +44,35 @@ pub fn chromium() -> Option<PathBuf> {
     None
 }
 
+/// The flags of every headless Chromium the tests start: no sandbox, GPU,
+/// first-run page or network of its own.
+pub const HEADLESS: [&str; 8] = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+];
+
+/// What headless Chromium at `browser` shows of `url` once it settled
+/// (`--dump-dom`, after `budget_ms` of the page's time), in a window of
+/// `width` × `height`; its output and errors.
+pub fn dump_dom(browser: &Path, url: &str, (width, height): (u32, u32), budget_ms: u32) -> Output {
+    let profile = tempfile::tempdir().expect("a folder");
+    Command::new(browser)
+        .args(HEADLESS)
+        .arg(format!("--window-size={width},{height}"))
+        .arg(format!("--virtual-time-budget={budget_ms}"))
+        .arg(format!("--user-data-dir={}", profile.path().display()))
+        .arg("--dump-dom")
+        .arg(url)
+        .output()
+        .expect("Chromium runs")
+}
+
 /// What the page reports of itself from its first moment: errors thrown,
 /// and anything its Content-Security-Policy refused.
 const WATCH: &str = "window.__seen = { errors: [], refused: [] };
@@ -61,17 +90,8 @@ impl Browser {
             .arg("-c")
             .arg(r#"exec "$0" "$@" 3<&0 4>&1 0</dev/null 1>/dev/null"#)
             .arg(browser)
-            .args([
-                "--headless",
-                "--no-sandbox",
-                "--disable-gpu",
-                "--no-first-run",
-                "--disable-background-networking",
-                "--disable-component-update",
-                "--disable-sync",
-                "--hide-scrollbars",
-                "--remote-debugging-pipe",
-            ])
+            .args(HEADLESS)
+            .args(["--hide-scrollbars", "--remote-debugging-pipe"])
             .arg(format!("--window-size={width},{height}"))
             .arg(format!("--user-data-dir={}", profile.path().display()))
             .arg("about:blank")

@@ -7,36 +7,16 @@
 //! CI (`$CI` set), where `.ci/run` installs it and its absence fails.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use base64::Engine;
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 
+use crate::cdp::{chromium, dump_dom};
 use crate::util::engine;
 
 const ERRORS_JS: &str = include_str!("../src/render/html/errors.js");
 const TESTS_JS: &str = include_str!("../src/render/html/tests.js");
-
-/// The browser, if there is one; None after saying why the tests skip.
-fn chromium() -> Option<PathBuf> {
-    let path = std::env::var_os("CHROMIUM")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from("/usr/bin/chromium"));
-    if path.exists() {
-        return Some(path);
-    }
-    assert!(
-        std::env::var_os("CI").is_none(),
-        "no Chromium at {} in CI: .ci/run installs it",
-        path.display()
-    );
-    eprintln!(
-        "browser tests skipped: no Chromium at {} (apt-get install chromium, or set CHROMIUM)",
-        path.display()
-    );
-    None
-}
 
 fn sha(text: &str) -> String {
     format!(
@@ -62,27 +42,8 @@ fn open(browser: &Path, page: &Path, plan: Value) -> Value {
     let dir = tempfile::tempdir().expect("a temporary directory");
     let tested = dir.path().join("tested.html");
     std::fs::write(&tested, html).expect("written");
-    let out = Command::new(browser)
-        .args([
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-quic",
-            "--no-first-run",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-            "--window-size=1200,900",
-            "--virtual-time-budget=5000",
-        ])
-        .arg(format!(
-            "--user-data-dir={}",
-            dir.path().join("profile").display()
-        ))
-        .arg("--dump-dom")
-        .arg(format!("file://{}", tested.display()))
-        .output()
-        .expect("Chromium runs");
+    let page = format!("file://{}", tested.display());
+    let out = dump_dom(browser, &page, (1200, 900), 5000);
     let dom = String::from_utf8_lossy(&out.stdout);
     let start = dom
         .rfind("<pre id=\"test-results\">")

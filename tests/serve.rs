@@ -5,17 +5,17 @@
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
-use std::process::{Child, Stdio};
+use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use crate::util::{ctrl_c, engine_process, puzzle};
+use crate::util::{Served, ctrl_c, engine_process, puzzle, squares};
 
 /// A running studio: stopped with Ctrl-C when dropped; spoken to as a
 /// [`Client`].
 struct Studio {
-    child: Child,
+    served: Served,
     client: Client,
 }
 
@@ -33,24 +33,10 @@ impl std::ops::Deref for Studio {
 
 impl Studio {
     fn start(args: &[&str]) -> Studio {
-        let mut child = engine_process()
-            .args(["serve", "--port", "0"])
-            .args(args)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("engine serve starts");
-        let mut line = String::new();
-        let out = child.stdout.as_mut().expect("its output");
-        BufReader::new(out).read_line(&mut line).expect("a line");
-        let addr = line
-            .split("http://")
-            .nth(1)
-            .and_then(|rest| rest.split('/').next())
-            .unwrap_or_else(|| panic!("no address in {line:?}"))
-            .to_string();
+        let served = Served::start(args);
+        let addr = served.addr().to_string();
         Studio {
-            child,
+            served,
             client: Client { addr },
         }
     }
@@ -153,22 +139,9 @@ impl Client {
     }
 }
 
-impl Drop for Studio {
-    fn drop(&mut self) {
-        if let Ok(Some(_)) = self.child.try_wait() {
-            return;
-        }
-        ctrl_c(&self.child);
-        let began = Instant::now();
-        while began.elapsed() < Duration::from_secs(10) {
-            if let Ok(Some(_)) = self.child.try_wait() {
-                return;
-            }
-            std::thread::sleep(Duration::from_millis(20));
-        }
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
+/// The studio's slots: one search per core.
+fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
 /// A run's stream of Server-Sent Events.
@@ -474,29 +447,38 @@ fn a_page_that_goes_away_stops_its_search_and_frees_its_slot() {
     // One slot per core: as many long searches as cores, each dropped by
     // its page; a short one after them must still run.
     let s = Studio::start(&["--time-limit", "600"]);
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    for _ in 0..cores {
+    for _ in 0..cores() {
         let id = s.run(LONG, None);
         let mut ev = s.events(id);
         while ev.next().is_some_and(|(n, _)| n != "samples") {}
         drop(ev);
     }
-    let id = s.run(HOLED, None);
+    holed_is_solved_within(&s, Duration::from_secs(30));
+}
+
+/// Runs the small holed puzzle to its report, which must be its tour,
+/// within `wait`.
+fn holed_is_solved_within(s: &Studio, wait: Duration) {
     let began = Instant::now();
+    let id = s.run(HOLED, None);
     let seen = s.events(id).all();
-    assert!(began.elapsed() < Duration::from_secs(30));
     assert!(
         seen.iter()
-            .any(|(n, v)| n == "report" && v["status"] == json!("found"))
+            .any(|(n, v)| n == "report" && v["status"] == json!("found")),
+        "{seen:?}"
+    );
+    assert!(
+        began.elapsed() < wait,
+        "the search waited {:?}",
+        began.elapsed()
     );
 }
 
 #[test]
 fn searches_past_the_cores_queue_with_their_place() {
     let s = Studio::start(&["--time-limit", "2"]);
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let mut streams = Vec::new();
-    for _ in 0..cores {
+    for _ in 0..cores() {
         let id = s.run(LONG, None);
         let mut ev = s.events(id);
         while ev.next().is_some_and(|(n, _)| n != "start") {}
@@ -609,10 +591,10 @@ fn ctrl_c_stops_the_server_and_its_searches() {
     let mut ev = s.events(id);
     while ev.next().is_some_and(|(n, _)| n != "samples") {}
     let mut s = s;
-    ctrl_c(&s.child);
+    ctrl_c(&s.served.child);
     let began = Instant::now();
     let status = loop {
-        if let Ok(Some(status)) = s.child.try_wait() {
+        if let Ok(Some(status)) = s.served.child.try_wait() {
             break status;
         }
         assert!(
@@ -651,38 +633,8 @@ fn a_bind_off_the_loopback_is_warned_about() {
 /// What headless Chromium shows of the studio at `url` once it settled
 /// (`--dump-dom`); None, after saying why, without Chromium.
 fn browse(url: &str) -> Option<String> {
-    let browser = std::env::var_os("CHROMIUM")
-        .map(std::path::PathBuf::from)
-        .unwrap_or_else(|| std::path::PathBuf::from("/usr/bin/chromium"));
-    if !browser.exists() {
-        assert!(std::env::var_os("CI").is_none(), "no Chromium in CI");
-        eprintln!(
-            "browser tests skipped: no Chromium at {}",
-            browser.display()
-        );
-        return None;
-    }
-    let dir = tempfile::tempdir().expect("a folder");
-    let out = std::process::Command::new(browser)
-        .args([
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--no-first-run",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-            "--window-size=1280,900",
-            "--virtual-time-budget=10000",
-        ])
-        .arg(format!(
-            "--user-data-dir={}",
-            dir.path().join("profile").display()
-        ))
-        .arg("--dump-dom")
-        .arg(url)
-        .output()
-        .expect("Chromium runs");
+    let browser = crate::cdp::chromium()?;
+    let out = crate::cdp::dump_dom(&browser, url, (1280, 900), 10_000);
     Some(String::from_utf8_lossy(&out.stdout).into_owned())
 }
 
@@ -766,7 +718,7 @@ fn in_a_browser_the_editor_flags_a_mistake_and_a_run_draws_its_tour() {
 /// The server's threads that answer requests (named `request`), read from
 /// /proc: how many of its handlers are busy.
 fn handlers_busy(s: &Studio) -> usize {
-    let tasks = format!("/proc/{}/task", s.child.id());
+    let tasks = format!("/proc/{}/task", s.served.child.id());
     std::fs::read_dir(tasks)
         .map(|d| {
             d.filter_map(Result::ok)
@@ -805,11 +757,10 @@ fn narrow_connection(addr: &str) -> TcpStream {
 #[test]
 fn a_client_that_stops_reading_its_stream_lets_go_of_its_handler_and_slot() {
     let s = Studio::start(&["--time-limit", "600"]);
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     // As many never-reading watchers as slots: each search would hold its
     // slot for the time limit, 10 minutes, while its writes wait.
     let mut held = Vec::new();
-    for _ in 0..cores {
+    for _ in 0..cores() {
         let id = s.run(LONG, None);
         let mut c = narrow_connection(&s.addr);
         write!(
@@ -823,19 +774,7 @@ fn a_client_that_stops_reading_its_stream_lets_go_of_its_handler_and_slot() {
     // Their writes fill the studio's send buffers within seconds and give
     // up 10 s later: the searches stop, the slots and handlers are free,
     // and a new search runs.
-    let began = Instant::now();
-    let id = s.run(HOLED, None);
-    let seen = s.events(id).all();
-    assert!(
-        seen.iter()
-            .any(|(n, v)| n == "report" && v["status"] == json!("found")),
-        "{seen:?}"
-    );
-    assert!(
-        began.elapsed() < Duration::from_secs(60),
-        "the new search waited {:?}",
-        began.elapsed()
-    );
+    holed_is_solved_within(&s, Duration::from_secs(60));
     assert!(handlers_free(&s, 20), "a handler is still held");
     drop(held);
     s.alive();
@@ -966,16 +905,7 @@ fn runs_are_saved_only_when_asked_and_read_back_as_the_archive_commands_give_the
         Some(&*String::from_utf8_lossy(&cli.stdout))
     );
     let p = puzzle(HOLED);
-    let tour: Vec<u32> = shown["squares"]
-        .as_array()
-        .expect("squares")
-        .iter()
-        .map(|n| {
-            (0..p.board.len() as u32)
-                .find(|&q| Some(p.board.name(q).as_str()) == n.as_str())
-                .expect("a square")
-        })
-        .collect();
+    let tour = squares(&p, &shown["squares"]);
     engine::verify::verify(&p.board, &p.piece, &p.goal, &tour)
         .unwrap_or_else(|e| panic!("the archive's tour fails the verifier: {e}"));
     assert_eq!(
@@ -1002,15 +932,7 @@ fn a_made_puzzle_has_one_solution_through_its_clues_and_its_pictures() {
     let (status, v) = s.post("/api/make", &ask);
     assert_eq!(status, 200, "{v}");
     let p = puzzle(v["text"].as_str().expect("its file"));
-    let names = v["solution"].as_array().expect("its solution");
-    let tour: Vec<u32> = names
-        .iter()
-        .map(|n| {
-            (0..p.board.len() as u32)
-                .find(|&q| Some(p.board.name(q).as_str()) == n.as_str())
-                .expect("a square")
-        })
-        .collect();
+    let tour = squares(&p, &v["solution"]);
     engine::verify::verify(&p.board, &p.piece, &p.goal, &tour)
         .unwrap_or_else(|e| panic!("the solution fails the verifier: {e}"));
     for &(step, square) in &p.constraints.clues {
@@ -1145,7 +1067,7 @@ fn fifty_clients_at_once_are_all_answered_in_bounded_memory() {
     for (what, status, _) in &all {
         assert!(matches!(status, 200 | 201), "{what}: {status}");
     }
-    let peak = peak_kib(s.child.id());
+    let peak = peak_kib(s.served.child.id());
     assert!(peak < 512 * 1024, "the studio grew to {peak} KiB");
     s.alive();
     let mut times: Vec<Duration> = all

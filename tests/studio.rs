@@ -5,74 +5,32 @@
 //! saving runs and browsing the archive. Every tour the page shows goes
 //! through the verifier.
 
-use std::io::{BufRead, BufReader};
-use std::process::{Child, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
 use crate::cdp::Browser;
-use crate::util::{ctrl_c, engine_process, puzzle};
+use crate::util::{Served, engine_process, puzzle, squares};
 
 /// A studio on a free loopback port with an archive in a folder of its
 /// own; stopped with Ctrl-C when dropped.
 struct Studio {
-    child: Child,
     url: String,
     dir: tempfile::TempDir,
+    _served: Served,
 }
 
 impl Studio {
     fn start() -> Studio {
         let dir = tempfile::tempdir().expect("a folder");
-        let mut child = engine_process()
-            .args(["serve", "--port", "0", "--archive"])
-            .arg(dir.path().join("tours.sqlite"))
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("engine serve starts");
-        let mut line = String::new();
-        BufReader::new(child.stdout.as_mut().expect("its output"))
-            .read_line(&mut line)
-            .expect("a line");
-        let url = line
-            .split_whitespace()
-            .find(|w| w.starts_with("http://"))
-            .unwrap_or_else(|| panic!("no address in {line:?}"))
-            .to_string();
-        Studio { child, url, dir }
-    }
-}
-
-impl Drop for Studio {
-    fn drop(&mut self) {
-        ctrl_c(&self.child);
-        let began = Instant::now();
-        while began.elapsed() < Duration::from_secs(10) {
-            if let Ok(Some(_)) = self.child.try_wait() {
-                return;
-            }
-            std::thread::sleep(Duration::from_millis(20));
+        let archive = dir.path().join("tours.sqlite");
+        let served = Served::start(&["--archive".as_ref(), archive.as_os_str()]);
+        Studio {
+            url: served.url.clone(),
+            dir,
+            _served: served,
         }
-        let _ = self.child.kill();
-        let _ = self.child.wait();
     }
-}
-
-/// The squares named in `names` on `p`'s board.
-fn squares(p: &engine::puzzle::Puzzle, names: &Value) -> Vec<u32> {
-    names
-        .as_array()
-        .expect("squares")
-        .iter()
-        .map(|n| {
-            let n = n.as_str().expect("a name");
-            (0..p.board.len() as u32)
-                .find(|&s| p.board.name(s) == n)
-                .unwrap_or_else(|| panic!("{n} is no square"))
-        })
-        .collect()
 }
 
 /// Replaces the editor's text as a person would: select all, type.

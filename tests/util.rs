@@ -174,6 +174,22 @@ pub fn tour_from_json(p: &Puzzle, v: &serde_json::Value) -> Vec<u32> {
         .collect()
 }
 
+/// The squares named in `names` (a JSON list of names, `"c3"`) on `p`'s
+/// board.
+pub fn squares(p: &Puzzle, names: &serde_json::Value) -> Vec<u32> {
+    names
+        .as_array()
+        .unwrap_or_else(|| panic!("no list of squares: {names}"))
+        .iter()
+        .map(|n| {
+            let n = n.as_str().unwrap_or_else(|| panic!("{n} is no name"));
+            (0..p.board.len() as u32)
+                .find(|&s| p.board.name(s) == n)
+                .unwrap_or_else(|| panic!("{n} is no square"))
+        })
+        .collect()
+}
+
 /// Asserts the JSON result's tour is a valid tour of `p` (through the verifier).
 pub fn assert_verified(p: &Puzzle, v: &serde_json::Value) {
     let tour = tour_from_json(p, v);
@@ -216,5 +232,61 @@ pub fn start_squares(goal: &Goal, n: usize) -> Vec<u32> {
     match goal.start {
         Some(s) => vec![s],
         None => (0..n as u32).collect(),
+    }
+}
+
+/// `engine serve` on a free loopback port: its process and the address it
+/// printed (`http://127.0.0.1:PORT/`). Stopped with Ctrl-C when dropped,
+/// and killed if it has not stopped 10 s later.
+pub struct Served {
+    /// The server's process.
+    pub child: Child,
+    /// The address it serves.
+    pub url: String,
+}
+
+impl Served {
+    /// Starts `engine serve --port 0` with `args`, once it says where it is.
+    pub fn start<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> Served {
+        use std::io::{BufRead, BufReader};
+        let mut child = engine_process()
+            .args(["serve", "--port", "0"])
+            .args(args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("engine serve starts");
+        let mut line = String::new();
+        let out = child.stdout.as_mut().expect("its output");
+        BufReader::new(out).read_line(&mut line).expect("a line");
+        let url = line
+            .split_whitespace()
+            .find(|w| w.starts_with("http://"))
+            .unwrap_or_else(|| panic!("no address in {line:?}"))
+            .to_string();
+        Served { child, url }
+    }
+
+    /// The address as `127.0.0.1:PORT`.
+    pub fn addr(&self) -> &str {
+        self.url.trim_start_matches("http://").trim_end_matches('/')
+    }
+}
+
+impl Drop for Served {
+    fn drop(&mut self) {
+        if let Ok(Some(_)) = self.child.try_wait() {
+            return;
+        }
+        ctrl_c(&self.child);
+        let began = std::time::Instant::now();
+        while began.elapsed() < Duration::from_secs(10) {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
     }
 }

@@ -468,18 +468,7 @@ pub fn exec(args: MakeArgs) -> Result<u8, Error> {
             Ok(f) => f,
             Err(_) => return Ok(BUG),
         };
-        let subtitle = format!(
-            "{} on {}: {}, {}; fill in {}",
-            puzzle.piece_spelled(),
-            puzzle.board.describe(),
-            counted(made.clues.len() as u64, "clue"),
-            made.difficulty.name(),
-            if n == 1 {
-                "step 1".to_string()
-            } else {
-                format!("steps 1 to {n}")
-            }
-        );
+        let subtitle = subtitle(&puzzle, made, n);
         let caption = svg::Legend {
             title: &name,
             subtitle: &subtitle,
@@ -785,6 +774,23 @@ pub fn command_line(args: impl Iterator<Item = std::ffi::OsString>, seed: u64) -
         }
     }
     line
+}
+
+/// The second line of the printed puzzle's caption: the piece, the board,
+/// the clues, the difficulty and the steps to fill in (`n` squares).
+pub fn subtitle(puzzle: &Puzzle, made: &Made, n: usize) -> String {
+    format!(
+        "{} on {}: {}, {}; fill in {}",
+        puzzle.piece_spelled(),
+        puzzle.board.describe(),
+        counted(made.clues.len() as u64, "clue"),
+        made.difficulty.name(),
+        if n == 1 {
+            "step 1".to_string()
+        } else {
+            format!("steps 1 to {n}")
+        }
+    )
 }
 
 /// The puzzle file's comment header, which `make` also prints (all but

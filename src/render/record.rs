@@ -21,7 +21,9 @@
 //! Between samples an event costs a few integer operations: the deepest
 //! path is mirrored only while the path is the deepest, one square per
 //! advance, and copied back in (from where the two last agreed) when the
-//! path grows past it again.
+//! path grows past it again. A depth-first search need not even tell it
+//! those events ([`Observer::skip`]): it is told the advances that make the
+//! path the interval's deepest, and the sum of the rest.
 //!
 //! ```
 //! use engine::search::event::{Event, Observer, Why};

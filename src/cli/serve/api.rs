@@ -212,12 +212,8 @@ pub fn error_json(e: &Error) -> serde_json::Value {
 /// Checks the editor's text, as `engine check` checks a file named `name`:
 /// the error with its place, or the report `engine check` prints.
 fn check(request: Request, name: &str) {
-    let Some((request, read)) = http::body(request) else {
+    let Some((request, text)) = http::text_body(request) else {
         return;
-    };
-    let text = match read {
-        Ok(t) => t,
-        Err(r) => return http::refuse(request, r),
     };
     let name = shown(name);
     let puzzle = match Puzzle::parse(&name, &text) {

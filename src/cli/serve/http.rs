@@ -152,6 +152,35 @@ pub fn body(mut request: Request) -> Body {
     rx.recv_timeout(BODY_TIME).ok()
 }
 
+/// The request's body as text ([`body`]); None when the request was
+/// answered instead (the body refused or too slow).
+pub fn text_body(request: Request) -> Option<(Request, String)> {
+    match body(request)? {
+        (request, Ok(text)) => Some((request, text)),
+        (request, Err(r)) => {
+            refuse(request, r);
+            None
+        }
+    }
+}
+
+/// The request's body read as the JSON of a `T` (`what` names one in the
+/// refusal: "a run"); None when the request was answered instead.
+pub fn json_body<T: serde::de::DeserializeOwned>(
+    request: Request,
+    what: &str,
+) -> Option<(Request, T)> {
+    let (request, text) = text_body(request)?;
+    match serde_json::from_str(&text) {
+        Ok(value) => Some((request, value)),
+        Err(e) => {
+            let why = format!("the request is not {what}'s JSON: {e}");
+            refuse(request, Refusal::new(400, why));
+            None
+        }
+    }
+}
+
 /// The refusal of a body that came too slowly.
 fn late() -> Refusal {
     Refusal::new(

@@ -11,7 +11,6 @@ use engine::halt::{Limits, Stop};
 use engine::make::{self, Difficulty, Failure, MakeOptions, Target, svg};
 use engine::progress::Progress;
 use engine::puzzle::Puzzle;
-use engine::words::counted;
 use serde_json::json;
 use tiny_http::Request;
 
@@ -44,21 +43,8 @@ struct Ask {
 
 /// `POST /api/make`: makes the puzzle the form asks for.
 pub fn make(studio: &Studio, request: Request) {
-    let Some((request, read)) = http::body(request) else {
+    let Some((request, ask)) = http::json_body::<Ask>(request, "a make form") else {
         return;
-    };
-    let body = match read {
-        Ok(t) => t,
-        Err(r) => return http::refuse(request, r),
-    };
-    let ask: Ask = match serde_json::from_str(&body) {
-        Ok(a) => a,
-        Err(e) => {
-            return http::refuse(
-                request,
-                Refusal::new(400, format!("the request is not a make form's JSON: {e}")),
-            );
-        }
     };
     let bad = |request, e: &engine::error::Error| {
         http::json(request, 400, &json!({ "error": error_json(e) }))
@@ -176,18 +162,7 @@ pub fn make(studio: &Studio, request: Request) {
     let header = cli_make::header(&puzzle, &made, &opts, n, &how);
     let name = format!("{}, seed {}", puzzle.name, opts.seed);
     let text = make::file::puzzle_text(&puzzle, &made, &name, &header);
-    let subtitle = format!(
-        "{} on {}: {}, {}; fill in {}",
-        puzzle.piece_spelled(),
-        puzzle.board.describe(),
-        counted(made.clues.len() as u64, "clue"),
-        made.difficulty.name(),
-        if n == 1 {
-            "step 1".to_string()
-        } else {
-            format!("steps 1 to {n}")
-        }
-    );
+    let subtitle = cli_make::subtitle(&puzzle, &made, n);
     let caption = svg::Legend {
         title: &name,
         subtitle: &subtitle,

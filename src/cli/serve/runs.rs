@@ -139,21 +139,8 @@ struct Ask {
 /// `POST /api/runs`: checks the puzzle as `engine run` would and keeps it
 /// for its page to watch; answers its id, or the error with its place.
 pub fn create(studio: &Studio, request: Request) {
-    let Some((request, read)) = http::body(request) else {
+    let Some((request, ask)) = http::json_body::<Ask>(request, "a run") else {
         return;
-    };
-    let body = match read {
-        Ok(t) => t,
-        Err(r) => return http::refuse(request, r),
-    };
-    let ask: Ask = match serde_json::from_str(&body) {
-        Ok(a) => a,
-        Err(e) => {
-            return http::refuse(
-                request,
-                Refusal::new(400, format!("the request is not a run's JSON: {e}")),
-            );
-        }
     };
     let name = ask.name.as_deref().unwrap_or("puzzle.ron");
     let bad = |request, e: &engine::error::Error| {
@@ -291,15 +278,18 @@ pub fn stream(studio: &Studio, request: Request, id: u64) {
         .and_then(|()| w.flush())
         .is_ok()
     {
-        watch(runs, id, &job, &mut *w);
-        let _ = w.write_all(b"0\r\n\r\n").and_then(|()| w.flush());
+        // A page that went away is not written to again: the write would
+        // wait for it as long as the first that failed.
+        if watch(runs, id, &job, &mut *w) {
+            let _ = w.write_all(b"0\r\n\r\n").and_then(|()| w.flush());
+        }
     }
     runs.forget(id);
 }
 
 /// Queues the search, runs it and streams it to `w` until it ends or the
-/// page goes away.
-fn watch(runs: &Runs, id: u64, job: &Job, w: &mut dyn Write) {
+/// page goes away; false if it went away.
+fn watch(runs: &Runs, id: u64, job: &Job, w: &mut dyn Write) -> bool {
     let ticket = runs.slots.join();
     let mut shown = 0;
     let mut beat = Instant::now();
@@ -328,7 +318,7 @@ fn watch(runs: &Runs, id: u64, job: &Job, w: &mut dyn Write) {
                         );
                         let _ = event(w, "done", "{}");
                     }
-                    return;
+                    return gone.is_ok();
                 }
             }
         }
@@ -383,7 +373,9 @@ fn watch(runs: &Runs, id: u64, job: &Job, w: &mut dyn Write) {
         loop {
             let ended = match rx.recv_timeout(BATCH) {
                 Ok(s) => {
+                    // And all that came with it: one write for many.
                     batch.push(s);
+                    batch.extend(rx.try_iter());
                     false
                 }
                 Err(RecvTimeoutError::Timeout) => false,
@@ -440,10 +432,10 @@ fn watch(runs: &Runs, id: u64, job: &Job, w: &mut dyn Write) {
             "failed",
             &json!({ "error": "the search failed" }).to_string(),
         );
-        return;
+        return true;
     };
     if gone {
-        return;
+        return false;
     }
     let mut report = match solved {
         Ok(r) => r,
@@ -454,7 +446,7 @@ fn watch(runs: &Runs, id: u64, job: &Job, w: &mut dyn Write) {
                 &json!({ "error": bug.to_string() }).to_string(),
             );
             let _ = event(w, "done", "{}");
-            return;
+            return true;
         }
     };
     if timed_out.load(Ordering::SeqCst)
@@ -489,6 +481,7 @@ fn watch(runs: &Runs, id: u64, job: &Job, w: &mut dyn Write) {
             let _ = send_end(w, id, puzzle, &report, None, runs.time_limit);
         }
     }
+    true
 }
 
 /// The end of a stream: the command line's report, the whole search for

@@ -18,6 +18,8 @@
   // What the page did, for its tests and for anyone curious.
   const state = { checks: 0, checked: null, run: null, samples: 0, events: 0, report: null, runs: [], saved: [], made: null, shelf: null, shown: null };
   window.engineStudio = state;
+  // The second search chooses among the same solvers as the first.
+  for (const o of $('solver').options) if (o.value) $('solver2').append(o.cloneNode(true));
 
   async function call(method, path, body) {
     const init = { method, headers: {} };

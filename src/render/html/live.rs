@@ -6,15 +6,19 @@
 //! search can be followed move by move; after them the tap looks at the
 //! clock every [`LOOK_EVERY`] events and sends the path as it is now when
 //! [`INTERVAL`] has passed since the last sample, so a search of billions
-//! of steps sends a few dozen samples a second and pays, between two, a few
-//! integer operations an event (the measured slow-down is in
-//! BENCHMARKS.md). The samples are the player's (the keys of the
+//! of steps sends a few dozen samples a second. Between two looks it lets
+//! a depth-first search leave its advances and retreats untold
+//! ([`Observer::skip`]) but those that make the path the longest yet, and
+//! takes their sum: watched by the tap and the player's recorder, the
+//! cheapest search per node runs a few percent slower than unwatched
+//! (BENCHMARKS.md). The samples are the player's (the keys of the
 //! `run --html` page's data), so the studio hands them to the player's
 //! code as they come.
 //!
-//! Pausing goes through the tap: while [`Control`] says paused, each event
-//! is sent as a sample and the search waits in the observer until it is
-//! resumed, stepped on by one event, or cancelled. A search held there
+//! Pausing goes through the tap: at its next look (a few microseconds
+//! away) it sees [`Control`] say paused, and from then on each event is
+//! told and sent as a sample and the search waits in the observer until it
+//! is resumed, stepped on by one event, or cancelled. A search held there
 //! looks at nothing else; the cancel flag ([`Control::cancel`]) wakes it,
 //! and the search's own halt, which watches the same flag, stops it at
 //! its next look.
@@ -93,6 +97,13 @@ impl Control {
     /// Whether the search was told to stop.
     pub fn is_stopped(&self) -> bool {
         self.cancel.load(Ordering::SeqCst)
+    }
+
+    /// Whether the search is to be held at each event: paused, and not
+    /// stopped (a stopped search runs on unheld to its halt's next look,
+    /// and is not sent event by event meanwhile).
+    fn holds(&self) -> bool {
+        self.paused.load(Ordering::Relaxed) && !self.cancel.load(Ordering::Relaxed)
     }
 
     /// Time the search has spent held by a pause so far.
@@ -349,7 +360,7 @@ impl Observer for Tap<'_> {
         self.events += 1;
         self.low = self.low.min(path.len());
         self.best = self.best.max(path.len());
-        if self.control.paused.load(Ordering::Relaxed) {
+        if self.control.holds() {
             self.send(event, path, true);
             self.flush();
             self.control.hold();
@@ -362,14 +373,14 @@ impl Observer for Tap<'_> {
 
     fn wants_why(&self) -> bool {
         // Reasons are worked out only for the events sent one by one.
-        self.events < STEP_WINDOW || self.control.paused.load(Ordering::Relaxed)
+        self.events < STEP_WINDOW || self.control.holds()
     }
 
     /// Between two looks at the clock (and at a pause), every advance and
     /// retreat may go untold but those that make the path the longest yet.
     #[inline]
     fn skip(&self) -> Skip {
-        if self.events < STEP_WINDOW || self.control.paused.load(Ordering::Relaxed) {
+        if self.events < STEP_WINDOW || self.control.holds() {
             return Skip::NONE;
         }
         Skip {
@@ -470,5 +481,30 @@ mod tests {
             assert!(searched.join().is_ok());
         });
         assert!(control.paused_for() >= Duration::from_millis(300));
+    }
+
+    #[test]
+    fn a_search_stopped_while_paused_is_no_longer_sent_event_by_event() {
+        // The search goes on a little after a stop, to its halt's next
+        // look: those events are not each a sample of a held search.
+        let board = Board::rectangle(8, 8);
+        let control = Control::new();
+        let (tx, rx) = std::sync::mpsc::channel();
+        let mut tap = Tap::new(&board, &control, tx);
+        let mut path = Vec::new();
+        control.pause();
+        control.stop();
+        for round in 0..1000u32 {
+            for s in 0..10 {
+                path.push(s + round % 7);
+                tap.event(Event::Advance, &path);
+            }
+            while let Some(s) = path.pop() {
+                tap.event(Event::Retreat(s, Why::Tried), &path);
+            }
+        }
+        drop(tap);
+        let samples = rx.iter().count() as u64;
+        assert!(samples <= STEP_WINDOW + 10, "{samples} samples");
     }
 }
