@@ -42,7 +42,7 @@ sleep 1
 URL=$(sed -n 's/.*\(http:[^ ]*\).*/\1/p' "$DIR/serve.out")
 ${CHROMIUM:-chromium} --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
     --disable-background-networking --disable-component-update --disable-sync \
-    --user-data-dir="$DIR/profile" --hide-scrollbars --window-size=1280,1040 \
+    --user-data-dir="$DIR/profile" --hide-scrollbars --window-size=1280,1340 \
     --virtual-time-budget=10000 \
     --screenshot=docs/studio.png "${URL}#open=holed4x4.ron&run" 2>/dev/null
 kill -INT "$SERVER"

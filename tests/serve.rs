@@ -784,10 +784,9 @@ fn a_client_that_stops_reading_its_stream_lets_go_of_its_handler_and_slot() {
 fn a_client_that_sends_its_request_slowly_holds_no_handler() {
     let s = Studio::start(&[]);
     // Bodies announced and never sent whole, and requests whose head never
-    // ends. (A body of at most 1 KiB tiny_http reads whole before it hands
-    // the request on, on its connection's thread: these are larger.)
+    // ends.
     let mut slow = Vec::new();
-    for i in 0..2 {
+    for i in 0..20 {
         let mut c = TcpStream::connect(&s.addr).expect("connects");
         c.set_read_timeout(Some(Duration::from_secs(30))).ok();
         if i % 2 == 0 {
@@ -815,6 +814,65 @@ fn a_client_that_sends_its_request_slowly_holds_no_handler() {
     assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
     assert!(answer.contains("did not arrive within 10 s"), "{answer}");
     drop(slow);
+    s.alive();
+}
+
+#[test]
+fn a_burst_of_slow_clients_does_not_hold_up_the_next_request() {
+    let s = Studio::start(&[]);
+    let pid = s.served.child.id().to_string();
+    // On one core, and frozen while twenty slow clients and one ordinary
+    // request arrive together: when it wakes, every connection is there at
+    // once (the burst that a pool of readers let take every reader).
+    let _ = std::process::Command::new("taskset")
+        .args(["-a", "-p", "-c", "0", &pid])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status();
+    let signal = |sig: &str| {
+        std::process::Command::new("kill")
+            .args([sig, &pid])
+            .status()
+            .expect("kill runs")
+    };
+    signal("-STOP");
+    let mut slow = Vec::new();
+    for i in 0..20 {
+        let mut c = TcpStream::connect(&s.addr).expect("connects");
+        if i % 2 == 0 {
+            write!(
+                c,
+                "POST /api/check HTTP/1.1\r\nHost: {}\r\nContent-Length: 5000\r\n\r\nPuzzle(",
+                s.addr
+            )
+            .expect("sent");
+        } else {
+            write!(c, "GET /api/puzzles HTTP/1.1\r\nHost: {}\r\n", s.addr).expect("sent");
+        }
+        slow.push(c);
+    }
+    let mut c = TcpStream::connect(&s.addr).expect("connects");
+    c.set_read_timeout(Some(Duration::from_secs(60))).ok();
+    write!(
+        c,
+        "GET /api/puzzles HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n\r\n",
+        s.addr
+    )
+    .expect("sent");
+    signal("-CONT");
+    let mut answer = String::new();
+    let _ = c.read_to_string(&mut answer);
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer:?}");
+    // It was answered while the slow clients were still waited for: each
+    // of them is told 408 when its 10 s are up, not before.
+    for mut c in slow {
+        c.set_read_timeout(Some(Duration::from_millis(1))).ok();
+        let mut byte = [0];
+        assert!(
+            c.read(&mut byte).is_err(),
+            "a slow client was answered before its time"
+        );
+    }
     s.alive();
 }
 

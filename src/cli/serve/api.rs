@@ -10,9 +10,9 @@ use engine::error::Error;
 use engine::halt::{Limits, Stop};
 use engine::puzzle::{Puzzle, Use};
 use serde_json::json;
-use tiny_http::{Method, Request};
 
 use super::http::{self, Refusal};
+use super::wire::{Method, Request};
 use super::{Studio, maker, page, runs, shelf};
 use crate::cli::{Format, interrupt};
 

@@ -4,15 +4,13 @@
 //! puzzle file's size; every answer carries the page's
 //! Content-Security-Policy and says what went wrong in words.
 
-use std::io::Read;
 use std::net::{IpAddr, SocketAddr};
-use std::sync::mpsc;
 use std::time::Duration;
 
 use engine::puzzle::MAX_FILE_BYTES;
-use tiny_http::{Header, Method, Request, Response};
 
 use super::page;
+use super::wire::{BodyError, Method, Request};
 
 /// A refusal: the status and the message that says why.
 #[derive(Debug)]
@@ -38,21 +36,12 @@ pub fn url(addr: SocketAddr) -> String {
     format!("http://{addr}/")
 }
 
-/// The value of the request's header `name`, if it has one.
-pub fn header<'r>(request: &'r Request, name: &'static str) -> Option<&'r str> {
-    request
-        .headers()
-        .iter()
-        .find(|h| h.field.equiv(name))
-        .map(|h| h.value.as_str())
-}
-
 /// Refuses a request whose Host is not this server's address: a page from
 /// elsewhere whose name was pointed at the loopback (DNS rebinding) sends
 /// its own name. Served on the loopback, `localhost` is this server too;
 /// served on every address (`0.0.0.0`), any address written as numbers is.
 pub fn check_host(request: &Request, addr: SocketAddr) -> Result<(), Refusal> {
-    let Some(host) = header(request, "Host") else {
+    let Some(host) = request.header("Host") else {
         return Err(Refusal::new(400, "the request has no Host header"));
     };
     let (name, port) = match host.rsplit_once(':') {
@@ -90,8 +79,8 @@ pub fn check_origin(request: &Request) -> Result<(), Refusal> {
     if matches!(request.method(), Method::Get | Method::Head) {
         return Ok(());
     }
-    let host = header(request, "Host").unwrap_or_default();
-    if let Some(origin) = header(request, "Origin")
+    let host = request.header("Host").unwrap_or_default();
+    if let Some(origin) = request.header("Origin")
         && origin != format!("http://{host}")
     {
         return Err(Refusal::new(
@@ -102,7 +91,7 @@ pub fn check_origin(request: &Request) -> Result<(), Refusal> {
             ),
         ));
     }
-    if let Some(site) = header(request, "Sec-Fetch-Site")
+    if let Some(site) = request.header("Sec-Fetch-Site")
         && !matches!(site, "same-origin" | "none")
     {
         return Err(Refusal::new(
@@ -117,47 +106,38 @@ pub fn check_origin(request: &Request) -> Result<(), Refusal> {
 /// that sends it more slowly is not waited for.
 pub const BODY_TIME: Duration = Duration::from_secs(10);
 
-/// A request's body, read: the text, or why it was refused (the request
-/// comes back to be answered); `None` when it did not arrive within
-/// [`BODY_TIME`] (the request was answered 408, or will be when its client
-/// sends more or goes away).
-pub type Body = Option<(Request, Result<String, Refusal>)>;
-
 /// The request's body as text: at most a puzzle file's size
-/// ([`MAX_FILE_BYTES`]), refused (413) past it before it is read when its
-/// length is announced, and as soon as it passes it otherwise. It is read
-/// on a thread of its own, and the handler waits for it at most
-/// [`BODY_TIME`]: a client that sends its body slowly holds that thread and
-/// its own socket, not one of the studio's handlers.
-pub fn body(mut request: Request) -> Body {
-    if request
-        .body_length()
-        .is_some_and(|n| n as u64 > MAX_FILE_BYTES)
-    {
-        return Some((request, Err(too_big())));
-    }
-    let (tx, rx) = mpsc::channel();
-    let reader = std::thread::Builder::new()
-        .name("body".into())
-        .stack_size(64 << 10)
-        .spawn(move || {
-            let read = read_body(&mut request);
-            if let Err(mpsc::SendError((request, _))) = tx.send((request, read)) {
-                refuse(request, late());
+/// ([`MAX_FILE_BYTES`]), refused (413) before it is read when its length
+/// is announced longer, and 408 when it does not all arrive within
+/// [`BODY_TIME`]. It is read on the request's own connection thread, so a
+/// client that sends slowly holds only that.
+fn read_text(request: &mut Request) -> Result<String, Refusal> {
+    let bytes = request
+        .body(MAX_FILE_BYTES, BODY_TIME)
+        .map_err(|e| match e {
+            BodyError::TooBig => too_big(),
+            BodyError::Late => late(),
+            BodyError::NoLength => Refusal::new(
+                411,
+                "the request's body must be sent with its Content-Length",
+            ),
+            BodyError::BadLength => {
+                Refusal::new(400, "the request's Content-Length is not a number")
             }
-        });
-    if reader.is_err() {
-        return None;
-    }
-    rx.recv_timeout(BODY_TIME).ok()
+            BodyError::Broken(e) => {
+                Refusal::new(400, format!("the request's body cannot be read: {e}"))
+            }
+        })?;
+    String::from_utf8(bytes)
+        .map_err(|e| Refusal::new(400, format!("the request's body is not UTF-8 text: {e}")))
 }
 
-/// The request's body as text ([`body`]); None when the request was
+/// The request's body as text ([`read_text`]); None when the request was
 /// answered instead (the body refused or too slow).
-pub fn text_body(request: Request) -> Option<(Request, String)> {
-    match body(request)? {
-        (request, Ok(text)) => Some((request, text)),
-        (request, Err(r)) => {
+pub fn text_body(mut request: Request) -> Option<(Request, String)> {
+    match read_text(&mut request) {
+        Ok(text) => Some((request, text)),
+        Err(r) => {
             refuse(request, r);
             None
         }
@@ -203,59 +183,30 @@ fn too_big() -> Refusal {
     )
 }
 
-fn read_body(request: &mut Request) -> Result<String, Refusal> {
-    let mut bytes = Vec::new();
-    request
-        .as_reader()
-        .take(MAX_FILE_BYTES + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|e| Refusal::new(400, format!("the request's body cannot be read: {e}")))?;
-    if bytes.len() as u64 > MAX_FILE_BYTES {
-        return Err(too_big());
-    }
-    String::from_utf8(bytes)
-        .map_err(|e| Refusal::new(400, format!("the request's body is not UTF-8 text: {e}")))
-}
-
-/// A header; `name` and `value` are this program's own, so they are valid.
-fn header_of(name: &str, value: &str) -> Option<Header> {
-    Header::from_bytes(name.as_bytes(), value.as_bytes()).ok()
-}
-
 /// The headers every answer carries: the page's policy, no sniffing of
 /// types, no referrer, no caching.
-pub fn common_headers() -> Vec<Header> {
-    [
+pub fn common_headers() -> Vec<(&'static str, String)> {
+    vec![
         ("Content-Security-Policy", page::csp()),
         ("X-Content-Type-Options", "nosniff".to_string()),
         ("Referrer-Policy", "no-referrer".to_string()),
         ("Cache-Control", "no-store".to_string()),
     ]
-    .iter()
-    .filter_map(|(n, v)| header_of(n, v))
-    .collect()
 }
 
 /// Answers `request` with `status`, a body of `content_type` and, for a
 /// download, the file name it is saved as. A client that went away is no
 /// error of ours.
 pub fn send(request: Request, status: u16, content_type: &str, body: Vec<u8>, file: Option<&str>) {
-    let mut response = Response::from_data(body).with_status_code(status);
-    for h in common_headers() {
-        response.add_header(h);
-    }
-    if let Some(h) = header_of("Content-Type", content_type) {
-        response.add_header(h);
-    }
-    if let Some(name) = file
-        && let Some(h) = header_of(
+    let mut headers = common_headers();
+    headers.push(("Content-Type", content_type.to_string()));
+    if let Some(name) = file {
+        headers.push((
             "Content-Disposition",
-            &format!("attachment; filename=\"{name}\""),
-        )
-    {
-        response.add_header(h);
+            format!("attachment; filename=\"{name}\""),
+        ));
     }
-    let _ = request.respond(response);
+    request.respond(status, &headers, &body);
 }
 
 /// Answers with `value` as JSON.
@@ -279,10 +230,12 @@ pub fn refuse(request: Request, refusal: Refusal) {
     );
 }
 
-/// Answers a request that came while the server is at its most requests.
-pub fn busy(request: Request) {
-    refuse(
-        request,
-        Refusal::new(503, "the studio is answering too many requests; try again"),
+/// Answers a connection that came while the server is at its most
+/// connections, before its request is read.
+pub fn busy(stream: std::net::TcpStream) {
+    super::wire::answer_early(
+        stream,
+        503,
+        "the studio is answering too many requests; try again",
     );
 }

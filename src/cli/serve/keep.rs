@@ -16,9 +16,9 @@ use engine::render::html::{self, Played};
 use engine::render::record::Recorder;
 use engine::render::{svg, trace};
 use engine::solve::{Outcome, Report};
-use tiny_http::Request;
 
 use super::http::{self, Refusal};
+use super::wire::Request;
 use crate::cli::interrupt;
 
 /// Searches kept for their files; the oldest goes first.

@@ -12,11 +12,11 @@ use engine::make::{self, Difficulty, Failure, MakeOptions, Target, svg};
 use engine::progress::Progress;
 use engine::puzzle::Puzzle;
 use serde_json::json;
-use tiny_http::Request;
 
 use super::Studio;
 use super::api::error_json;
 use super::http::{self, Refusal};
+use super::wire::Request;
 use crate::cli::{interrupt, make as cli_make};
 
 /// What the page's form asks.

@@ -1,15 +1,18 @@
 //! `engine serve`: the studio, a local web server with one page — an
 //! editor that checks the puzzle as it is typed, and searches drawn live
 //! by the HTML player's code. This module binds the address, hands each
-//! request to a thread of its own and shuts down on Ctrl-C; `http` guards
-//! and answers requests, `api` routes them, `runs` runs the searches and
+//! connection to a thread of its own and shuts down on Ctrl-C; `wire`
+//! reads requests and writes answers, `http` guards them, `api` routes them, `runs` runs the searches and
 //! streams them, `keep` makes their files, `shelf` saves them to the
 //! archive and reads it back, `maker` makes puzzles, `page` is the page.
 //!
-//! The server is tiny_http's: a synchronous server whose requests are
-//! handled on plain threads, like the rest of this program (threads and
-//! rayon, no async runtime); axum would bring tokio for a server that
-//! answers one person on the loopback.
+//! The server is synchronous: each connection is handled on a plain
+//! thread, like the rest of this program (threads and rayon, no async
+//! runtime; axum would bring tokio for a server that answers one person on
+//! the loopback), and requests are parsed by `httparse`. A thread per
+//! connection, each with its own deadlines, is what keeps slow clients
+//! from holding up others: a pool of readers would let a burst of them
+//! take every reader.
 
 mod api;
 mod http;
@@ -18,6 +21,7 @@ mod maker;
 mod page;
 mod runs;
 mod shelf;
+mod wire;
 
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::path::PathBuf;
@@ -31,7 +35,7 @@ use super::{DONE, interrupt, out};
 
 /// The port served when none is given.
 pub const DEFAULT_PORT: u16 = 8737;
-/// The most requests handled at once (a stream counts while it lasts);
+/// The most connections handled at once (a stream counts while it lasts);
 /// more are answered 503 at once.
 const MAX_HANDLERS: usize = 256;
 /// Stack of a request's thread: checking a puzzle recurses on deeply
@@ -98,27 +102,9 @@ pub fn exec(args: ServeArgs) -> Result<u8, Error> {
         )
     };
     let listener = std::net::TcpListener::bind(SocketAddr::new(args.bind, args.port))
+        .and_then(|l| l.set_nonblocking(true).map(|()| l))
         .map_err(|e| cannot(&e))?;
-    // Every connection accepted takes these from the listener: a send
-    // buffer of a fixed size (the system would let it grow to megabytes for
-    // a client that reads nothing), and a write that fails after SEND_TIME
-    // with the buffer full. So a client that stops reading what it is sent
-    // (a stream, a download) is soon taken to be gone, and its search
-    // stops, instead of holding a handler and a slot to the time limit.
-    use rustix::net::sockopt;
-    sockopt::set_socket_send_buffer_size(&listener, SEND_BUFFER)
-        .and_then(|()| {
-            sockopt::set_socket_timeout(&listener, sockopt::Timeout::Send, Some(SEND_TIME))
-        })
-        .map_err(|e| cannot(&e))?;
-    let server = tiny_http::Server::from_listener(listener, None).map_err(|e| cannot(&e))?;
-    let Some(addr) = server.server_addr().to_ip() else {
-        return Err(Error::about(
-            ErrorKind::Internal,
-            "engine serve",
-            "the server has no IP address",
-        ));
-    };
+    let addr = listener.local_addr().map_err(|e| cannot(&e))?;
     if !args.bind.is_loopback() {
         out::warn(format_args!(
             "warning: serving on {} — other machines that reach this address can use the studio and run searches on this one",
@@ -144,17 +130,26 @@ pub fn exec(args: ServeArgs) -> Result<u8, Error> {
     }
     let handlers = Arc::new(AtomicUsize::new(0));
     while !interrupt::INTERRUPTED.load(Ordering::SeqCst) {
-        let request = match server.recv_timeout(Duration::from_millis(100)) {
-            Ok(Some(r)) => r,
-            Ok(None) => continue,
+        let stream = match listener.accept() {
+            Ok((stream, _)) => stream,
+            Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
+                wait_for_connection(&listener);
+                continue;
+            }
             Err(e) => {
                 out::warn(format_args!("engine serve: {e}"));
+                // Out of descriptors, say: give the others time to close.
+                std::thread::sleep(Duration::from_millis(100));
                 continue;
             }
         };
+        if let Err(e) = prepare(&stream) {
+            out::warn(format_args!("engine serve: {e}"));
+            continue;
+        }
         if handlers.fetch_add(1, Ordering::SeqCst) >= MAX_HANDLERS {
             handlers.fetch_sub(1, Ordering::SeqCst);
-            http::busy(request);
+            http::busy(stream);
             continue;
         }
         let studio = Arc::clone(&studio);
@@ -163,7 +158,9 @@ pub fn exec(args: ServeArgs) -> Result<u8, Error> {
             .name("request".into())
             .stack_size(STACK)
             .spawn(move || {
-                api::handle(&studio, request);
+                if let wire::Arrival::Request(request) = wire::read_request(stream) {
+                    api::handle(&studio, request);
+                }
                 count.fetch_sub(1, Ordering::SeqCst);
             });
         if spawned.is_err() {
@@ -178,7 +175,32 @@ pub fn exec(args: ServeArgs) -> Result<u8, Error> {
     while handlers.load(Ordering::SeqCst) > 0 && began.elapsed() < GRACE {
         std::thread::sleep(Duration::from_millis(20));
     }
-    drop(server);
+    drop(listener);
     out::print("The studio stopped.\n")?;
     Ok(DONE)
+}
+
+/// Waits until the listener has a connection to accept, or 100 ms (so
+/// that Ctrl-C is seen).
+fn wait_for_connection(listener: &std::net::TcpListener) {
+    use rustix::event::{PollFd, PollFlags, Timespec, poll};
+    let mut fds = [PollFd::new(listener, PollFlags::IN)];
+    let tick = Timespec {
+        tv_sec: 0,
+        tv_nsec: 100_000_000,
+    };
+    let _ = poll(&mut fds, Some(&tick));
+}
+
+/// Readies an accepted connection: blocking, a send buffer of a fixed
+/// size (the system would let it grow to megabytes for a client that
+/// reads nothing), and writes that fail after [`SEND_TIME`] with the buffer
+/// full. So a client that stops reading what it is sent (a stream, a
+/// download) is soon taken to be gone, and its search stops, instead of
+/// holding a handler and a slot to the time limit.
+fn prepare(stream: &std::net::TcpStream) -> std::io::Result<()> {
+    stream.set_nonblocking(false)?;
+    stream.set_write_timeout(Some(SEND_TIME))?;
+    rustix::net::sockopt::set_socket_send_buffer_size(stream, SEND_BUFFER)?;
+    Ok(())
 }

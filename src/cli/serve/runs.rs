@@ -26,12 +26,12 @@ use engine::render::html::{self, Played};
 use engine::render::text;
 use engine::solve::{Limit, Outcome, Report, Run, SolverSpec, runner};
 use serde_json::json;
-use tiny_http::Request;
 
 use super::Studio;
 use super::api::error_json;
 use super::http::{self, Refusal};
 use super::keep::{Finished, Kept};
+use super::wire::Request;
 use crate::cli::run::{SolverName, spec_of};
 use crate::cli::{interrupt, player};
 
@@ -266,12 +266,12 @@ pub fn stream(studio: &Studio, request: Request, id: u64) {
             Refusal::new(409, format!("search {id} is already being watched")),
         );
     }
-    let mut w = request.into_writer();
+    let mut w = std::io::BufWriter::new(request.into_stream());
     let mut head = String::from(
         "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n",
     );
     for h in http::common_headers() {
-        head.push_str(&format!("{}: {}\r\n", h.field, h.value));
+        head.push_str(&format!("{}: {}\r\n", h.0, h.1));
     }
     head.push_str("\r\n");
     if w.write_all(head.as_bytes())
@@ -280,10 +280,13 @@ pub fn stream(studio: &Studio, request: Request, id: u64) {
     {
         // A page that went away is not written to again: the write would
         // wait for it as long as the first that failed.
-        if watch(runs, id, &job, &mut *w) {
+        if watch(runs, id, &job, &mut w) {
             let _ = w.write_all(b"0\r\n\r\n").and_then(|()| w.flush());
         }
     }
+    // What is left in the buffer is the page's that went away: dropped,
+    // not written (which would wait for it once more).
+    let _ = w.into_parts();
     runs.forget(id);
 }
 

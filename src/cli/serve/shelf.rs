@@ -20,10 +20,10 @@ use engine::render::text;
 use engine::search::event::{Event, Observer};
 use engine::solve::Outcome;
 use serde_json::json;
-use tiny_http::Request;
 
 use super::http::{self, Refusal};
 use super::keep::Kept;
+use super::wire::Request;
 use crate::cli::{interrupt, player};
 
 /// The runs the page lists, newest first.
