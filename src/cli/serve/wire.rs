@@ -307,6 +307,24 @@ impl Request {
         finish(self.stream, &[head.as_bytes(), body]);
     }
 
+    /// Whether the client has gone away (closed its side, or the
+    /// connection failed), looked at without waiting: a long answer
+    /// stops working for a page that is no longer there.
+    pub fn gone(&self) -> bool {
+        use rustix::event::{PollFd, PollFlags, Timespec, poll};
+        let mut fds = [PollFd::new(&self.stream, PollFlags::RDHUP)];
+        let now = Timespec {
+            tv_sec: 0,
+            tv_nsec: 0,
+        };
+        poll(&mut fds, Some(&now)).is_ok_and(|n| {
+            n > 0
+                && fds[0]
+                    .revents()
+                    .intersects(PollFlags::RDHUP | PollFlags::HUP | PollFlags::ERR)
+        })
+    }
+
     /// The connection, to write an answer of one's own to (a stream).
     pub fn into_stream(self) -> TcpStream {
         self.stream
