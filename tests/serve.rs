@@ -984,6 +984,32 @@ fn runs_are_saved_only_when_asked_and_read_back_as_the_archive_commands_give_the
 }
 
 #[test]
+fn a_make_whose_page_goes_away_stops_and_frees_its_slot() {
+    let s = Studio::start(&["--time-limit", "600"]);
+    // As many makes as slots, each of a minimal puzzle on a board too large
+    // to finish in a minute, whose pages then go away.
+    let ask = json!({ "board": "24x24", "piece": "knight", "seed": 1 }).to_string();
+    let mut pages = Vec::new();
+    for _ in 0..cores() {
+        let mut c = TcpStream::connect(&s.addr).expect("connects");
+        write!(
+            c,
+            "POST /api/make HTTP/1.1\r\nHost: {}\r\nContent-Length: {}\r\n\r\n{ask}",
+            s.addr,
+            ask.len()
+        )
+        .expect("sent");
+        pages.push(c);
+    }
+    std::thread::sleep(Duration::from_secs(1));
+    drop(pages);
+    // Their makes stop and give back their slots: a search runs at once,
+    // not after the makes' minute.
+    holed_is_solved_within(&s, Duration::from_secs(20));
+    s.alive();
+}
+
+#[test]
 fn a_made_puzzle_has_one_solution_through_its_clues_and_its_pictures() {
     let s = Studio::start(&[]);
     let ask = json!({ "board": "6x6", "piece": "knight", "seed": 5 }).to_string();

@@ -5,7 +5,8 @@
 //! its two printable pictures (the blank puzzle and its solution) made in
 //! memory. It waits its turn with the searches for a slot.
 
-use std::time::Instant;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
 
 use engine::halt::{Limits, Stop};
 use engine::make::{self, Difficulty, Failure, MakeOptions, Target, svg};
@@ -107,16 +108,34 @@ pub fn make(studio: &Studio, request: Request) {
         return http::refuse(request, Refusal::new(503, "the studio is stopping"));
     };
     let seconds = studio.runs.time_limit().min(make::DEFAULT_SECONDS);
+    // A page that goes away (closed or reloaded) stops the
+    // making: the connection is looked at every tenth of a second.
+    let gone = AtomicBool::new(false);
+    let done = AtomicBool::new(false);
     let limits = Limits {
         interrupt: Some(&interrupt::INTERRUPTED),
+        cancel: Some(&gone),
         ..Limits::none()
     }
     .with_time_from(Instant::now(), Some(seconds));
     let progress = Progress::new();
-    let made = puzzle
-        .graph(&limits)
-        .map_err(Failure::Stopped)
-        .and_then(|graph| make::make(&puzzle, &graph, &opts, limits, &progress));
+    let made = std::thread::scope(|scope| {
+        scope.spawn(|| {
+            while !done.load(Ordering::SeqCst) {
+                if request.gone() {
+                    gone.store(true, Ordering::SeqCst);
+                    break;
+                }
+                std::thread::sleep(Duration::from_millis(100));
+            }
+        });
+        let made = puzzle
+            .graph(&limits)
+            .map_err(Failure::Stopped)
+            .and_then(|graph| make::make(&puzzle, &graph, &opts, limits, &progress));
+        done.store(true, Ordering::SeqCst);
+        made
+    });
     drop(slot);
     let made = match made {
         Ok(m) => m,
@@ -127,6 +146,9 @@ pub fn make(studio: &Studio, request: Request) {
                 }
                 Failure::Stopped(stop @ Stop::Limit(_)) => {
                     format!("{stop} after {seconds} s before one was made")
+                }
+                Failure::Stopped(Stop::Cancelled) => {
+                    "the page went away before one was made".to_string()
                 }
                 Failure::Stopped(stop) => format!("{stop} before one was made"),
                 Failure::Missed(miss) => miss.words(&crate::cli::Flags),

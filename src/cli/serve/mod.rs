@@ -41,9 +41,6 @@ const MAX_HANDLERS: usize = 256;
 /// Stack of a request's thread: checking a puzzle recurses on deeply
 /// nested input, as on the command line's main thread.
 const STACK: usize = 8 << 20;
-/// How long a write to a client may wait for it to read: past it the
-/// client is taken to be gone.
-const SEND_TIME: Duration = Duration::from_secs(10);
 /// The send buffer of a connection: a few seconds of a stream, and enough
 /// for a download at the loopback's speed.
 const SEND_BUFFER: usize = 32 << 10;
@@ -194,13 +191,13 @@ fn wait_for_connection(listener: &std::net::TcpListener) {
 
 /// Readies an accepted connection: blocking, a send buffer of a fixed
 /// size (the system would let it grow to megabytes for a client that
-/// reads nothing), and writes that fail after [`SEND_TIME`] with the buffer
+/// reads nothing), and writes that fail after [`wire::SEND_TIME`] with the buffer
 /// full. So a client that stops reading what it is sent (a stream, a
 /// download) is soon taken to be gone, and its search stops, instead of
 /// holding a handler and a slot to the time limit.
 fn prepare(stream: &std::net::TcpStream) -> std::io::Result<()> {
     stream.set_nonblocking(false)?;
-    stream.set_write_timeout(Some(SEND_TIME))?;
+    stream.set_write_timeout(Some(wire::SEND_TIME))?;
     rustix::net::sockopt::set_socket_send_buffer_size(stream, SEND_BUFFER)?;
     Ok(())
 }

@@ -247,7 +247,9 @@ fn event(w: &mut dyn Write, name: &str, data: &str) -> std::io::Result<()> {
 /// chunked`, so that a client knows where the stream ends; the empty
 /// chunk ends it) and sends it at once.
 fn chunk(w: &mut dyn Write, text: &str) -> std::io::Result<()> {
-    write!(w, "{:x}\r\n{text}\r\n", text.len())?;
+    // One write of the whole chunk, so that the connection's deadline is
+    // for all of it.
+    w.write_all(format!("{:x}\r\n{text}\r\n", text.len()).as_bytes())?;
     w.flush()
 }
 
@@ -266,7 +268,7 @@ pub fn stream(studio: &Studio, request: Request, id: u64) {
             Refusal::new(409, format!("search {id} is already being watched")),
         );
     }
-    let mut w = std::io::BufWriter::new(request.into_stream());
+    let mut w = request.into_stream();
     let mut head = String::from(
         "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n",
     );
@@ -284,9 +286,6 @@ pub fn stream(studio: &Studio, request: Request, id: u64) {
             let _ = w.write_all(b"0\r\n\r\n").and_then(|()| w.flush());
         }
     }
-    // What is left in the buffer is the page's that went away: dropped,
-    // not written (which would wait for it once more).
-    let _ = w.into_parts();
     runs.forget(id);
 }
 

@@ -307,8 +307,70 @@ impl Request {
         finish(self.stream, &[head.as_bytes(), body]);
     }
 
-    /// The connection, to write an answer of one's own to (a stream).
-    pub fn into_stream(self) -> TcpStream {
-        self.stream
+    /// Whether the client has gone away (closed its side, or the
+    /// connection failed), looked at without waiting: a long answer
+    /// stops working for a page that is no longer there.
+    pub fn gone(&self) -> bool {
+        use rustix::event::{PollFd, PollFlags, Timespec, poll};
+        let mut fds = [PollFd::new(&self.stream, PollFlags::RDHUP)];
+        let now = Timespec {
+            tv_sec: 0,
+            tv_nsec: 0,
+        };
+        poll(&mut fds, Some(&now)).is_ok_and(|n| {
+            n > 0
+                && fds[0]
+                    .revents()
+                    .intersects(PollFlags::RDHUP | PollFlags::HUP | PollFlags::ERR)
+        })
+    }
+
+    /// The connection, to write an answer of one's own to (a stream):
+    /// each whole write must be taken by the client within `SEND_TIME`.
+    pub fn into_stream(self) -> Outgoing {
+        Outgoing {
+            stream: self.stream,
+        }
+    }
+}
+
+/// How long one whole write may wait for its client to read: past it the
+/// client is taken to be gone.
+pub const SEND_TIME: Duration = Duration::from_secs(10);
+
+/// A connection written to with one deadline for each whole write. The
+/// system's send timeout applies to each of its calls, and a write that a
+/// slow reader lets on a little at a time would take it many times over.
+pub struct Outgoing {
+    stream: TcpStream,
+}
+
+impl Write for Outgoing {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.write_all(buf).map(|()| buf.len())
+    }
+
+    fn write_all(&mut self, mut buf: &[u8]) -> io::Result<()> {
+        let began = Instant::now();
+        while !buf.is_empty() {
+            let Some(left) = SEND_TIME
+                .checked_sub(began.elapsed())
+                .filter(|d| !d.is_zero())
+            else {
+                return Err(io::ErrorKind::TimedOut.into());
+            };
+            self.stream.set_write_timeout(Some(left))?;
+            match self.stream.write(buf) {
+                Ok(0) => return Err(io::ErrorKind::WriteZero.into()),
+                Ok(n) => buf = &buf[n..],
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.stream.flush()
     }
 }
