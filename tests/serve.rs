@@ -780,27 +780,34 @@ fn a_client_that_stops_reading_its_stream_lets_go_of_its_handler_and_slot() {
     s.alive();
 }
 
+/// `n` clients of the studio at `addr` that never finish their requests:
+/// half announce a body of 5,000 bytes and send 7, half send a head that
+/// never ends.
+fn slow_clients(addr: &str, n: usize) -> Vec<TcpStream> {
+    (0..n)
+        .map(|i| {
+            let mut c = TcpStream::connect(addr).expect("connects");
+            c.set_read_timeout(Some(Duration::from_secs(30))).ok();
+            if i % 2 == 0 {
+                write!(
+                    c,
+                    "POST /api/check HTTP/1.1\r\nHost: {addr}\r\nContent-Length: 5000\r\n\r\nPuzzle("
+                )
+                .expect("sent");
+            } else {
+                write!(c, "GET /api/puzzles HTTP/1.1\r\nHost: {addr}\r\n").expect("sent");
+            }
+            c
+        })
+        .collect()
+}
+
 #[test]
 fn a_client_that_sends_its_request_slowly_holds_no_handler() {
     let s = Studio::start(&[]);
     // Bodies announced and never sent whole, and requests whose head never
     // ends.
-    let mut slow = Vec::new();
-    for i in 0..20 {
-        let mut c = TcpStream::connect(&s.addr).expect("connects");
-        c.set_read_timeout(Some(Duration::from_secs(30))).ok();
-        if i % 2 == 0 {
-            write!(
-                c,
-                "POST /api/check HTTP/1.1\r\nHost: {}\r\nContent-Length: 5000\r\n\r\nPuzzle(",
-                s.addr
-            )
-            .expect("sent");
-        } else {
-            write!(c, "GET /api/puzzles HTTP/1.1\r\nHost: {}\r\n", s.addr).expect("sent");
-        }
-        slow.push(c);
-    }
+    let mut slow = slow_clients(&s.addr, 20);
     // The studio answers others meanwhile.
     s.alive();
     // The handlers that waited for the bodies give up within 10 s, though
@@ -836,21 +843,7 @@ fn a_burst_of_slow_clients_does_not_hold_up_the_next_request() {
             .expect("kill runs")
     };
     signal("-STOP");
-    let mut slow = Vec::new();
-    for i in 0..20 {
-        let mut c = TcpStream::connect(&s.addr).expect("connects");
-        if i % 2 == 0 {
-            write!(
-                c,
-                "POST /api/check HTTP/1.1\r\nHost: {}\r\nContent-Length: 5000\r\n\r\nPuzzle(",
-                s.addr
-            )
-            .expect("sent");
-        } else {
-            write!(c, "GET /api/puzzles HTTP/1.1\r\nHost: {}\r\n", s.addr).expect("sent");
-        }
-        slow.push(c);
-    }
+    let slow = slow_clients(&s.addr, 20);
     let mut c = TcpStream::connect(&s.addr).expect("connects");
     c.set_read_timeout(Some(Duration::from_secs(60))).ok();
     write!(
