@@ -8,9 +8,9 @@ mod cli;
 use std::process::ExitCode;
 
 /// Blocks of at least this many bytes are mapped from the system on their
-/// own, and given back to it when freed.
+/// own, and given back to it when freed: glibc's own starting threshold.
 #[cfg(all(target_os = "linux", target_env = "gnu"))]
-const MAPPED_FROM: i32 = 1 << 20;
+const MAPPED_FROM: i32 = 128 << 10;
 
 /// Has the allocator give every large block back to the system when it is
 /// freed, so that the resident memory follows what the program holds.
@@ -20,7 +20,8 @@ const MAPPED_FROM: i32 = 1 << 20;
 /// by doubling) came from the heap, and the room they freed stayed
 /// resident — 80 MB more than the tables and lists held on a 9x9 count at
 /// 600 MB, so that the budget of `--memory` did not hold in resident
-/// terms (BENCHMARKS.md). A fixed threshold keeps them mapped.
+/// terms (BENCHMARKS.md). A fixed threshold keeps them mapped; a table of
+/// fewer bytes is one of 64 of a step of under 8 MiB.
 fn return_freed_blocks() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     // SAFETY: mallopt sets one of glibc's allocator tunables; it is called

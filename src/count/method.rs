@@ -159,6 +159,7 @@ pub fn dfs_micros(g: &MoveGraph, closed: bool) -> f64 {
 /// is the narrowest (a frontier shard's: its unit is a fraction of the
 /// count, and the closed counts are the whole board's, the same in every
 /// shard — the knight's 8x8 closed tours, 14 GB, in each of 136).
+#[allow(clippy::too_many_arguments)]
 pub fn choose(
     board: &Board,
     g: &MoveGraph,
