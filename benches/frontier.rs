@@ -56,6 +56,7 @@ fn ours(k: u32, n: u32, closed: bool) -> (u128, Method, Duration) {
         None,
         false,
         engine::budget::FRONTIER,
+        Some(engine::budget::FRONTIER),
         &Limits::none(),
     ) {
         Ok(c) => c,

@@ -268,3 +268,37 @@ fn the_guides_parallel_recipe_prints_what_it_shows() {
     );
     assert_eq!(String::from_utf8_lossy(&out.stdout), shown);
 }
+
+/// A frontier shard of an open count sweeps in the narrowest order: it does
+/// not first count the whole board's closed tours to weigh an order a
+/// square wider, as the count in one piece does (on 10x4 it takes the wider
+/// one). Those closed counts are the same in every shard and may cost far
+/// more than a shard's unit: for the knight's 8x8, two counts of its
+/// closed tours, 14 GB each, before each of the 136 pairs.
+#[test]
+fn a_frontier_shard_does_not_weigh_a_wider_order_by_the_closed_tours() {
+    let p = puzzle(r#"Puzzle(board: "10x4", piece: "knight")"#);
+    let Ok(g) = p.graph(&engine::halt::Never);
+    let narrowest = count::frontier::fit(&p.board, &g).unwrap_or_else(|e| panic!("{e}"));
+    let wider = narrowest
+        .wider(&p.board)
+        .unwrap_or_else(|| panic!("no wider order"));
+    let print = |plan| count::shard::fingerprint(&g, &p.goal, "frontier", Some(plan));
+    assert_ne!(print(&narrowest), print(&wider));
+    // The count in one piece weighs the two orders and takes the wider.
+    let whole = count_of(&p, &frontier(None));
+    let why = whole
+        .method
+        .as_ref()
+        .map(|m| m.why.clone())
+        .unwrap_or_default();
+    assert!(why.contains("taken one square wider"), "{why}");
+    let mut tours = 0;
+    for k in 1..=3 {
+        let c = count_of(&p, &frontier(Shard::new(k, 3)));
+        let split = c.split.clone().unwrap_or_else(|| panic!("no split"));
+        assert_eq!(split.fingerprint, print(&narrowest), "shard {k}/3");
+        tours += c.tours;
+    }
+    assert_eq!(tours, whole.tours);
+}

@@ -154,7 +154,12 @@ pub fn dfs_micros(g: &MoveGraph, closed: bool) -> f64 {
 /// (an error if the frontier cannot count it), else the cheaper by the
 /// estimates. A count split into shards is always a depth-first one. The
 /// closed counts that may pick a wider order for an open count obey
-/// `limits` (stopped, they leave the order as it is).
+/// `limits` (stopped, they leave the order as it is) and share `pilot`
+/// bytes of memory, half each; with None they are not run, and the order
+/// is the narrowest (a frontier shard's: its unit is a fraction of the
+/// count, and the closed counts are the whole board's, the same in every
+/// shard — the knight's 8x8 closed tours, 14 GB, in each of 136).
+#[allow(clippy::too_many_arguments)]
 pub fn choose(
     board: &Board,
     g: &MoveGraph,
@@ -162,6 +167,7 @@ pub fn choose(
     forced: Option<Method>,
     sharded: bool,
     budget: u64,
+    pilot: Option<u64>,
     limits: &Limits,
 ) -> Result<Choice, Unfit> {
     let dfs = |why: String| Choice {
@@ -281,11 +287,14 @@ pub fn choose(
     // Open tours on a board worth it: the narrowest order or one a square
     // wider, by a count of the closed tours with each (`frontier::pilot`).
     let settle = |plan: Plan, words: String| -> (Plan, String) {
+        let Some(memory) = pilot else {
+            return (plan, words);
+        };
         if goal.closed || frontier::estimate_expanded(&plan, lines, false) < PILOT_ABOVE {
             return (plan, words);
         }
         let cap = (frontier::estimate_expanded(&plan, lines, false) * PILOT_SHARE) as u64;
-        let bytes = bytes.clamp(PILOT_BYTES_MIN, budget.max(PILOT_BYTES_MIN));
+        let bytes = bytes.clamp(PILOT_BYTES_MIN, memory.max(PILOT_BYTES_MIN));
         match frontier::pilot::pilot(board, g, plan, cap, bytes, limits) {
             (plan, Some(p)) => {
                 let n = thousands(p.narrowest);
@@ -430,12 +439,22 @@ mod tests {
             Some(Method::Frontier),
             false,
             budget,
+            Some(budget),
             &Limits::none(),
         ) else {
             panic!("the frontier was refused");
         };
         assert_eq!(asked.method, Method::Frontier);
-        let Ok(auto) = choose(&board, &g, &goal, None, false, budget, &Limits::none()) else {
+        let Ok(auto) = choose(
+            &board,
+            &g,
+            &goal,
+            None,
+            false,
+            budget,
+            Some(budget),
+            &Limits::none(),
+        ) else {
             panic!("no choice");
         };
         assert_eq!(auto.method, Method::Frontier);
@@ -443,7 +462,16 @@ mod tests {
         // The knight keeps its estimates.
         let board = Board::rectangle(8, 5);
         let g = graph(&board, (1, 2, 1));
-        let Ok(knight) = choose(&board, &g, &goal, None, false, budget, &Limits::none()) else {
+        let Ok(knight) = choose(
+            &board,
+            &g,
+            &goal,
+            None,
+            false,
+            budget,
+            Some(budget),
+            &Limits::none(),
+        ) else {
             panic!("no choice");
         };
         assert!(knight.why.contains("states"), "{}", knight.why);
@@ -461,7 +489,16 @@ mod tests {
                 closed,
                 ..Goal::default()
             };
-            let Ok(c) = choose(board, &g, &goal, None, false, budget, &Limits::none()) else {
+            let Ok(c) = choose(
+                board,
+                &g,
+                &goal,
+                None,
+                false,
+                budget,
+                Some(budget),
+                &Limits::none(),
+            ) else {
                 panic!("no choice");
             };
             c
@@ -497,6 +534,7 @@ mod tests {
             Some(Method::Frontier),
             false,
             budget,
+            Some(budget),
             &limits,
         ) else {
             panic!("the frontier was refused");
@@ -558,7 +596,16 @@ mod tests {
                 closed,
                 ..Goal::default()
             };
-            let Ok(c) = choose(&board, &g, &goal, None, false, budget, &Limits::none()) else {
+            let Ok(c) = choose(
+                &board,
+                &g,
+                &goal,
+                None,
+                false,
+                budget,
+                Some(budget),
+                &Limits::none(),
+            ) else {
                 panic!("no choice on {w}x{h}");
             };
             assert_eq!(c.method, Method::Frontier, "{w}x{h}: {}", c.why);
@@ -590,7 +637,16 @@ mod tests {
         let g = graph(&board, (1, 2, 1));
         let spent = Limits::none().with_time(Some(0.0));
         let budget = crate::budget::FRONTIER;
-        let Ok(c) = choose(&board, &g, &Goal::default(), None, false, budget, &spent) else {
+        let Ok(c) = choose(
+            &board,
+            &g,
+            &Goal::default(),
+            None,
+            false,
+            budget,
+            Some(budget),
+            &spent,
+        ) else {
             panic!("no choice");
         };
         assert!(!c.why.contains("wider"), "{}", c.why);

@@ -295,6 +295,7 @@ pub fn count_task(
         request.method,
         request.shard.is_some(),
         if spills { u64::MAX } else { request.memory },
+        Some(request.memory),
         limits,
     )
     .map_err(CountError::FrontierUnfit)?;
@@ -704,6 +705,7 @@ fn count_frontier_shard(
         Some(Method::Frontier),
         false,
         u64::MAX,
+        None,
         &setup,
     )
     .map_err(CountError::FrontierUnfit)?;

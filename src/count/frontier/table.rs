@@ -218,6 +218,15 @@ impl<K: Key, C: Tally> Layer<K, C> {
             .sum()
     }
 
+    /// Entries of its fullest table.
+    pub fn largest(&self) -> usize {
+        self.parts
+            .iter()
+            .map(|p| p.lock().map_or(0, |t| t.len()))
+            .max()
+            .unwrap_or(0)
+    }
+
     /// Bytes of all its tables.
     pub fn bytes(&self) -> u64 {
         self.bytes.load(Ordering::Relaxed)
