@@ -407,6 +407,19 @@ mod tests {
     use crate::halt::{Limits, Never};
     use crate::model::{Board, Goal, MoveGraph, Piece, Topology};
 
+    /// `choose` for a count not split into shards, with the frontier's
+    /// budget for the count and for its closed pilot counts.
+    fn unsharded(
+        board: &Board,
+        g: &MoveGraph,
+        goal: &Goal,
+        forced: Option<Method>,
+        limits: &Limits,
+    ) -> Result<super::Choice, super::Unfit> {
+        let budget = crate::budget::FRONTIER;
+        choose(board, g, goal, forced, false, budget, Some(budget), limits)
+    }
+
     /// The graph of the (m, n) leaper, `range` moves a ride (1: a leap).
     fn graph(board: &Board, (m, n, range): (i32, i32, u32)) -> MoveGraph {
         let Ok(g) = MoveGraph::build(board, &Piece::leaper(m, n, range), &Never);
@@ -429,32 +442,14 @@ mod tests {
     #[test]
     fn pieces_beyond_the_fit_are_tried_by_the_frontier() {
         let goal = Goal::default();
-        let budget = crate::budget::FRONTIER;
         let board = Board::rectangle(10, 10);
         let g = graph(&board, (1, 4, 1));
-        let Ok(asked) = choose(
-            &board,
-            &g,
-            &goal,
-            Some(Method::Frontier),
-            false,
-            budget,
-            Some(budget),
-            &Limits::none(),
-        ) else {
+        let Ok(asked) = unsharded(&board, &g, &goal, Some(Method::Frontier), &Limits::none())
+        else {
             panic!("the frontier was refused");
         };
         assert_eq!(asked.method, Method::Frontier);
-        let Ok(auto) = choose(
-            &board,
-            &g,
-            &goal,
-            None,
-            false,
-            budget,
-            Some(budget),
-            &Limits::none(),
-        ) else {
+        let Ok(auto) = unsharded(&board, &g, &goal, None, &Limits::none()) else {
             panic!("no choice");
         };
         assert_eq!(auto.method, Method::Frontier);
@@ -462,16 +457,7 @@ mod tests {
         // The knight keeps its estimates.
         let board = Board::rectangle(8, 5);
         let g = graph(&board, (1, 2, 1));
-        let Ok(knight) = choose(
-            &board,
-            &g,
-            &goal,
-            None,
-            false,
-            budget,
-            Some(budget),
-            &Limits::none(),
-        ) else {
+        let Ok(knight) = unsharded(&board, &g, &goal, None, &Limits::none()) else {
             panic!("no choice");
         };
         assert!(knight.why.contains("states"), "{}", knight.why);
@@ -482,23 +468,13 @@ mod tests {
     /// elsewhere tours and states are far more plentiful than they say.
     #[test]
     fn estimates_are_made_only_for_the_knight_on_a_board_that_does_not_wrap() {
-        let budget = crate::budget::FRONTIER;
         let auto = |board: &Board, piece: &Piece, closed: bool| {
             let Ok(g) = MoveGraph::build(board, piece, &Never);
             let goal = Goal {
                 closed,
                 ..Goal::default()
             };
-            let Ok(c) = choose(
-                board,
-                &g,
-                &goal,
-                None,
-                false,
-                budget,
-                Some(budget),
-                &Limits::none(),
-            ) else {
+            let Ok(c) = unsharded(board, &g, &goal, None, &Limits::none()) else {
                 panic!("no choice");
             };
             c
@@ -527,16 +503,7 @@ mod tests {
             ..Goal::default()
         };
         let limits = Limits::none();
-        let Ok(asked) = choose(
-            &klein,
-            &g,
-            &closed,
-            Some(Method::Frontier),
-            false,
-            budget,
-            Some(budget),
-            &limits,
-        ) else {
+        let Ok(asked) = unsharded(&klein, &g, &closed, Some(Method::Frontier), &limits) else {
             panic!("the frontier was refused");
         };
         assert!(asked.why.starts_with("as asked; "), "{}", asked.why);
@@ -588,7 +555,6 @@ mod tests {
 
     #[test]
     fn open_counts_take_an_order_a_square_wider_when_its_closed_count_holds_fewer() {
-        let budget = crate::budget::FRONTIER;
         let choice = |w: u32, h: u32, closed: bool| {
             let board = Board::rectangle(w, h);
             let g = graph(&board, (1, 2, 1));
@@ -596,16 +562,7 @@ mod tests {
                 closed,
                 ..Goal::default()
             };
-            let Ok(c) = choose(
-                &board,
-                &g,
-                &goal,
-                None,
-                false,
-                budget,
-                Some(budget),
-                &Limits::none(),
-            ) else {
+            let Ok(c) = unsharded(&board, &g, &goal, None, &Limits::none()) else {
                 panic!("no choice on {w}x{h}");
             };
             assert_eq!(c.method, Method::Frontier, "{w}x{h}: {}", c.why);
@@ -636,17 +593,7 @@ mod tests {
         let board = Board::rectangle(10, 4);
         let g = graph(&board, (1, 2, 1));
         let spent = Limits::none().with_time(Some(0.0));
-        let budget = crate::budget::FRONTIER;
-        let Ok(c) = choose(
-            &board,
-            &g,
-            &Goal::default(),
-            None,
-            false,
-            budget,
-            Some(budget),
-            &spent,
-        ) else {
+        let Ok(c) = unsharded(&board, &g, &Goal::default(), None, &spent) else {
             panic!("no choice");
         };
         assert!(!c.why.contains("wider"), "{}", c.why);
