@@ -119,6 +119,12 @@ fn a_number_flag_says_what_it_takes() {
             &["run", "puzzles/holed4x4.ron", "--time-limit", "-3"][..],
             "error: --time-limit: a time limit is a non-negative number of seconds\n |\n | --time-limit -3\n |              ^^\n",
         ),
+        // A command within a command (whose arguments are built only when
+        // it is asked for) reads them alike.
+        (
+            &["archive", "stats", "--time-limit", "-3"][..],
+            "error: --time-limit: a time limit is a non-negative number of seconds\n |\n | --time-limit -3\n |              ^^\n",
+        ),
     ] {
         assert_eq!(message(manifest(), args), said, "{args:?}");
     }

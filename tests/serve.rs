@@ -338,15 +338,7 @@ fn a_run_streams_its_search_and_ends_with_a_verified_tour() {
         assert!(!samples.is_empty());
         let report = &seen[names.len() - 3].1;
         assert_eq!(report["status"], json!("found"), "{report}");
-        let p = puzzle(text);
-        let tour: Vec<u32> = report["tour"]
-            .as_array()
-            .expect("a tour")
-            .iter()
-            .map(|v| v.as_u64().unwrap_or(u64::MAX) as u32)
-            .collect();
-        engine::verify::verify(&p.board, &p.piece, &p.goal, &tour)
-            .unwrap_or_else(|e| panic!("the studio's tour fails the verifier: {e}"));
+        let tour = verified_tour(text, report);
         // A depth-first search's last sample is the tour itself.
         if solver.is_none() {
             let replayed: Vec<u32> = replay(&samples).iter().map(|&s| s as u32).collect();
@@ -458,15 +450,35 @@ fn a_page_that_goes_away_stops_its_search_and_frees_its_slot() {
 
 /// Runs the small holed puzzle to its report, which must be its tour,
 /// within `wait`.
+/// The tour of a report the studio streamed for `text`, checked by the
+/// verifier.
+fn verified_tour(text: &str, report: &Value) -> Vec<u32> {
+    let p = puzzle(text);
+    let tour: Vec<u32> = report["tour"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no tour in {report}"))
+        .iter()
+        .map(|v| v.as_u64().unwrap_or(u64::MAX) as u32)
+        .collect();
+    engine::verify::verify(&p.board, &p.piece, &p.goal, &tour)
+        .unwrap_or_else(|e| panic!("the studio's tour fails the verifier: {e}"));
+    tour
+}
+
+/// Whether a stream for `text` reports a tour found, the tour checked by
+/// the verifier.
+fn found_and_verified(text: &str, seen: &[(String, Value)]) -> bool {
+    seen.iter()
+        .find(|(n, v)| n == "report" && v["status"] == json!("found"))
+        .map(|(_, report)| verified_tour(text, report))
+        .is_some()
+}
+
 fn holed_is_solved_within(s: &Studio, wait: Duration) {
     let began = Instant::now();
     let id = s.run(HOLED, None);
     let seen = s.events(id).all();
-    assert!(
-        seen.iter()
-            .any(|(n, v)| n == "report" && v["status"] == json!("found")),
-        "{seen:?}"
-    );
+    assert!(found_and_verified(HOLED, &seen), "{seen:?}");
     assert!(
         began.elapsed() < wait,
         "the search waited {:?}",
@@ -490,10 +502,7 @@ fn searches_past_the_cores_queue_with_their_place() {
         seen.first().map(|(n, v)| (n.as_str(), v["place"].clone())),
         Some(("queue", json!(1)))
     );
-    assert!(
-        seen.iter()
-            .any(|(n, v)| n == "report" && v["status"] == json!("found"))
-    );
+    assert!(found_and_verified(HOLED, &seen), "{seen:?}");
     // The long ones stopped at the time limit.
     for ev in streams {
         let seen = ev.all();
@@ -1103,10 +1112,11 @@ fn client(addr: &str) -> Seen {
     });
     timed(&mut seen, "stream", &mut || {
         let all = s.events(id).all();
-        let found = all
-            .iter()
-            .any(|(n, v)| n == "report" && v["status"] == json!("found"));
-        if found { 200 } else { 500 }
+        if found_and_verified(HOLED, &all) {
+            200
+        } else {
+            500
+        }
     });
     seen
 }

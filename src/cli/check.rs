@@ -14,7 +14,7 @@ use engine::render::{json, text};
 use super::source::{PuzzleArgs, StopWords};
 use super::{DONE, Format, GAVE_UP, IMPOSSIBLE, INTERRUPTED_CODE, interrupt, out};
 
-/// `engine check`'s flags.
+/// Parse a puzzle and print what is known without searching.
 #[derive(clap::Args)]
 pub struct CheckArgs {
     #[command(flatten)]

@@ -17,7 +17,8 @@ use super::{
     BUG, DONE, Format, GAVE_UP, INTERRUPTED_CODE, bad_flag, flag_error, interrupt, out, progress,
 };
 
-/// `engine count`'s flags.
+/// Count every tour exactly (directed; from the start square, or summed
+/// over every start).
 #[derive(clap::Args)]
 pub struct CountArgs {
     #[command(flatten)]

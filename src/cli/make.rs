@@ -48,7 +48,7 @@ pub enum Sums {
     Diagonal,
 }
 
-/// `engine make`'s flags.
+/// Make a clue puzzle with one solution, and pictures of it.
 #[derive(clap::Args)]
 pub struct MakeArgs {
     #[command(flatten)]

@@ -39,7 +39,7 @@ pub enum SolverName {
     Symmetric,
 }
 
-/// `engine run`'s flags.
+/// Find a tour and print it.
 #[derive(clap::Args)]
 pub struct RunArgs {
     #[command(flatten)]

@@ -114,6 +114,9 @@ struct Sub {
 /// The deepest subcommand that `argv` names, skipping flags before it.
 fn subcommand(argv: &[String]) -> Sub {
     let mut command = super::Cli::command();
+    // The commands' arguments are built when asked for (`Command`'s
+    // `defer`): all of them here, to be read.
+    command.build();
     let mut path = "engine".to_string();
     for word in argv.iter().skip(1) {
         if word.starts_with('-') {

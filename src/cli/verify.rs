@@ -14,7 +14,8 @@ use super::{DONE, Format, GAVE_UP, INTERRUPTED_CODE, interrupt, out, watch};
 /// The exit code of a tour that is not one of the puzzle.
 const NOT_A_TOUR: u8 = 1;
 
-/// `engine verify`'s flags.
+/// Check a tour written elsewhere (squares by name, a grid of step
+/// numbers, or JSON) against a puzzle.
 #[derive(clap::Args)]
 pub struct VerifyArgs {
     /// The tour: squares by name (`a1 b3 c5 …`), a grid of step numbers

@@ -412,14 +412,21 @@ pub fn first_tours<H: Halt>(
     (list.tours, None)
 }
 
-/// Keeps the tours a search shows, and nothing else.
+/// Keeps the tours a search shows, and nothing else: every step may go
+/// untold (the driver tells each tour all the same).
 struct TourList {
     tours: Vec<Vec<u32>>,
 }
 
 impl Observer for TourList {
+    const HEAVY: bool = false;
+    const SKIPS: bool = true;
     #[inline(always)]
     fn event(&mut self, _: crate::search::event::Event, _: &[u32]) {}
+    #[inline(always)]
+    fn skip(&self) -> crate::search::event::Skip {
+        crate::search::event::Skip::ALL
+    }
     #[inline(always)]
     fn wants_why(&self) -> bool {
         false

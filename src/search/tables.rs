@@ -205,21 +205,53 @@ fn all_of(n: usize) -> u64 {
 }
 
 /// For each byte of a mask of up to 64 squares and each value of it, the
-/// union of `masks` over the squares it holds: a set's neighbours in eight
-/// lookups.
+/// union of `masks` over the squares it holds: a set's neighbours in one
+/// lookup a byte. Only the bytes that can hold a square get a table (a
+/// 4x4 board two), each value built from the value without its lowest bit.
 pub(crate) fn spread_tables(masks: &[u64]) -> Vec<[u64; 256]> {
-    (0..8)
+    (0..masks.len().div_ceil(8).min(8))
         .map(|k| {
             let mut table = [0u64; 256];
-            for (v, slot) in table.iter_mut().enumerate() {
-                for b in 0..8 {
-                    let s = 8 * k + b;
-                    if v >> b & 1 == 1 && s < masks.len() {
-                        *slot |= masks[s];
-                    }
-                }
+            for v in 1..256usize {
+                let s = 8 * k + v.trailing_zeros() as usize;
+                table[v] = table[v & (v - 1)] | masks.get(s).copied().unwrap_or(0);
             }
             table
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::spread_tables;
+
+    /// A set's neighbours by the tables are the union of its squares'
+    /// masks, on boards of 1 to 64 squares.
+    #[test]
+    fn the_spread_tables_give_the_union_of_the_masks() {
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        for n in 1..=64usize {
+            let all = if n == 64 { u64::MAX } else { (1u64 << n) - 1 };
+            let masks: Vec<u64> = (0..n).map(|_| next() & all).collect();
+            let spread = spread_tables(&masks);
+            assert_eq!(spread.len(), n.div_ceil(8));
+            for _ in 0..50 {
+                let set = next() & all;
+                let want = (0..n)
+                    .filter(|&s| set >> s & 1 == 1)
+                    .fold(0, |m, s| m | masks[s]);
+                let got = spread
+                    .iter()
+                    .enumerate()
+                    .fold(0, |m, (k, t)| m | t[(set >> (8 * k)) as usize & 255]);
+                assert_eq!(got, want, "{n} squares, set {set:#x}");
+            }
+        }
+    }
 }

@@ -47,7 +47,7 @@ const SEND_BUFFER: usize = 32 << 10;
 /// How long Ctrl-C waits for the requests in hand to finish.
 const GRACE: Duration = Duration::from_secs(5);
 
-/// `engine serve`'s flags.
+/// The studio: a local web page to write puzzles and watch them solved.
 #[derive(clap::Args)]
 pub struct ServeArgs {
     /// The port to listen on (0: any free port; the address is printed).

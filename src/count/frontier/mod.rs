@@ -656,12 +656,15 @@ enum Failed {
     Unfit(Unfit),
     /// A count outgrew its type.
     Overflow,
+    /// A limit or an interruption stopped it while its states were on disk.
+    Stopped(Stop),
 }
 
 impl From<spill::SpillError> for Failed {
     fn from(e: spill::SpillError) -> Failed {
         match e {
             spill::SpillError::Overflow => Failed::Overflow,
+            spill::SpillError::Stopped(s) => Failed::Stopped(s),
             spill::SpillError::Io(e) => Failed::Unfit(Unfit::Disk {
                 message: e.to_string(),
             }),
@@ -772,6 +775,10 @@ fn sweep<K: Key, C: Tally>(
         match stepped {
             Ok(true) => {}
             Ok(false) => break,
+            Err(Failed::Stopped(s)) => {
+                out.stopped = Some(s);
+                break;
+            }
             Err(Failed::Overflow) => {
                 out.overflow = true;
                 return Ok(out);
@@ -798,8 +805,18 @@ fn sweep<K: Key, C: Tally>(
             let run = if due && i + 1 < squares {
                 out.cut_at = Some(i + 1);
                 cut = None;
-                f.filter::<K, C>(run, |k| c.keeps(k.hash64()))
-                    .map_err(disk)?
+                match f.filter::<K, C>(run, |k| c.keeps(k.hash64()), || limits.check()) {
+                    Ok(run) => run,
+                    Err(spill::SpillError::Stopped(s)) => {
+                        out.stopped = Some(s);
+                        break;
+                    }
+                    Err(spill::SpillError::Io(e)) => return Err(disk(e)),
+                    Err(spill::SpillError::Overflow) => {
+                        out.overflow = true;
+                        return Ok(out);
+                    }
+                }
             } else {
                 run
             };
@@ -1036,7 +1053,7 @@ fn step_large<K: Key, C: Tally>(
     let merged = if runs.len() == 1 {
         runs.remove(0)
     } else {
-        f.merge::<K, C>(runs)?
+        f.merge::<K, C>(runs, || limits.check())?
     };
     if merged.len.saturating_mul(per_state) * 4 <= opts.budget {
         // Few enough to hold: back in memory.

@@ -16,9 +16,14 @@ use std::io::{self, BufReader, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 
 use super::key::{Key, Tally};
+use crate::halt::Stop;
 
 /// Bytes of the buffer of each file read or written.
 const BUFFER: usize = 1 << 20;
+
+/// Records a merge or a filter writes between two looks at the limits:
+/// some milliseconds of disk.
+const LOOK_EVERY: u64 = 1 << 16;
 
 /// The spill folder of one count.
 #[derive(Debug)]
@@ -47,6 +52,9 @@ pub enum SpillError {
     Io(io::Error),
     /// A count outgrew its type while runs were merged.
     Overflow,
+    /// A limit or an interruption stopped the merge or the filter (its
+    /// part-written file removed).
+    Stopped(Stop),
 }
 
 impl From<io::Error> for SpillError {
@@ -126,10 +134,39 @@ impl Spill {
         let _ = std::fs::remove_file(&run.path);
     }
 
-    /// Merges `runs` into one, equal states added, and removes them.
-    pub fn merge<K: Key, C: Tally>(&mut self, runs: Vec<Run>) -> Result<Run, SpillError> {
+    /// Merges `runs` into one, equal states added, and removes them;
+    /// `look` is asked every few thousand records whether to stop.
+    pub fn merge<K: Key, C: Tally>(
+        &mut self,
+        runs: Vec<Run>,
+        look: impl Fn() -> Result<(), Stop>,
+    ) -> Result<Run, SpillError> {
         let path = self.new_path();
-        let mut w = BufWriter::with_capacity(BUFFER, File::create(&path)?);
+        let merged = self.merge_into::<K, C>(&path, &runs, look);
+        let len = match merged {
+            Ok(len) => len,
+            Err(e) => {
+                let _ = std::fs::remove_file(&path);
+                return Err(e);
+            }
+        };
+        for r in runs {
+            self.remove(r);
+        }
+        let bytes = len * record_bytes::<K, C>() as u64;
+        self.written += bytes;
+        self.states += len;
+        Ok(Run { path, len, bytes })
+    }
+
+    /// [`Spill::merge`]'s writing of `path`: the states written.
+    fn merge_into<K: Key, C: Tally>(
+        &self,
+        path: &Path,
+        runs: &[Run],
+        look: impl Fn() -> Result<(), Stop>,
+    ) -> Result<u64, SpillError> {
+        let mut w = BufWriter::with_capacity(BUFFER, File::create(path)?);
         let mut readers = runs
             .iter()
             .map(Reader::<K, C>::open)
@@ -143,8 +180,13 @@ impl Spill {
         }
         let mut rec = vec![0u8; record_bytes::<K, C>()];
         let mut len = 0u64;
+        let mut popped = 0u64;
         let mut current: Option<(K, C)> = None;
         while let Some(std::cmp::Reverse(((_, k), i, Wrap(c)))) = heap.pop() {
+            popped += 1;
+            if popped % LOOK_EVERY == 0 {
+                look().map_err(SpillError::Stopped)?;
+            }
             current = match current {
                 Some((ck, cc)) if ck == k => Some((k, cc.add(c).ok_or(SpillError::Overflow)?)),
                 Some((ck, cc)) => {
@@ -167,46 +209,61 @@ impl Spill {
             len += 1;
         }
         w.flush()?;
-        drop(readers);
-        for r in runs {
-            self.remove(r);
-        }
-        let bytes = len * rec.len() as u64;
+        Ok(len)
+    }
+}
+
+impl Spill {
+    /// The states of `run` that `keep` keeps, as a new run (in the same
+    /// order); `run` is removed. `look` is asked every few thousand
+    /// records whether to stop.
+    pub fn filter<K: Key, C: Tally>(
+        &mut self,
+        run: Run,
+        keep: impl Fn(K) -> bool,
+        look: impl Fn() -> Result<(), Stop>,
+    ) -> Result<Run, SpillError> {
+        let path = self.new_path();
+        let len = match filter_into::<K, C>(&path, &run, keep, look) {
+            Ok(len) => len,
+            Err(e) => {
+                let _ = std::fs::remove_file(&path);
+                return Err(e);
+            }
+        };
+        self.remove(run);
+        let bytes = len * record_bytes::<K, C>() as u64;
         self.written += bytes;
         self.states += len;
         Ok(Run { path, len, bytes })
     }
 }
 
-impl Spill {
-    /// The states of `run` that `keep` keeps, as a new run (in the same
-    /// order); `run` is removed.
-    pub fn filter<K: Key, C: Tally>(
-        &mut self,
-        run: Run,
-        keep: impl Fn(K) -> bool,
-    ) -> io::Result<Run> {
-        let path = self.new_path();
-        let mut w = BufWriter::with_capacity(BUFFER, File::create(&path)?);
-        let mut r = Reader::<K, C>::open(&run)?;
-        let mut rec = vec![0u8; record_bytes::<K, C>()];
-        let mut len = 0u64;
-        while let Some((k, c)) = r.next_record()? {
-            if keep(k) {
-                k.write_le(&mut rec[..K::BYTES]);
-                c.write_le(&mut rec[K::BYTES..]);
-                w.write_all(&rec)?;
-                len += 1;
-            }
+/// [`Spill::filter`]'s writing of `path`: the states written.
+fn filter_into<K: Key, C: Tally>(
+    path: &Path,
+    run: &Run,
+    keep: impl Fn(K) -> bool,
+    look: impl Fn() -> Result<(), Stop>,
+) -> Result<u64, SpillError> {
+    let mut w = BufWriter::with_capacity(BUFFER, File::create(path)?);
+    let mut r = Reader::<K, C>::open(run)?;
+    let mut rec = vec![0u8; record_bytes::<K, C>()];
+    let (mut len, mut read) = (0u64, 0u64);
+    while let Some((k, c)) = r.next_record()? {
+        read += 1;
+        if read % LOOK_EVERY == 0 {
+            look().map_err(SpillError::Stopped)?;
         }
-        w.flush()?;
-        drop(r);
-        self.remove(run);
-        let bytes = len * rec.len() as u64;
-        self.written += bytes;
-        self.states += len;
-        Ok(Run { path, len, bytes })
+        if keep(k) {
+            k.write_le(&mut rec[..K::BYTES]);
+            c.write_le(&mut rec[K::BYTES..]);
+            w.write_all(&rec)?;
+            len += 1;
+        }
     }
+    w.flush()?;
+    Ok(len)
 }
 
 impl Run {
@@ -304,7 +361,7 @@ mod tests {
             let (Ok(ra), Ok(rb)) = (spill.write_run(&a), spill.write_run(&b)) else {
                 panic!("no runs");
             };
-            let Ok(m) = spill.merge::<u64, u64>(vec![ra, rb]) else {
+            let Ok(m) = spill.merge::<u64, u64>(vec![ra, rb], || Ok(())) else {
                 panic!("no merge");
             };
             let Ok(mut r) = Reader::<u64, u64>::open(&m) else {
@@ -328,11 +385,56 @@ mod tests {
                 panic!("no run");
             };
             assert!(matches!(
-                spill.merge::<u64, u64>(vec![over, more]),
+                spill.merge::<u64, u64>(vec![over, more], || Ok(())),
                 Err(SpillError::Overflow)
             ));
         }
         assert!(!folder.exists());
         assert!(free_bytes(parent.path()).is_some_and(|b| b > 0));
+    }
+
+    /// A limit that runs out while runs merge (or a run is filtered) stops
+    /// it within a few thousand records, its part-written file removed and
+    /// the runs it read left whole.
+    #[test]
+    fn a_merge_or_a_filter_stops_when_a_limit_runs_out() {
+        let parent = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let Ok(mut spill) = Spill::new(parent.path()) else {
+            panic!("no folder");
+        };
+        let states = 4 * LOOK_EVERY;
+        let sorted = |step: u64| {
+            let mut v: Vec<(u64, u64)> = (0..states).map(|k| (k * step, 1)).collect();
+            v.sort_unstable_by_key(|e| (e.0.classes(), e.0));
+            v
+        };
+        let (Ok(ra), Ok(rb)) = (spill.write_run(&sorted(2)), spill.write_run(&sorted(3))) else {
+            panic!("no runs");
+        };
+        let dir = spill.path().to_path_buf();
+        let files = || std::fs::read_dir(&dir).map_or(0, |d| d.count());
+        let looks = std::cell::Cell::new(0u32);
+        let look = || {
+            looks.set(looks.get() + 1);
+            Err(Stop::Interrupted)
+        };
+        let stopped = spill.merge::<u64, u64>(vec![ra, rb], look);
+        assert!(
+            matches!(stopped, Err(SpillError::Stopped(Stop::Interrupted))),
+            "{stopped:?}"
+        );
+        assert_eq!(looks.get(), 1, "stopped at its first look");
+        assert_eq!(files(), 2, "the two runs, and no part-written merge");
+        let Ok(run) = spill.write_run(&sorted(5)) else {
+            panic!("no run");
+        };
+        looks.set(0);
+        let stopped = spill.filter::<u64, u64>(run, |_| true, look);
+        assert!(
+            matches!(stopped, Err(SpillError::Stopped(_))),
+            "{stopped:?}"
+        );
+        assert_eq!(looks.get(), 1);
+        assert_eq!(files(), 3, "no part-written filter");
     }
 }
