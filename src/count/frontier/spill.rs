@@ -184,7 +184,7 @@ impl Spill {
         let mut current: Option<(K, C)> = None;
         while let Some(std::cmp::Reverse(((_, k), i, Wrap(c)))) = heap.pop() {
             popped += 1;
-            if popped % LOOK_EVERY == 0 {
+            if popped.is_multiple_of(LOOK_EVERY) {
                 look().map_err(SpillError::Stopped)?;
             }
             current = match current {
@@ -252,7 +252,7 @@ fn filter_into<K: Key, C: Tally>(
     let (mut len, mut read) = (0u64, 0u64);
     while let Some((k, c)) = r.next_record()? {
         read += 1;
-        if read % LOOK_EVERY == 0 {
+        if read.is_multiple_of(LOOK_EVERY) {
             look().map_err(SpillError::Stopped)?;
         }
         if keep(k) {
