@@ -31,7 +31,8 @@ answers are read back from the text.
 - naive: `kt_replica naive 8 0 1` against `engine run puzzles/js-order8x8.ron`
   (`Backtrack(order: Given)`): time per node, both timed by themselves.
 - startup: a tiny C program's process against `engine --version` and `engine run
-  puzzles/holed4x4.ron`.
+  puzzles/holed4x4.ron`; beside them the floor: the same line printed by the C program
+  statically linked and by a Rust program (dynamically and statically linked).
 - clues: Rosetta's Hidato (8x8, and 50x3) and Hopido against `engine run` of
   puzzles/rosetta-hidato.ron, rosetta-hidato50x3.ron and rosetta-hopido.ron.
 """
@@ -67,6 +68,7 @@ int main(int c, char **v) {
 """
 
 HELLO_C = '#include <stdio.h>\nint main(void) { puts("hello"); return 0; }\n'
+HELLO_RS = 'fn main() { println!("hello"); }\n'
 
 
 def find_peers(given):
@@ -87,9 +89,17 @@ def build(peers):
     out, missing = {}, []
     (BUILD / "timer.c").write_text(TIMER_C)
     (BUILD / "hello.c").write_text(HELLO_C)
+    (BUILD / "hello.rs").write_text(HELLO_RS)
     flags = ["-O2", "-march=native"]
+    rustc = shutil.which("rustc")
     jobs = {
         "hello": [[cc, *flags, str(BUILD / "hello.c"), "-o", "{out}"]],
+        # The floor of a start-up: the same line printed by a statically
+        # linked C program and by Rust's standard library, linked both ways.
+        "hello_static": [[cc, *flags, "-static", str(BUILD / "hello.c"), "-o", "{out}"]],
+        "hello_rust": [[rustc, "-O", str(BUILD / "hello.rs"), "-o", "{out}"]],
+        "hello_rust_static": [[rustc, "-O", "-C", "target-feature=+crt-static",
+                               str(BUILD / "hello.rs"), "-o", "{out}"]],
     }
     if peers:
         r, n = peers / "rosetta", peers / "naive-replica"
@@ -109,7 +119,8 @@ def build(peers):
         ok = True
         for step in steps:
             cmd = [a.replace("{out}", str(target)) for a in step]
-            if None in cmd or not all(Path(a).exists() for a in cmd if a.endswith((".c", ".cpp"))):
+            if None in cmd or not all(Path(a).exists() for a in cmd
+                                      if a.endswith((".c", ".cpp", ".rs"))):
                 ok = False
                 break
             if subprocess.run(cmd, capture_output=True).returncode != 0:
@@ -261,6 +272,10 @@ def naive(engines, peers, rounds, tmp):
 
 def startup(engines, peers, rounds, tmp):
     progs = {"C hello": [peers["hello"]]}
+    for name, label in [("hello_static", "C hello, static"), ("hello_rust", "Rust hello"),
+                        ("hello_rust_static", "Rust hello, static")]:
+        if name in peers:
+            progs[label] = [peers[name]]
     for i, e in enumerate(engines):
         tag = f"engine{i + 1 if len(engines) > 1 else ''}"
         progs[f"{tag} --version"] = [e, "--version"]
