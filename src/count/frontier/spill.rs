@@ -113,9 +113,7 @@ impl Spill {
         let mut w = BufWriter::with_capacity(BUFFER, File::create(&path)?);
         let mut rec = vec![0u8; record_bytes::<K, C>()];
         for &(k, c) in entries {
-            k.write_le(&mut rec[..K::BYTES]);
-            c.write_le(&mut rec[K::BYTES..]);
-            w.write_all(&rec)?;
+            put(&mut w, &mut rec, k, c)?;
         }
         w.flush()?;
         let bytes = (entries.len() * rec.len()) as u64;
@@ -141,16 +139,26 @@ impl Spill {
         runs: Vec<Run>,
         look: impl Fn() -> Result<(), Stop>,
     ) -> Result<Run, SpillError> {
+        self.replace::<K, C>(runs, |path, runs| merge_into::<K, C>(path, runs, look))
+    }
+
+    /// A new run, written by `write` (which says how many states it
+    /// wrote), in place of `inputs`, which are removed once it is whole; a
+    /// run that fails part-written is removed instead.
+    fn replace<K: Key, C: Tally>(
+        &mut self,
+        inputs: Vec<Run>,
+        write: impl FnOnce(&Path, &[Run]) -> Result<u64, SpillError>,
+    ) -> Result<Run, SpillError> {
         let path = self.new_path();
-        let merged = self.merge_into::<K, C>(&path, &runs, look);
-        let len = match merged {
+        let len = match write(&path, &inputs) {
             Ok(len) => len,
             Err(e) => {
                 let _ = std::fs::remove_file(&path);
                 return Err(e);
             }
         };
-        for r in runs {
+        for r in inputs {
             self.remove(r);
         }
         let bytes = len * record_bytes::<K, C>() as u64;
@@ -158,59 +166,61 @@ impl Spill {
         self.states += len;
         Ok(Run { path, len, bytes })
     }
+}
 
-    /// [`Spill::merge`]'s writing of `path`: the states written.
-    fn merge_into<K: Key, C: Tally>(
-        &self,
-        path: &Path,
-        runs: &[Run],
-        look: impl Fn() -> Result<(), Stop>,
-    ) -> Result<u64, SpillError> {
-        let mut w = BufWriter::with_capacity(BUFFER, File::create(path)?);
-        let mut readers = runs
-            .iter()
-            .map(Reader::<K, C>::open)
-            .collect::<io::Result<Vec<_>>>()?;
-        // Each reader's next record, in a heap by (classes, key).
-        let mut heap = std::collections::BinaryHeap::new();
-        for (i, r) in readers.iter_mut().enumerate() {
-            if let Some((k, c)) = r.next_record()? {
-                heap.push(std::cmp::Reverse(((k.classes(), k), i, Wrap(c))));
-            }
+/// Writes the record of key `k` and count `c` through `rec`.
+fn put<K: Key, C: Tally>(w: &mut impl Write, rec: &mut [u8], k: K, c: C) -> io::Result<()> {
+    k.write_le(&mut rec[..K::BYTES]);
+    c.write_le(&mut rec[K::BYTES..]);
+    w.write_all(rec)
+}
+
+/// [`Spill::merge`]'s writing of `path`: the states written.
+fn merge_into<K: Key, C: Tally>(
+    path: &Path,
+    runs: &[Run],
+    look: impl Fn() -> Result<(), Stop>,
+) -> Result<u64, SpillError> {
+    let mut w = BufWriter::with_capacity(BUFFER, File::create(path)?);
+    let mut readers = runs
+        .iter()
+        .map(Reader::<K, C>::open)
+        .collect::<io::Result<Vec<_>>>()?;
+    // Each reader's next record, in a heap by (classes, key).
+    let mut heap = std::collections::BinaryHeap::new();
+    for (i, r) in readers.iter_mut().enumerate() {
+        if let Some((k, c)) = r.next_record()? {
+            heap.push(std::cmp::Reverse(((k.classes(), k), i, Wrap(c))));
         }
-        let mut rec = vec![0u8; record_bytes::<K, C>()];
-        let mut len = 0u64;
-        let mut popped = 0u64;
-        let mut current: Option<(K, C)> = None;
-        while let Some(std::cmp::Reverse(((_, k), i, Wrap(c)))) = heap.pop() {
-            popped += 1;
-            if popped.is_multiple_of(LOOK_EVERY) {
-                look().map_err(SpillError::Stopped)?;
-            }
-            current = match current {
-                Some((ck, cc)) if ck == k => Some((k, cc.add(c).ok_or(SpillError::Overflow)?)),
-                Some((ck, cc)) => {
-                    ck.write_le(&mut rec[..K::BYTES]);
-                    cc.write_le(&mut rec[K::BYTES..]);
-                    w.write_all(&rec)?;
-                    len += 1;
-                    Some((k, c))
-                }
-                None => Some((k, c)),
-            };
-            if let Some((k, c)) = readers[i].next_record()? {
-                heap.push(std::cmp::Reverse(((k.classes(), k), i, Wrap(c))));
-            }
-        }
-        if let Some((ck, cc)) = current {
-            ck.write_le(&mut rec[..K::BYTES]);
-            cc.write_le(&mut rec[K::BYTES..]);
-            w.write_all(&rec)?;
-            len += 1;
-        }
-        w.flush()?;
-        Ok(len)
     }
+    let mut rec = vec![0u8; record_bytes::<K, C>()];
+    let mut len = 0u64;
+    let mut popped = 0u64;
+    let mut current: Option<(K, C)> = None;
+    while let Some(std::cmp::Reverse(((_, k), i, Wrap(c)))) = heap.pop() {
+        popped += 1;
+        if popped.is_multiple_of(LOOK_EVERY) {
+            look().map_err(SpillError::Stopped)?;
+        }
+        current = match current {
+            Some((ck, cc)) if ck == k => Some((k, cc.add(c).ok_or(SpillError::Overflow)?)),
+            Some((ck, cc)) => {
+                put(&mut w, &mut rec, ck, cc)?;
+                len += 1;
+                Some((k, c))
+            }
+            None => Some((k, c)),
+        };
+        if let Some((k, c)) = readers[i].next_record()? {
+            heap.push(std::cmp::Reverse(((k.classes(), k), i, Wrap(c))));
+        }
+    }
+    if let Some((ck, cc)) = current {
+        put(&mut w, &mut rec, ck, cc)?;
+        len += 1;
+    }
+    w.flush()?;
+    Ok(len)
 }
 
 impl Spill {
@@ -223,19 +233,9 @@ impl Spill {
         keep: impl Fn(K) -> bool,
         look: impl Fn() -> Result<(), Stop>,
     ) -> Result<Run, SpillError> {
-        let path = self.new_path();
-        let len = match filter_into::<K, C>(&path, &run, keep, look) {
-            Ok(len) => len,
-            Err(e) => {
-                let _ = std::fs::remove_file(&path);
-                return Err(e);
-            }
-        };
-        self.remove(run);
-        let bytes = len * record_bytes::<K, C>() as u64;
-        self.written += bytes;
-        self.states += len;
-        Ok(Run { path, len, bytes })
+        self.replace::<K, C>(vec![run], |path, runs| {
+            filter_into::<K, C>(path, &runs[0], keep, look)
+        })
     }
 }
 
@@ -256,9 +256,7 @@ fn filter_into<K: Key, C: Tally>(
             look().map_err(SpillError::Stopped)?;
         }
         if keep(k) {
-            k.write_le(&mut rec[..K::BYTES]);
-            c.write_le(&mut rec[K::BYTES..]);
-            w.write_all(&rec)?;
+            put(&mut w, &mut rec, k, c)?;
             len += 1;
         }
     }
