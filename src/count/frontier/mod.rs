@@ -805,7 +805,7 @@ fn sweep<K: Key, C: Tally>(
             let run = if due && i + 1 < squares {
                 out.cut_at = Some(i + 1);
                 cut = None;
-                match f.filter::<K, C>(run, |k| c.keeps(k.hash64()), || limits.check()) {
+                match f.filter::<K, C>(run, |k| c.keeps(k.hash64()), limits) {
                     Ok(run) => run,
                     Err(spill::SpillError::Stopped(s)) => {
                         out.stopped = Some(s);
@@ -1053,7 +1053,7 @@ fn step_large<K: Key, C: Tally>(
     let merged = if runs.len() == 1 {
         runs.remove(0)
     } else {
-        f.merge::<K, C>(runs, || limits.check())?
+        f.merge::<K, C>(runs, limits)?
     };
     if merged.len.saturating_mul(per_state) * 4 <= opts.budget {
         // Few enough to hold: back in memory.

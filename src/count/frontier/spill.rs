@@ -16,7 +16,7 @@ use std::io::{self, BufReader, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 
 use super::key::{Key, Tally};
-use crate::halt::Stop;
+use crate::halt::{Halt, Stop};
 
 /// Bytes of the buffer of each file read or written.
 const BUFFER: usize = 1 << 20;
@@ -133,13 +133,13 @@ impl Spill {
     }
 
     /// Merges `runs` into one, equal states added, and removes them;
-    /// `look` is asked every few thousand records whether to stop.
+    /// `halt` is looked at every few thousand records.
     pub fn merge<K: Key, C: Tally>(
         &mut self,
         runs: Vec<Run>,
-        look: impl Fn() -> Result<(), Stop>,
+        halt: &impl Halt<Stop = Stop>,
     ) -> Result<Run, SpillError> {
-        self.replace::<K, C>(runs, |path, runs| merge_into::<K, C>(path, runs, look))
+        self.replace::<K, C>(runs, |path, runs| merge_into::<K, C>(path, runs, halt))
     }
 
     /// A new run, written by `write` (which says how many states it
@@ -179,7 +179,7 @@ fn put<K: Key, C: Tally>(w: &mut impl Write, rec: &mut [u8], k: K, c: C) -> io::
 fn merge_into<K: Key, C: Tally>(
     path: &Path,
     runs: &[Run],
-    look: impl Fn() -> Result<(), Stop>,
+    halt: &impl Halt<Stop = Stop>,
 ) -> Result<u64, SpillError> {
     let mut w = BufWriter::with_capacity(BUFFER, File::create(path)?);
     let mut readers = runs
@@ -200,7 +200,7 @@ fn merge_into<K: Key, C: Tally>(
     while let Some(std::cmp::Reverse(((_, k), i, Wrap(c)))) = heap.pop() {
         popped += 1;
         if popped.is_multiple_of(LOOK_EVERY) {
-            look().map_err(SpillError::Stopped)?;
+            halt.check().map_err(SpillError::Stopped)?;
         }
         current = match current {
             Some((ck, cc)) if ck == k => Some((k, cc.add(c).ok_or(SpillError::Overflow)?)),
@@ -225,16 +225,16 @@ fn merge_into<K: Key, C: Tally>(
 
 impl Spill {
     /// The states of `run` that `keep` keeps, as a new run (in the same
-    /// order); `run` is removed. `look` is asked every few thousand
-    /// records whether to stop.
+    /// order); `run` is removed. `halt` is looked at every few thousand
+    /// records.
     pub fn filter<K: Key, C: Tally>(
         &mut self,
         run: Run,
         keep: impl Fn(K) -> bool,
-        look: impl Fn() -> Result<(), Stop>,
+        halt: &impl Halt<Stop = Stop>,
     ) -> Result<Run, SpillError> {
         self.replace::<K, C>(vec![run], |path, runs| {
-            filter_into::<K, C>(path, &runs[0], keep, look)
+            filter_into::<K, C>(path, &runs[0], keep, halt)
         })
     }
 }
@@ -244,7 +244,7 @@ fn filter_into<K: Key, C: Tally>(
     path: &Path,
     run: &Run,
     keep: impl Fn(K) -> bool,
-    look: impl Fn() -> Result<(), Stop>,
+    halt: &impl Halt<Stop = Stop>,
 ) -> Result<u64, SpillError> {
     let mut w = BufWriter::with_capacity(BUFFER, File::create(path)?);
     let mut r = Reader::<K, C>::open(run)?;
@@ -253,7 +253,7 @@ fn filter_into<K: Key, C: Tally>(
     while let Some((k, c)) = r.next_record()? {
         read += 1;
         if read.is_multiple_of(LOOK_EVERY) {
-            look().map_err(SpillError::Stopped)?;
+            halt.check().map_err(SpillError::Stopped)?;
         }
         if keep(k) {
             put(&mut w, &mut rec, k, c)?;
@@ -359,7 +359,7 @@ mod tests {
             let (Ok(ra), Ok(rb)) = (spill.write_run(&a), spill.write_run(&b)) else {
                 panic!("no runs");
             };
-            let Ok(m) = spill.merge::<u64, u64>(vec![ra, rb], || Ok(())) else {
+            let Ok(m) = spill.merge::<u64, u64>(vec![ra, rb], &crate::halt::Limits::none()) else {
                 panic!("no merge");
             };
             let Ok(mut r) = Reader::<u64, u64>::open(&m) else {
@@ -383,12 +383,23 @@ mod tests {
                 panic!("no run");
             };
             assert!(matches!(
-                spill.merge::<u64, u64>(vec![over, more], || Ok(())),
+                spill.merge::<u64, u64>(vec![over, more], &crate::halt::Limits::none()),
                 Err(SpillError::Overflow)
             ));
         }
         assert!(!folder.exists());
         assert!(free_bytes(parent.path()).is_some_and(|b| b > 0));
+    }
+
+    /// A halt that says "interrupted" at every look, counting them.
+    struct Interrupted(std::sync::atomic::AtomicU32);
+
+    impl Halt for Interrupted {
+        type Stop = Stop;
+        fn check(&self) -> Result<(), Stop> {
+            self.0.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            Err(Stop::Interrupted)
+        }
     }
 
     /// A limit that runs out while runs merge (or a run is filtered) stops
@@ -411,28 +422,29 @@ mod tests {
         };
         let dir = spill.path().to_path_buf();
         let files = || std::fs::read_dir(&dir).map_or(0, |d| d.count());
-        let looks = std::cell::Cell::new(0u32);
-        let look = || {
-            looks.set(looks.get() + 1);
-            Err(Stop::Interrupted)
-        };
-        let stopped = spill.merge::<u64, u64>(vec![ra, rb], look);
+        let look = Interrupted(std::sync::atomic::AtomicU32::new(0));
+        let looks = &look.0;
+        let stopped = spill.merge::<u64, u64>(vec![ra, rb], &look);
         assert!(
             matches!(stopped, Err(SpillError::Stopped(Stop::Interrupted))),
             "{stopped:?}"
         );
-        assert_eq!(looks.get(), 1, "stopped at its first look");
+        assert_eq!(
+            looks.load(std::sync::atomic::Ordering::Relaxed),
+            1,
+            "stopped at its first look"
+        );
         assert_eq!(files(), 2, "the two runs, and no part-written merge");
         let Ok(run) = spill.write_run(&sorted(5)) else {
             panic!("no run");
         };
-        looks.set(0);
-        let stopped = spill.filter::<u64, u64>(run, |_| true, look);
+        looks.store(0, std::sync::atomic::Ordering::Relaxed);
+        let stopped = spill.filter::<u64, u64>(run, |_| true, &look);
         assert!(
             matches!(stopped, Err(SpillError::Stopped(_))),
             "{stopped:?}"
         );
-        assert_eq!(looks.get(), 1);
+        assert_eq!(looks.load(std::sync::atomic::Ordering::Relaxed), 1);
         assert_eq!(files(), 3, "no part-written filter");
     }
 }
