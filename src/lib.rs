@@ -49,6 +49,7 @@ pub mod puzzle;
 pub mod render;
 pub mod search;
 pub mod solve;
+pub mod spelling;
 pub mod verify;
 pub mod words;
 

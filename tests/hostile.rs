@@ -2397,12 +2397,14 @@ fn a_fifo_swapped_in_for_the_puzzle_never_blocks() {
 
 #[test]
 fn long_betza_words_are_read_in_linear_time() {
-    // Every part a new move: refused once past 4,096, where it is.
-    let ranges: String = (1..80_000).map(|i| format!("W{i}")).collect();
+    // Every part a new move: refused once past 4,096, where it is; 2.7 MB,
+    // so that comparing the word with the names it might have meant (which
+    // costs the product of the lengths) would show.
+    let ranges: String = (1..400_000).map(|i| format!("W{i}")).collect();
     each_command(
         &format!("Puzzle(board: \"2x2\", piece: \"{ranges}\")"),
         Ends::Refused("more than 4096 moves by this part: a piece may have at most 4096"),
-        "a Betza word of 80,000 ranges",
+        "a Betza word of 400,000 ranges",
     );
     // 450 KB of repeats: nine moves, read at once (no move on 2x2).
     let repeats: String = (0..150_000).map(|i| format!("NN{}", i % 9 + 1)).collect();

@@ -187,8 +187,8 @@ fn close_flags(sub: &Sub, typed: &str) -> Vec<String> {
     let mut close: Vec<(usize, String)> = long_flags(sub)
         .into_iter()
         .filter_map(|f| {
-            let d = strsim::damerau_levenshtein(&typed, &f);
-            (d <= 2 && d < typed.len().saturating_sub(2)).then_some((d, f))
+            let d = engine::spelling::within_two_edits(&typed, &f)?;
+            (d < typed.len().saturating_sub(2)).then_some((d, f))
         })
         .collect();
     close.sort();

@@ -251,12 +251,8 @@ pub(super) fn suggestions<'a>(name: &str, known: impl Iterator<Item = &'a str>) 
     let lower = name.to_lowercase();
     let mut close: Vec<(usize, &str)> = known
         .filter_map(|k| {
-            let d = if k.to_lowercase() == lower {
-                0
-            } else {
-                strsim::damerau_levenshtein(&lower, &k.to_lowercase())
-            };
-            (d <= 2 && d < name.len().max(2)).then_some((d, k))
+            let d = crate::spelling::within_two_edits(&lower, &k.to_lowercase())?;
+            (d < name.len().max(2)).then_some((d, k))
         })
         .collect();
     close.sort();

@@ -176,7 +176,8 @@ fn one_of(names: &[&str]) -> String {
 /// `piece`, not also `pieces`).
 fn did_you_mean(found: &str, known: &[&str]) -> Option<String> {
     let lower = found.to_lowercase();
-    let distance = |k: &str| strsim::damerau_levenshtein(&lower, &k.to_lowercase());
+    let distance =
+        |k: &str| crate::spelling::within_two_edits(&lower, &k.to_lowercase()).unwrap_or(3);
     let close = super::piece::suggestions(found, known.iter().copied());
     let best = close.iter().map(|k| distance(k)).min()?;
     let closest: Vec<&str> = close.into_iter().filter(|k| distance(k) == best).collect();
