@@ -287,6 +287,7 @@ mod tests {
                 }),
                 clause_learning: false,
                 magic: false,
+                annealed: false,
             }
         );
         assert_eq!(

@@ -61,6 +61,10 @@ pub struct SolverId {
     /// ends with the lines' sums in hand).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub magic: bool,
+    /// The magic search's annealing, run in turns with its complete
+    /// search, found the tour.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub annealed: bool,
 }
 
 impl SolverId {
@@ -211,6 +215,9 @@ impl fmt::Display for SolverId {
         if self.magic {
             f.write_str(" as the magic search")?;
         }
+        if self.annealed {
+            f.write_str(", whose annealing found the tour")?;
+        }
         if self.clause_learning {
             f.write_str(", then clause-learning search")?;
         }
@@ -242,6 +249,7 @@ mod tests {
             }),
             clause_learning: false,
             magic: false,
+            annealed: false,
         };
         let text = auto.to_string();
         assert!(

@@ -4,8 +4,11 @@
 //! there is none, looks for a second (`--unique`), lists them, and counts
 //! them on every core in prefix tasks that shards split. A file a job:
 //! `plan.rs` what is prepared once, `rules.rs` the search's rules for the
-//! one depth-first driver, with the pruning and why it is sound.
+//! one depth-first driver, with the pruning and why it is sound,
+//! `anneal.rs` the annealing that a search for one tour runs in turns with
+//! the complete search.
 
+mod anneal;
 mod plan;
 mod rules;
 
@@ -48,26 +51,60 @@ struct Found {
     nodes: u64,
     best: Vec<u32>,
     stop: Option<Stop>,
+    /// The annealing found the tour.
+    annealed: bool,
 }
 
+/// The nodes of the complete search's first turn, and of the annealing's
+/// first; each turn after is twice the one before. Small puzzles are
+/// settled within the first turn, as if no annealing were there.
+const FIRST_TURN: u64 = 1 << 17;
+
 /// Searches `plan` for up to `cap` solutions, keeping them; numbering from
-/// the first step only when an observer watches.
+/// the first step only when an observer watches. A search for one tour
+/// that no observer watches runs the complete search in turns with the
+/// annealing ([`anneal`]) when the plan is one it serves, each turn twice
+/// as long as the last: whichever finds a tour first gives it, and only
+/// the complete search can end with none.
 fn search<O: Observer>(plan: &Plan, cap: usize, run: &mut Searching, obs: &mut O) -> Found {
     let rules: Search<'_, true> = Search::new(plan, O::ACTIVE, cap);
     let mut driver = Driver::new(rules, 0, cap.max(1) as u128);
-    let mut nodes = 0;
-    let halt = run.halt();
-    let pace = driver.run(u64::MAX, &mut nodes, &mut run.cadence, &halt, obs);
+    let mut nodes: u64 = 0;
+    let mut annealing = (cap == 1 && !O::ACTIVE)
+        .then(|| anneal::Anneal::new(plan))
+        .flatten();
+    let mut turn = FIRST_TURN;
+    let (pace, annealed) = loop {
+        let pause_at = match annealing {
+            Some(_) => nodes.saturating_add(turn),
+            None => u64::MAX,
+        };
+        let halt = run.halt();
+        let pace = driver.run(pause_at, &mut nodes, &mut run.cadence, &halt, obs);
+        let (Pace::Paused, Some(a)) = (&pace, annealing.as_mut()) else {
+            break (pace, None);
+        };
+        match a.run(turn, &mut nodes, run) {
+            Ok(Some(tour)) => break (Pace::Done, Some(tour)),
+            Ok(None) => turn = turn.saturating_mul(2),
+            Err(stop) => break (Pace::Stopped(stop), None),
+        }
+    };
     let best = driver.longest();
     let stop = match pace {
         Pace::Stopped(stop) => Some(stop),
         _ => None,
     };
+    let mut tours = std::mem::take(&mut driver.rules.tours);
+    if let Some(tour) = &annealed {
+        tours = vec![tour.clone()];
+    }
     Found {
-        tours: std::mem::take(&mut driver.rules.tours),
+        tours,
         nodes,
         best,
         stop,
+        annealed: annealed.is_some(),
     }
 }
 
@@ -132,6 +169,7 @@ fn solve_up_to<O: Observer>(
         },
         solver: SolverId {
             magic: true,
+            annealed: found.annealed,
             ..opts.id()
         },
         starts: None,
