@@ -248,6 +248,17 @@ const COMMON_BETZA: [&str; 12] = ["W", "F", "D", "N", "A", "C", "Z", "K", "Q", "
 /// Names close to `name` among `known` (case aside, or within two edits),
 /// closest first: the "did you mean" of an unknown piece.
 pub(super) fn suggestions<'a>(name: &str, known: impl Iterator<Item = &'a str>) -> Vec<&'a str> {
+    ranked_suggestions(name, known)
+        .into_iter()
+        .map(|(_, k)| k)
+        .collect()
+}
+
+/// [`suggestions`], each with its distance from `name` in edits.
+pub(super) fn ranked_suggestions<'a>(
+    name: &str,
+    known: impl Iterator<Item = &'a str>,
+) -> Vec<(usize, &'a str)> {
     let lower = name.to_lowercase();
     let mut close: Vec<(usize, &str)> = known
         .filter_map(|k| {
@@ -257,7 +268,8 @@ pub(super) fn suggestions<'a>(name: &str, known: impl Iterator<Item = &'a str>) 
         .collect();
     close.sort();
     close.dedup_by(|a, b| a.1 == b.1);
-    close.into_iter().map(|(_, k)| k).take(3).collect()
+    close.truncate(3);
+    close
 }
 
 /// A named piece definition: its name, its expression text, and where that

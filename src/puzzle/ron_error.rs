@@ -175,12 +175,12 @@ fn one_of(names: &[&str]) -> String {
 /// known names closest to it (case aside, or within two edits; `peice` is
 /// `piece`, not also `pieces`).
 fn did_you_mean(found: &str, known: &[&str]) -> Option<String> {
-    let lower = found.to_lowercase();
-    let distance =
-        |k: &str| crate::spelling::within_two_edits(&lower, &k.to_lowercase()).unwrap_or(3);
-    let close = super::piece::suggestions(found, known.iter().copied());
-    let best = close.iter().map(|k| distance(k)).min()?;
-    let closest: Vec<&str> = close.into_iter().filter(|k| distance(k) == best).collect();
+    let close = super::piece::ranked_suggestions(found, known.iter().copied());
+    let best = close.first()?.0;
+    let closest: Vec<&str> = close
+        .into_iter()
+        .filter_map(|(d, k)| (d == best).then_some(k))
+        .collect();
     Some(format!("did you mean {}?", one_of(&closest)))
 }
 

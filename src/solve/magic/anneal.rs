@@ -23,9 +23,6 @@ use super::plan::{NONE, Plan};
 use crate::solve::Stop;
 use crate::solve::backtrack::Searching;
 
-/// The seed of every anneal: a run is the same each time.
-const SEED: u64 = 0x6d61_6769_6374_6f75;
-
 /// The temperature a sweep starts at, for each square of the board: the
 /// cost of a change is a sum of the lines' moves, which grow with the board.
 const HEAT_A_SQUARE: f64 = 1.0;
@@ -77,7 +74,9 @@ pub(super) struct Anneal<'p> {
 impl<'p> Anneal<'p> {
     /// The annealing of `plan`, when the plan is one it serves: an open
     /// tour of moves that can all be made back, nothing fixed, no symmetry.
-    pub(super) fn new(plan: &'p Plan) -> Option<Anneal<'p>> {
+    /// Its every random choice comes from `seed`, so a seed gives the same
+    /// tour each run.
+    pub(super) fn new(plan: &'p Plan, seed: u64) -> Option<Anneal<'p>> {
         let served = plan.undirected
             && !plan.closed
             && plan.tie.is_none()
@@ -87,7 +86,7 @@ impl<'p> Anneal<'p> {
             return None;
         }
         let n = plan.n;
-        let mut rng = ChaCha8Rng::seed_from_u64(SEED);
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let first = rng.random_range(0..n as u32);
         let mut pos = vec![NONE; n];
         pos[first as usize] = 0;
@@ -283,7 +282,7 @@ mod tests {
         let task = p.task(&g);
         let magic = task.constraints.magic.unwrap_or(Magic::Semi);
         let plan = Plan::new(&task, magic);
-        let mut a = Anneal::new(&plan)?;
+        let mut a = Anneal::new(&plan, task.seed)?;
         let limits = Limits::none();
         let progress = Progress::new();
         let mut run = Searching {
@@ -311,6 +310,18 @@ mod tests {
             let found = anneal(text, 50_000_000);
             assert!(matches!(found, Some(Some(_))), "{text}: {found:?}");
         }
+    }
+
+    #[test]
+    fn the_puzzles_seed_chooses_the_annealings_tour() {
+        let tours: std::collections::HashSet<Vec<u32>> = (0..8)
+            .filter_map(|seed| {
+                let text =
+                    format!(r#"Puzzle(board: "8x2", piece: "king", magic: Semi, seed: {seed})"#);
+                anneal(&text, 50_000_000).flatten()
+            })
+            .collect();
+        assert!(tours.len() >= 2, "eight seeds, tours: {tours:?}");
     }
 
     #[test]

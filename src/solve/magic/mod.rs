@@ -65,13 +65,19 @@ const FIRST_TURN: u64 = 1 << 17;
 /// that no observer watches runs the complete search in turns with the
 /// annealing ([`anneal`]) when the plan is one it serves, each turn twice
 /// as long as the last: whichever finds a tour first gives it, and only
-/// the complete search can end with none.
-fn search<O: Observer>(plan: &Plan, cap: usize, run: &mut Searching, obs: &mut O) -> Found {
+/// the complete search can end with none. The annealing draws from `seed`.
+fn search<O: Observer>(
+    plan: &Plan,
+    cap: usize,
+    seed: u64,
+    run: &mut Searching,
+    obs: &mut O,
+) -> Found {
     let rules: Search<'_, true> = Search::new(plan, O::ACTIVE, cap);
     let mut driver = Driver::new(rules, 0, cap.max(1) as u128);
     let mut nodes: u64 = 0;
     let mut annealing = (cap == 1 && !O::ACTIVE)
-        .then(|| anneal::Anneal::new(plan))
+        .then(|| anneal::Anneal::new(plan, seed))
         .flatten();
     let mut turn = FIRST_TURN;
     let (pace, annealed) = loop {
@@ -95,16 +101,17 @@ fn search<O: Observer>(plan: &Plan, cap: usize, run: &mut Searching, obs: &mut O
         Pace::Stopped(stop) => Some(stop),
         _ => None,
     };
-    let mut tours = std::mem::take(&mut driver.rules.tours);
-    if let Some(tour) = &annealed {
-        tours = vec![tour.clone()];
-    }
+    let annealed_one = annealed.is_some();
+    let tours = match annealed {
+        Some(tour) => vec![tour],
+        None => std::mem::take(&mut driver.rules.tours),
+    };
     Found {
         tours,
         nodes,
         best,
         stop,
-        annealed: annealed.is_some(),
+        annealed: annealed_one,
     }
 }
 
@@ -152,7 +159,7 @@ fn solve_up_to<O: Observer>(
         cadence: Cadence::watched(&limits, 0, O::ACTIVE),
     };
     let plan = Plan::new(task, magic_of(task));
-    let found = search(&plan, cap, &mut searching, &mut obs);
+    let found = search(&plan, cap, task.seed, &mut searching, &mut obs);
     run.progress.set(found.nodes);
     let outcome = match (found.tours.first(), found.stop) {
         (Some(t), _) => Outcome::Found(t.clone()),
@@ -192,7 +199,13 @@ pub fn first_solutions(
         cadence: Cadence::new(limits, 0),
     };
     let plan = Plan::new(task, magic_of(task));
-    let found = search(&plan, most.max(1), &mut searching, &mut NoObserver);
+    let found = search(
+        &plan,
+        most.max(1),
+        task.seed,
+        &mut searching,
+        &mut NoObserver,
+    );
     (found.tours, found.stop)
 }
 
