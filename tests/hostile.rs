@@ -288,6 +288,25 @@ fn huge_jump_lists() {
         Ends::Refused("moves in all"),
         "many copies of a long list",
     );
+    // The same with forty moves added by each name: unions that hash.
+    let defs: Vec<String> = (0..1500)
+        .map(|i| {
+            let jumps: Vec<String> = (0..40)
+                .map(|j| format!("({},{})", 200 + i, 7 + j))
+                .collect();
+            format!("\"q{i}\": \"a | jumps {}\"", jumps.join(", "))
+        })
+        .collect();
+    let text = format!(
+        "Puzzle(board: \"3x3\", piece: \"q0\", pieces: {{ \"a\": \"jumps {}\", {} }})",
+        a.join(", "),
+        defs.join(", ")
+    );
+    each_command(
+        &text,
+        Ends::Refused("moves in all"),
+        "many copies of a long list, forty moves added to each",
+    );
     // A Betza word of 200,000 letters is nine atoms (a million took 0.8 s
     // to read on a loaded machine, too near the bound of a second).
     let word = "NC".repeat(100_000);

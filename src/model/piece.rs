@@ -73,6 +73,10 @@ impl Move {
     }
 }
 
+/// Above this product of the moves a union holds and those it adds, the
+/// moves are hashed rather than compared one with another.
+const COMPARE_BELOW: usize = 8192;
+
 /// A piece: its moves in the order backtracking with `order: Given` tries them.
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub struct Piece {
@@ -88,10 +92,19 @@ impl Piece {
     }
 
     /// Appends moves not already present (the union of move sets), in time
-    /// linear in the moves (long `jumps` lists are hashed).
+    /// linear in the moves: a few are compared with every move held, more
+    /// are hashed (with a fast hash, in a set sized up front: a file may
+    /// make thousands of unions of lists of thousands of moves).
     pub fn extend(&mut self, moves: impl IntoIterator<Item = Move>) {
         let moves = moves.into_iter();
-        if self.moves.len() + moves.size_hint().1.unwrap_or(usize::MAX) <= 32 {
+        let incoming = moves.size_hint().1.unwrap_or(usize::MAX);
+        if self
+            .moves
+            .len()
+            .saturating_add(incoming)
+            .saturating_mul(incoming)
+            <= COMPARE_BELOW
+        {
             for m in moves {
                 if !self.moves.contains(&m) {
                     self.moves.push(m);
@@ -99,7 +112,12 @@ impl Piece {
             }
             return;
         }
-        let mut seen: std::collections::HashSet<Move> = self.moves.iter().copied().collect();
+        let room = self.moves.len() + moves.size_hint().0;
+        let mut seen = std::collections::HashSet::with_capacity_and_hasher(
+            room,
+            foldhash::fast::FixedState::default(),
+        );
+        seen.extend(self.moves.iter().copied());
         for m in moves {
             if seen.insert(m) {
                 self.moves.push(m);

@@ -422,7 +422,11 @@ impl<'d> Resolver<'d> {
                 }
                 let total: usize = sets.iter().map(|s| s.moves().len()).sum();
                 self.spend(total, *span)?;
-                let piece = Piece::new(sets.iter().flat_map(|s| s.moves()).copied());
+                // The parts hold no repeats: the first is taken whole.
+                let mut piece = sets.first().map_or_else(Piece::default, |s| (**s).clone());
+                for s in sets.iter().skip(1) {
+                    piece.extend(s.moves().iter().copied());
+                }
                 let moves = piece.moves();
                 if moves.len() > MAX_MOVES {
                     return Err(LangError::new(
