@@ -211,11 +211,8 @@ impl<'p> Anneal<'p> {
                 .unwrap_or(last);
             self.pos[s as usize] = self.path.len() as u32;
             self.path.push(s);
-        } else if !self.anchored && self.rng.random_range(0..2) == 0 {
-            let len = self.path.len();
-            self.reverse(0, len - 1);
         } else {
-            self.bite_last();
+            self.flip_or_bite();
         }
         self.whole = self.path.len() == self.plan.n && !self.plan.closed;
     }
@@ -226,8 +223,17 @@ impl<'p> Anneal<'p> {
         let n = self.plan.n;
         if self.plan.moves(self.path[n - 1], self.path[0]) {
             self.whole = true;
-        } else if !self.anchored && self.rng.random_range(0..2) == 0 {
-            self.reverse(0, n - 1);
+        } else {
+            self.flip_or_bite();
+        }
+    }
+
+    /// Another last square: the tour turned round (when its first square
+    /// is free to move) or a backbite at its last square, at random.
+    fn flip_or_bite(&mut self) {
+        if !self.anchored && self.rng.random_range(0..2) == 0 {
+            let len = self.path.len();
+            self.reverse(0, len - 1);
         } else {
             self.bite_last();
         }
@@ -263,10 +269,13 @@ impl<'p> Anneal<'p> {
     /// A change to weigh, or None when the random pick finds none.
     fn pick(&mut self) -> Option<Change> {
         let n = self.plan.n;
-        if self.rng.random_range(0..BACKBITE_ONE_IN) == 0 {
+        // A cycle whose first square is fixed cannot turn: it only takes
+        // 2-opt moves.
+        let turns = !(self.plan.closed && self.anchored);
+        if turns && self.rng.random_range(0..BACKBITE_ONE_IN) == 0 {
             if self.plan.closed {
                 // Another square of the cycle is step 1.
-                return (!self.anchored).then(|| Change::Turn(self.rng.random_range(1..n)));
+                return Some(Change::Turn(self.rng.random_range(1..n)));
             }
             // A move from an end square into the tour: the stretch from
             // that end to the square before the one it reaches reverses.
