@@ -797,6 +797,8 @@ fn sweep<K: Key, C: Tally>(
             let (Some(f), Some(c)) = (folder.as_mut(), cut) else {
                 out.check = out.check.step(disk_check::<K, C>(&run).map_err(disk)?);
                 out.states.push(run.len);
+                progress.held(0);
+                progress.on_disk(run.len);
                 on_disk = Some(run);
                 progress.set(i as u64 + 1);
                 continue;
@@ -1453,6 +1455,55 @@ mod tests {
         }
         let left = std::fs::read_dir(dir.path()).map_or(0, Iterator::count);
         assert_eq!(left, 0, "runs left in the spill folder");
+    }
+
+    /// The progress after a step whose states stay on disk says so: the
+    /// squares done, none in memory, and the step's merged states on disk
+    /// (not the states its runs held before the merge folded equal keys).
+    #[test]
+    fn progress_after_a_spilled_step_shows_its_states_on_disk() {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let folder: &'static std::path::Path =
+            Box::leak(dir.path().to_path_buf().into_boxed_path());
+        let board = Board::rectangle(6, 5);
+        let Ok(g) = MoveGraph::build(&board, &Piece::leaper(1, 2, 1), &crate::halt::Never);
+        let Ok(plan) = fit(&board, &g) else {
+            panic!("no plan");
+        };
+        let goal = Goal::default();
+        let rules = rules(&plan, &kinds(g.len(), &goal), false);
+        let tight = FrontierOptions {
+            budget: 4 << 10,
+            serial_below: 0,
+            spill: Some(folder),
+            ..FrontierOptions::default()
+        };
+        let progress = Progress::new();
+        let Ok(whole) = sweep::<Mates, u64>(&rules, &tight, &Limits::none(), &progress) else {
+            panic!("no sweep");
+        };
+        assert!(whole.spilled > 0);
+        // The widest step is on disk; the work budget stops the sweep as
+        // the next step begins (the work before a step is one, for the
+        // empty start, and the states of the steps before it).
+        let widest = (0..whole.states.len())
+            .max_by_key(|&j| whole.states[j])
+            .unwrap_or(0);
+        let work = 1 + whole.states[..=widest].iter().sum::<u64>();
+        let limits = Limits {
+            nodes: Some(work),
+            ..Limits::none()
+        };
+        let Ok(part) = sweep::<Mates, u64>(&rules, &tight, &limits, &progress) else {
+            panic!("no sweep");
+        };
+        assert_eq!(part.stopped, Some(Stop::Limit(crate::halt::Limit::Nodes)));
+        assert_eq!(part.states, whole.states[..=widest]);
+        let r = progress.read();
+        assert_eq!(
+            (r.done, r.held, r.on_disk),
+            (widest as u64 + 1, None, Some(whole.states[widest]))
+        );
     }
 
     /// A step stopped part way counts what it held when it stopped: the
