@@ -29,7 +29,8 @@ const LINKED: [&str; 2] = ["puzzles", "tests"];
 
 /// The flags whose value is a file `engine` writes: an example may not
 /// point one into a linked folder, which is the checkout.
-const OUTPUTS: [&str; 8] = [
+const OUTPUTS: [&str; 9] = [
+    "--checkpoint",
     "--gif",
     "--search-gif",
     "--png",

@@ -14,6 +14,7 @@ mod count_cli;
 mod count_entry;
 mod count_frontier;
 mod count_list;
+mod count_resume;
 mod count_rules;
 mod count_shards;
 mod count_spill;

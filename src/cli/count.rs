@@ -42,7 +42,7 @@ pub struct CountArgs {
         long,
         value_name = "FILE",
         num_args = 0..,
-        conflicts_with_all = ["puzzle", "board", "piece", "closed", "open", "start", "end", "shard", "method", "memory", "spill", "threads", "time_limit", "list"]
+        conflicts_with_all = ["puzzle", "board", "piece", "closed", "open", "start", "end", "shard", "method", "memory", "spill", "checkpoint", "checkpoint_every", "threads", "time_limit", "list"]
     )]
     merge: Option<Vec<std::path::PathBuf>>,
     /// Stop after this many seconds (exit 3; the count so far is a lower bound).
@@ -61,6 +61,15 @@ pub struct CountArgs {
     /// frontier: the system's folder for temporary files).
     #[arg(long, value_name = "DIR")]
     spill: Option<std::path::PathBuf>,
+    /// Save a frontier count in this folder as it goes (after a square, at
+    /// most every --checkpoint-every seconds, and when a limit or Ctrl-C
+    /// stops it), and go on from what it saved when run again; a finished
+    /// count's result stays there.
+    #[arg(long, value_name = "DIR")]
+    checkpoint: Option<std::path::PathBuf>,
+    /// The least seconds between two saves to --checkpoint (default 600).
+    #[arg(long, value_name = "SECS", value_parser = super::seconds, requires = "checkpoint")]
+    checkpoint_every: Option<f64>,
     /// Also print the first N tours counted (`all`: every one, when there
     /// are at most 10,000), one a line, each checked by the verifier.
     #[arg(long, value_name = "N|all", conflicts_with = "shard")]
@@ -123,6 +132,36 @@ fn spill_folder(args: &CountArgs) -> Result<Option<&'static std::path::Path>, Er
         None => return Ok(None),
     };
     Ok(Some(Box::leak(folder.into_boxed_path())))
+}
+
+/// The checkpoint folder of `--checkpoint DIR` (made if missing), for a
+/// frontier count only. Kept for the life of the process, as the request
+/// is.
+fn checkpoint(args: &CountArgs) -> Result<Option<&'static frontier::resume::Checkpoint>, Error> {
+    let Some(dir) = &args.checkpoint else {
+        return Ok(None);
+    };
+    let text = dir.display().to_string();
+    if !matches!(args.method, Some(MethodFlag::Frontier)) {
+        return Err(bad_flag(
+            "--checkpoint",
+            &text,
+            "a checkpoint saves a frontier count: add --method frontier",
+        ));
+    }
+    if let Err(e) = std::fs::create_dir_all(dir) {
+        return Err(flag_error(
+            ErrorKind::Io,
+            "--checkpoint",
+            &text,
+            format!("cannot make the folder: {e}"),
+        ));
+    }
+    let every = std::time::Duration::from_secs_f64(args.checkpoint_every.unwrap_or(600.0));
+    Ok(Some(Box::leak(Box::new(frontier::resume::Checkpoint {
+        dir: dir.clone(),
+        every,
+    }))))
 }
 
 /// Parses `--threads`: a whole number from 1 to
@@ -220,6 +259,7 @@ pub fn exec(args: CountArgs) -> Result<u8, Error> {
             None => budget::FRONTIER,
         },
         spill: spill_folder(&args)?,
+        checkpoint: checkpoint(&args)?,
     };
     // The limit covers building the graph and the proofs too.
     let limits = interrupt::limits().with_time_from(started, args.time_limit);
@@ -387,7 +427,7 @@ fn unfit_kind(unfit: &frontier::Unfit) -> ErrorKind {
         | frontier::Unfit::TooBig { .. }
         | frontier::Unfit::NoDisk { .. }
         | frontier::Unfit::Overflow => ErrorKind::TooBig,
-        frontier::Unfit::Disk { .. } => ErrorKind::Io,
+        frontier::Unfit::Disk { .. } | frontier::Unfit::Checkpoint { .. } => ErrorKind::Io,
     }
 }
 

@@ -68,6 +68,9 @@ pub struct CountRequest {
     /// `memory` (in a folder of its own, removed at the end); None: such a
     /// count is refused, or (chosen by the estimates) left to the search.
     pub spill: Option<&'static std::path::Path>,
+    /// Where a frontier count saves itself as it goes, and takes up what
+    /// it saved before (see [`frontier::resume`]).
+    pub checkpoint: Option<&'static frontier::resume::Checkpoint>,
 }
 
 impl Default for CountRequest {
@@ -78,6 +81,7 @@ impl Default for CountRequest {
             threads: None,
             memory: crate::budget::FRONTIER,
             spill: None,
+            checkpoint: None,
         }
     }
 }
@@ -315,6 +319,7 @@ pub fn count_task(
                 .map(|t| t.clamp(1, crate::budget::max_threads())),
             budget: request.memory,
             spill: request.spill,
+            checkpoint: request.checkpoint,
             ..frontier::FrontierOptions::default()
         };
         match frontier::count(g, &goal, plan, &opts, limits, progress) {
@@ -743,6 +748,7 @@ fn count_frontier_shard(
             threads: request.threads,
             budget: request.memory,
             spill: request.spill,
+            checkpoint: request.checkpoint,
             cut,
             ..frontier::FrontierOptions::default()
         };

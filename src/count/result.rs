@@ -269,6 +269,8 @@ pub struct FrontierWork {
     pub elapsed: Duration,
     /// Bytes written to disk in all (0 when the states fit the memory).
     pub spilled: u64,
+    /// The squares a checkpoint had taken when this run took it up.
+    pub resumed_at: Option<usize>,
 }
 
 impl FrontierWork {
@@ -286,6 +288,7 @@ impl FrontierWork {
             threads: c.threads,
             elapsed: c.elapsed,
             spilled: c.spilled,
+            resumed_at: c.resumed_at,
         }
     }
 }

@@ -28,6 +28,7 @@ pub mod key;
 mod look;
 pub mod pilot;
 pub mod plan;
+pub mod resume;
 pub mod spill;
 mod step;
 mod table;
@@ -92,6 +93,9 @@ pub struct FrontierOptions {
     /// Where a step whose states pass the budget writes them (in a folder
     /// of its own, removed at the end); None: such a count is refused.
     pub spill: Option<&'static std::path::Path>,
+    /// Where and how often the count saves itself, to go on from there
+    /// when run again (see [`resume`]); None: it does not.
+    pub checkpoint: Option<&'static resume::Checkpoint>,
 }
 
 /// A part of a count cut at a square: the states after the first square
@@ -133,6 +137,7 @@ impl Default for FrontierOptions {
             remember: true,
             cut: None,
             spill: None,
+            checkpoint: None,
         }
     }
 }
@@ -176,6 +181,11 @@ pub enum Unfit {
         /// What the system said.
         message: String,
     },
+    /// A checkpoint could not be taken up or saved.
+    Checkpoint {
+        /// What went wrong, naming the file.
+        message: String,
+    },
 }
 
 impl std::fmt::Display for Unfit {
@@ -217,6 +227,7 @@ impl std::fmt::Display for Unfit {
                 f,
                 "the frontier count could not write its states to disk: {message}"
             ),
+            Unfit::Checkpoint { message } => write!(f, "{message}"),
         }
     }
 }
@@ -259,6 +270,8 @@ pub struct FrontierCounted {
     pub cut_at: Option<usize>,
     /// Bytes written to disk in all (0 when the states fit the memory).
     pub spilled: u64,
+    /// The squares a checkpoint had taken when this run took it up.
+    pub resumed_at: Option<usize>,
 }
 
 impl FrontierCounted {
@@ -456,18 +469,26 @@ pub fn count(
         .map_or_else(rayon::current_num_threads, |p| p.current_num_threads());
     let kinds = kinds(n, goal);
     let rules = rules(plan, &kinds, goal.closed);
-    let run = |bits: u32| -> Result<Sweeping, Unfit> {
+    // The count's checkpoint, named by what it counts.
+    let mut entry = opts.checkpoint.map(|c| {
+        let mut name = super::shard::fingerprint(g, goal, "frontier", Some(plan));
+        if let Some(cut) = opts.cut {
+            name.push_str(&format!("-part{}of{}", cut.part, cut.parts));
+        }
+        resume::Entry::new(c, name)
+    });
+    let run = |bits: u32, entry: Option<&mut resume::Entry>| -> Result<Sweeping, Unfit> {
         let go = || {
             let mates = plan.width <= <Mates as Key>::SLOTS;
             match (mates, key_bytes(plan.width), bits) {
-                (true, _, 64) => sweep::<Mates, u64>(&rules, opts, limits, progress),
-                (true, _, _) => sweep::<Mates, u128>(&rules, opts, limits, progress),
-                (_, 8, 64) => sweep::<u64, u64>(&rules, opts, limits, progress),
-                (_, 8, _) => sweep::<u64, u128>(&rules, opts, limits, progress),
-                (_, 16, 64) => sweep::<u128, u64>(&rules, opts, limits, progress),
-                (_, 16, _) => sweep::<u128, u128>(&rules, opts, limits, progress),
-                (_, _, 64) => sweep::<Wide, u64>(&rules, opts, limits, progress),
-                (_, _, _) => sweep::<Wide, u128>(&rules, opts, limits, progress),
+                (true, _, 64) => sweep::<Mates, u64>(&rules, opts, limits, progress, entry),
+                (true, _, _) => sweep::<Mates, u128>(&rules, opts, limits, progress, entry),
+                (_, 8, 64) => sweep::<u64, u64>(&rules, opts, limits, progress, entry),
+                (_, 8, _) => sweep::<u64, u128>(&rules, opts, limits, progress, entry),
+                (_, 16, 64) => sweep::<u128, u64>(&rules, opts, limits, progress, entry),
+                (_, 16, _) => sweep::<u128, u128>(&rules, opts, limits, progress, entry),
+                (_, _, 64) => sweep::<Wide, u64>(&rules, opts, limits, progress, entry),
+                (_, _, _) => sweep::<Wide, u128>(&rules, opts, limits, progress, entry),
             }
         };
         match &pool {
@@ -475,11 +496,16 @@ pub fn count(
             None => go(),
         }
     };
-    let mut bits = 64;
-    let mut s = run(bits)?;
-    if s.overflow {
+    // A checkpoint of counts in 128 bits is taken up in 128 bits.
+    let saved_bits = match &entry {
+        Some(e) => e.count_bits().map_err(checkpoint_failed)?,
+        None => None,
+    };
+    let mut bits = if saved_bits == Some(128) { 128 } else { 64 };
+    let mut s = run(bits, entry.as_mut())?;
+    if s.overflow && bits == 64 {
         bits = 128;
-        s = run(bits)?;
+        s = run(bits, entry.as_mut())?;
     }
     let mut c = FrontierCounted {
         tours: 0,
@@ -498,6 +524,7 @@ pub fn count(
         check: s.check.step(Check::of(s.found)),
         cut_at: s.cut_at,
         spilled: s.spilled,
+        resumed_at: s.resumed_at,
     };
     if c.stopped.is_none() {
         if s.overflow {
@@ -619,6 +646,28 @@ struct Sweeping {
     cut_at: Option<usize>,
     /// Bytes written to the spill folder in all.
     spilled: u64,
+    /// The sum of the check terms of the states after the last step.
+    last_sum: Check,
+    /// The squares a checkpoint had taken when the sweep took it up.
+    resumed_at: Option<usize>,
+}
+
+impl Sweeping {
+    /// Nothing found yet, on a board of `squares` squares.
+    fn new(squares: usize) -> Sweeping {
+        Sweeping {
+            found: 0,
+            overflow: false,
+            stopped: None,
+            states: Vec::with_capacity(squares),
+            peak_bytes: 0,
+            check: Check::default(),
+            cut_at: None,
+            spilled: 0,
+            last_sum: Check::default(),
+            resumed_at: None,
+        }
+    }
 }
 
 /// Keeps the part of `layer` that `cut` asks for, when the states after
@@ -689,23 +738,16 @@ fn block_states(budget: u64, per_state: u64) -> usize {
         .max(1 << 12)
 }
 
-/// Sweeps the board with keys `K` and counts `C`.
+/// Sweeps the board with keys `K` and counts `C`, from the checkpoint
+/// `entry` holds if it holds one, saving to it as it goes.
 fn sweep<K: Key, C: Tally>(
     rules: &[StepRules],
     opts: &FrontierOptions,
     limits: &Limits,
     progress: &Progress,
+    mut entry: Option<&mut resume::Entry>,
 ) -> Result<Sweeping, Unfit> {
-    let mut out = Sweeping {
-        found: 0,
-        overflow: false,
-        stopped: None,
-        states: Vec::with_capacity(rules.len()),
-        peak_bytes: 0,
-        check: Check::default(),
-        cut_at: None,
-        spilled: 0,
-    };
+    let mut out = Sweeping::new(rules.len());
     let squares = rules.len();
     let mut cut = opts.cut;
     progress.start(Unit::Squares, Some(rules.len() as u64));
@@ -725,11 +767,42 @@ fn sweep<K: Key, C: Tally>(
     // The states taken into the steps so far, this one's included (one for
     // the empty start): the work a node budget counts.
     let mut held_in_all = 0u64;
-    for (i, r) in rules.iter().enumerate() {
+    // Bytes spilled by the runs before a checkpoint taken up.
+    let mut spilled_before = 0u64;
+    let mut first = 0;
+    if let Some(e) = entry.as_deref_mut()
+        && let Some(found) = e.find::<K, C>(squares).map_err(checkpoint_failed)?
+    {
+        let f = take_up(found, &mut out, &mut layer, &mut on_disk, &mut folder, opts)?;
+        (first, held_in_all, spilled_before) = (f.done, f.held_in_all, f.spilled);
+        if f.cut_at.is_some() {
+            cut = None;
+        }
+        progress.set(first as u64);
+        progress.held(layer.len() as u64);
+        progress.on_disk(on_disk.as_ref().map_or(0, |d| d.len));
+    }
+    let spilled =
+        |folder: &Option<spill::Spill>| spilled_before + folder.as_ref().map_or(0, |f| f.written);
+    for (i, r) in rules.iter().enumerate().skip(first) {
         let held = layer.len() as u64 + on_disk.as_ref().map_or(0, |d| d.len);
         held_in_all += held;
         if let Err(stop) = limits.check_work(held_in_all) {
             out.stopped = Some(stop);
+            // The states after square i are whole: saved, the count goes
+            // on from them when run again.
+            if i > 0 {
+                let at = (i, held_in_all - held, spilled(&folder));
+                save(
+                    &mut entry,
+                    squares,
+                    at,
+                    &out,
+                    &layer,
+                    on_disk.as_ref(),
+                    true,
+                )?;
+            }
             break;
         }
         let children = held >= opts.children_above;
@@ -753,11 +826,14 @@ fn sweep<K: Key, C: Tally>(
             }
             let states = layer.len() as u64;
             out.peak_bytes = out.peak_bytes.max(held_bytes + states * per_state * 2);
-            out.check = out.check.step(layer_check(&layer));
+            out.last_sum = layer_check(&layer);
+            out.check = out.check.step(out.last_sum);
             out.states.push(states);
             progress.set(i as u64 + 1);
             progress.held(states);
             progress.on_disk(0);
+            let at = (i + 1, held_in_all, spilled(&folder));
+            save(&mut entry, squares, at, &out, &layer, None, false)?;
             continue;
         }
         let stepped = step_large(
@@ -795,12 +871,15 @@ fn sweep<K: Key, C: Tally>(
         // The cut, the check and the figures of the step's states.
         if let Some(run) = on_disk.take() {
             let (Some(f), Some(c)) = (folder.as_mut(), cut) else {
-                out.check = out.check.step(disk_check::<K, C>(&run).map_err(disk)?);
+                out.last_sum = disk_check::<K, C>(&run).map_err(disk)?;
+                out.check = out.check.step(out.last_sum);
                 out.states.push(run.len);
                 progress.held(0);
                 progress.on_disk(run.len);
-                on_disk = Some(run);
                 progress.set(i as u64 + 1);
+                let at = (i + 1, held_in_all, spilled(&folder));
+                save::<K, C>(&mut entry, squares, at, &out, &[], Some(&run), false)?;
+                on_disk = Some(run);
                 continue;
             };
             let due = i + 2 == squares || run.len >= CUT_STATES * u64::from(c.parts);
@@ -822,7 +901,8 @@ fn sweep<K: Key, C: Tally>(
             } else {
                 run
             };
-            out.check = out.check.step(disk_check::<K, C>(&run).map_err(disk)?);
+            out.last_sum = disk_check::<K, C>(&run).map_err(disk)?;
+            out.check = out.check.step(out.last_sum);
             out.states.push(run.len);
             progress.held(0);
             progress.on_disk(run.len);
@@ -833,17 +913,123 @@ fn sweep<K: Key, C: Tally>(
                 cut = None;
             }
             let states = layer.len() as u64;
-            out.check = out.check.step(layer_check(&layer));
+            out.last_sum = layer_check(&layer);
+            out.check = out.check.step(out.last_sum);
             out.states.push(states);
             progress.held(states);
             progress.on_disk(0);
         }
         progress.set(i as u64 + 1);
+        let at = (i + 1, held_in_all, spilled(&folder));
+        save(
+            &mut entry,
+            squares,
+            at,
+            &out,
+            &layer,
+            on_disk.as_ref(),
+            false,
+        )?;
     }
-    if let Some(f) = &folder {
-        out.spilled = f.written;
-    }
+    out.spilled = spilled(&folder);
     Ok(out)
+}
+
+/// A checkpoint that could not be taken up or saved.
+fn checkpoint_failed(e: std::io::Error) -> Unfit {
+    Unfit::Checkpoint {
+        message: e.to_string(),
+    }
+}
+
+/// Saves the sweep to `entry` when a save is due after square `done`, or
+/// (`force`, at a stop) whenever these states are not saved yet; `at` is
+/// `(done, work, spilled)`: the squares taken, the states taken into them
+/// and the bytes spilled so far. The states are `layer`, or the run
+/// `on_disk`.
+fn save<K: Key, C: Tally>(
+    entry: &mut Option<&mut resume::Entry>,
+    squares: usize,
+    (done, work, spilled): (usize, u64, u64),
+    out: &Sweeping,
+    layer: &[(K, C)],
+    on_disk: Option<&spill::Run>,
+    force: bool,
+) -> Result<(), Unfit> {
+    let Some(e) = entry.as_deref_mut() else {
+        return Ok(());
+    };
+    if !(e.due(done, squares) || force && !e.holds(done)) {
+        return Ok(());
+    }
+    let figures = resume::Figures {
+        done,
+        found: out.found,
+        check: out.check,
+        states: out.states.clone(),
+        peak_bytes: out.peak_bytes,
+        spilled,
+        held_in_all: work,
+        cut_at: out.cut_at,
+    };
+    e.save(squares, &figures, layer, on_disk, out.last_sum)
+        .map_err(checkpoint_failed)
+}
+
+/// Takes up the checkpoint `found`: its figures into `out`, its states
+/// into `layer` when they fit in a quarter of the budget (or the count may not
+/// spill), else into the spill folder as the step's run (`on_disk`), their
+/// check figure checked. The checkpoint's figures.
+fn take_up<K: Key, C: Tally>(
+    found: resume::Found,
+    out: &mut Sweeping,
+    layer: &mut Vec<(K, C)>,
+    on_disk: &mut Option<spill::Run>,
+    folder: &mut Option<spill::Spill>,
+    opts: &FrontierOptions,
+) -> Result<resume::Figures, Unfit> {
+    let per_state = size_of::<(K, C)>() as u64;
+    let bytes = found.records.saturating_mul(per_state);
+    let read = |e: std::io::Error| Unfit::Checkpoint {
+        message: format!("checkpoint {}: {e}", found.states.display()),
+    };
+    layer.clear();
+    let sum = if opts.spill.is_none() || bytes.saturating_mul(4) <= opts.budget {
+        let mut r = spill::Reader::<K, C>::at(&found.states, found.records).map_err(read)?;
+        let records = usize::try_from(found.records).unwrap_or(usize::MAX);
+        layer.reserve_exact(records);
+        r.fill(layer, records).map_err(read)?;
+        layer_check(layer)
+    } else {
+        let f = match spill_folder(folder, opts) {
+            Ok(f) => f,
+            Err(Failed::Unfit(u)) => return Err(u),
+            Err(_) => return Err(disk(std::io::Error::other("no spill folder"))),
+        };
+        let run = f
+            .adopt::<K, C>(&found.states, found.records)
+            .map_err(read)?;
+        let sum = disk_check::<K, C>(&run).map_err(read)?;
+        *on_disk = Some(run);
+        sum
+    };
+    if sum != found.states_check {
+        return Err(Unfit::Checkpoint {
+            message: format!(
+                "checkpoint {}: its states do not add up to their check figure",
+                found.states.display()
+            ),
+        });
+    }
+    let f = found.figures;
+    out.found = f.found;
+    out.check = f.check;
+    out.states.clone_from(&f.states);
+    out.peak_bytes = f.peak_bytes;
+    out.cut_at = f.cut_at;
+    out.last_sum = sum;
+    out.resumed_at = Some(f.done);
+    Ok(f)
 }
 
 /// The failure of a file of the spill folder.
@@ -1298,10 +1484,10 @@ mod tests {
             let rules = rules(&plan, &kinds(g.len(), &goal), goal.closed);
             let opts = FrontierOptions::default();
             let found = [
-                sweep::<Mates, u64>(&rules, &opts, &limits, &progress),
-                sweep::<u64, u64>(&rules, &opts, &limits, &progress),
-                sweep::<u128, u64>(&rules, &opts, &limits, &progress),
-                sweep::<Wide, u128>(&rules, &opts, &limits, &progress),
+                sweep::<Mates, u64>(&rules, &opts, &limits, &progress, None),
+                sweep::<u64, u64>(&rules, &opts, &limits, &progress, None),
+                sweep::<u128, u64>(&rules, &opts, &limits, &progress, None),
+                sweep::<Wide, u128>(&rules, &opts, &limits, &progress, None),
             ]
             .map(|s| s.map(|s| s.found).unwrap_or_default());
             // As `count` turns them into directed tours.
@@ -1333,8 +1519,8 @@ mod tests {
         let (opts, limits, progress) =
             (FrontierOptions::default(), Limits::none(), Progress::new());
         let found = [
-            sweep::<Mates, u64>(&rules, &opts, &limits, &progress),
-            sweep::<u64, u64>(&rules, &opts, &limits, &progress),
+            sweep::<Mates, u64>(&rules, &opts, &limits, &progress, None),
+            sweep::<u64, u64>(&rules, &opts, &limits, &progress, None),
         ]
         .map(|s| s.map(|s| s.found).unwrap_or_default());
         assert!(found[0] > 0);
@@ -1385,7 +1571,7 @@ mod tests {
                         remember,
                         ..FrontierOptions::default()
                     };
-                    let Ok(s) = sweep::<u64, u64>(&rules, &opts, &limits, &progress) else {
+                    let Ok(s) = sweep::<u64, u64>(&rules, &opts, &limits, &progress, None) else {
                         panic!("no sweep");
                     };
                     (s.found, s.states)
@@ -1433,7 +1619,7 @@ mod tests {
                 progress: &Progress,
             ) {
                 let run = |o: &FrontierOptions| {
-                    let Ok(s) = sweep::<K, C>(rules, o, limits, progress) else {
+                    let Ok(s) = sweep::<K, C>(rules, o, limits, progress, None) else {
                         panic!("no sweep");
                     };
                     s
@@ -1479,7 +1665,8 @@ mod tests {
             ..FrontierOptions::default()
         };
         let progress = Progress::new();
-        let Ok(whole) = sweep::<Mates, u64>(&rules, &tight, &Limits::none(), &progress) else {
+        let Ok(whole) = sweep::<Mates, u64>(&rules, &tight, &Limits::none(), &progress, None)
+        else {
             panic!("no sweep");
         };
         assert!(whole.spilled > 0);
@@ -1494,7 +1681,7 @@ mod tests {
             nodes: Some(work),
             ..Limits::none()
         };
-        let Ok(part) = sweep::<Mates, u64>(&rules, &tight, &limits, &progress) else {
+        let Ok(part) = sweep::<Mates, u64>(&rules, &tight, &limits, &progress, None) else {
             panic!("no sweep");
         };
         assert_eq!(part.stopped, Some(Stop::Limit(crate::halt::Limit::Nodes)));
@@ -1504,6 +1691,161 @@ mod tests {
             (r.done, r.held, r.on_disk),
             (widest as u64 + 1, None, Some(whole.states[widest]))
         );
+    }
+
+    /// A count stopped again and again by a work budget, each time taken
+    /// up from its checkpoint, counts what one run counts: the same tours,
+    /// states after every square and check figure, in memory and spilled;
+    /// each run goes on from the square the last one saved.
+    #[test]
+    fn a_count_taken_up_from_its_checkpoints_counts_as_one_run() {
+        let spill = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let spill: &'static std::path::Path =
+            Box::leak(spill.path().to_path_buf().into_boxed_path());
+        let knight = Piece::leaper(1, 2, 1);
+        for (board, goal) in [
+            (Board::rectangle(6, 5), Goal::default()),
+            (Board::rectangle(6, 6), closed()),
+            (Board::rectangle(7, 4), from_corner()),
+        ] {
+            let Ok(g) = MoveGraph::build(&board, &knight, &crate::halt::Never);
+            let Ok(plan) = fit(&board, &g) else {
+                panic!("no plan");
+            };
+            let memory = FrontierOptions::default();
+            let tight = FrontierOptions {
+                budget: 4 << 10,
+                serial_below: 0,
+                spill: Some(spill),
+                ..FrontierOptions::default()
+            };
+            for opts in [memory, tight] {
+                let progress = Progress::new();
+                let Ok(whole) = count(&g, &goal, &plan, &opts, &Limits::none(), &progress) else {
+                    panic!("no count");
+                };
+                let work: u64 = 1 + whole.states.iter().sum::<u64>();
+                let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+                let every = Box::leak(Box::new(resume::Checkpoint {
+                    dir: dir.path().to_path_buf(),
+                    every: Duration::ZERO,
+                }));
+                let saving = FrontierOptions {
+                    checkpoint: Some(every),
+                    ..opts
+                };
+                let mut last_done = 0;
+                for part in 1..=5 {
+                    let limits = Limits {
+                        nodes: Some(work * part / 5),
+                        ..Limits::none()
+                    };
+                    let Ok(c) = count(&g, &goal, &plan, &saving, &limits, &progress) else {
+                        panic!("no count");
+                    };
+                    assert_eq!(c.resumed_at, (part > 1).then_some(last_done));
+                    assert!(c.squares_done >= last_done);
+                    assert_eq!(c.states, whole.states[..c.squares_done]);
+                    last_done = c.squares_done;
+                }
+                let Ok(c) = count(&g, &goal, &plan, &saving, &Limits::none(), &progress) else {
+                    panic!("no count");
+                };
+                assert!(whole.tours > 0 && c.complete());
+                assert_eq!(c.resumed_at, Some(last_done));
+                assert_eq!(
+                    (c.tours, c.cycles_x2, &c.states, c.check),
+                    (whole.tours, whole.cycles_x2, &whole.states, whole.check)
+                );
+                // Finished, it gives its result at once when run again.
+                let Ok(again) = count(&g, &goal, &plan, &saving, &Limits::none(), &progress) else {
+                    panic!("no count");
+                };
+                assert_eq!(again.resumed_at, Some(whole.squares_total));
+                assert_eq!((again.tours, again.check), (whole.tours, whole.check));
+            }
+        }
+        let left = std::fs::read_dir(spill).map_or(0, Iterator::count);
+        assert_eq!(left, 0, "runs left in the spill folder");
+    }
+
+    /// A checkpoint whose states file is cut short, whose states do not
+    /// add up to their check figure, or whose figures are not a
+    /// checkpoint's is refused with words naming the file.
+    #[test]
+    fn a_damaged_checkpoint_is_refused_naming_its_file() {
+        let board = Board::rectangle(6, 5);
+        let Ok(g) = MoveGraph::build(&board, &Piece::leaper(1, 2, 1), &crate::halt::Never);
+        let Ok(plan) = fit(&board, &g) else {
+            panic!("no plan");
+        };
+        let goal = Goal::default();
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let saving = FrontierOptions {
+            checkpoint: Some(Box::leak(Box::new(resume::Checkpoint {
+                dir: dir.path().to_path_buf(),
+                every: Duration::ZERO,
+            }))),
+            ..FrontierOptions::default()
+        };
+        let progress = Progress::new();
+        let save = || {
+            for e in std::fs::read_dir(dir.path())
+                .into_iter()
+                .flatten()
+                .flatten()
+            {
+                let _ = std::fs::remove_file(e.path());
+            }
+            let limits = Limits {
+                nodes: Some(200),
+                ..Limits::none()
+            };
+            let Ok(c) = count(&g, &goal, &plan, &saving, &limits, &progress) else {
+                panic!("no count");
+            };
+            assert!(c.stopped.is_some() && c.squares_done > 0);
+            let file = |ext: &str| {
+                std::fs::read_dir(dir.path())
+                    .into_iter()
+                    .flatten()
+                    .flatten()
+                    .map(|e| e.path())
+                    .find(|p| p.to_string_lossy().ends_with(ext))
+                    .unwrap_or_else(|| panic!("no {ext} saved"))
+            };
+            (file(".json"), file(".bin"))
+        };
+        let refused = |what: &str, path: &std::path::Path, words: &str| match count(
+            &g,
+            &goal,
+            &plan,
+            &saving,
+            &Limits::none(),
+            &progress,
+        ) {
+            Err(Unfit::Checkpoint { message }) => {
+                assert!(
+                    message.contains(&path.display().to_string()) && message.contains(words),
+                    "{what}: {message}"
+                );
+            }
+            other => panic!("{what}: {other:?}"),
+        };
+        let (_, states) = save();
+        let Ok(bytes) = std::fs::read(&states) else {
+            panic!("no states");
+        };
+        let _ = std::fs::write(&states, &bytes[..bytes.len() - 1]);
+        refused("cut short", &states, "were written");
+        let (_, states) = save();
+        let mut flipped = bytes.clone();
+        flipped[0] ^= 1;
+        let _ = std::fs::write(&states, &flipped);
+        refused("a bit flipped", &states, "do not add up");
+        let (head, _) = save();
+        let _ = std::fs::write(&head, "{\"format\": \"something else\"}");
+        refused("not a checkpoint", &head, "checkpoint");
     }
 
     /// A step stopped part way counts what it held when it stopped: the
@@ -1530,16 +1872,7 @@ mod tests {
             let cancel = AtomicBool::new(true);
             let limits = Limits::none().with_cancel(&cancel);
             let batches = vec![Mutex::new(Batches::<K, C>::new())];
-            let mut out = Sweeping {
-                found: 0,
-                overflow: false,
-                stopped: None,
-                states: Vec::new(),
-                peak_bytes: 0,
-                check: Check::default(),
-                cut_at: None,
-                spilled: 0,
-            };
+            let mut out = Sweeping::new(0);
             let stepped = step_large(
                 &mut layer,
                 &mut None,

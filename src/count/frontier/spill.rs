@@ -110,13 +110,7 @@ impl Spill {
     /// Writes `entries`, sorted, as a run.
     pub fn write_run<K: Key, C: Tally>(&mut self, entries: &[(K, C)]) -> io::Result<Run> {
         let path = self.new_path();
-        let mut w = BufWriter::with_capacity(BUFFER, File::create(&path)?);
-        let mut rec = vec![0u8; record_bytes::<K, C>()];
-        for &(k, c) in entries {
-            put(&mut w, &mut rec, k, c)?;
-        }
-        w.flush()?;
-        let bytes = (entries.len() * rec.len()) as u64;
+        let bytes = write_records(&path, entries)?;
         self.written += bytes;
         self.states += entries.len() as u64;
         Ok(Run {
@@ -124,6 +118,18 @@ impl Spill {
             len: entries.len() as u64,
             bytes,
         })
+    }
+
+    /// A run of the `len` states of the file `from` (records as a run's),
+    /// linked into the folder where the file system allows, else copied.
+    pub fn adopt<K: Key, C: Tally>(&mut self, from: &Path, len: u64) -> io::Result<Run> {
+        let path = self.new_path();
+        if std::fs::hard_link(from, &path).is_err() {
+            std::fs::copy(from, &path)?;
+        }
+        let bytes = len * record_bytes::<K, C>() as u64;
+        self.states += len;
+        Ok(Run { path, len, bytes })
     }
 
     /// Removes `run`.
@@ -166,6 +172,17 @@ impl Spill {
         self.states += len;
         Ok(Run { path, len, bytes })
     }
+}
+
+/// Writes `entries` as records to a new file at `path`: the bytes written.
+pub fn write_records<K: Key, C: Tally>(path: &Path, entries: &[(K, C)]) -> io::Result<u64> {
+    let mut w = BufWriter::with_capacity(BUFFER, File::create(path)?);
+    let mut rec = vec![0u8; record_bytes::<K, C>()];
+    for &(k, c) in entries {
+        put(&mut w, &mut rec, k, c)?;
+    }
+    w.flush()?;
+    Ok((entries.len() * rec.len()) as u64)
 }
 
 /// Writes the record of key `k` and count `c` through `rec`.
@@ -265,6 +282,11 @@ fn filter_into<K: Key, C: Tally>(
 }
 
 impl Run {
+    /// The file.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
     /// Bytes on disk.
     pub fn bytes(&self) -> u64 {
         self.bytes
@@ -303,9 +325,14 @@ pub struct Reader<K, C> {
 impl<K: Key, C: Tally> Reader<K, C> {
     /// Opens `run` at its first record.
     pub fn open(run: &Run) -> io::Result<Reader<K, C>> {
+        Reader::at(&run.path, run.len)
+    }
+
+    /// Opens the file at `path`, of `len` records, at its first.
+    pub fn at(path: &Path, len: u64) -> io::Result<Reader<K, C>> {
         Ok(Reader {
-            r: BufReader::with_capacity(BUFFER, File::open(&run.path)?),
-            left: run.len,
+            r: BufReader::with_capacity(BUFFER, File::open(path)?),
+            left: len,
             rec: vec![0u8; record_bytes::<K, C>()],
             _kc: std::marker::PhantomData,
         })

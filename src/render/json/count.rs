@@ -156,6 +156,10 @@ pub struct FrontierJson {
     /// Bytes of states written to disk in all (0 when they fit the
     /// memory).
     pub spilled_bytes: u64,
+    /// The squares a checkpoint had taken when this run took it up
+    /// (absent when it started afresh).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub resumed_at: Option<usize>,
     /// Squares of the board.
     pub squares: usize,
     /// Squares taken (all of them when complete).
@@ -224,6 +228,7 @@ impl CountJson {
                     peak_bytes: f.peak_bytes,
                     peak_states: f.peak_states,
                     spilled_bytes: f.spilled,
+                    resumed_at: f.resumed_at,
                     squares: f.squares,
                     squares_done: f.squares_done,
                     sweep: match f.sweep {

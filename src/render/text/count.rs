@@ -479,7 +479,15 @@ fn frontier(what: &str, count: &Count, f: &FrontierWork, why: &str) -> String {
         duration(f.elapsed)
     );
     let _ = writeln!(out, "method: frontier ({why})");
-    if let (Some(check), 0, true) = (count.check, count.shard.map_or(0, |s| s.n()), f.spilled > 0) {
+    if let Some(at) = f.resumed_at {
+        let _ = writeln!(
+            out,
+            "resumed: from its checkpoint after square {at} of {}",
+            f.squares
+        );
+    }
+    let shown = f.spilled > 0 || f.resumed_at.is_some();
+    if let (Some(check), 0, true) = (count.check, count.shard.map_or(0, |s| s.n()), shown) {
         let _ = writeln!(
             out,
             "check: {check} (the states after every step and the count, fingerprinted: a second run reproduces it)"
