@@ -1006,9 +1006,7 @@ fn take_up<K: Key, C: Tally>(
             Err(Failed::Unfit(u)) => return Err(u),
             Err(_) => return Err(disk(std::io::Error::other("no spill folder"))),
         };
-        let run = f
-            .adopt::<K, C>(&found.states, found.records)
-            .map_err(read)?;
+        let run = f.adopt(&found.states, found.records).map_err(read)?;
         let sum = disk_check::<K, C>(&run).map_err(read)?;
         *on_disk = Some(run);
         sum
@@ -1840,7 +1838,8 @@ mod tests {
         refused("cut short", &states, "were written");
         let (_, states) = save();
         let mut flipped = bytes.clone();
-        flipped[0] ^= 1;
+        let last = flipped.len() - 1;
+        flipped[last] ^= 1;
         let _ = std::fs::write(&states, &flipped);
         refused("a bit flipped", &states, "do not add up");
         let (head, _) = save();

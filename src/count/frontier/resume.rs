@@ -6,7 +6,7 @@
 //! Each count — a puzzle, or one pair of ends or one part of a shard — has
 //! an entry of its own, named by a fingerprint of its moves, goal, order
 //! of squares and part: `NAME.json` (the sweep's figures) and `NAME.K.bin`
-//! (its states after square K, as a spill run's records). The states are
+//! (its states after square K, written as a spill run is). The states are
 //! written first and the figures put in place by a rename, so a checkpoint
 //! is whole or the one before it stands; the states are checked against
 //! their check figure when taken up. A finished count's entry stays, so
@@ -66,6 +66,7 @@ struct Header {
     squares: usize,
     done: usize,
     records: u64,
+    bytes: u64,
     states_file: String,
     states_check: u64,
     found: String,
@@ -176,7 +177,7 @@ impl Entry {
             return Err(bad(&path, "its states are of another shape"));
         }
         let states = self.dir.join(&h.states_file);
-        let want = h.records * spill::record_bytes::<K, C>() as u64;
+        let want = h.bytes;
         match fs::metadata(&states) {
             Ok(m) if m.len() == want => {}
             Ok(m) => {
@@ -233,17 +234,14 @@ impl Entry {
         let path = self.dir.join(&file);
         let part = self.dir.join(format!("{file}.part"));
         let _ = fs::remove_file(&part);
-        let records = match disk {
+        let (records, bytes) = match disk {
             Some(run) => {
                 if fs::hard_link(run.path(), &part).is_err() {
                     fs::copy(run.path(), &part)?;
                 }
-                run.len
+                (run.len, run.bytes())
             }
-            None => {
-                spill::write_records(&part, memory)?;
-                memory.len() as u64
-            }
+            None => (memory.len() as u64, spill::write_records(&part, memory)?),
         };
         fs::File::open(&part)?.sync_all()?;
         fs::rename(&part, &path)?;
@@ -254,6 +252,7 @@ impl Entry {
             squares,
             done: f.done,
             records,
+            bytes,
             states_file: file.clone(),
             states_check: states_check.value(),
             found: f.found.to_string(),

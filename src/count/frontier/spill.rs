@@ -7,12 +7,17 @@
 //! Runs and merged states live in a folder of their own under the spill
 //! folder (`engine-spill-…`), removed when the count ends however it ends
 //! — finished, stopped, refused or failed — except when the process is
-//! killed outright. Records are the key and the count, little-endian, in
-//! the order of the states' classes and then their keys (the order the
-//! look-ahead replays best in).
+//! killed outright. Records are in the order of the states' classes and
+//! then their keys (the order the look-ahead replays best in), each key
+//! written as the bytes in which it differs from the key before (their
+//! number, then the low bytes of the two keys' exclusive or, little-endian)
+//! and each count in seven-bit groups, low first: sorted keys share their
+//! high bytes and most counts are small, so a state takes a third to a
+//! half of its bytes in memory.
 
 use std::fs::File;
 use std::io::{self, BufReader, BufWriter, Read, Write};
+use std::marker::PhantomData;
 use std::path::{Path, PathBuf};
 
 use super::key::{Key, Tally};
@@ -78,10 +83,17 @@ pub fn free_bytes(path: &Path) -> Option<u64> {
     }
 }
 
-/// The bytes of one record of keys `K` and counts `C`.
+/// The bytes of one state of keys `K` and counts `C` as held in memory:
+/// about what a record takes on disk at most (the estimates' figure).
 pub fn record_bytes<K: Key, C: Tally>() -> usize {
     K::BYTES + C::BYTES
 }
+
+/// The most bytes of a key.
+const MAX_KEY: usize = 32;
+
+/// The most bytes of a record: the key's length, the key, the count.
+const MAX_RECORD: usize = 1 + MAX_KEY + 19;
 
 impl Spill {
     /// A new folder of its own under `parent`.
@@ -122,12 +134,12 @@ impl Spill {
 
     /// A run of the `len` states of the file `from` (records as a run's),
     /// linked into the folder where the file system allows, else copied.
-    pub fn adopt<K: Key, C: Tally>(&mut self, from: &Path, len: u64) -> io::Result<Run> {
+    pub fn adopt(&mut self, from: &Path, len: u64) -> io::Result<Run> {
         let path = self.new_path();
         if std::fs::hard_link(from, &path).is_err() {
             std::fs::copy(from, &path)?;
         }
-        let bytes = len * record_bytes::<K, C>() as u64;
+        let bytes = std::fs::metadata(&path)?.len();
         self.states += len;
         Ok(Run { path, len, bytes })
     }
@@ -145,20 +157,20 @@ impl Spill {
         runs: Vec<Run>,
         halt: &impl Halt<Stop = Stop>,
     ) -> Result<Run, SpillError> {
-        self.replace::<K, C>(runs, |path, runs| merge_into::<K, C>(path, runs, halt))
+        self.replace(runs, |path, runs| merge_into::<K, C>(path, runs, halt))
     }
 
     /// A new run, written by `write` (which says how many states it
     /// wrote), in place of `inputs`, which are removed once it is whole; a
     /// run that fails part-written is removed instead.
-    fn replace<K: Key, C: Tally>(
+    fn replace(
         &mut self,
         inputs: Vec<Run>,
-        write: impl FnOnce(&Path, &[Run]) -> Result<u64, SpillError>,
+        write: impl FnOnce(&Path, &[Run]) -> Result<(u64, u64), SpillError>,
     ) -> Result<Run, SpillError> {
         let path = self.new_path();
-        let len = match write(&path, &inputs) {
-            Ok(len) => len,
+        let (len, bytes) = match write(&path, &inputs) {
+            Ok(written) => written,
             Err(e) => {
                 let _ = std::fs::remove_file(&path);
                 return Err(e);
@@ -167,7 +179,6 @@ impl Spill {
         for r in inputs {
             self.remove(r);
         }
-        let bytes = len * record_bytes::<K, C>() as u64;
         self.written += bytes;
         self.states += len;
         Ok(Run { path, len, bytes })
@@ -176,29 +187,78 @@ impl Spill {
 
 /// Writes `entries` as records to a new file at `path`: the bytes written.
 pub fn write_records<K: Key, C: Tally>(path: &Path, entries: &[(K, C)]) -> io::Result<u64> {
-    let mut w = BufWriter::with_capacity(BUFFER, File::create(path)?);
-    let mut rec = vec![0u8; record_bytes::<K, C>()];
+    let mut w = Writer::<K, C>::create(path)?;
     for &(k, c) in entries {
-        put(&mut w, &mut rec, k, c)?;
+        w.put(k, c)?;
     }
-    w.flush()?;
-    Ok((entries.len() * rec.len()) as u64)
+    w.finish()
 }
 
-/// Writes the record of key `k` and count `c` through `rec`.
-fn put<K: Key, C: Tally>(w: &mut impl Write, rec: &mut [u8], k: K, c: C) -> io::Result<()> {
-    k.write_le(&mut rec[..K::BYTES]);
-    c.write_le(&mut rec[K::BYTES..]);
-    w.write_all(rec)
+/// A file of records being written (see the module's words on them).
+struct Writer<K, C> {
+    w: BufWriter<File>,
+    /// The key before, little-endian.
+    prev: [u8; MAX_KEY],
+    bytes: u64,
+    _kc: PhantomData<(K, C)>,
 }
 
-/// [`Spill::merge`]'s writing of `path`: the states written.
+impl<K: Key, C: Tally> Writer<K, C> {
+    fn create(path: &Path) -> io::Result<Writer<K, C>> {
+        Ok(Writer {
+            w: BufWriter::with_capacity(BUFFER, File::create(path)?),
+            prev: [0; MAX_KEY],
+            bytes: 0,
+            _kc: PhantomData,
+        })
+    }
+
+    /// Writes the record of key `k` and count `c`.
+    fn put(&mut self, k: K, c: C) -> io::Result<()> {
+        let mut key = [0u8; MAX_KEY];
+        k.write_le(&mut key[..K::BYTES]);
+        let mut rec = [0u8; MAX_RECORD];
+        let mut n = 0;
+        for i in 0..K::BYTES {
+            let x = key[i] ^ self.prev[i];
+            rec[1 + i] = x;
+            if x != 0 {
+                n = i + 1;
+            }
+        }
+        rec[0] = n as u8;
+        self.prev = key;
+        let mut at = 1 + n;
+        let mut v = c.wide();
+        loop {
+            let low = (v & 0x7F) as u8;
+            v >>= 7;
+            if v == 0 {
+                rec[at] = low;
+                at += 1;
+                break;
+            }
+            rec[at] = low | 0x80;
+            at += 1;
+        }
+        self.bytes += at as u64;
+        self.w.write_all(&rec[..at])
+    }
+
+    /// Flushes the file: the bytes written.
+    fn finish(mut self) -> io::Result<u64> {
+        self.w.flush()?;
+        Ok(self.bytes)
+    }
+}
+
+/// [`Spill::merge`]'s writing of `path`: the states and bytes written.
 fn merge_into<K: Key, C: Tally>(
     path: &Path,
     runs: &[Run],
     halt: &impl Halt<Stop = Stop>,
-) -> Result<u64, SpillError> {
-    let mut w = BufWriter::with_capacity(BUFFER, File::create(path)?);
+) -> Result<(u64, u64), SpillError> {
+    let mut w = Writer::<K, C>::create(path)?;
     let mut readers = runs
         .iter()
         .map(Reader::<K, C>::open)
@@ -210,7 +270,6 @@ fn merge_into<K: Key, C: Tally>(
             heap.push(std::cmp::Reverse(((k.classes(), k), i, Wrap(c))));
         }
     }
-    let mut rec = vec![0u8; record_bytes::<K, C>()];
     let mut len = 0u64;
     let mut popped = 0u64;
     let mut current: Option<(K, C)> = None;
@@ -222,7 +281,7 @@ fn merge_into<K: Key, C: Tally>(
         current = match current {
             Some((ck, cc)) if ck == k => Some((k, cc.add(c).ok_or(SpillError::Overflow)?)),
             Some((ck, cc)) => {
-                put(&mut w, &mut rec, ck, cc)?;
+                w.put(ck, cc)?;
                 len += 1;
                 Some((k, c))
             }
@@ -233,11 +292,10 @@ fn merge_into<K: Key, C: Tally>(
         }
     }
     if let Some((ck, cc)) = current {
-        put(&mut w, &mut rec, ck, cc)?;
+        w.put(ck, cc)?;
         len += 1;
     }
-    w.flush()?;
-    Ok(len)
+    Ok((len, w.finish()?))
 }
 
 impl Spill {
@@ -250,22 +308,21 @@ impl Spill {
         keep: impl Fn(K) -> bool,
         halt: &impl Halt<Stop = Stop>,
     ) -> Result<Run, SpillError> {
-        self.replace::<K, C>(vec![run], |path, runs| {
+        self.replace(vec![run], |path, runs| {
             filter_into::<K, C>(path, &runs[0], keep, halt)
         })
     }
 }
 
-/// [`Spill::filter`]'s writing of `path`: the states written.
+/// [`Spill::filter`]'s writing of `path`: the states and bytes written.
 fn filter_into<K: Key, C: Tally>(
     path: &Path,
     run: &Run,
     keep: impl Fn(K) -> bool,
     halt: &impl Halt<Stop = Stop>,
-) -> Result<u64, SpillError> {
-    let mut w = BufWriter::with_capacity(BUFFER, File::create(path)?);
+) -> Result<(u64, u64), SpillError> {
+    let mut w = Writer::<K, C>::create(path)?;
     let mut r = Reader::<K, C>::open(run)?;
-    let mut rec = vec![0u8; record_bytes::<K, C>()];
     let (mut len, mut read) = (0u64, 0u64);
     while let Some((k, c)) = r.next_record()? {
         read += 1;
@@ -273,12 +330,11 @@ fn filter_into<K: Key, C: Tally>(
             halt.check().map_err(SpillError::Stopped)?;
         }
         if keep(k) {
-            put(&mut w, &mut rec, k, c)?;
+            w.put(k, c)?;
             len += 1;
         }
     }
-    w.flush()?;
-    Ok(len)
+    Ok((len, w.finish()?))
 }
 
 impl Run {
@@ -318,8 +374,9 @@ impl<C> Ord for Wrap<C> {
 pub struct Reader<K, C> {
     r: BufReader<File>,
     left: u64,
-    rec: Vec<u8>,
-    _kc: std::marker::PhantomData<(K, C)>,
+    /// The key before, little-endian.
+    prev: [u8; MAX_KEY],
+    _kc: PhantomData<(K, C)>,
 }
 
 impl<K: Key, C: Tally> Reader<K, C> {
@@ -333,9 +390,16 @@ impl<K: Key, C: Tally> Reader<K, C> {
         Ok(Reader {
             r: BufReader::with_capacity(BUFFER, File::open(path)?),
             left: len,
-            rec: vec![0u8; record_bytes::<K, C>()],
-            _kc: std::marker::PhantomData,
+            prev: [0; MAX_KEY],
+            _kc: PhantomData,
         })
+    }
+
+    /// The next byte.
+    fn byte(&mut self) -> io::Result<u8> {
+        let mut b = [0u8; 1];
+        self.r.read_exact(&mut b)?;
+        Ok(b[0])
     }
 
     /// The next record, or None at the end.
@@ -343,11 +407,35 @@ impl<K: Key, C: Tally> Reader<K, C> {
         if self.left == 0 {
             return Ok(None);
         }
-        self.r.read_exact(&mut self.rec)?;
+        let damaged = || io::Error::new(io::ErrorKind::InvalidData, "a damaged record");
+        let n = usize::from(self.byte()?);
+        if n > K::BYTES {
+            return Err(damaged());
+        }
+        let mut x = [0u8; MAX_KEY];
+        self.r.read_exact(&mut x[..n])?;
+        for (p, x) in self.prev.iter_mut().zip(&x[..n]) {
+            *p ^= x;
+        }
+        let (mut v, mut shift) = (0u128, 0);
+        loop {
+            let b = self.byte()?;
+            if shift > 126 || (shift == 126 && b & 0x7C != 0) {
+                return Err(damaged());
+            }
+            v |= u128::from(b & 0x7F) << shift;
+            if b & 0x80 == 0 {
+                break;
+            }
+            shift += 7;
+        }
+        if C::BYTES < 16 && v >> (8 * C::BYTES) != 0 {
+            return Err(damaged());
+        }
         self.left -= 1;
         Ok(Some((
-            K::read_le(&self.rec[..K::BYTES]),
-            C::read_le(&self.rec[K::BYTES..]),
+            K::read_le(&self.prev[..K::BYTES]),
+            C::read_le(&v.to_le_bytes()[..C::BYTES]),
         )))
     }
 
@@ -367,6 +455,81 @@ impl<K: Key, C: Tally> Reader<K, C> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Records come back as written, for every key and count width, in
+    /// any order, counts up to the widest; sorted keys take fewer bytes
+    /// than they do in memory; a record cut short or damaged is an error.
+    #[test]
+    fn records_come_back_as_written_for_every_key_and_count() {
+        use super::super::key::{Mates, Wide};
+        use rand::{RngExt, SeedableRng};
+        fn both<K: Key, C: Tally>(dir: &Path, rng: &mut rand_chacha::ChaCha8Rng) {
+            let mut entries: Vec<(K, C)> = (0..5000)
+                .map(|i| {
+                    let mut kb = [0u8; MAX_KEY];
+                    // Keys alike in their high bytes, as sorted states are.
+                    for b in kb.iter_mut().take(K::BYTES.min(3)) {
+                        *b = rng.random();
+                    }
+                    let wide: u128 = match i % 4 {
+                        0 => 1,
+                        1 => rng.random_range(1..1000),
+                        2 => u128::MAX >> (128 - 8 * C::BYTES),
+                        _ => rng.random::<u128>() >> (128 - 8 * C::BYTES),
+                    };
+                    let c = C::read_le(&wide.to_le_bytes()[..C::BYTES]);
+                    (K::read_le(&kb[..K::BYTES]), c)
+                })
+                .collect();
+            entries.push((K::ZERO, C::ONE));
+            let path = dir.join("records.bin");
+            let Ok(bytes) = write_records(&path, &entries) else {
+                panic!("not written");
+            };
+            assert_eq!(std::fs::metadata(&path).map(|m| m.len()).ok(), Some(bytes));
+            let Ok(mut r) = Reader::<K, C>::at(&path, entries.len() as u64) else {
+                panic!("not opened");
+            };
+            let mut back = Vec::new();
+            assert!(r.fill(&mut back, usize::MAX).is_ok());
+            assert_eq!(back, entries);
+            // Sorted, small keys and counts take a few bytes each.
+            let sorted: Vec<(K, C)> = (0..5000u64)
+                .map(|i| {
+                    let mut kb = [0u8; MAX_KEY];
+                    kb[..8].copy_from_slice(&(i * 7).to_le_bytes());
+                    (K::read_le(&kb[..K::BYTES]), C::ONE)
+                })
+                .collect();
+            let Ok(small) = write_records(&path, &sorted) else {
+                panic!("not written");
+            };
+            assert!(small < 4 * 5000, "{small} bytes");
+            // Cut short: an error, not a record made up.
+            let Ok(all) = std::fs::read(&path) else {
+                panic!("not read");
+            };
+            assert!(std::fs::write(&path, &all[..all.len() - 1]).is_ok());
+            let Ok(mut r) = Reader::<K, C>::at(&path, sorted.len() as u64) else {
+                panic!("not opened");
+            };
+            assert!(r.fill(&mut back, usize::MAX).is_err());
+            // A key longer than a key: damaged.
+            assert!(std::fs::write(&path, [K::BYTES as u8 + 1]).is_ok());
+            let Ok(mut r) = Reader::<K, C>::at(&path, 1) else {
+                panic!("not opened");
+            };
+            assert!(r.next_record().is_err());
+        }
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
+        both::<Mates, u64>(dir.path(), &mut rng);
+        both::<u64, u64>(dir.path(), &mut rng);
+        both::<u64, u128>(dir.path(), &mut rng);
+        both::<u128, u64>(dir.path(), &mut rng);
+        both::<Wide, u64>(dir.path(), &mut rng);
+        both::<Wide, u128>(dir.path(), &mut rng);
+    }
 
     #[test]
     fn runs_merge_in_order_with_equal_states_added_and_leave_nothing_behind() {
