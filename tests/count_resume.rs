@@ -6,35 +6,22 @@
 
 use predicates::prelude::*;
 
-use crate::util::engine;
-
-/// The JSON of `count` with `args`, and its exit code.
-fn json(args: &[&str]) -> (serde_json::Value, i32) {
-    let out = engine()
-        .args(["count", "--format", "json", "--quiet"])
-        .args(args)
-        .output()
-        .unwrap_or_else(|e| panic!("{e}"));
-    let v = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
-        panic!(
-            "{e}: {} {}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        )
-    });
-    (v, out.status.code().unwrap_or(-1))
-}
+use crate::util::{count_json as json, engine};
 
 /// The figures file of the one entry in `dir`.
-fn figures(dir: &std::path::Path) -> serde_json::Value {
-    let head = std::fs::read_dir(dir)
+fn figures_file(dir: &std::path::Path) -> std::path::PathBuf {
+    std::fs::read_dir(dir)
         .into_iter()
         .flatten()
         .flatten()
         .map(|e| e.path())
         .find(|p| p.extension().is_some_and(|x| x == "json"))
-        .unwrap_or_else(|| panic!("no checkpoint in {}", dir.display()));
-    let text = std::fs::read_to_string(&head).unwrap_or_else(|e| panic!("{e}"));
+        .unwrap_or_else(|| panic!("no checkpoint in {}", dir.display()))
+}
+
+/// The figures of the one entry in `dir`.
+fn figures(dir: &std::path::Path) -> serde_json::Value {
+    let text = std::fs::read_to_string(figures_file(dir)).unwrap_or_else(|e| panic!("{e}"));
     serde_json::from_str(&text).unwrap_or_else(|e| panic!("{e}"))
 }
 
@@ -118,13 +105,7 @@ fn a_damaged_checkpoint_or_another_method_is_refused() {
         "--quiet",
     ];
     engine().args(args).assert().code(0);
-    let head = std::fs::read_dir(dir.path())
-        .into_iter()
-        .flatten()
-        .flatten()
-        .map(|e| e.path())
-        .find(|p| p.extension().is_some_and(|x| x == "json"))
-        .unwrap_or_else(|| panic!("no checkpoint"));
+    let head = figures_file(dir.path());
     std::fs::write(&head, "{ not a checkpoint").unwrap_or_else(|e| panic!("{e}"));
     engine()
         .args(args)

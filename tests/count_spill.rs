@@ -6,24 +6,7 @@
 
 use predicates::prelude::*;
 
-use crate::util::engine;
-
-/// The JSON of `count` with `args`, and its exit code.
-fn json(args: &[&str]) -> (serde_json::Value, i32) {
-    let out = engine()
-        .args(["count", "--format", "json", "--quiet"])
-        .args(args)
-        .output()
-        .unwrap_or_else(|e| panic!("{e}"));
-    let v = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
-        panic!(
-            "{e}: {} {}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        )
-    });
-    (v, out.status.code().unwrap_or(-1))
-}
+use crate::util::{count_json as json, engine};
 
 fn entries(dir: &std::path::Path) -> usize {
     std::fs::read_dir(dir).map_or(0, Iterator::count)

@@ -290,3 +290,20 @@ impl Drop for Served {
         let _ = self.child.wait();
     }
 }
+
+/// The JSON of `count` with `args`, and its exit code.
+pub fn count_json(args: &[&str]) -> (serde_json::Value, i32) {
+    let out = engine()
+        .args(["count", "--format", "json", "--quiet"])
+        .args(args)
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"));
+    let v = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "{e}: {} {}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        )
+    });
+    (v, out.status.code().unwrap_or(-1))
+}

@@ -504,6 +504,10 @@ pub fn count(
     let mut bits = if saved_bits == Some(128) { 128 } else { 64 };
     let mut s = run(bits, entry.as_mut())?;
     if s.overflow && bits == 64 {
+        // The saves of the counts in 64 bits are no use to a count in 128.
+        if let Some(e) = entry.as_mut() {
+            e.forget();
+        }
         bits = 128;
         s = run(bits, entry.as_mut())?;
     }
@@ -786,7 +790,7 @@ fn sweep<K: Key, C: Tally>(
         |folder: &Option<spill::Spill>| spilled_before + folder.as_ref().map_or(0, |f| f.written);
     for (i, r) in rules.iter().enumerate().skip(first) {
         let held = layer.len() as u64 + on_disk.as_ref().map_or(0, |d| d.len);
-        held_in_all += held;
+        held_in_all = held_in_all.saturating_add(held);
         if let Err(stop) = limits.check_work(held_in_all) {
             out.stopped = Some(stop);
             // The states after square i are whole: saved, the count goes
@@ -850,7 +854,21 @@ fn sweep<K: Key, C: Tally>(
         );
         match stepped {
             Ok(true) => {}
-            Ok(false) => break,
+            Ok(false) => {
+                // Stopped while reading the states after square i, which
+                // it leaves whole: saved, as at a stop between squares.
+                let at = (i, held_in_all - held, spilled(&folder));
+                save(
+                    &mut entry,
+                    squares,
+                    at,
+                    &out,
+                    &layer,
+                    on_disk.as_ref(),
+                    true,
+                )?;
+                break;
+            }
             Err(Failed::Stopped(s)) => {
                 out.stopped = Some(s);
                 break;
@@ -997,7 +1015,11 @@ fn take_up<K: Key, C: Tally>(
     let sum = if opts.spill.is_none() || bytes.saturating_mul(4) <= opts.budget {
         let mut r = spill::Reader::<K, C>::at(&found.states, found.records).map_err(read)?;
         let records = usize::try_from(found.records).unwrap_or(usize::MAX);
-        layer.reserve_exact(records);
+        layer
+            .try_reserve_exact(records)
+            .map_err(|e| Unfit::Checkpoint {
+                message: format!("checkpoint {}: {e}", found.states.display()),
+            })?;
         r.fill(layer, records).map_err(read)?;
         layer_check(layer)
     } else {
@@ -1427,6 +1449,23 @@ mod tests {
     use super::*;
     use crate::model::{Cell, Piece, Topology};
 
+    /// The move graph of `piece` on `board` and the frontier's plan for it.
+    fn graph_and_plan(board: &Board, piece: &Piece) -> (MoveGraph, Plan) {
+        let Ok(g) = MoveGraph::build(board, piece, &crate::halt::Never);
+        let Ok(plan) = fit(board, &g) else {
+            panic!("no plan");
+        };
+        (g, plan)
+    }
+
+    /// A new folder (removed with the guard) whose path lives as long as
+    /// the options that name it must.
+    fn leaked_folder() -> (tempfile::TempDir, &'static std::path::Path) {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let path = Box::leak(dir.path().to_path_buf().into_boxed_path());
+        (dir, path)
+    }
+
     /// Closed tours.
     fn closed() -> Goal {
         Goal {
@@ -1463,10 +1502,7 @@ mod tests {
             ),
         ];
         for (board, piece, goal) in cases {
-            let Ok(g) = MoveGraph::build(&board, &piece, &crate::halt::Never);
-            let Ok(plan) = fit(&board, &g) else {
-                panic!("no plan");
-            };
+            let (g, plan) = graph_and_plan(&board, &piece);
             assert!(plan.width <= <Mates as Key>::SLOTS);
             assert!(!plan.symmetries.is_empty());
             let (limits, progress) = (Limits::none(), Progress::new());
@@ -1507,10 +1543,7 @@ mod tests {
     #[test]
     fn the_widest_mates_key_counts_as_a_labelled_one() {
         let board = Board::rectangle(7, 6);
-        let Ok(g) = MoveGraph::build(&board, &Piece::leaper(1, 2, 1), &crate::halt::Never);
-        let Ok(plan) = fit(&board, &g) else {
-            panic!("no plan");
-        };
+        let (g, plan) = graph_and_plan(&board, &Piece::leaper(1, 2, 1));
         assert_eq!(plan.width, <Mates as Key>::SLOTS);
         let goal = closed();
         let rules = rules(&plan, &kinds(g.len(), &goal), true);
@@ -1556,10 +1589,7 @@ mod tests {
         let (limits, progress) = (Limits::none(), Progress::new());
         let mut reused = false;
         for (board, piece, goal) in cases {
-            let Ok(g) = MoveGraph::build(&board, &piece, &crate::halt::Never);
-            let Ok(plan) = fit(&board, &g) else {
-                panic!("no plan");
-            };
+            let (g, plan) = graph_and_plan(&board, &piece);
             let rules = rules(&plan, &kinds(g.len(), &goal), goal.closed);
             for (serial_below, children_above) in [(SERIAL_BELOW, CHILDREN_ABOVE), (0, 0)] {
                 let run = |remember: bool| {
@@ -1588,19 +1618,14 @@ mod tests {
     /// each step, the same check figure; the spill folder is left empty.
     #[test]
     fn spilled_states_count_as_those_in_memory_for_every_key() {
-        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
-        let folder: &'static std::path::Path =
-            Box::leak(dir.path().to_path_buf().into_boxed_path());
+        let (dir, folder) = leaked_folder();
         let knight = Piece::leaper(1, 2, 1);
         for (board, goal) in [
             (Board::rectangle(6, 5), Goal::default()),
             (Board::rectangle(6, 5), closed()),
             (Board::rectangle(7, 4), from_corner()),
         ] {
-            let Ok(g) = MoveGraph::build(&board, &knight, &crate::halt::Never);
-            let Ok(plan) = fit(&board, &g) else {
-                panic!("no plan");
-            };
+            let (g, plan) = graph_and_plan(&board, &knight);
             let rules = rules(&plan, &kinds(g.len(), &goal), goal.closed);
             let (limits, progress) = (Limits::none(), Progress::new());
             let memory = FrontierOptions::default();
@@ -1646,14 +1671,9 @@ mod tests {
     /// (not the states its runs held before the merge folded equal keys).
     #[test]
     fn progress_after_a_spilled_step_shows_its_states_on_disk() {
-        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
-        let folder: &'static std::path::Path =
-            Box::leak(dir.path().to_path_buf().into_boxed_path());
+        let (_dir, folder) = leaked_folder();
         let board = Board::rectangle(6, 5);
-        let Ok(g) = MoveGraph::build(&board, &Piece::leaper(1, 2, 1), &crate::halt::Never);
-        let Ok(plan) = fit(&board, &g) else {
-            panic!("no plan");
-        };
+        let (g, plan) = graph_and_plan(&board, &Piece::leaper(1, 2, 1));
         let goal = Goal::default();
         let rules = rules(&plan, &kinds(g.len(), &goal), false);
         let tight = FrontierOptions {
@@ -1697,19 +1717,14 @@ mod tests {
     /// each run goes on from the square the last one saved.
     #[test]
     fn a_count_taken_up_from_its_checkpoints_counts_as_one_run() {
-        let spill = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
-        let spill: &'static std::path::Path =
-            Box::leak(spill.path().to_path_buf().into_boxed_path());
+        let (_spill, spill) = leaked_folder();
         let knight = Piece::leaper(1, 2, 1);
         for (board, goal) in [
             (Board::rectangle(6, 5), Goal::default()),
             (Board::rectangle(6, 6), closed()),
             (Board::rectangle(7, 4), from_corner()),
         ] {
-            let Ok(g) = MoveGraph::build(&board, &knight, &crate::halt::Never);
-            let Ok(plan) = fit(&board, &g) else {
-                panic!("no plan");
-            };
+            let (g, plan) = graph_and_plan(&board, &knight);
             let memory = FrontierOptions::default();
             let tight = FrontierOptions {
                 budget: 4 << 10,
@@ -1773,10 +1788,7 @@ mod tests {
     #[test]
     fn a_damaged_checkpoint_is_refused_naming_its_file() {
         let board = Board::rectangle(6, 5);
-        let Ok(g) = MoveGraph::build(&board, &Piece::leaper(1, 2, 1), &crate::halt::Never);
-        let Ok(plan) = fit(&board, &g) else {
-            panic!("no plan");
-        };
+        let (g, plan) = graph_and_plan(&board, &Piece::leaper(1, 2, 1));
         let goal = Goal::default();
         let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
         let saving = FrontierOptions {
@@ -1843,6 +1855,16 @@ mod tests {
         let _ = std::fs::write(&states, &flipped);
         refused("a bit flipped", &states, "do not add up");
         let (head, _) = save();
+        let Ok(text) = std::fs::read_to_string(&head) else {
+            panic!("no figures");
+        };
+        let Ok(mut figures) = serde_json::from_str::<serde_json::Value>(&text) else {
+            panic!("figures not JSON");
+        };
+        figures["found"] = serde_json::json!("12345");
+        let _ = std::fs::write(&head, figures.to_string());
+        refused("a figure changed", &head, "do not hold together");
+        let (head, _) = save();
         let _ = std::fs::write(&head, "{\"format\": \"something else\"}");
         refused("not a checkpoint", &head, "checkpoint");
     }
@@ -1855,10 +1877,7 @@ mod tests {
     #[test]
     fn a_stopped_step_counts_the_tables_it_held() {
         let board = Board::rectangle(6, 5);
-        let Ok(g) = MoveGraph::build(&board, &Piece::leaper(1, 2, 1), &crate::halt::Never);
-        let Ok(plan) = fit(&board, &g) else {
-            panic!("no plan");
-        };
+        let (g, plan) = graph_and_plan(&board, &Piece::leaper(1, 2, 1));
         let goal = Goal::default();
         let rules = rules(&plan, &kinds(g.len(), &goal), false);
         fn stopped<K: Key, C: Tally>(r: &StepRules) {

@@ -55,7 +55,7 @@ pub struct Figures {
 }
 
 /// The file format's name and version.
-const FORMAT: &str = "engine frontier checkpoint 1";
+const FORMAT: &str = "engine frontier checkpoint 2";
 
 /// What `NAME.json` holds.
 #[derive(Serialize, Deserialize)]
@@ -76,6 +76,22 @@ struct Header {
     spilled: u64,
     held_in_all: u64,
     cut_at: Option<usize>,
+    /// A fingerprint of the fields above, so that a figure changed by hand
+    /// or by the disk is not taken for the count's.
+    seal: String,
+}
+
+impl Header {
+    /// The fingerprint of every field but the seal.
+    fn sealed(&self) -> io::Result<String> {
+        use sha2::{Digest, Sha256};
+        let mut bare = serde_json::to_value(self).map_err(io::Error::other)?;
+        if let Some(o) = bare.as_object_mut() {
+            o.remove("seal");
+        }
+        let digest = Sha256::digest(bare.to_string().as_bytes());
+        Ok(digest[..8].iter().map(|b| format!("{b:02x}")).collect())
+    }
 }
 
 /// A checkpoint found for a count: its figures and its states' file.
@@ -148,6 +164,16 @@ impl Entry {
         if h.format != FORMAT || h.name != self.name {
             return Err(bad(&path, "not a checkpoint of this count"));
         }
+        // Every record takes two bytes at least (its key's length and its
+        // count).
+        let whole = h.sealed()? == h.seal
+            && h.states.len() == h.done
+            && h.cut_at.is_none_or(|c| c <= h.done)
+            && h.states_file == self.states_file(h.done)
+            && h.records.saturating_mul(2) <= h.bytes;
+        if !whole {
+            return Err(bad(&path, "its figures do not hold together"));
+        }
         Ok(Some(h))
     }
 
@@ -207,6 +233,39 @@ impl Entry {
         }))
     }
 
+    /// The name of the file of the states after square `done`.
+    fn states_file(&self, done: usize) -> String {
+        format!("{}.{done}.bin", self.name)
+    }
+
+    /// Removes the entry's files but `keep`: its figures unless kept, and
+    /// its states files, whole or part-written.
+    fn remove_files(&self, keep: Option<&str>) {
+        let prefix = format!("{}.", self.name);
+        let Ok(files) = fs::read_dir(&self.dir) else {
+            return;
+        };
+        for e in files.flatten() {
+            let n = e.file_name();
+            let n = n.to_string_lossy();
+            let states = n.ends_with(".bin") || n.ends_with(".bin.part");
+            if n.starts_with(&prefix) && states && Some(n.as_ref()) != keep {
+                let _ = fs::remove_file(e.path());
+            }
+        }
+    }
+
+    /// Forgets the entry: its files are removed and the next save is due
+    /// at once (a count redone in 128 bits cannot use a save in 64).
+    pub fn forget(&mut self) {
+        let _ = fs::remove_file(self.header_path());
+        self.remove_files(None);
+        self.saved = None;
+        self.last = Instant::now()
+            .checked_sub(self.every)
+            .unwrap_or_else(Instant::now);
+    }
+
     /// Whether a save is due after square `done` of `squares`: the time
     /// since the last is up, or it is the last square.
     pub fn due(&self, done: usize, squares: usize) -> bool {
@@ -230,7 +289,20 @@ impl Entry {
         disk: Option<&Run>,
         states_check: Check,
     ) -> io::Result<()> {
-        let file = format!("{}.{}.bin", self.name, f.done);
+        self.write(squares, f, memory, disk, states_check)
+            .map_err(|e| bad(&self.dir, e))
+    }
+
+    /// [`Entry::save`], its errors not yet naming the folder.
+    fn write<K: Key, C: Tally>(
+        &mut self,
+        squares: usize,
+        f: &Figures,
+        memory: &[(K, C)],
+        disk: Option<&Run>,
+        states_check: Check,
+    ) -> io::Result<()> {
+        let file = self.states_file(f.done);
         let path = self.dir.join(&file);
         let part = self.dir.join(format!("{file}.part"));
         let _ = fs::remove_file(&part);
@@ -243,9 +315,9 @@ impl Entry {
             }
             None => (memory.len() as u64, spill::write_records(&part, memory)?),
         };
-        fs::File::open(&part)?.sync_all()?;
+        fs::OpenOptions::new().write(true).open(&part)?.sync_all()?;
         fs::rename(&part, &path)?;
-        let header = Header {
+        let mut header = Header {
             format: FORMAT.to_string(),
             name: self.name.clone(),
             key: key_name::<K, C>(),
@@ -262,24 +334,20 @@ impl Entry {
             spilled: f.spilled,
             held_in_all: f.held_in_all,
             cut_at: f.cut_at,
+            seal: String::new(),
         };
+        header.seal = header.sealed()?;
         let text = serde_json::to_string(&header).map_err(io::Error::other)?;
         let head = self.header_path();
         let head_part = self.dir.join(format!("{}.json.part", self.name));
         fs::write(&head_part, text)?;
-        fs::File::open(&head_part)?.sync_all()?;
+        fs::OpenOptions::new()
+            .write(true)
+            .open(&head_part)?
+            .sync_all()?;
         fs::rename(&head_part, &head)?;
         // The states of earlier saves (and of saves cut short) go.
-        let prefix = format!("{}.", self.name);
-        if let Ok(files) = fs::read_dir(&self.dir) {
-            for e in files.flatten() {
-                let n = e.file_name();
-                let n = n.to_string_lossy();
-                if n.starts_with(&prefix) && n.ends_with(".bin") && n != file.as_str() {
-                    let _ = fs::remove_file(e.path());
-                }
-            }
-        }
+        self.remove_files(Some(&file));
         self.saved = Some(f.done);
         self.last = Instant::now();
         Ok(())

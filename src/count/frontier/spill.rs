@@ -83,8 +83,10 @@ pub fn free_bytes(path: &Path) -> Option<u64> {
     }
 }
 
-/// The bytes of one state of keys `K` and counts `C` as held in memory:
-/// about what a record takes on disk at most (the estimates' figure).
+/// The bytes of one state of keys `K` and counts `C` as held in memory
+/// (but for padding): the estimates' figure for a record on disk, which
+/// takes about half of it written (a count of 2^56 or more takes up to
+/// three bytes more than this).
 pub fn record_bytes<K: Key, C: Tally>() -> usize {
     K::BYTES + C::BYTES
 }
