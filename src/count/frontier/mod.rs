@@ -786,6 +786,9 @@ fn sweep<K: Key, C: Tally>(
         progress.held(layer.len() as u64);
         progress.on_disk(on_disk.as_ref().map_or(0, |d| d.len));
     }
+    // Where a stop left the states after a square whole: that square and
+    // the work before it.
+    let mut stopped_whole: Option<(usize, u64)> = None;
     let spilled =
         |folder: &Option<spill::Spill>| spilled_before + folder.as_ref().map_or(0, |f| f.written);
     for (i, r) in rules.iter().enumerate().skip(first) {
@@ -793,20 +796,7 @@ fn sweep<K: Key, C: Tally>(
         held_in_all = held_in_all.saturating_add(held);
         if let Err(stop) = limits.check_work(held_in_all) {
             out.stopped = Some(stop);
-            // The states after square i are whole: saved, the count goes
-            // on from them when run again.
-            if i > 0 {
-                let at = (i, held_in_all - held, spilled(&folder));
-                save(
-                    &mut entry,
-                    squares,
-                    at,
-                    &out,
-                    &layer,
-                    on_disk.as_ref(),
-                    true,
-                )?;
-            }
+            stopped_whole = Some((i, held_in_all - held));
             break;
         }
         let children = held >= opts.children_above;
@@ -856,17 +846,8 @@ fn sweep<K: Key, C: Tally>(
             Ok(true) => {}
             Ok(false) => {
                 // Stopped while reading the states after square i, which
-                // it leaves whole: saved, as at a stop between squares.
-                let at = (i, held_in_all - held, spilled(&folder));
-                save(
-                    &mut entry,
-                    squares,
-                    at,
-                    &out,
-                    &layer,
-                    on_disk.as_ref(),
-                    true,
-                )?;
+                // it leaves whole.
+                stopped_whole = Some((i, held_in_all - held));
                 break;
             }
             Err(Failed::Stopped(s)) => {
@@ -949,6 +930,21 @@ fn sweep<K: Key, C: Tally>(
             false,
         )?;
     }
+    // Saved, the count goes on from them when run again.
+    if let Some((done, work)) = stopped_whole
+        && done > 0
+    {
+        let at = (done, work, spilled(&folder));
+        save(
+            &mut entry,
+            squares,
+            at,
+            &out,
+            &layer,
+            on_disk.as_ref(),
+            true,
+        )?;
+    }
     out.spilled = spilled(&folder);
     Ok(out)
 }
@@ -991,7 +987,9 @@ fn save<K: Key, C: Tally>(
         cut_at: out.cut_at,
     };
     e.save(squares, &figures, layer, on_disk, out.last_sum)
-        .map_err(checkpoint_failed)
+        .map_err(|err| Unfit::Checkpoint {
+            message: format!("checkpoint folder {}: {err}", e.dir().display()),
+        })
 }
 
 /// Takes up the checkpoint `found`: its figures into `out`, its states

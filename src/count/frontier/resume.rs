@@ -272,6 +272,11 @@ impl Entry {
         self.saved != Some(done) && (done == squares || self.last.elapsed() >= self.every)
     }
 
+    /// The folder.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
     /// Whether the states after square `done` are saved already.
     pub fn holds(&self, done: usize) -> bool {
         self.saved == Some(done)
@@ -282,19 +287,6 @@ impl Entry {
     /// whose check figure is `states_check`. The entry's older states are
     /// removed once the new figures are in place.
     pub fn save<K: Key, C: Tally>(
-        &mut self,
-        squares: usize,
-        f: &Figures,
-        memory: &[(K, C)],
-        disk: Option<&Run>,
-        states_check: Check,
-    ) -> io::Result<()> {
-        self.write(squares, f, memory, disk, states_check)
-            .map_err(|e| bad(&self.dir, e))
-    }
-
-    /// [`Entry::save`], its errors not yet naming the folder.
-    fn write<K: Key, C: Tally>(
         &mut self,
         squares: usize,
         f: &Figures,
