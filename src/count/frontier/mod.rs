@@ -1867,6 +1867,50 @@ mod tests {
         refused("not a checkpoint", &head, "checkpoint");
     }
 
+    /// A save removes the entry's earlier states and any states file a
+    /// save cut short left behind, and nothing of another entry's.
+    #[test]
+    fn a_save_removes_what_earlier_saves_left_and_only_that() {
+        let board = Board::rectangle(6, 5);
+        let (g, plan) = graph_and_plan(&board, &Piece::leaper(1, 2, 1));
+        let goal = Goal::default();
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let saving = FrontierOptions {
+            checkpoint: Some(Box::leak(Box::new(resume::Checkpoint {
+                dir: dir.path().to_path_buf(),
+                every: Duration::ZERO,
+            }))),
+            ..FrontierOptions::default()
+        };
+        let limits = Limits {
+            nodes: Some(200),
+            ..Limits::none()
+        };
+        let Ok(first) = count(&g, &goal, &plan, &saving, &limits, &Progress::new()) else {
+            panic!("no count");
+        };
+        let name = crate::count::shard::fingerprint(&g, &goal, "frontier", Some(&plan));
+        let stray = [
+            format!("{name}.3.bin.part"),
+            format!("{name}.{}.bin", first.squares_done + 40),
+        ];
+        let other = format!("{name}-part1of2.3.bin");
+        for f in stray.iter().chain([&other]) {
+            let _ = std::fs::write(dir.path().join(f), b"x");
+        }
+        let Ok(c) = count(&g, &goal, &plan, &saving, &Limits::none(), &Progress::new()) else {
+            panic!("no count");
+        };
+        assert!(c.complete());
+        for f in &stray {
+            assert!(!dir.path().join(f).exists(), "{f} left");
+        }
+        assert!(
+            dir.path().join(&other).exists(),
+            "another entry's file removed"
+        );
+    }
+
     /// A step stopped part way counts what it held when it stopped: the
     /// list it read and its tables, sized for as many states as the list
     /// holds. (Before, a step stopped by a limit left the figure of the
