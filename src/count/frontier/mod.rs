@@ -1255,7 +1255,7 @@ fn step_large<K: Key, C: Tally>(
         runs.push(f.write_run(&entries)?);
     }
     let all: u64 = runs.iter().map(spill::Run::bytes).sum();
-    check_free(f, all)?;
+    check_free(f, f.merge_room(runs.len(), all))?;
     let merged = if runs.len() == 1 {
         runs.remove(0)
     } else {

@@ -14,6 +14,13 @@
 //! and each count in seven-bit groups, low first: sorted keys share their
 //! high bytes and most counts are small, so a state takes a third to a
 //! half of its bytes in memory.
+//!
+//! A merge (or a filter) gives the disk back as it reads: where the file
+//! system can free a file's blocks in place (Linux's hole punching), each
+//! run's blocks are freed once read, so the runs and the file they become
+//! take little more room together than the runs alone. The states a step
+//! reads are left whole: a checkpoint may hold them, and a step stopped part
+//! way leaves them to be saved.
 
 use std::fs::File;
 use std::io::{self, BufReader, BufWriter, Read, Write};
@@ -30,6 +37,10 @@ const BUFFER: usize = 1 << 20;
 /// some milliseconds of disk.
 const LOOK_EVERY: u64 = 1 << 16;
 
+/// Bytes of a run a merge reads between two frees of what it has read (less
+/// in the tests, so that runs of a few megabytes are freed several times).
+const FREE_EVERY: u64 = if cfg!(test) { 1 << 16 } else { 1 << 26 };
+
 /// The spill folder of one count.
 #[derive(Debug)]
 pub struct Spill {
@@ -39,6 +50,9 @@ pub struct Spill {
     pub written: u64,
     /// States on disk now (in runs and merged files).
     pub states: u64,
+    /// The folder's file system frees the blocks of a file read by a
+    /// merge as it goes.
+    pub frees: bool,
 }
 
 /// A sorted file of states.
@@ -103,12 +117,27 @@ impl Spill {
         let dir = tempfile::Builder::new()
             .prefix("engine-spill-")
             .tempdir_in(parent)?;
+        let frees = frees_blocks(dir.path());
         Ok(Spill {
             dir,
             next: 0,
             written: 0,
             states: 0,
+            frees,
         })
+    }
+
+    /// The room on disk a merge of runs of `bytes` in all needs beyond
+    /// them: none but what each run has read and not yet freed where the
+    /// runs are freed as they are read (the merged file takes at most the
+    /// bytes read into it, give or take its counts' bytes), else as much
+    /// again.
+    pub fn merge_room(&self, runs: usize, bytes: u64) -> u64 {
+        if self.frees {
+            bytes.min((runs as u64 + 1) * (FREE_EVERY + BUFFER as u64))
+        } else {
+            bytes
+        }
     }
 
     /// The folder.
@@ -263,7 +292,7 @@ fn merge_into<K: Key, C: Tally>(
     let mut w = Writer::<K, C>::create(path)?;
     let mut readers = runs
         .iter()
-        .map(Reader::<K, C>::open)
+        .map(Reader::<K, C>::freeing)
         .collect::<io::Result<Vec<_>>>()?;
     // Each reader's next record, in a heap by (classes, key).
     let mut heap = std::collections::BinaryHeap::new();
@@ -324,7 +353,7 @@ fn filter_into<K: Key, C: Tally>(
     halt: &impl Halt<Stop = Stop>,
 ) -> Result<(u64, u64), SpillError> {
     let mut w = Writer::<K, C>::create(path)?;
-    let mut r = Reader::<K, C>::open(run)?;
+    let mut r = Reader::<K, C>::freeing(run)?;
     let (mut len, mut read) = (0u64, 0u64);
     while let Some((k, c)) = r.next_record()? {
         read += 1;
@@ -378,7 +407,50 @@ pub struct Reader<K, C> {
     left: u64,
     /// The key before, little-endian.
     prev: [u8; MAX_KEY],
+    /// Bytes read so far, and the bytes at the start of the file whose
+    /// blocks are freed (`u64::MAX`: none are to be).
+    read: u64,
+    freed: u64,
     _kc: PhantomData<(K, C)>,
+}
+
+/// Whether the file system of `dir` frees a file's blocks in place: tried
+/// on a file of its own.
+fn frees_blocks(dir: &Path) -> bool {
+    #[cfg(target_os = "linux")]
+    {
+        let path = dir.join("probe.bin");
+        let freed = File::create(&path)
+            .and_then(|mut f| {
+                f.write_all(&[1u8; 8192])?;
+                f.sync_all()?;
+                free_start(&f, 4096)
+            })
+            .is_ok();
+        let _ = std::fs::remove_file(&path);
+        freed
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        let _ = dir;
+        false
+    }
+}
+
+/// Frees the blocks of the first `bytes` of `f` in place (its length
+/// stays).
+fn free_start(f: &File, bytes: u64) -> io::Result<()> {
+    #[cfg(target_os = "linux")]
+    {
+        use rustix::fs::{FallocateFlags, fallocate};
+        let how = FallocateFlags::PUNCH_HOLE | FallocateFlags::KEEP_SIZE;
+        fallocate(f, how, 0, bytes).map_err(io::Error::from)
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        let _ = (f, bytes);
+        Err(io::ErrorKind::Unsupported.into())
+    }
 }
 
 impl<K: Key, C: Tally> Reader<K, C> {
@@ -389,19 +461,48 @@ impl<K: Key, C: Tally> Reader<K, C> {
 
     /// Opens the file at `path`, of `len` records, at its first.
     pub fn at(path: &Path, len: u64) -> io::Result<Reader<K, C>> {
-        Ok(Reader {
-            r: BufReader::with_capacity(BUFFER, File::open(path)?),
+        Ok(Reader::of(File::open(path)?, len, u64::MAX))
+    }
+
+    /// A reader of `file`, of `len` records, that frees its blocks from
+    /// `freed` on (`u64::MAX`: never).
+    fn of(file: File, len: u64, freed: u64) -> Reader<K, C> {
+        Reader {
+            r: BufReader::with_capacity(BUFFER, file),
             left: len,
             prev: [0; MAX_KEY],
+            read: 0,
+            freed,
             _kc: PhantomData,
-        })
+        }
+    }
+
+    /// Opens `run` to be read once and for all: the blocks read are freed
+    /// as it goes, where the file system allows (the file is useless
+    /// after).
+    fn freeing(run: &Run) -> io::Result<Reader<K, C>> {
+        // Blocks are freed through a file open for writing.
+        let file = File::options().read(true).write(true).open(&run.path)?;
+        Ok(Reader::of(file, run.len, 0))
     }
 
     /// The next byte.
     fn byte(&mut self) -> io::Result<u8> {
         let mut b = [0u8; 1];
         self.r.read_exact(&mut b)?;
+        self.read += 1;
         Ok(b[0])
+    }
+
+    /// Frees what was read since the last free, once it is much (a file
+    /// system that cannot is not asked again).
+    fn free_read(&mut self) {
+        if self.freed != u64::MAX && self.read - self.freed >= FREE_EVERY {
+            self.freed = match free_start(self.r.get_ref(), self.read) {
+                Ok(()) => self.read,
+                Err(_) => u64::MAX,
+            };
+        }
     }
 
     /// The next record, or None at the end.
@@ -416,6 +517,7 @@ impl<K: Key, C: Tally> Reader<K, C> {
         }
         let mut x = [0u8; MAX_KEY];
         self.r.read_exact(&mut x[..n])?;
+        self.read += n as u64;
         for (p, x) in self.prev.iter_mut().zip(&x[..n]) {
             *p ^= x;
         }
@@ -435,6 +537,7 @@ impl<K: Key, C: Tally> Reader<K, C> {
             return Err(damaged());
         }
         self.left -= 1;
+        self.free_read();
         Ok(Some((
             K::read_le(&self.prev[..K::BYTES]),
             C::read_le(&v.to_le_bytes()[..C::BYTES]),
@@ -596,7 +699,7 @@ mod tests {
 
     /// A limit that runs out while runs merge (or a run is filtered) stops
     /// it within a few thousand records, its part-written file removed and
-    /// the runs it read left whole.
+    /// the runs it read left in place.
     #[test]
     fn a_merge_or_a_filter_stops_when_a_limit_runs_out() {
         let parent = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
@@ -638,5 +741,66 @@ mod tests {
         );
         assert_eq!(looks.load(std::sync::atomic::Ordering::Relaxed), 1);
         assert_eq!(files(), 3, "no part-written filter");
+    }
+
+    /// Where the file system frees blocks in place (Linux's do), a merge
+    /// gives back each run's blocks as it reads them: a run read three
+    /// quarters through holds a small part of its blocks, its records all
+    /// read as written; and merged runs so read give the states merged in
+    /// memory.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_merge_frees_its_runs_blocks_as_it_reads_them() {
+        use std::os::unix::fs::MetadataExt;
+        let parent = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let Ok(mut spill) = Spill::new(parent.path()) else {
+            panic!("no folder");
+        };
+        assert!(spill.frees, "this file system frees blocks in place");
+        let sorted = |step: u64, count: u64| {
+            let mut v: Vec<(u64, u64)> = (0..200_000u64)
+                .map(|k| (k * step * 0x9E37, count + k % 3))
+                .collect();
+            v.sort_unstable_by_key(|e| (e.0.classes(), e.0));
+            v
+        };
+        let (a, b) = (sorted(2, 1), sorted(3, 5));
+        let (Ok(ra), Ok(rb)) = (spill.write_run(&a), spill.write_run(&b)) else {
+            panic!("no runs");
+        };
+        let held = |run: &Run| std::fs::metadata(run.path()).map_or(0, |m| m.blocks() * 512);
+        let whole = held(&ra);
+        assert!(
+            whole >= ra.bytes() && ra.bytes() > 8 * FREE_EVERY,
+            "{whole}"
+        );
+        let Ok(mut r) = Reader::<u64, u64>::freeing(&ra) else {
+            panic!("no reader");
+        };
+        let mut back = Vec::new();
+        assert!(r.fill(&mut back, a.len() / 4 * 3).is_ok());
+        assert!(held(&ra) * 3 < whole, "{} of {whole} bytes held", held(&ra));
+        let mut rest = Vec::new();
+        assert!(r.fill(&mut rest, usize::MAX).is_ok());
+        back.extend(rest);
+        assert_eq!(back, a);
+        // The merge of runs read so: the states merged in memory.
+        let Ok(ra) = spill.write_run(&a) else {
+            panic!("no run");
+        };
+        let Ok(m) = spill.merge::<u64, u64>(vec![ra, rb], &crate::halt::Limits::none()) else {
+            panic!("no merge");
+        };
+        let mut want: std::collections::BTreeMap<(u64, u64), u64> = Default::default();
+        for &(k, c) in a.iter().chain(&b) {
+            *want.entry((k.classes(), k)).or_default() += c;
+        }
+        let Ok(mut r) = Reader::<u64, u64>::open(&m) else {
+            panic!("no reader");
+        };
+        let mut all = Vec::new();
+        assert!(r.fill(&mut all, usize::MAX).is_ok());
+        let want: Vec<(u64, u64)> = want.into_iter().map(|((_, k), c)| (k, c)).collect();
+        assert_eq!(all, want);
     }
 }
