@@ -37,9 +37,16 @@ const BUFFER: usize = 1 << 20;
 /// some milliseconds of disk.
 const LOOK_EVERY: u64 = 1 << 16;
 
-/// Bytes of a run a merge reads between two frees of what it has read (less
-/// in the tests, so that runs of a few megabytes are freed several times).
-const FREE_EVERY: u64 = if cfg!(test) { 1 << 16 } else { 1 << 26 };
+/// The most bytes of a run a merge reads between two frees of what it has
+/// read.
+const FREE_EVERY: u64 = 1 << 26;
+
+/// Bytes of a run of `bytes` that a merge reads between two frees: a
+/// sixteenth of it, from 64 KiB to [`FREE_EVERY`] (runs written under a
+/// small memory budget are small).
+fn free_every(bytes: u64) -> u64 {
+    (bytes / 16).clamp(1 << 16, FREE_EVERY)
+}
 
 /// The spill folder of one count.
 #[derive(Debug)]
@@ -408,9 +415,11 @@ pub struct Reader<K, C> {
     /// The key before, little-endian.
     prev: [u8; MAX_KEY],
     /// Bytes read so far, and the bytes at the start of the file whose
-    /// blocks are freed (`u64::MAX`: none are to be).
+    /// blocks are freed (`u64::MAX`: none are to be), and the bytes read
+    /// between two frees.
     read: u64,
     freed: u64,
+    every: u64,
     _kc: PhantomData<(K, C)>,
 }
 
@@ -473,6 +482,7 @@ impl<K: Key, C: Tally> Reader<K, C> {
             prev: [0; MAX_KEY],
             read: 0,
             freed,
+            every: u64::MAX,
             _kc: PhantomData,
         }
     }
@@ -483,7 +493,9 @@ impl<K: Key, C: Tally> Reader<K, C> {
     fn freeing(run: &Run) -> io::Result<Reader<K, C>> {
         // Blocks are freed through a file open for writing.
         let file = File::options().read(true).write(true).open(&run.path)?;
-        Ok(Reader::of(file, run.len, 0))
+        let mut r = Reader::of(file, run.len, 0);
+        r.every = free_every(run.bytes);
+        Ok(r)
     }
 
     /// The next byte.
@@ -497,7 +509,7 @@ impl<K: Key, C: Tally> Reader<K, C> {
     /// Frees what was read since the last free, once it is much (a file
     /// system that cannot is not asked again).
     fn free_read(&mut self) {
-        if self.freed != u64::MAX && self.read - self.freed >= FREE_EVERY {
+        if self.freed != u64::MAX && self.read - self.freed >= self.every {
             self.freed = match free_start(self.r.get_ref(), self.read) {
                 Ok(()) => self.read,
                 Err(_) => u64::MAX,
@@ -744,8 +756,8 @@ mod tests {
     }
 
     /// Where the file system frees blocks in place (Linux's do), a merge
-    /// gives back each run's blocks as it reads them: a run read three
-    /// quarters through holds a small part of its blocks, its records all
+    /// gives back each run's blocks as it reads them: a run read seven
+    /// eighths through holds a small part of its blocks, its records all
     /// read as written; and merged runs so read give the states merged in
     /// memory.
     #[cfg(target_os = "linux")]
@@ -771,14 +783,14 @@ mod tests {
         let held = |run: &Run| std::fs::metadata(run.path()).map_or(0, |m| m.blocks() * 512);
         let whole = held(&ra);
         assert!(
-            whole >= ra.bytes() && ra.bytes() > 8 * FREE_EVERY,
+            whole >= ra.bytes() && ra.bytes() >= 16 * free_every(ra.bytes()),
             "{whole}"
         );
         let Ok(mut r) = Reader::<u64, u64>::freeing(&ra) else {
             panic!("no reader");
         };
         let mut back = Vec::new();
-        assert!(r.fill(&mut back, a.len() / 4 * 3).is_ok());
+        assert!(r.fill(&mut back, a.len() / 8 * 7).is_ok());
         assert!(held(&ra) * 3 < whole, "{} of {whole} bytes held", held(&ra));
         let mut rest = Vec::new();
         assert!(r.fill(&mut rest, usize::MAX).is_ok());
