@@ -202,10 +202,11 @@ pub fn solve_with<O: Observer>(
             Err(stop) => return Report::stopped(stop, started.elapsed(), id),
         }
     };
-    let degrees = match g.adjacency() {
+    let mut degrees = match g.adjacency() {
         Adjacency::Leaper(a) => Degrees::of(&a),
         Adjacency::Lists(a) => Degrees::of(&a),
     };
+    degrees.form = RimForm::of(g);
     let max = degrees.max();
     let width = if max > <u32 as Word>::MAX_COUNT {
         Width::Wide
@@ -282,10 +283,65 @@ struct Config {
 
 /// How many squares have each number of moves (`count[d]`, the last entry
 /// for the most any square has): one pass over the board, from which come
-/// the choice of word, the rim and the start squares.
+/// the choice of word, the rim and the start squares; and, for a board and
+/// piece plain enough, the rim's depths in closed form.
 #[derive(Clone)]
 struct Degrees {
     count: Vec<usize>,
+    form: Option<RimForm>,
+}
+
+/// The rim depths of a full plain board whose piece is one leaper — its
+/// moves the eight (or four) images of one leap (p, q), p ≤ q — in closed
+/// form, where every square with all its moves is at least q files and
+/// ranks from every edge (the board is at least 2q + 1 wide and high). A
+/// square e files or ranks from its nearest edge is on the rim when e < q
+/// (a move leaves the board), else ⌈(e − q + 1) / q⌉ moves from it: no move
+/// brings an edge more than q nearer, and moving q straight at the nearest
+/// edge (p to and fro along it) does. The breadth-first search from the
+/// rim gives the same depths at a cost like the walk's own.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct RimForm {
+    width: u32,
+    height: u32,
+    q: u32,
+}
+
+impl RimForm {
+    /// The form of `g`'s rim, if `g` is such a graph.
+    fn of(g: &MoveGraph) -> Option<RimForm> {
+        let (width, moves) = g.plain_leaper()?;
+        let &(dx, dy) = moves.first()?;
+        let (p, q) = (
+            dx.unsigned_abs().min(dy.unsigned_abs()),
+            dx.unsigned_abs().max(dy.unsigned_abs()),
+        );
+        let images = if p == 0 || p == q { 4 } else { 8 };
+        let one_leap = moves.len() == images
+            && moves.iter().all(|&(a, b)| {
+                let (a, b) = (a.unsigned_abs(), b.unsigned_abs());
+                (a.min(b), a.max(b)) == (p, q)
+            });
+        let height = u32::try_from(g.len() / width.max(1) as usize).ok()?;
+        let whole = u64::from(width) * u64::from(height) == g.len() as u64;
+        (q > 0 && one_leap && whole && width.min(height) > 2 * q).then_some(RimForm {
+            width,
+            height,
+            q,
+        })
+    }
+
+    /// The depth of square `s` (numbered along the ranks).
+    fn depth(&self, s: u32) -> u16 {
+        let (x, y) = (s % self.width, s / self.width);
+        let e = x.min(y).min(self.width - 1 - x).min(self.height - 1 - y);
+        let d = if e < self.q {
+            0
+        } else {
+            (e - self.q) / self.q + 1
+        };
+        d.min(u32::from(u16::MAX)) as u16
+    }
 }
 
 impl Degrees {
@@ -298,7 +354,7 @@ impl Degrees {
             }
             count[d] += 1;
         }
-        Degrees { count }
+        Degrees { count, form: None }
     }
 
     /// The most moves any square has.
@@ -1270,6 +1326,9 @@ fn rim_depth<A: Adjacent, H: Halt>(
     if degrees.alike() {
         return Ok(vec![0; n as usize]);
     }
+    if let Some(form) = degrees.form {
+        return Ok((0..n).map(|s| form.depth(s)).collect());
+    }
     walks::all_distances(adj, (0..n).filter(|&s| adj.degree(s) < max), halt)
 }
 
@@ -1285,6 +1344,12 @@ fn rim_depth_into<A: Adjacent, W: Word, H: Halt>(
     let max = degrees.max();
     if degrees.alike() {
         state.fill(W::with_depth(0));
+        return Ok(());
+    }
+    if let Some(form) = degrees.form {
+        for (s, w) in state.iter_mut().enumerate() {
+            *w = W::with_depth(form.depth(s as u32));
+        }
         return Ok(());
     }
     state.fill(W::with_depth(FAR));
@@ -1315,4 +1380,78 @@ fn start_order<A: Adjacent>(adj: &A, degrees: &Degrees, count: usize) -> Vec<u32
     out.sort_by_key(|&s| adj.degree(s));
     out.truncate(count);
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::halt::Never;
+    use crate::model::{Board, Piece};
+
+    /// The rim in closed form is the breadth-first search's, square for
+    /// square, for every single leaper and board it is given for; it is
+    /// given for none other (two leapers, holes, a torus, a board too
+    /// narrow for a square with all its moves).
+    #[test]
+    fn the_rim_in_closed_form_is_the_searchs() {
+        let depths = |g: &MoveGraph| {
+            let mut d = match g.adjacency() {
+                Adjacency::Leaper(a) => Degrees::of(&a),
+                Adjacency::Lists(a) => Degrees::of(&a),
+            };
+            let rim = |d: &Degrees| {
+                let depths = match g.adjacency() {
+                    Adjacency::Leaper(a) => rim_depth(&a, d, &Never),
+                    Adjacency::Lists(a) => rim_depth(&a, d, &Never),
+                };
+                let Ok(depths) = depths;
+                depths
+            };
+            let bfs = rim(&d);
+            d.form = RimForm::of(g);
+            let form = rim(&d);
+            (d.form.is_some(), bfs, form)
+        };
+        let mut formed = 0;
+        for (p, q) in [
+            (0, 1),
+            (1, 1),
+            (1, 2),
+            (0, 2),
+            (2, 2),
+            (1, 3),
+            (2, 3),
+            (1, 4),
+            (3, 4),
+        ] {
+            for w in 1..=14 {
+                for h in 1..=14 {
+                    let Ok(g) =
+                        MoveGraph::build(&Board::rectangle(w, h), &Piece::leaper(p, q, 1), &Never);
+                    let (given, bfs, form) = depths(&g);
+                    assert_eq!(given, w.min(h) > 2 * q as u32, "({p},{q}) on {w}x{h}");
+                    assert_eq!(form, bfs, "({p},{q}) on {w}x{h}");
+                    formed += u32::from(given);
+                }
+            }
+        }
+        assert!(formed > 500, "{formed}");
+        let knight = Piece::leaper(1, 2, 1);
+        let Ok(two) = MoveGraph::build(
+            &Board::rectangle(10, 10),
+            &knight.clone().union(&Piece::leaper(0, 1, 1)),
+            &Never,
+        );
+        assert!(RimForm::of(&two).is_none());
+        use crate::model::{Cell, Topology};
+        for (topology, hole) in [
+            (Topology::Plain, Some(Cell::new(4, 4))),
+            (Topology::Torus, None),
+            (Topology::Mobius, None),
+        ] {
+            let b = Board::new(10, 10, topology, |c| Some(c) != hole);
+            let Ok(g) = MoveGraph::build(&b, &knight, &Never);
+            assert!(RimForm::of(&g).is_none(), "{topology:?} {hole:?}");
+        }
+    }
 }

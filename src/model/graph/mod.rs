@@ -406,6 +406,15 @@ impl MoveGraph {
         matches!(self.repr, Repr::Leaper(_))
     }
 
+    /// A leaper's graph on a full plain board (the implicit layout): the
+    /// board's width and the moves, in move order; None for other graphs.
+    pub fn plain_leaper(&self) -> Option<(u32, &[(i32, i32)])> {
+        match &self.repr {
+            Repr::Leaper(l) => Some((l.width, &l.moves)),
+            Repr::Lists(_) => None,
+        }
+    }
+
     /// A borrowed view for loops generic over [`Adjacent`]; never builds lists.
     #[inline]
     pub fn adjacency(&self) -> Adjacency<'_> {
