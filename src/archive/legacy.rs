@@ -288,6 +288,7 @@ mod tests {
                 clause_learning: false,
                 magic: false,
                 annealed: false,
+                balanced: false,
             }
         );
         assert_eq!(

@@ -65,6 +65,11 @@ pub struct SolverId {
     /// search, found the tour.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub annealed: bool,
+    /// The magic search's balanced search (every line holding its share
+    /// of each block of steps), run in turns with its complete search,
+    /// found the tour.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub balanced: bool,
 }
 
 impl SolverId {
@@ -218,6 +223,9 @@ impl fmt::Display for SolverId {
         if self.annealed {
             f.write_str(", whose annealing found the tour")?;
         }
+        if self.balanced {
+            f.write_str(", whose balanced search found the tour")?;
+        }
         if self.clause_learning {
             f.write_str(", then clause-learning search")?;
         }
@@ -250,6 +258,7 @@ mod tests {
             clause_learning: false,
             magic: false,
             annealed: false,
+            balanced: false,
         };
         let text = auto.to_string();
         assert!(

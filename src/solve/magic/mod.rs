@@ -51,21 +51,38 @@ struct Found {
     nodes: u64,
     best: Vec<u32>,
     stop: Option<Stop>,
-    /// The annealing found the tour.
-    annealed: bool,
+    /// Which of the searches for one tour beside the complete one found
+    /// it, if one did.
+    by: Option<Beside>,
 }
 
-/// The nodes of the complete search's first turn, and of the annealing's
+/// The searches for one tour that take turns with the complete search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Beside {
+    /// The annealing.
+    Annealing,
+    /// The balanced search.
+    Balanced,
+}
+
+/// The nodes of the complete search's first turn, and of the others'
 /// first; each turn after is twice the one before. Small puzzles are
-/// settled within the first turn, as if no annealing were there.
+/// settled within the first turn, as if nothing else were there.
 const FIRST_TURN: u64 = 1 << 17;
+
+/// The balanced search's turns are this many times the others': of the
+/// three it finds tours soonest where it serves (the knight's and the
+/// king's 8x8 magic tours among them).
+const BALANCED_TURNS: u64 = 4;
 
 /// Searches `plan` for up to `cap` solutions, keeping them; numbering from
 /// the first step only when an observer watches. A search for one tour
 /// that no observer watches runs the complete search in turns with the
-/// annealing ([`anneal`]) when the plan is one it serves, each turn twice
-/// as long as the last: whichever finds a tour first gives it, and only
-/// the complete search can end with none. The annealing draws from `seed`.
+/// balanced search (the complete search held to the plan's balance, when
+/// it has one) and the annealing ([`anneal`]) when the plan is one it
+/// serves, each turn twice as long as the last: whichever finds a tour
+/// first gives it, and only the complete search can end with none. The
+/// annealing draws from `seed`.
 fn search<O: Observer>(
     plan: &Plan,
     cap: usize,
@@ -76,33 +93,50 @@ fn search<O: Observer>(
     let rules: Search<'_, true> = Search::new(plan, O::ACTIVE, cap);
     let mut driver = Driver::new(rules, 0, cap.max(1) as u128);
     let mut nodes: u64 = 0;
-    let mut annealing = (cap == 1 && !O::ACTIVE)
-        .then(|| anneal::Anneal::new(plan, seed))
-        .flatten();
+    let alone = cap == 1 && !O::ACTIVE;
+    let mut annealing = alone.then(|| anneal::Anneal::new(plan, seed)).flatten();
+    let mut balanced = alone
+        .then(|| Search::<true>::balanced(plan, 1))
+        .flatten()
+        .map(|rules| Driver::new(rules, 0, 1));
     let mut turn = FIRST_TURN;
-    let (pace, annealed) = loop {
-        let pause_at = match annealing {
-            Some(_) => nodes.saturating_add(turn),
-            None => u64::MAX,
+    let (pace, by, tour) = loop {
+        let pause_at = match annealing.is_some() || balanced.is_some() {
+            true => nodes.saturating_add(turn),
+            false => u64::MAX,
         };
         let halt = run.halt();
         let pace = driver.run(pause_at, &mut nodes, &mut run.cadence, &halt, obs);
-        let (Pace::Paused, Some(a)) = (&pace, annealing.as_mut()) else {
-            break (pace, None);
-        };
-        match a.run(turn, &mut nodes, run) {
-            Ok(Some(tour)) => break (Pace::Done, Some(tour)),
-            Ok(None) => turn = turn.saturating_mul(2),
-            Err(stop) => break (Pace::Stopped(stop), None),
+        if !matches!(pace, Pace::Paused) {
+            break (pace, None, None);
         }
+        if let Some(b) = balanced.as_mut() {
+            let at = nodes.saturating_add(turn.saturating_mul(BALANCED_TURNS));
+            match b.run(at, &mut nodes, &mut run.cadence, &halt, &mut NoObserver) {
+                Pace::Paused => {}
+                Pace::Stopped(stop) => break (Pace::Stopped(stop), None, None),
+                Pace::Done => match b.rules.tours.pop() {
+                    Some(tour) => break (Pace::Done, Some(Beside::Balanced), Some(tour)),
+                    // No balanced tour: the complete search goes on.
+                    None => balanced = None,
+                },
+            }
+        }
+        if let Some(a) = annealing.as_mut() {
+            match a.run(turn, &mut nodes, run) {
+                Ok(Some(tour)) => break (Pace::Done, Some(Beside::Annealing), Some(tour)),
+                Ok(None) => {}
+                Err(stop) => break (Pace::Stopped(stop), None, None),
+            }
+        }
+        turn = turn.saturating_mul(2);
     };
     let best = driver.longest();
     let stop = match pace {
         Pace::Stopped(stop) => Some(stop),
         _ => None,
     };
-    let annealed_one = annealed.is_some();
-    let tours = match annealed {
+    let tours = match tour {
         Some(tour) => vec![tour],
         None => std::mem::take(&mut driver.rules.tours),
     };
@@ -111,7 +145,7 @@ fn search<O: Observer>(
         nodes,
         best,
         stop,
-        annealed: annealed_one,
+        by,
     }
 }
 
@@ -176,7 +210,8 @@ fn solve_up_to<O: Observer>(
         },
         solver: SolverId {
             magic: true,
-            annealed: found.annealed,
+            annealed: found.by == Some(Beside::Annealing),
+            balanced: found.by == Some(Beside::Balanced),
             ..opts.id()
         },
         starts: None,

@@ -59,6 +59,43 @@ impl Flat {
     }
 }
 
+/// A restriction a search for one tour tries in turns with the complete
+/// search: the steps cut into `blocks` runs of `block` steps, and every
+/// line holding the same share of each run's steps (its length over
+/// `blocks`: two of each quarter's on every rank and file of 8x8). Many
+/// magic tours are so balanced, the knight's of 8x8 among them; the
+/// restriction brackets a line's sum block by block from its first steps,
+/// where the sums alone bind only once lines fill. It is never what says
+/// there is no tour.
+#[derive(Clone, Debug)]
+pub(super) struct Balance {
+    /// Steps a block, and blocks.
+    pub(super) block: usize,
+    pub(super) blocks: usize,
+    /// Each line's share of every block.
+    pub(super) share: Vec<u32>,
+}
+
+impl Balance {
+    /// The balance of a plan whose lines' lengths are `lengths`: where all
+    /// are one even length from 4 on (a square board), blocks that give
+    /// every line two steps of each; else none. (Ranks and files of
+    /// different lengths were tried with halves, 12x4 for the king, and
+    /// found tours later than the annealing.)
+    fn of(lengths: &[u32], n: usize) -> Option<Balance> {
+        let &length = lengths.first()?;
+        if length < 4 || length % 2 != 0 || lengths.iter().any(|&l| l != length) {
+            return None;
+        }
+        let blocks = (length / 2) as usize;
+        Some(Balance {
+            block: n / blocks,
+            blocks,
+            share: vec![2; lengths.len()],
+        })
+    }
+}
+
 /// The task, prepared for the magic search.
 pub(super) struct Plan {
     /// Squares.
@@ -91,6 +128,9 @@ pub(super) struct Plan {
     pub(super) colour: Option<Vec<u8>>,
     /// The symmetry, if the task asks for one.
     pub(super) tie: Option<Tie>,
+    /// The balance a search for one tour may try, where the board's lines
+    /// allow one and no clue, fixed end or symmetry is asked for.
+    pub(super) balance: Option<Balance>,
 }
 
 impl Plan {
@@ -115,7 +155,7 @@ impl Plan {
         let into = Flat::new(into_lists.into_iter());
         let lines = Lines::new(task.board, magic);
         let lines_of = Flat::new(lines.of_square.iter().cloned());
-        let target = lines.target.iter().map(|&t| t as i64).collect();
+        let target: Vec<i64> = lines.target.iter().map(|&t| t as i64).collect();
         let mut fixed = vec![NONE; n];
         for &(step, s) in &task.constraints.clues {
             if let Some(f) = fixed.get_mut(step as usize - 1) {
@@ -155,6 +195,14 @@ impl Plan {
         let dist = (n <= DISTANCES_UP_TO).then(|| distances(&out, n));
         let colour = colours(&near, n);
         let tie = task.constraints.symmetry.map(|sym| tie(task, sym));
+        let mut lengths = vec![0u32; target.len()];
+        for s in 0..n {
+            for &l in lines_of.of(s) {
+                lengths[l as usize] += 1;
+            }
+        }
+        let free = fixed.iter().all(|&f| f == NONE) && tie.is_none();
+        let balance = free.then(|| Balance::of(&lengths, n)).flatten();
         Plan {
             n,
             closed: task.goal.closed,
@@ -171,6 +219,7 @@ impl Plan {
             dist,
             colour,
             tie,
+            balance,
         }
     }
 

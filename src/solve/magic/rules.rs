@@ -24,8 +24,13 @@
 //!
 //! A search watched by an observer numbers from the first step only, so
 //! that its path is the tour's first steps as the events say.
+//!
+//! A balanced search (a search for one tour, in turns with the complete
+//! one) also holds every line to its share of each block of steps
+//! ([`Balance`]) and brackets each line's sum block by block; it searches
+//! only the balanced tours, so it finds tours but never proves none.
 
-use super::plan::{NONE, Plan, Tie};
+use super::plan::{Balance, NONE, Plan, Tie};
 use crate::search::driver::{Rules, Sofar, Verdict};
 
 /// Which run a node extends.
@@ -79,6 +84,10 @@ pub(super) struct Search<'p, const PATHS: bool> {
     /// The square claiming each number (its line's last), stamped.
     claim: Vec<(u32, u32)>,
     stamp: u32,
+    /// The balance held to, if any, and each line's steps of each block
+    /// (`line * blocks + block`).
+    balance: Option<&'p Balance>,
+    held: Vec<u32>,
     /// Solutions found, and the first `keep` of them.
     pub(super) solutions: u64,
     pub(super) tours: Vec<Vec<u32>>,
@@ -111,6 +120,8 @@ impl<'p, const PATHS: bool> Search<'p, PATHS> {
             cands: Vec::with_capacity(8 * n),
             claim: vec![(0, NONE); n + 1],
             stamp: 0,
+            balance: None,
+            held: Vec::new(),
             solutions: 0,
             tours: Vec::new(),
             keep,
@@ -130,6 +141,68 @@ impl<'p, const PATHS: bool> Search<'p, PATHS> {
             }
         }
         s
+    }
+
+    /// A search of `plan` held to its balance, numbering from the first
+    /// step only (each block is then filled before the next is begun, so
+    /// every line's share of it binds at once), keeping the first `keep`
+    /// solutions; None when the plan has no balance.
+    pub(super) fn balanced(plan: &'p Plan, keep: usize) -> Option<Search<'p, PATHS>> {
+        let balance = plan.balance.as_ref()?;
+        let mut s = Search::new(plan, true, keep);
+        s.balance = Some(balance);
+        s.held = vec![0; plan.target.len() * balance.blocks];
+        Some(s)
+    }
+
+    /// Whether square `x` may take step `k` under the balance: each of its
+    /// lines holds fewer than its share of `k`'s block.
+    #[inline(always)]
+    fn fits(&self, x: u32, k: usize) -> bool {
+        let Some(b) = self.balance else {
+            return true;
+        };
+        let block = k / b.block;
+        self.plan
+            .lines_of
+            .of(x as usize)
+            .iter()
+            .all(|&l| self.held[l as usize * b.blocks + block] < b.share[l as usize])
+    }
+
+    /// Whether every line can still make its sum with its share of each
+    /// block's numbers still free: at least the smallest of each and at
+    /// most the largest.
+    fn balance_holds(&self) -> bool {
+        let Some(b) = self.balance else {
+            return true;
+        };
+        let n = self.plan.n as i64;
+        let (p, q) = (self.lo as i64 + 1, n - self.hi as i64);
+        for l in 0..self.sum.len() {
+            let (mut least, mut most) = (0, 0);
+            for block in 0..b.blocks {
+                let held = i64::from(self.held[l * b.blocks + block]);
+                let e = i64::from(b.share[l]) - held;
+                if e == 0 {
+                    continue;
+                }
+                // The block's numbers still free.
+                let from = p.max((block * b.block) as i64 + 1);
+                let to = q.min(((block + 1) * b.block) as i64);
+                if to - from + 1 < e {
+                    return false;
+                }
+                let spread = e * (e - 1) / 2;
+                least += e * from + spread;
+                most += e * to - spread;
+            }
+            let need = self.plan.target[l] - self.sum[l];
+            if need < least || need > most {
+                return false;
+            }
+        }
+        true
     }
 
     /// Adds (`d` = 1) or takes out (`d` = −1) the free square `x`'s part
@@ -228,12 +301,22 @@ impl<'p, const PATHS: bool> Search<'p, PATHS> {
                 self.xor[l] ^= x;
             }
         }
+        if let Some(b) = self.balance {
+            for &l in self.plan.lines_of.of(x as usize) {
+                self.held[l as usize * b.blocks + k / b.block] += 1;
+            }
+        }
     }
 
     /// Takes step `k`'s number off its square.
     #[inline(always)]
     fn unset(&mut self, k: usize) {
         let x = self.sq[k];
+        if let Some(b) = self.balance {
+            for &l in self.plan.lines_of.of(x as usize) {
+                self.held[l as usize * b.blocks + k / b.block] -= 1;
+            }
+        }
         if self.plan.clue_of[x as usize] == NONE {
             let value = k as i64 + 1;
             for &l in self.plan.lines_of.of(x as usize) {
@@ -516,7 +599,7 @@ impl<'p, const PATHS: bool> Search<'p, PATHS> {
         let everywhere = from.is_empty()
             && (side == Side::Low && lo == 0 || side == Side::High && hi == 0 && !plan.closed);
         let push = |s: &mut Self, x: u32| {
-            if s.step[x as usize] != NONE || !plan.allowed(x, k) {
+            if s.step[x as usize] != NONE || !plan.allowed(x, k) || !s.fits(x, k) {
                 return;
             }
             if last {
@@ -580,7 +663,7 @@ impl<'p, const PATHS: bool> Search<'p, PATHS> {
             }
             return Verdict::Leaf(1);
         }
-        if !self.sums_hold() || !self.alive() || !self.reach_holds() {
+        if !self.sums_hold() || !self.alive() || !self.balance_holds() || !self.reach_holds() {
             return Verdict::Leaf(0);
         }
         let base = self.cands.len();
@@ -726,6 +809,139 @@ impl<const PATHS: bool> Rules for Search<'_, PATHS> {
             &self.sq
         } else {
             &self.sq[..self.lo]
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeSet;
+
+    use super::*;
+    use crate::halt::{Cadence, Limits, Never};
+    use crate::model::Magic;
+    use crate::puzzle::Puzzle;
+    use crate::search::driver::Driver;
+    use crate::search::event::NoObserver;
+    use crate::verify::{verify, verify_magic};
+
+    /// Every tour `rules` finds, each checked by the verifier.
+    fn all(rules: Search<'_, true>, p: &Puzzle, magic: Magic) -> BTreeSet<Vec<u32>> {
+        let mut driver = Driver::new(rules, 0, u128::MAX);
+        let limits = Limits::none();
+        let mut nodes = 0;
+        driver.run(
+            u64::MAX,
+            &mut nodes,
+            &mut Cadence::new(&limits, 0),
+            &Never,
+            &mut NoObserver,
+        );
+        let tours = std::mem::take(&mut driver.rules.tours);
+        for t in &tours {
+            assert_eq!(verify(&p.board, &p.piece, &p.goal, t), Ok(()));
+            assert_eq!(verify_magic(&p.board, magic, t), Ok(()));
+        }
+        tours.into_iter().collect()
+    }
+
+    /// Whether every rank, file (and long diagonal, when `magic` asks for
+    /// them) holds two steps of each of the board's blocks of steps, with
+    /// the blocks counted here from the board's sides alone.
+    fn balanced(p: &Puzzle, magic: Magic, tour: &[u32]) -> bool {
+        let (w, h) = (p.board.width(), p.board.height());
+        let g = (1..=w.min(h))
+            .rev()
+            .find(|d| w % d == 0 && h % d == 0)
+            .unwrap_or(1);
+        let blocks = g / 2;
+        let block = tour.len() as u32 / blocks;
+        // Ranks, then files, then the two long diagonals: each line's
+        // length and its steps of each block.
+        let lines = (h + w + if magic == Magic::Diagonal { 2 } else { 0 }) as usize;
+        let mut held = vec![vec![0u32; blocks as usize]; lines];
+        for (k, &s) in tour.iter().enumerate() {
+            let c = p.board.cell(s);
+            let b = (k as u32 / block) as usize;
+            held[c.y as usize][b] += 1;
+            held[(h + c.x) as usize][b] += 1;
+            if magic == Magic::Diagonal {
+                if c.x == c.y {
+                    held[(h + w) as usize][b] += 1;
+                }
+                if c.x + c.y == w - 1 {
+                    held[(h + w + 1) as usize][b] += 1;
+                }
+            }
+        }
+        held.iter().enumerate().all(|(l, counts)| {
+            let length = if (l as u32) < h {
+                w
+            } else if (l as u32) < h + w {
+                h
+            } else {
+                w
+            };
+            counts.iter().all(|&c| c == length / blocks)
+        })
+    }
+
+    #[test]
+    fn the_balanced_search_finds_exactly_the_balanced_magic_tours() {
+        let mut restricted = false;
+        for text in [
+            r#"Puzzle(board: "4x4", piece: "emperor", pieces: {"emperor": "knight | wazir"}, magic: Semi)"#,
+            r#"Puzzle(board: "4x4", piece: "emperor", pieces: {"emperor": "knight | wazir"}, magic: Diagonal)"#,
+            r#"Puzzle(board: "4x4", piece: "queen", magic: Semi)"#,
+        ] {
+            let p = Puzzle::parse("t.ron", text).unwrap_or_else(|e| panic!("{e}"));
+            let Ok(g) = p.graph(&Never);
+            let task = p.task(&g);
+            let magic = task.constraints.magic.unwrap_or(Magic::Semi);
+            let plan = Plan::new(&task, magic);
+            let every = all(Search::new(&plan, false, usize::MAX), &p, magic);
+            let Some(rules) = Search::balanced(&plan, usize::MAX) else {
+                panic!("{text}: no balance");
+            };
+            let found = all(rules, &p, magic);
+            let want: BTreeSet<Vec<u32>> = every
+                .iter()
+                .filter(|t| balanced(&p, magic, t))
+                .cloned()
+                .collect();
+            assert!(!want.is_empty(), "{text}: no balanced magic tour");
+            assert_eq!(found, want, "{text}");
+            restricted |= want.len() < every.len();
+        }
+        assert!(restricted, "the balance left every magic tour in");
+    }
+
+    #[test]
+    fn a_balance_is_two_steps_of_each_block_on_every_line() {
+        let balance = |text: &str| {
+            let p = Puzzle::parse("t.ron", text).unwrap_or_else(|e| panic!("{e}"));
+            let Ok(g) = p.graph(&Never);
+            let task = p.task(&g);
+            let plan = Plan::new(&task, task.constraints.magic.unwrap_or(Magic::Semi));
+            plan.balance.map(|b| (b.blocks, b.block, b.share))
+        };
+        let semi = r#"Puzzle(board: "8x8", piece: "knight", magic: Semi)"#;
+        assert_eq!(balance(semi), Some((4, 16, vec![2; 16])));
+        let diagonal = r#"Puzzle(board: "8x8", piece: "king", magic: Diagonal)"#;
+        assert_eq!(balance(diagonal), Some((4, 16, vec![2; 18])));
+        let twelve = r#"Puzzle(board: "12x12", piece: "knight", magic: Diagonal)"#;
+        assert_eq!(balance(twelve), Some((6, 24, vec![2; 26])));
+        // Ranks and files of different lengths, lines of an odd length,
+        // and a puzzle with anything fixed have none.
+        for text in [
+            r#"Puzzle(board: "12x4", piece: "king", magic: Semi)"#,
+            r#"Puzzle(board: "10x6", piece: "king", magic: Semi)"#,
+            r#"Puzzle(board: "5x5", piece: "king", magic: Semi)"#,
+            r#"Puzzle(board: "8x8", piece: "knight", magic: Semi, start: "a1")"#,
+            r#"Puzzle(board: "8x8", piece: "knight", magic: Semi, clues: {"a1": 1})"#,
+            r#"Puzzle(board: "8x8", piece: "king", magic: Semi, symmetry: Rotate180)"#,
+        ] {
+            assert_eq!(balance(text), None, "{text}");
         }
     }
 }
