@@ -1780,14 +1780,11 @@ mod tests {
         assert_eq!(left, 0, "runs left in the spill folder");
     }
 
-    /// A checkpoint whose states file is cut short, whose states do not
-    /// add up to their check figure, or whose figures are not a
-    /// checkpoint's is refused with words naming the file.
-    #[test]
-    fn a_damaged_checkpoint_is_refused_naming_its_file() {
+    /// The knight's open count of 6x5 saved after every square: its graph
+    /// and plan, a fresh folder, and the options that save into it.
+    fn saving_6x5() -> (MoveGraph, Plan, tempfile::TempDir, FrontierOptions) {
         let board = Board::rectangle(6, 5);
         let (g, plan) = graph_and_plan(&board, &Piece::leaper(1, 2, 1));
-        let goal = Goal::default();
         let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
         let saving = FrontierOptions {
             checkpoint: Some(Box::leak(Box::new(resume::Checkpoint {
@@ -1796,6 +1793,16 @@ mod tests {
             }))),
             ..FrontierOptions::default()
         };
+        (g, plan, dir, saving)
+    }
+
+    /// A checkpoint whose states file is cut short, whose states do not
+    /// add up to their check figure, or whose figures are not a
+    /// checkpoint's is refused with words naming the file.
+    #[test]
+    fn a_damaged_checkpoint_is_refused_naming_its_file() {
+        let (g, plan, dir, saving) = saving_6x5();
+        let goal = Goal::default();
         let progress = Progress::new();
         let save = || {
             for e in std::fs::read_dir(dir.path())
@@ -1871,17 +1878,8 @@ mod tests {
     /// save cut short left behind, and nothing of another entry's.
     #[test]
     fn a_save_removes_what_earlier_saves_left_and_only_that() {
-        let board = Board::rectangle(6, 5);
-        let (g, plan) = graph_and_plan(&board, &Piece::leaper(1, 2, 1));
+        let (g, plan, dir, saving) = saving_6x5();
         let goal = Goal::default();
-        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
-        let saving = FrontierOptions {
-            checkpoint: Some(Box::leak(Box::new(resume::Checkpoint {
-                dir: dir.path().to_path_buf(),
-                every: Duration::ZERO,
-            }))),
-            ..FrontierOptions::default()
-        };
         let limits = Limits {
             nodes: Some(200),
             ..Limits::none()
