@@ -825,6 +825,16 @@ mod tests {
     use crate::search::event::NoObserver;
     use crate::verify::{verify, verify_magic};
 
+    /// The puzzle `text`, its plan and the sums it asks for.
+    fn plan_of(text: &str) -> (Puzzle, Plan, Magic) {
+        let p = Puzzle::parse("t.ron", text).unwrap_or_else(|e| panic!("{e}"));
+        let Ok(g) = p.graph(&Never);
+        let task = p.task(&g);
+        let magic = task.constraints.magic.unwrap_or(Magic::Semi);
+        let plan = Plan::new(&task, magic);
+        (p, plan, magic)
+    }
+
     /// Every tour `rules` finds, each checked by the verifier.
     fn all(rules: Search<'_, true>, p: &Puzzle, magic: Magic) -> BTreeSet<Vec<u32>> {
         let mut driver = Driver::new(rules, 0, u128::MAX);
@@ -894,11 +904,7 @@ mod tests {
             r#"Puzzle(board: "4x4", piece: "emperor", pieces: {"emperor": "knight | wazir"}, magic: Diagonal)"#,
             r#"Puzzle(board: "4x4", piece: "queen", magic: Semi)"#,
         ] {
-            let p = Puzzle::parse("t.ron", text).unwrap_or_else(|e| panic!("{e}"));
-            let Ok(g) = p.graph(&Never);
-            let task = p.task(&g);
-            let magic = task.constraints.magic.unwrap_or(Magic::Semi);
-            let plan = Plan::new(&task, magic);
+            let (p, plan, magic) = plan_of(text);
             let every = all(Search::new(&plan, false, usize::MAX), &p, magic);
             let Some(rules) = Search::balanced(&plan, usize::MAX) else {
                 panic!("{text}: no balance");
@@ -919,10 +925,7 @@ mod tests {
     #[test]
     fn a_balance_is_two_steps_of_each_block_on_every_line() {
         let balance = |text: &str| {
-            let p = Puzzle::parse("t.ron", text).unwrap_or_else(|e| panic!("{e}"));
-            let Ok(g) = p.graph(&Never);
-            let task = p.task(&g);
-            let plan = Plan::new(&task, task.constraints.magic.unwrap_or(Magic::Semi));
+            let (_, plan, _) = plan_of(text);
             plan.balance.map(|b| (b.blocks, b.block, b.share))
         };
         let semi = r#"Puzzle(board: "8x8", piece: "knight", magic: Semi)"#;
